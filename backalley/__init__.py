@@ -1,0 +1,63 @@
+"""backalley: the rules of the card game Back Alley and its house-rule variants.
+
+The public contract (DESIGN.md §1) is importable from here::
+
+    import backalley as ba
+    state = ba.new_game(ba.variants.GAMERULES, seed=7)
+    state = state.apply(state.legal_moves()[0])
+"""
+
+from backalley import rules, variants
+from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
+from backalley.errors import (
+    BackAlleyError,
+    IllegalMoveError,
+    NotationError,
+    Reason,
+    RuleSetError,
+    SerializationError,
+    SetupError,
+    UnknownVariantError,
+)
+from backalley.game import new_game
+from backalley.legality import Phase
+from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
+from backalley.rules import Contract, RuleSet
+from backalley.state import DealResult, GameState, Trick
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CARDS",
+    "BackAlleyError",
+    "Bid",
+    "BoardBid",
+    "Card",
+    "Contract",
+    "Counter",
+    "DealResult",
+    "GameState",
+    "IllegalMoveError",
+    "Move",
+    "NameTrump",
+    "NotationError",
+    "Pass",
+    "Phase",
+    "Play",
+    "Rank",
+    "Reason",
+    "RuleSet",
+    "RuleSetError",
+    "SerializationError",
+    "SetupError",
+    "Suit",
+    "Trick",
+    "UnknownVariantError",
+    "__version__",
+    "new_game",
+    "parse_card",
+    "parse_cards",
+    "parse_move",
+    "rules",
+    "variants",
+]

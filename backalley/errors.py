@@ -1,0 +1,128 @@
+"""The library's exceptions.
+
+Every refusal the library makes is one of these, each a :class:`ValueError`
+(or, for an unknown variant name, also a :class:`KeyError`), so that callers
+can catch bad input precisely and never see a bare ``KeyError`` or
+``AttributeError`` from the inside.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+__all__ = [
+    "BackAlleyError",
+    "IllegalMoveError",
+    "NotationError",
+    "Reason",
+    "RuleSetError",
+    "SerializationError",
+    "SetupError",
+    "UnknownVariantError",
+]
+
+
+class BackAlleyError(Exception):
+    """Base class of every exception this library raises on purpose."""
+
+
+class SetupError(BackAlleyError, ValueError):
+    """Bad arguments to start a game (a deck order that is not the deck, a seat that does not exist)."""
+
+
+class NotationError(BackAlleyError, ValueError):
+    """A card, suit or move text that cannot be read."""
+
+
+class Reason(enum.Enum):
+    """Why a move was refused: one member per rule that can refuse a move."""
+
+    NOT_A_MOVE = "not a move"
+    GAME_OVER = "the game is over"
+    NOT_YOUR_TURN = "not this seat's turn"
+    ALREADY_BID = "this seat has already spoken this deal"
+    WRONG_PHASE = "the move does not belong to this phase"
+    # bidding (RULES.md 1.4, 2.2, 5, 6)
+    PASS_NOT_ALLOWED = "these rules have no pass"
+    BID_TOO_LOW = "the bid is below the lowest bid"
+    BID_TOO_HIGH = "the bid is above the highest bid"
+    BID_NOT_HIGHER = "the bid does not beat the current bid"
+    BID_MAKES_TOTAL = "the hook: the last bid may not make the total equal the hand size"
+    BOARD_NOT_ALLOWED = "these rules have no board bid"
+    BOARD_BY_PARTNER = "a partner of a board claimer may not claim board again"
+    BOARD_LIMIT = "no higher board level exists"
+    COUNTER_NOT_ALLOWED = "there is no contract of the other side to counter"
+    COUNTER_LIMIT = "the contract is already quadrupled"
+    # naming trump (RULES.md 2.2)
+    NOT_DECLARER = "only the declarer names trump"
+    NO_TRUMP_NOT_ALLOWED = "the declarer must name a suit"
+    # play (RULES.md 1.6)
+    NOT_IN_DECK = "the card is not in this deck"
+    NOT_IN_HAND = "the card is not in the player's hand"
+    TRUMP_NOT_BROKEN = "trump may not be led yet"
+    MUST_FOLLOW_SUIT = "the player must follow the suit led"
+    MUST_PLAY_HIGHEST_TRUMP = "the Big Blooper was led: the highest trump must be played"
+    MUST_PLAY_LOWEST_TRUMP = "the Little Blooper was led: the lowest trump must be played"
+
+
+class IllegalMoveError(BackAlleyError, ValueError):
+    """A move the rules refuse.  ``reason`` names the rule; ``str()`` explains it."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[Reason, str]]:
+        return (type(self), (self.reason, self.message))
+
+
+class RuleSetError(BackAlleyError, ValueError):
+    """Rule parts that do not fit together (or a part with a bad parameter).
+
+    ``problems`` lists every problem found, each naming the parts involved.
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        if len(self.problems) == 1:
+            text = self.problems[0]
+        else:
+            text = f"{len(self.problems)} problems with the rule set:\n" + "\n".join(
+                f"  - {p}" for p in self.problems
+            )
+        super().__init__(text)
+
+    def __reduce__(self) -> tuple[type[RuleSetError], tuple[tuple[str, ...]]]:
+        return (type(self), (self.problems,))
+
+
+class SerializationError(BackAlleyError, ValueError):
+    """A JSON/TOML document or plain data that is malformed or inconsistent.
+
+    ``path`` is the location of the offending field (``"$.hands[2][0]"``).
+    """
+
+    def __init__(self, message: str, path: str = "$") -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+    def __reduce__(self) -> tuple[type[SerializationError], tuple[str, str]]:
+        return (type(self), (self.message, self.path))
+
+
+class UnknownVariantError(BackAlleyError, KeyError, ValueError):
+    """A variant name that is not registered.  The message lists the known names."""
+
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        self.name = name
+        self.known = tuple(known)
+        super().__init__(f"unknown variant {name!r}; known variants: {', '.join(self.known)}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __reduce__(self) -> tuple[type[UnknownVariantError], tuple[str, tuple[str, ...]]]:
+        return (type(self), (self.name, self.known))

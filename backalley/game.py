@@ -1,0 +1,85 @@
+"""Starting a game: :func:`new_game`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from backalley import chance
+from backalley.cards import Card, cards_of_mask, parse_card
+from backalley.errors import NotationError, SetupError
+from backalley.rules.deck import deck_mask
+from backalley.rules.ruleset import RuleSet
+from backalley.state import GameState, Match, start_deal
+
+__all__ = ["new_game"]
+
+
+def new_game(
+    rules: RuleSet | None = None,
+    *,
+    seed: int | None = None,
+    dealer: int | None = None,
+    decks: Iterable[Sequence[Card | str]] | None = None,
+) -> GameState:
+    """A new game under ``rules`` (the gamerules game by default), at the first deal's bidding.
+
+    - ``seed``: all chance (the first dealer, every shuffle) comes from it; a
+      random seed is drawn when none is given, and kept in the state, so the
+      rest of the game is reproducible from the state alone.
+    - ``dealer``: the first dealer (else drawn from the seed).
+    - ``decks``: deck orders (sequences of cards, or card texts), used one per
+      deal - thrown-in deals included - before the seed's shuffles take over.
+      Each must hold exactly the rule set's deck.  Dealing follows RULES.md 1.2.
+
+    Raises :class:`~backalley.SetupError` for arguments that cannot start a game.
+    """
+    if rules is None:
+        from backalley.variants import GAMERULES
+
+        rules = GAMERULES
+    if not isinstance(rules, RuleSet):
+        raise SetupError(f"rules must be a RuleSet (e.g. backalley.variants.GAMERULES), not {rules!r}")
+    if seed is None:
+        seed = chance.random_seed()
+    elif not isinstance(seed, int) or isinstance(seed, bool):
+        raise SetupError(f"seed must be a whole number, not {seed!r}")
+    players = rules.players
+    if dealer is None:
+        dealer = chance.draw(seed, "dealer", players)
+    elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    orders = tuple(_deck_order(rules, order, k) for k, order in enumerate(decks or ()))
+    match = Match(
+        seed=seed,
+        first_dealer=dealer,
+        decks=orders,
+        deal_number=0,
+        scores=(0,) * len(rules.teams),
+        results=(),
+    )
+    return start_deal(rules, match, dealer, rules.schedule.hand_sizes[0])
+
+
+def _deck_order(rules: RuleSet, order: Sequence[Card | str], k: int) -> tuple[int, ...]:
+    if isinstance(order, str):
+        order = order.split()
+    try:
+        cards = tuple(parse_card(c) for c in order)
+    except NotationError as exc:
+        raise SetupError(f"decks[{k}]: {exc}") from None
+    except TypeError:
+        raise SetupError(f"decks[{k}] must be a sequence of cards, not {order!r}") from None
+    indices = tuple(c.index for c in cards)
+    expected = deck_mask(rules.deck)
+    seen = 0
+    for card, i in zip(cards, indices):
+        if seen >> i & 1:
+            raise SetupError(f"decks[{k}]: {card} appears twice")
+        if not expected >> i & 1:
+            raise SetupError(f"decks[{k}]: {card} is not in this rule set's deck")
+        seen |= 1 << i
+    if seen != expected:
+        missing = " ".join(str(c) for c in cards_of_mask(expected & ~seen))
+        raise SetupError(f"decks[{k}]: the deck order is missing {missing}")
+    return indices
+

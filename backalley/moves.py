@@ -1,0 +1,174 @@
+"""Moves and their text form.
+
+Canonical text (DESIGN.md §1): ``pass``, ``bid N``, ``board``, ``counter``
+(``double``, ``triple`` and ``quadruple`` read as it too), ``trump X`` (``X`` one
+of ``C D H S``, or ``NT`` where the rules allow no trump), ``play QS`` (a bare
+card ``QS`` reads as a play).  ``parse_move(str(m)) == m`` for every move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Union
+
+import attrs
+
+from backalley.cards import CARDS, Card, Suit, parse_card
+from backalley.errors import NotationError
+
+__all__ = [
+    "Bid",
+    "BoardBid",
+    "Counter",
+    "Move",
+    "NameTrump",
+    "Pass",
+    "Play",
+    "parse_move",
+]
+
+
+@attrs.frozen(slots=True)
+class Pass:
+    """Decline to bid: counts as a bid of 0 tricks (RULES.md 1.4) or, in an
+    auction, lets the call go by (2.2)."""
+
+    kind: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+def _check_bid(instance: Bid, attribute: Any, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise NotationError(f"a bid is a whole number of tricks, not {value!r}")
+    if value < 0:
+        raise NotationError(f"a bid cannot be negative, got {value}")
+
+
+@attrs.frozen(slots=True)
+class Bid:
+    """Bid a number of tricks (RULES.md 1.4 and 2.2)."""
+
+    tricks: int = attrs.field(validator=_check_bid)
+    kind: ClassVar[str] = "bid"
+
+    def __str__(self) -> str:
+        return f"bid {self.tricks}"
+
+
+@attrs.frozen(slots=True)
+class BoardBid:
+    """Claim that one's side will take every trick of the deal (RULES.md 1.4)."""
+
+    kind: ClassVar[str] = "board"
+
+    def __str__(self) -> str:
+        return "board"
+
+
+@attrs.frozen(slots=True)
+class Counter:
+    """Take over the other side's contract at the next multiplier: double,
+    then triple, then quadruple (RULES.md 2.2)."""
+
+    kind: ClassVar[str] = "counter"
+
+    def __str__(self) -> str:
+        return "counter"
+
+
+def _check_suit(instance: NameTrump, attribute: Any, value: object) -> None:
+    if value is not None and not isinstance(value, Suit):
+        raise NotationError(f"trump is named with a Suit (or None for no trump), not {value!r}")
+
+
+@attrs.frozen(slots=True)
+class NameTrump:
+    """The declarer names the trump suit (RULES.md 2.2); ``None`` is no trump."""
+
+    suit: Suit | None = attrs.field(validator=_check_suit)
+    kind: ClassVar[str] = "trump"
+
+    def __str__(self) -> str:
+        return f"trump {self.suit.value if self.suit is not None else 'NT'}"
+
+
+def _check_card(instance: Play, attribute: Any, value: object) -> None:
+    if not isinstance(value, Card):
+        raise NotationError(f"a play needs a Card (see parse_card), not {value!r}")
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class Play:
+    """Play a card to the current trick (RULES.md 1.6)."""
+
+    card: Card = attrs.field(validator=_check_card)
+    kind: ClassVar[str] = "play"
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+Move = Union[Pass, Bid, BoardBid, Counter, NameTrump, Play]
+"""Any move a player can make."""
+
+MOVE_TYPES: tuple[type, ...] = (Pass, Bid, BoardBid, Counter, NameTrump, Play)
+
+PASS = Pass()
+BOARD = BoardBid()
+COUNTER = Counter()
+PLAYS: tuple[Play, ...] = tuple(Play(card) for card in CARDS)
+"""The play of each card, by card index (shared values for the engine)."""
+_BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(64))
+
+
+def bid(tricks: int) -> Bid:
+    """A (shared) ``Bid(tricks)``."""
+    return _BIDS[tricks] if 0 <= tricks < 64 else Bid(tricks)
+
+
+_WORDS: dict[str, Move] = {
+    "pass": PASS,
+    "board": BOARD,
+    "counter": COUNTER,
+    "double": COUNTER,
+    "triple": COUNTER,
+    "quadruple": COUNTER,
+}
+
+
+def parse_move(text: str) -> Move:
+    """Read a move from its text (see the module docstring).
+
+    Case and extra spaces are ignored.  Raises
+    :class:`~backalley.NotationError` for anything that is not a move.
+    """
+    if isinstance(text, MOVE_TYPES):
+        return text  # type: ignore[return-value]
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be given as text like 'bid 3', not {type(text).__name__}")
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("an empty text is not a move")
+    head, rest = words[0], words[1:]
+    if head in _WORDS and not rest:
+        return _WORDS[head]
+    if head == "bid" and len(rest) == 1:
+        if rest[0].isdigit():
+            return bid(int(rest[0]))
+        raise NotationError(f"{text!r}: a bid needs a number of tricks, like 'bid 3'")
+    if head == "trump" and len(rest) == 1:
+        if rest[0] in ("nt", "none", "notrump"):
+            return NameTrump(None)
+        return NameTrump(Suit.parse(rest[0]))
+    if head == "play" and len(rest) == 1:
+        return PLAYS[parse_card(rest[0]).index]
+    if len(words) == 1:
+        try:
+            return PLAYS[parse_card(head).index]
+        except NotationError:
+            pass
+    raise NotationError(
+        f"{text!r} is not a move; write 'pass', 'bid N', 'board', 'counter', "
+        "'trump S' or 'play QS'"
+    )

@@ -1,0 +1,56 @@
+"""What every rule part has in common: a stable tag and a readable summary."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, ClassVar
+
+import attrs
+
+__all__ = ["Option", "Part", "describe_value"]
+
+
+class Option(enum.Enum):
+    """Base of the named rule options (RULES.md); their values are their stable text."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+def describe_value(value: Any) -> str:
+    """A rule parameter as text, for rule sheets and error messages."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (tuple, list, frozenset)):
+        items = sorted(value) if isinstance(value, frozenset) else value
+        return ", ".join(describe_value(v) for v in items) if items else "none"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+class Part:
+    """Mixin of every policy class.
+
+    ``tag`` is the stable name under which a policy is saved (never the class
+    name, so saved rule sets survive refactors); ``part`` is the rule-set slot
+    it fills (RULES.md §3).
+    """
+
+    __slots__ = ()
+    tag: ClassVar[str]
+    part: ClassVar[str]
+
+    def options(self) -> dict[str, Any]:
+        """The policy's parameters, by name."""
+        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self))}  # type: ignore[misc]
+
+    def summary(self) -> str:
+        """One line: the tag and the parameters."""
+        opts = self.options()
+        if not opts:
+            return self.tag
+        inner = "; ".join(f"{k}={describe_value(v)}" for k, v in opts.items())
+        return f"{self.tag} ({inner})"

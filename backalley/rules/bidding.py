@@ -1,0 +1,461 @@
+"""The bidding part (RULES.md 1.4, 2.2, 5, 6): the shape of the auction.
+
+Two shapes exist: :class:`OnceAroundBidding` (each player bids once, bids are
+summed per side, board claims escalate) and :class:`Auction` (the Vietnam
+ascending auction with counters and a declarer).  Each decides which calls
+are legal (:meth:`refusal` is the one place that says no, and
+:meth:`legal_calls` keeps exactly the calls it lets through) and what contract
+the calls make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from backalley.errors import Reason, RuleSetError
+from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
+from backalley.rules.base import Option, Part
+
+__all__ = [
+    "AllPass",
+    "Auction",
+    "BiddingOutcome",
+    "BoardClaims",
+    "BoardMultiplier",
+    "Contract",
+    "FirstBidder",
+    "OnceAroundBidding",
+    "Bidding",
+]
+
+Refusal = tuple[Reason, str]
+
+
+class AllPass(Option):
+    """Option ``all_pass`` (RULES.md 1.4, 6): what happens when nobody contracts
+    for a trick (everybody passes, or every bid is zero)."""
+
+    REDEAL_NEXT_DEALER = "redeal-next-dealer"
+    REDEAL_SAME_DEALER = "redeal-same-dealer"
+    PLAY_FOR_OVERTRICKS = "play-for-overtricks"
+
+
+class FirstBidder(Option):
+    """Option ``first_bidder`` (RULES.md 1.4): who speaks first."""
+
+    LEFT_OF_DEALER = "left-of-dealer"
+    DEALER = "dealer"
+
+
+class BoardClaims(Option):
+    """Option ``board_claims`` (RULES.md 1.4): who may claim board after a first claim."""
+
+    ANY_PLAYER = "any-player"
+    OPPONENTS_ONLY = "opponents-only"
+
+
+class BoardMultiplier(Option):
+    """Whose claims set a side's board multiplier (RULES.md 1.4, 6)."""
+
+    ALL_CLAIMS = "all-claims"
+    """The deal's multiplier comes from the number of claims by anyone, the
+    same for every side (gamerules)."""
+    OWN_HIGHEST_CLAIM = "own-highest-claim"
+    """Each side's multiplier comes from the level of its own highest claim (bab-online)."""
+
+
+@attrs.frozen(slots=True)
+class Contract:
+    """What one side has contracted to do in a deal.
+
+    ``tricks`` is the number of tricks contracted (the hand size for a board),
+    ``multiplier`` the board or counter multiplier, ``declarer`` the seat that
+    won an auction (``None`` in once-around bidding).
+    """
+
+    tricks: int
+    board: bool = False
+    multiplier: int = 1
+    declarer: int | None = None
+
+    def __str__(self) -> str:
+        text = "board" if self.board else str(self.tricks)
+        if self.multiplier != 1:
+            text += f" x{self.multiplier}"
+        return text
+
+
+@attrs.frozen(slots=True)
+class BiddingOutcome:
+    """The result of a complete bidding: ``contracts`` per side (``None`` for a
+    side without a contract), or ``thrown_in`` when the deal is not played."""
+
+    contracts: tuple[Contract | None, ...]
+    highest_bidder: int | None = None
+    declarer: int | None = None
+    board_bidders: frozenset[int] = frozenset()
+    thrown_in: bool = False
+
+
+@attrs.frozen(slots=True)
+class BiddingContext:
+    """What a bidding policy needs to know about the deal in progress."""
+
+    hand_size: int
+    players: int
+    first: int
+    calls: tuple[Move, ...]
+    teams: tuple[tuple[int, ...], ...]
+
+    @property
+    def seat(self) -> int:
+        """The seat now speaking."""
+        return (self.first + len(self.calls)) % self.players
+
+    def seat_of(self, i: int) -> int:
+        return (self.first + i) % self.players
+
+    def team_of(self, seat: int) -> int:
+        for t, team in enumerate(self.teams):
+            if seat in team:
+                return t
+        raise ValueError(seat)  # pragma: no cover
+
+    @property
+    def is_last(self) -> bool:
+        return len(self.calls) == self.players - 1
+
+
+def _nonneg(instance: Any, attribute: Any, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RuleSetError([f"bidding: {attribute.name} must be a whole number >= 0, got {value!r}"])
+
+
+def _to_multipliers(value: Sequence[int]) -> tuple[int, ...]:
+    try:
+        return tuple(value)
+    except TypeError:
+        raise RuleSetError([f"bidding: board_multipliers must be a list, got {value!r}"]) from None
+
+
+def _check_multipliers(instance: Any, attribute: Any, value: tuple[int, ...]) -> None:
+    if not value or any(not isinstance(m, int) or isinstance(m, bool) or m < 1 for m in value):
+        raise RuleSetError(
+            [f"bidding: board_multipliers must be one or more whole numbers >= 1, got {value!r}"]
+        )
+
+
+def first_bidder(option: FirstBidder, dealer: int, players: int) -> int:
+    return dealer if option is FirstBidder.DEALER else (dealer + 1) % players
+
+
+@attrs.frozen(slots=True)
+class OnceAroundBidding(Part):
+    """Each player bids exactly once, starting with ``first_bidder``
+    (RULES.md 1.4): ``pass`` (when ``pass_allowed``; counts as 0), a number
+    from ``min_bid`` to ``hand size - max_bid_below_hand``, or ``board`` (when
+    ``board``).  Bids need not be higher than earlier bids.  A side's contract
+    is the sum of its members' bids, or its board.
+
+    Board claims escalate: claim *k* (counting every claim of the deal) has
+    the multiplier ``board_multipliers[k-1]``; no more claims than multipliers
+    are allowed.  ``board_multiplier`` says whether a side's multiplier comes
+    from all claims (gamerules: the number of claims) or from its own highest
+    claim (bab-online).  ``hook``: the last bidder may not make the total of the
+    numeric bids equal the hand size (unless that leaves no call).
+    """
+
+    tag: ClassVar[str] = "once-around"
+    part: ClassVar[str] = "bidding"
+    has_declarer: ClassVar[bool] = False
+
+    pass_allowed: bool = True
+    min_bid: int = attrs.field(default=1, validator=_nonneg)
+    max_bid_below_hand: int = attrs.field(default=1, validator=_nonneg)
+    board: bool = True
+    board_claims: BoardClaims = attrs.field(default=BoardClaims.ANY_PLAYER, converter=BoardClaims)
+    board_multipliers: tuple[int, ...] = attrs.field(
+        default=(1, 2, 3, 4), converter=_to_multipliers, validator=_check_multipliers
+    )
+    board_multiplier: BoardMultiplier = attrs.field(
+        default=BoardMultiplier.ALL_CLAIMS, converter=BoardMultiplier
+    )
+    all_pass: AllPass = attrs.field(default=AllPass.REDEAL_NEXT_DEALER, converter=AllPass)
+    first_bidder: FirstBidder = attrs.field(default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder)
+    hook: bool = False
+
+    def first(self, dealer: int, players: int) -> int:
+        return first_bidder(self.first_bidder, dealer, players)
+
+    def max_bid(self, hand_size: int) -> int:
+        return hand_size - self.max_bid_below_hand
+
+    def candidates(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """Every call worth asking about, in the order legal moves are listed."""
+        numbers = tuple(bid(n) for n in range(max(self.min_bid, 0), self.max_bid(ctx.hand_size) + 1))
+        return (PASS, *numbers, BOARD)
+
+    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        return tuple(m for m in self.candidates(ctx) if self.refusal(ctx, m) is None)
+
+    def refusal(self, ctx: BiddingContext, move: Move, *, hook: bool = True) -> Refusal | None:
+        """Why ``move`` may not be called now, or ``None`` if it may."""
+        if isinstance(move, Pass):
+            if not self.pass_allowed:
+                return (Reason.PASS_NOT_ALLOWED, "these rules have no pass: bid a number of tricks")
+            return self._hook(ctx, 0) if hook else None
+        if isinstance(move, Bid):
+            low, high = self.min_bid, self.max_bid(ctx.hand_size)
+            if move.tricks < low:
+                return (Reason.BID_TOO_LOW, f"the lowest bid is {low}")
+            if move.tricks > high:
+                if high < low:
+                    return (
+                        Reason.BID_TOO_HIGH,
+                        f"with {ctx.hand_size} card(s) no numeric bid is allowed",
+                    )
+                return (
+                    Reason.BID_TOO_HIGH,
+                    f"with {ctx.hand_size} card(s) the highest bid is {high}",
+                )
+            return self._hook(ctx, move.tricks) if hook else None
+        if isinstance(move, BoardBid):
+            if not self.board:
+                return (Reason.BOARD_NOT_ALLOWED, "these rules have no board bid")
+            claims = [i for i, call in enumerate(ctx.calls) if isinstance(call, BoardBid)]
+            if len(claims) >= len(self.board_multipliers):
+                return (
+                    Reason.BOARD_LIMIT,
+                    f"board has been claimed {len(claims)} times, the most these rules allow",
+                )
+            if self.board_claims is BoardClaims.OPPONENTS_ONLY:
+                team = ctx.team_of(ctx.seat)
+                if any(ctx.team_of(ctx.seat_of(i)) == team for i in claims):
+                    return (
+                        Reason.BOARD_BY_PARTNER,
+                        "your partner has claimed board already; only an opponent may claim again",
+                    )
+            return None
+        if isinstance(move, Counter):
+            return (Reason.COUNTER_NOT_ALLOWED, "there are no counters in this bidding")
+        return (Reason.WRONG_PHASE, f"{move} is not a call; it is time to bid")
+
+    def _hook(self, ctx: BiddingContext, tricks: int) -> Refusal | None:
+        if not self.hook or not ctx.is_last:
+            return None
+        if any(isinstance(call, BoardBid) for call in ctx.calls):
+            return None
+        total = sum(call.tricks for call in ctx.calls if isinstance(call, Bid)) + tricks
+        if total != ctx.hand_size:
+            return None
+        others = [
+            m
+            for m in self.candidates(ctx)
+            if self.refusal(ctx, m, hook=False) is None
+            and not (isinstance(m, (Bid, Pass)) and _numeric(m) == tricks)
+        ]
+        if not others:
+            return None
+        return (
+            Reason.BID_MAKES_TOTAL,
+            f"the bids may not add up to the hand size ({ctx.hand_size}); "
+            f"you are the last to bid, so {tricks} is not allowed",
+        )
+
+    def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
+        """The contracts made by the complete calls ``ctx.calls``."""
+        claims = [ctx.seat_of(i) for i, c in enumerate(ctx.calls) if isinstance(c, BoardBid)]
+        teams = ctx.teams
+        if not claims and all(_numeric(c) == 0 for c in ctx.calls):
+            thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
+            return BiddingOutcome(tuple(Contract(0) for _ in teams), thrown_in=thrown)
+        contracts: list[Contract | None] = []
+        for team in teams:
+            levels = [k + 1 for k, seat in enumerate(claims) if seat in team]
+            if levels:
+                level = len(claims)
+                if self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM:
+                    level = max(levels)
+                mult = self.board_multipliers[level - 1]
+                contracts.append(Contract(ctx.hand_size, board=True, multiplier=mult))
+            else:
+                total = sum(_numeric(c) for i, c in enumerate(ctx.calls) if ctx.seat_of(i) in team)
+                contracts.append(Contract(total))
+        if claims:
+            leader: int | None = claims[-1]
+        else:
+            best = max(_numeric(c) for c in ctx.calls)
+            leader = next(ctx.seat_of(i) for i, c in enumerate(ctx.calls) if _numeric(c) == best)
+        return BiddingOutcome(
+            tuple(contracts), highest_bidder=leader, board_bidders=frozenset(claims)
+        )
+
+    def describe(self) -> str:
+        parts = ["Each player bids exactly once, in turn"]
+        parts.append(
+            "starting left of the dealer"
+            if self.first_bidder is FirstBidder.LEFT_OF_DEALER
+            else "starting with the dealer"
+        )
+        text = ", ".join(parts) + ". A call is "
+        calls = []
+        if self.pass_allowed:
+            calls.append("pass (0 tricks)")
+        high = "the hand size" if self.max_bid_below_hand == 0 else (
+            f"the hand size minus {self.max_bid_below_hand}"
+        )
+        calls.append(f"a number from {self.min_bid} to {high}")
+        if self.board:
+            calls.append("board (the side takes every trick)")
+        text += ", ".join(calls) + ". Bids need not be higher than earlier bids; a side's "
+        text += "contract is the sum of its bids."
+        if self.board:
+            mults = ", ".join(f"x{m}" for m in self.board_multipliers)
+            text += f" Board claims escalate one level per claim ({mults})"
+            if self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM:
+                text += "; a side's multiplier is that of its own highest claim"
+            else:
+                text += "; the number of claims sets every board side's multiplier"
+            if self.board_claims is BoardClaims.OPPONENTS_ONLY:
+                text += "; a partner of a board claimer may not claim again"
+            text += "."
+        if self.hook:
+            text += " The hook: the last bidder may not make the bids total the hand size."
+        text += " " + _all_pass_text(self.all_pass)
+        return text
+
+
+def _numeric(call: Move) -> int:
+    return call.tricks if isinstance(call, Bid) else 0
+
+
+def _all_pass_text(option: AllPass) -> str:
+    if option is AllPass.REDEAL_NEXT_DEALER:
+        return "If nobody contracts for a trick, the deal is thrown in and the next dealer deals the same hand size."
+    if option is AllPass.REDEAL_SAME_DEALER:
+        return "If nobody contracts for a trick, the deal is thrown in and the same dealer deals again."
+    return "If nobody contracts for a trick, the deal is played for overtricks."
+
+
+@attrs.frozen(slots=True)
+class AuctionState:
+    """Where an ascending auction stands: the highest number, who holds it, the multiplier."""
+
+    tricks: int = 0
+    holder: int | None = None
+    multiplier: int = 1
+
+
+@attrs.frozen(slots=True)
+class Auction(Part):
+    """The Vietnam ascending auction (RULES.md 2.2).  Each player speaks once,
+    starting with ``first_bidder``: ``pass``; a number of tricks strictly
+    higher than the highest so far (from ``min_bid`` up to the hand size); or,
+    when the current contract belongs to another side, a ``counter`` that
+    takes it over at the next multiplier (x2, x3, x4: ``counters`` steps).  A
+    higher number cancels the counters.  The last winning call makes its
+    player the declarer."""
+
+    tag: ClassVar[str] = "auction"
+    part: ClassVar[str] = "bidding"
+    has_declarer: ClassVar[bool] = True
+    board: ClassVar[bool] = False
+
+    min_bid: int = attrs.field(default=1, validator=_nonneg)
+    counters: int = attrs.field(default=3, validator=_nonneg)
+    all_pass: AllPass = attrs.field(default=AllPass.REDEAL_NEXT_DEALER, converter=AllPass)
+    first_bidder: FirstBidder = attrs.field(default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder)
+
+    def first(self, dealer: int, players: int) -> int:
+        return first_bidder(self.first_bidder, dealer, players)
+
+    def max_bid(self, hand_size: int) -> int:
+        return hand_size
+
+    def state(self, ctx: BiddingContext) -> AuctionState:
+        current = AuctionState()
+        for i, call in enumerate(ctx.calls):
+            if isinstance(call, Bid):
+                current = AuctionState(call.tricks, ctx.seat_of(i), 1)
+            elif isinstance(call, Counter):
+                current = AuctionState(current.tricks, ctx.seat_of(i), current.multiplier + 1)
+        return current
+
+    def candidates(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        numbers = tuple(bid(n) for n in range(max(self.min_bid, 0), ctx.hand_size + 1))
+        return (PASS, *numbers, COUNTER)
+
+    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        return tuple(m for m in self.candidates(ctx) if self.refusal(ctx, m) is None)
+
+    def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
+        if isinstance(move, Pass):
+            return None
+        current = self.state(ctx)
+        if isinstance(move, Bid):
+            if move.tricks < self.min_bid:
+                return (Reason.BID_TOO_LOW, f"the lowest bid is {self.min_bid}")
+            if move.tricks > ctx.hand_size:
+                return (Reason.BID_TOO_HIGH, f"the highest bid is {ctx.hand_size}, the hand size")
+            if current.holder is not None and move.tricks <= current.tricks:
+                return (
+                    Reason.BID_NOT_HIGHER,
+                    f"a bid must be higher than the current {current.tricks}",
+                )
+            return None
+        if isinstance(move, Counter):
+            if current.holder is None:
+                return (Reason.COUNTER_NOT_ALLOWED, "nobody has bid yet: there is nothing to counter")
+            if ctx.team_of(current.holder) == ctx.team_of(ctx.seat):
+                return (
+                    Reason.COUNTER_NOT_ALLOWED,
+                    "your own side holds the contract; only the other side may counter",
+                )
+            if current.multiplier > self.counters:
+                return (Reason.COUNTER_LIMIT, "the contract cannot be countered any further")
+            return None
+        if isinstance(move, BoardBid):
+            return (Reason.BOARD_NOT_ALLOWED, "this auction has no board bid")
+        return (Reason.WRONG_PHASE, f"{move} is not a call; it is time to bid")
+
+    def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
+        current = self.state(ctx)
+        holder = current.holder
+        if holder is None:
+            thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
+            return BiddingOutcome(tuple(None for _ in ctx.teams), thrown_in=thrown)
+        team = ctx.team_of(holder)
+        contracts = tuple(
+            Contract(current.tricks, multiplier=current.multiplier, declarer=holder)
+            if t == team
+            else None
+            for t in range(len(ctx.teams))
+        )
+        return BiddingOutcome(contracts, highest_bidder=holder, declarer=holder)
+
+    def describe(self) -> str:
+        steps = ["double", "triple", "quadruple", "quintuple", "sextuple"][: self.counters]
+        text = (
+            "An ascending auction, starting left of the dealer"
+            if self.first_bidder is FirstBidder.LEFT_OF_DEALER
+            else "An ascending auction, starting with the dealer"
+        )
+        text += (
+            f"; each player speaks once: pass, a number of tricks higher than any so far "
+            f"(from {self.min_bid} up to the hand size)"
+        )
+        if self.counters:
+            text += (
+                ", or - against the other side's contract - a counter ("
+                + ", ".join(steps)
+                + ") that takes the contract over at the next multiplier; a higher number "
+                "cancels the counters"
+            )
+        text += ". The last winning call makes its player the declarer. "
+        return text + _all_pass_text(self.all_pass)
+
+
+Bidding = OnceAroundBidding | Auction

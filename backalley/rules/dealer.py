@@ -1,0 +1,66 @@
+"""The dealer part (RULES.md 1.2, 2.1): who deals first and who deals next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import attrs
+
+from backalley.rules.base import Option, Part
+
+__all__ = ["DealerRotation", "NextDealer"]
+
+
+class NextDealer(Option):
+    """Option ``next_dealer`` (RULES.md 2.1)."""
+
+    CLOCKWISE = "clockwise"
+    """The deal passes to the left after every deal (gamerules)."""
+    LOSING_TEAM = "losing-team"
+    """After each game the next dealer is the losing side's player sitting next
+    clockwise from the previous dealer; on a tie, plain clockwise (Vietnam)."""
+
+
+@attrs.frozen(slots=True)
+class DealerRotation(Part):
+    """The first dealer is chosen at random (from the game's seed, unless
+    ``new_game(dealer=...)`` names one); then the deal moves by ``next_dealer``.
+    A thrown-in deal is redealt by the dealer that the bidding part names."""
+
+    tag: ClassVar[str] = "dealer"
+    part: ClassVar[str] = "dealer"
+
+    next_dealer: NextDealer = attrs.field(default=NextDealer.CLOCKWISE, converter=NextDealer)
+
+    def after_deal(
+        self, dealer: int, points: Sequence[int], teams: Sequence[Sequence[int]], players: int
+    ) -> int:
+        """The dealer of the next scored deal, given this deal's points per side."""
+        clockwise = (dealer + 1) % players
+        if self.next_dealer is NextDealer.CLOCKWISE:
+            return clockwise
+        low = min(points)
+        if list(points).count(low) == len(points):
+            return clockwise  # a tied game: plain clockwise
+        if len(teams) == players:
+            # no partnerships: the player who scored least deals, ties going clockwise
+            for step in range(1, players + 1):
+                seat = (dealer + step) % players
+                if points[seat] == low:
+                    return seat
+        losers = {seat for team, pts in zip(teams, points) if pts == low for seat in team}
+        for step in range(1, players + 1):
+            seat = (dealer + step) % players
+            if seat in losers:
+                return seat
+        return clockwise  # pragma: no cover - every side has a seat
+
+    def describe(self) -> str:
+        if self.next_dealer is NextDealer.CLOCKWISE:
+            return "The first dealer is drawn at random; the deal passes clockwise after every deal."
+        return (
+            "The first dealer is drawn at random; after each game the deal goes to the "
+            "losing side's player next clockwise from the previous dealer (plain clockwise "
+            "after a tie)."
+        )

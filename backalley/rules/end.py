@@ -1,0 +1,38 @@
+"""The end part (RULES.md 1.8, 2.1): who wins when the last deal is scored."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import attrs
+
+from backalley.rules.base import Option, Part
+
+__all__ = ["EndPolicy", "TieBreak"]
+
+
+class TieBreak(Option):
+    """Option ``tie_break`` (RULES.md 1.8)."""
+
+    DRAW = "draw"
+    """Equal top scores are a draw (``winner`` is ``None``)."""
+
+
+@attrs.frozen(slots=True)
+class EndPolicy(Part):
+    """The game ends after the schedule's last deal; the side with the most
+    points wins; equal top scores are settled by ``tie_break``."""
+
+    tag: ClassVar[str] = "end"
+    part: ClassVar[str] = "end"
+
+    tie_break: TieBreak = attrs.field(default=TieBreak.DRAW, converter=TieBreak)
+
+    def winner(self, scores: Sequence[int]) -> int | None:
+        best = max(scores)
+        leaders = [side for side, points in enumerate(scores) if points == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def describe(self) -> str:
+        return "After the last deal the side with the most points wins; equal top scores are a draw."

@@ -1,0 +1,102 @@
+"""The lead part (RULES.md 1.5, 1.6, 2.3, 5, 6): who leads the first trick, and
+when trump may be led."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from backalley.rules.base import Option, Part
+
+__all__ = ["FirstLead", "LeadPolicy", "TrumpBrokenBy", "TrumpLead"]
+
+
+class FirstLead(Option):
+    """Who leads the first trick of a deal."""
+
+    HIGHEST_BIDDER = "highest-bidder"
+    """The last board claimer, else the highest numeric bid, ties to the
+    earliest bidder (RULES.md 1.5); in an auction, the declarer."""
+    DECLARER = "declarer"
+    """The declarer of the auction (RULES.md 2.2)."""
+    LEFT_OF_DEALER = "left-of-dealer"
+    """The player left of the dealer."""
+
+
+class TrumpLead(Option):
+    """Option ``trump_lead`` (RULES.md 1.6, 5, 6): when a trump may be led.
+
+    A hand holding nothing but trumps may always lead one.
+    """
+
+    AFTER_BROKEN_OR_BOARD = "after-broken-or-board"
+    """Once trump is broken, or by a player who bid board this deal (gamerules)."""
+    AFTER_BROKEN = "after-broken"
+    """Only once trump is broken (bab-online)."""
+    ANY_TIME = "any-time"
+    """Whenever the player likes (Vietnam)."""
+
+
+class TrumpBrokenBy(Option):
+    """What breaks trump (RULES.md 5)."""
+
+    ANY_TRUMP = "any-trump"
+    """Any trump (jokers included) played in an earlier trick of the deal."""
+    DISCARD = "discard"
+    """Only a trump played by a player who could not follow the suit led."""
+
+
+@attrs.frozen(slots=True)
+class LeadPolicy(Part):
+    """Who leads first (``first_lead``), when trump may be led (``trump_lead``)
+    and what breaks trump (``trump_broken_by``)."""
+
+    tag: ClassVar[str] = "lead"
+    part: ClassVar[str] = "lead"
+
+    first_lead: FirstLead = attrs.field(default=FirstLead.HIGHEST_BIDDER, converter=FirstLead)
+    trump_lead: TrumpLead = attrs.field(default=TrumpLead.AFTER_BROKEN_OR_BOARD, converter=TrumpLead)
+    trump_broken_by: TrumpBrokenBy = attrs.field(
+        default=TrumpBrokenBy.ANY_TRUMP, converter=TrumpBrokenBy
+    )
+
+    def may_lead_trump(self, broken: bool, bid_board: bool) -> bool:
+        """Whether a hand that holds a non-trump may lead a trump (RULES.md 1.6)."""
+        mode = self.trump_lead
+        if mode is TrumpLead.ANY_TIME or broken:
+            return True
+        return mode is TrumpLead.AFTER_BROKEN_OR_BOARD and bid_board
+
+    def breaks_trump(self, led_is_trump: bool) -> bool:
+        """Whether a trump played to a trick breaks trump."""
+        return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not led_is_trump
+
+    def describe(self) -> str:
+        who = {
+            FirstLead.HIGHEST_BIDDER: (
+                "The last player to bid board leads the first trick; without a board, the "
+                "highest bidder (the earliest of equal bids); with no bid at all, the player "
+                "left of the dealer."
+            ),
+            FirstLead.DECLARER: "The declarer leads the first trick.",
+            FirstLead.LEFT_OF_DEALER: "The player left of the dealer leads the first trick.",
+        }[self.first_lead]
+        when = {
+            TrumpLead.AFTER_BROKEN_OR_BOARD: (
+                " A trump (jokers included) may be led only once trump is broken, by a player "
+                "who bid board, or from a hand of nothing but trumps."
+            ),
+            TrumpLead.AFTER_BROKEN: (
+                " A trump (jokers included) may be led only once trump is broken, or from a "
+                "hand of nothing but trumps."
+            ),
+            TrumpLead.ANY_TIME: " Any card may be led.",
+        }[self.trump_lead]
+        if self.trump_lead is not TrumpLead.ANY_TIME:
+            when += (
+                " Trump is broken by any trump played in an earlier trick."
+                if self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP
+                else " Trump is broken only by a trump played by a player who could not follow."
+            )
+        return who + when

@@ -1,0 +1,72 @@
+"""The schedule part (RULES.md 1.2, 2.1, 5, 6): the hand size of every deal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import attrs
+
+from backalley.errors import RuleSetError
+from backalley.rules.base import Part
+
+__all__ = ["Schedule"]
+
+
+def _to_sizes(value: Iterable[int]) -> tuple[int, ...]:
+    try:
+        return tuple(value)
+    except TypeError:
+        raise RuleSetError([f"schedule: hand sizes must be a list of numbers, got {value!r}"]) from None
+
+
+def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> None:
+    if not value:
+        raise RuleSetError(["schedule: a game needs at least one deal"])
+    for size in value:
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise RuleSetError([f"schedule: every hand size must be a whole number >= 1, got {size!r}"])
+
+
+@attrs.frozen(slots=True)
+class Schedule(Part):
+    """The hand size of each scored deal, in order; the game has one deal per entry.
+
+    The default is the gamerules schedule 13, 12, …, 2, 1, 2, …, 13 (25 deals).
+    """
+
+    tag: ClassVar[str] = "schedule"
+    part: ClassVar[str] = "schedule"
+
+    hand_sizes: tuple[int, ...] = attrs.field(
+        factory=lambda: Schedule.down_and_up().hand_sizes, converter=_to_sizes, validator=_check_sizes
+    )
+
+    @classmethod
+    def down_and_up(cls, top: int = 13, bottom: int = 1, *, repeat_bottom: bool = False) -> Schedule:
+        """``top, top-1, …, bottom, …, top`` (the bottom deal twice if ``repeat_bottom``)."""
+        down = list(range(top, bottom - 1, -1))
+        up = list(range(bottom if repeat_bottom else bottom + 1, top + 1))
+        return cls(tuple(down + up))
+
+    @classmethod
+    def up_and_down(cls, top: int = 13, bottom: int = 1) -> Schedule:
+        """``bottom, …, top, …, bottom``."""
+        return cls(tuple(list(range(bottom, top + 1)) + list(range(top - 1, bottom - 1, -1))))
+
+    @classmethod
+    def fixed(cls, hand_size: int, deals: int) -> Schedule:
+        """``deals`` deals of ``hand_size`` cards each."""
+        return cls((hand_size,) * deals)
+
+    @property
+    def deals(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def largest(self) -> int:
+        return max(self.hand_sizes)
+
+    def describe(self) -> str:
+        sizes = ", ".join(map(str, self.hand_sizes))
+        return f"{self.deals} scored deals of {sizes} cards."

@@ -1,0 +1,172 @@
+"""The scoring part (RULES.md 1.7, 2.4, 5, 6): points per side at the end of a deal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from backalley.cards import JOKERS_MASK
+from backalley.errors import RuleSetError
+from backalley.rules.base import Part
+from backalley.rules.bidding import Contract
+
+__all__ = ["AuctionScoring", "ContractScoring", "Rainbow", "Scoring"]
+
+SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+
+
+def _int(instance: Any, attribute: Any, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleSetError([f"scoring: {attribute.name} must be a whole number, got {value!r}"])
+
+
+def _positive(instance: Any, attribute: Any, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise RuleSetError([f"scoring: {attribute.name} must be a whole number >= 1, got {value!r}"])
+
+
+@attrs.frozen(slots=True)
+class Rainbow:
+    """A bonus for each player dealt one card of every suit on the deal of
+    ``hand_size`` cards (a joker counts as the trump suit), made or set (RULES.md 5, 6)."""
+
+    hand_size: int = attrs.field(default=4, validator=_positive)
+    points: int = attrs.field(default=10, validator=_int)
+
+    def holds(self, hand: int, trump: int | None) -> bool:
+        suits = {s for s in range(4) if hand & SUIT_BITS[s]}
+        if hand & JOKERS_MASK and trump is not None and trump < 4:
+            suits.add(trump)
+        return len(suits) == 4
+
+
+@attrs.frozen(slots=True)
+class ContractScoring(Part):
+    """Gamerules scoring (RULES.md 1.7).  A numeric contract ``b`` with ``t``
+    tricks: made (``t >= b``) scores ``per_bid_trick*b + per_overtrick*(t-b)``
+    (so a zero contract scores ``per_overtrick`` per trick); set scores
+    ``-set_per_bid_trick*b``.  A board on hand size ``h`` with multiplier ``m``:
+    all ``h`` tricks score ``per_board_trick*h*m``, fewer ``-set_per_board_trick*h*m``."""
+
+    tag: ClassVar[str] = "contract"
+    part: ClassVar[str] = "scoring"
+    for_auction: ClassVar[bool] = False
+
+    per_bid_trick: int = attrs.field(default=5, validator=_int)
+    per_overtrick: int = attrs.field(default=1, validator=_int)
+    set_per_bid_trick: int = attrs.field(default=5, validator=_int)
+    per_board_trick: int = attrs.field(default=10, validator=_int)
+    set_per_board_trick: int = attrs.field(default=10, validator=_int)
+    rainbow: Rainbow | None = None
+
+    def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        if contract is None:
+            return self.per_overtrick * tricks
+        if contract.board:
+            if tricks >= hand_size:
+                return self.per_board_trick * hand_size * contract.multiplier
+            return -self.set_per_board_trick * hand_size * contract.multiplier
+        b = contract.tricks
+        if tricks >= b:
+            return self.per_bid_trick * b + self.per_overtrick * (tricks - b)
+        return -self.set_per_bid_trick * b
+
+    def score(
+        self,
+        contracts: Sequence[Contract | None],
+        tricks: Sequence[int],
+        hand_size: int,
+        teams: Sequence[Sequence[int]],
+        dealt: Sequence[int],
+        trump: int | None,
+    ) -> tuple[int, ...]:
+        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
+        return _with_rainbows(self.rainbow, points, hand_size, teams, dealt, trump)
+
+    def describe(self) -> str:
+        text = (
+            f"A side that makes its contract of b tricks scores {self.per_bid_trick} per bid "
+            f"trick and {self.per_overtrick} per overtrick; a side that is set loses "
+            f"{self.set_per_bid_trick} per bid trick. A board on an h-card deal scores "
+            f"{self.per_board_trick} x h x the multiplier when every trick is taken, and loses "
+            f"{self.set_per_board_trick} x h x the multiplier otherwise."
+        )
+        return text + _rainbow_text(self.rainbow)
+
+
+@attrs.frozen(slots=True)
+class AuctionScoring(Part):
+    """Vietnam scoring (RULES.md 2.4).  The contracting side that takes at
+    least its contract scores ``per_trick`` per trick taken times the counter
+    multiplier; a failed contract loses ``set_per_trick`` per contracted trick
+    times the multiplier.  Defenders score nothing, or - with
+    ``defenders_score_tricks`` - ``per_trick`` per trick they take."""
+
+    tag: ClassVar[str] = "auction"
+    part: ClassVar[str] = "scoring"
+    for_auction: ClassVar[bool] = True
+
+    per_trick: int = attrs.field(default=10, validator=_int)
+    set_per_trick: int = attrs.field(default=10, validator=_int)
+    defenders_score_tricks: bool = False
+    rainbow: Rainbow | None = None
+
+    def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        if contract is None:
+            return self.per_trick * tricks if self.defenders_score_tricks else 0
+        if tricks >= contract.tricks:
+            return self.per_trick * tricks * contract.multiplier
+        return -self.set_per_trick * contract.tricks * contract.multiplier
+
+    def score(
+        self,
+        contracts: Sequence[Contract | None],
+        tricks: Sequence[int],
+        hand_size: int,
+        teams: Sequence[Sequence[int]],
+        dealt: Sequence[int],
+        trump: int | None,
+    ) -> tuple[int, ...]:
+        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
+        return _with_rainbows(self.rainbow, points, hand_size, teams, dealt, trump)
+
+    def describe(self) -> str:
+        text = (
+            f"The contracting side, if it takes at least its contract, scores {self.per_trick} "
+            f"per trick taken times the counter multiplier; a failed contract loses "
+            f"{self.set_per_trick} per contracted trick times the multiplier. "
+        )
+        text += (
+            f"Defenders score {self.per_trick} per trick they take."
+            if self.defenders_score_tricks
+            else "Defenders score nothing."
+        )
+        return text + _rainbow_text(self.rainbow)
+
+
+def _with_rainbows(
+    rainbow: Rainbow | None,
+    points: list[int],
+    hand_size: int,
+    teams: Sequence[Sequence[int]],
+    dealt: Sequence[int],
+    trump: int | None,
+) -> tuple[int, ...]:
+    if rainbow is not None and hand_size == rainbow.hand_size:
+        for t, team in enumerate(teams):
+            points[t] += rainbow.points * sum(1 for s in team if rainbow.holds(dealt[s], trump))
+    return tuple(points)
+
+
+def _rainbow_text(rainbow: Rainbow | None) -> str:
+    if rainbow is None:
+        return ""
+    return (
+        f" Rainbow: on the {rainbow.hand_size}-card deal, each player dealt one card of every "
+        f"suit (a joker counting as trump) earns {rainbow.points:+d} for their side, made or set."
+    )
+
+
+Scoring = ContractScoring | AuctionScoring

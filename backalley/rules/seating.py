@@ -1,0 +1,63 @@
+"""The seating part (RULES.md 1.1, 2.5 `VIETNAM_CUTTHROAT`, 5): players and teams."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from backalley.errors import RuleSetError
+from backalley.rules.base import Part
+
+__all__ = ["Cutthroat", "Partnerships", "Seating"]
+
+
+@attrs.frozen(slots=True)
+class Partnerships(Part):
+    """Four players in two fixed partnerships, partners opposite:
+    team 0 = seats 0 & 2, team 1 = seats 1 & 3 (RULES.md 1.1)."""
+
+    tag: ClassVar[str] = "partnerships"
+    part: ClassVar[str] = "seating"
+
+    @property
+    def players(self) -> int:
+        return 4
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return ((0, 2), (1, 3))
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    def describe(self) -> str:
+        return "4 players in two partnerships, partners opposite (seats 0 & 2 against 1 & 3)."
+
+
+def _check_players(instance: Cutthroat, attribute: Any, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 8:
+        raise RuleSetError([f"seating: a cutthroat game has 2 to 8 players, got {value!r}"])
+
+
+@attrs.frozen(slots=True)
+class Cutthroat(Part):
+    """Every player alone: ``players`` seats, each its own side, each scored alone."""
+
+    tag: ClassVar[str] = "cutthroat"
+    part: ClassVar[str] = "seating"
+
+    players: int = attrs.field(default=4, validator=_check_players)
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return tuple((seat,) for seat in range(self.players))
+
+    def team_of(self, seat: int) -> int:
+        return seat
+
+    def describe(self) -> str:
+        return f"{self.players} players, each playing and scoring alone (cutthroat)."
+
+
+Seating = Partnerships | Cutthroat

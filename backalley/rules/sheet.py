@@ -1,0 +1,51 @@
+"""Rules as text: a readable rules sheet generated from a rule set, so that the
+documentation cannot drift from the code."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from backalley.rules.ruleset import RuleSet
+
+__all__ = ["diff_rules", "options_table", "rules_sheet"]
+
+_HEADINGS = {
+    "deck": "Deck",
+    "seating": "Players",
+    "schedule": "Deals",
+    "dealer": "Dealer",
+    "trump": "Trump",
+    "bidding": "Bidding",
+    "lead": "Leading",
+    "follow": "Following",
+    "scoring": "Scoring",
+    "end": "End of the game",
+}
+
+
+def rules_sheet(rules: RuleSet) -> str:
+    """A complete, human-readable rules sheet for ``rules``."""
+    title = f"Back Alley: {rules.name}" if rules.name else "Back Alley (custom rules)"
+    lines = [title, "=" * len(title), ""]
+    for name, part in rules.parts().items():
+        lines.append(f"{_HEADINGS[name]}: {part.describe()}")
+        lines.append("")
+    lines.append("Options:")
+    lines.extend(f"  {row}" for row in options_table(rules))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def options_table(rules: RuleSet) -> list[str]:
+    """One line per part: ``part: tag (option=value; ...)``."""
+    return [f"{name:<9} {part.summary()}" for name, part in rules.parts().items()]
+
+
+def diff_rules(a: RuleSet, b: RuleSet) -> list[str]:
+    """The parts in which two rule sets differ, one line each (empty when equal)."""
+    out = []
+    for name, part_a in a.parts().items():
+        part_b = getattr(b, name)
+        if part_a != part_b:
+            out.append(f"{name}: {part_a.summary()}  ->  {part_b.summary()}")
+    return out

@@ -1,0 +1,181 @@
+"""The trump part (RULES.md 1.3, 2.2, 2.5, 5, 6): how each deal's trump is fixed.
+
+Jokers always belong to the trump suit.  In a deal without a trump suit a
+joker that is still in play forms a trump suit of its own (the only trumps),
+as in the ``bab-online`` preset; under the gamerules turn-up no joker stays
+in play then.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from backalley.cards import BJ_INDEX, LJ_INDEX, Suit
+from backalley.errors import RuleSetError
+from backalley.rules.base import Option, Part
+
+__all__ = [
+    "DeclarerNamesTrump",
+    "FixedTrump",
+    "JokerTurnUp",
+    "NoTrump",
+    "TrumpSetup",
+    "TurnUpTrump",
+    "Trump",
+]
+
+
+class JokerTurnUp(Option):
+    """Option ``joker_turn_up`` (RULES.md 1.3, 5, 6): what a turned-up joker does."""
+
+    NO_TRUMP_SWAP_OTHER_JOKER = "no-trump-swap-other-joker"
+    """No trump suit; the holder of the other joker discards it and draws the
+    next stock card (gamerules default)."""
+    TURN_NEXT_CARD = "turn-next-card"
+    """Bury the joker and keep turning until a suited card appears (no trump if
+    the stock runs out first)."""
+    NO_TRUMP_OTHER_JOKER_STAYS = "no-trump-other-joker-stays"
+    """No trump suit; the other joker stays in play as the only trump (bab-online)."""
+
+
+@attrs.frozen(slots=True)
+class TrumpSetup:
+    """What the trump part did to a freshly dealt deal."""
+
+    hands: tuple[int, ...]
+    stock: tuple[int, ...]
+    turn_up: int | None
+    trump: int | None
+    discards: int = 0
+
+
+@attrs.frozen(slots=True)
+class TurnUpTrump(Part):
+    """After dealing, the top card of the stock is turned up; its suit is trump
+    (RULES.md 1.3).  A turned joker is handled by ``joker_turn_up``."""
+
+    tag: ClassVar[str] = "turn-up"
+    part: ClassVar[str] = "trump"
+    named_by_declarer: ClassVar[bool] = False
+    turns_up: ClassVar[bool] = True
+
+    joker_turn_up: JokerTurnUp = attrs.field(
+        default=JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER, converter=JokerTurnUp
+    )
+
+    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+        if not stock:  # pragma: no cover - RuleSet makes sure a stock card exists
+            return TrumpSetup(hands, stock, None, None)
+        top, rest = stock[0], stock[1:]
+        if top < 52:
+            return TrumpSetup(hands, rest, top, top // 13)
+        mode = self.joker_turn_up
+        if mode is JokerTurnUp.TURN_NEXT_CARD:
+            discards = 1 << top
+            while rest and rest[0] >= 52:
+                discards |= 1 << rest[0]
+                rest = rest[1:]
+            if not rest:
+                return TrumpSetup(hands, rest, top, None, discards)
+            return TrumpSetup(hands, rest[1:], rest[0], rest[0] // 13, discards)
+        if mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
+            return TrumpSetup(hands, rest, top, None)
+        other = 1 << (LJ_INDEX if top == BJ_INDEX else BJ_INDEX)
+        new_hands = list(hands)
+        discards = 0
+        for seat, hand in enumerate(hands):
+            if hand & other and rest:
+                discards |= other
+                new_hands[seat] = (hand ^ other) | (1 << rest[0])
+                rest = rest[1:]
+                break
+            if hand & other:  # no stock card left to draw: the joker is still discarded
+                discards |= other
+                new_hands[seat] = hand ^ other
+                break
+        return TrumpSetup(tuple(new_hands), rest, top, None, discards)
+
+    def describe(self) -> str:
+        text = "After the deal the top stock card is turned up; its suit is trump."
+        mode = self.joker_turn_up
+        if mode is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER:
+            text += (
+                " A turned joker means no trump suit: whoever holds the other joker discards "
+                "it and draws the next stock card, so no joker is in play."
+            )
+        elif mode is JokerTurnUp.TURN_NEXT_CARD:
+            text += " A turned joker is buried and the next card turned, until a suited card shows."
+        else:
+            text += (
+                " A turned joker means no trump suit; the turned joker is out of play and the "
+                "other joker stays in play as the only trump."
+            )
+        return text
+
+
+def _to_suit(value: Any) -> Suit:
+    if isinstance(value, Suit):
+        return value
+    try:
+        return Suit.parse(value)
+    except ValueError as exc:
+        raise RuleSetError([f"trump: {exc}"]) from None
+
+
+@attrs.frozen(slots=True)
+class FixedTrump(Part):
+    """The same suit is trump in every deal (e.g. spades, RULES.md 2.5, 5); nothing is turned up."""
+
+    tag: ClassVar[str] = "fixed"
+    part: ClassVar[str] = "trump"
+    named_by_declarer: ClassVar[bool] = False
+    turns_up: ClassVar[bool] = False
+
+    suit: Suit = attrs.field(default=Suit.SPADES, converter=_to_suit)
+
+    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+        return TrumpSetup(hands, stock, None, self.suit.index)
+
+    def describe(self) -> str:
+        return f"{self.suit.plural.capitalize()} are always trump; nothing is turned up."
+
+
+@attrs.frozen(slots=True)
+class DeclarerNamesTrump(Part):
+    """The declarer names trump after the auction (RULES.md 2.2); with
+    ``allow_no_trump`` the declarer may also call no trump."""
+
+    tag: ClassVar[str] = "declarer-names"
+    part: ClassVar[str] = "trump"
+    named_by_declarer: ClassVar[bool] = True
+    turns_up: ClassVar[bool] = False
+
+    allow_no_trump: bool = attrs.field(default=False)
+
+    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+        return TrumpSetup(hands, stock, None, None)
+
+    def describe(self) -> str:
+        text = "The declarer names the trump suit after the auction"
+        return text + (", or no trump." if self.allow_no_trump else " (one of the four suits).")
+
+
+@attrs.frozen(slots=True)
+class NoTrump(Part):
+    """No deal has a trump suit (jokers, if any, are the only trumps)."""
+
+    tag: ClassVar[str] = "none"
+    part: ClassVar[str] = "trump"
+    named_by_declarer: ClassVar[bool] = False
+    turns_up: ClassVar[bool] = False
+
+    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+        return TrumpSetup(hands, stock, None, None)
+
+    def describe(self) -> str:
+        return "No deal has a trump suit; jokers, if any, are the only trumps."
+
+
+Trump = TurnUpTrump | FixedTrump | DeclarerNamesTrump | NoTrump
