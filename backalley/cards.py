@@ -202,7 +202,7 @@ def card_from_index(index: int) -> Card:
     return CARDS[index]
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: str | Card) -> Card:
     """Read a card from its notation: ``"QS"``, ``"10H"`` (= ``"TH"``), ``"BJ"``, ``"LJ"``.
 
     Case and surrounding spaces are ignored.  Anything else raises

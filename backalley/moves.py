@@ -38,7 +38,7 @@ class Pass:
         return "pass"
 
 
-def _check_bid(instance: Bid, attribute: Any, value: object) -> None:
+def _check_bid(instance: Bid, attribute: Any, value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
         raise NotationError(f"a bid is a whole number of tricks, not {value!r}")
     if value < 0:
@@ -77,7 +77,7 @@ class Counter:
         return "counter"
 
 
-def _check_suit(instance: NameTrump, attribute: Any, value: object) -> None:
+def _check_suit(instance: NameTrump, attribute: Any, value: Any) -> None:
     if value is not None and not isinstance(value, Suit):
         raise NotationError(f"trump is named with a Suit (or None for no trump), not {value!r}")
 
@@ -93,7 +93,7 @@ class NameTrump:
         return f"trump {self.suit.value if self.suit is not None else 'NT'}"
 
 
-def _check_card(instance: Play, attribute: Any, value: object) -> None:
+def _check_card(instance: Play, attribute: Any, value: Any) -> None:
     if not isinstance(value, Card):
         raise NotationError(f"a play needs a Card (see parse_card), not {value!r}")
 

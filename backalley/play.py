@@ -131,4 +131,4 @@ def explain(
         if one == "trump":
             return f"a trump was led and you hold a trump, so you must play a trump, not {text}"
         return f"you hold a {one}, so you must follow {many}"
-    return reason.value  # pragma: no cover - every play reason is handled above
+    return str(reason.value)  # pragma: no cover - every play reason is handled above

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 
@@ -20,7 +20,8 @@ class Option(enum.Enum):
 def describe_value(value: Any) -> str:
     """A rule parameter as text, for rule sheets and error messages."""
     if isinstance(value, enum.Enum):
-        return str(value.value)
+        letter = getattr(value, "letter", None)
+        return letter if isinstance(letter, str) else str(value.value)
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, (tuple, list, frozenset)):
@@ -45,7 +46,7 @@ class Part:
 
     def options(self) -> dict[str, Any]:
         """The policy's parameters, by name."""
-        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self))}  # type: ignore[misc]
+        return {a.name: getattr(self, a.name) for a in attrs.fields(cast(Any, type(self)))}
 
     def summary(self) -> str:
         """One line: the tag and the parameters."""

@@ -1,0 +1,272 @@
+"""What one seat may know: :class:`PlayerView`.
+
+A view holds the seat's own hand and the public history of the game (calls,
+contracts, trump and turn-up, the tricks played and who won them, scores,
+whose turn), the number of cards in every hand - and nothing from which
+another seat's hidden cards could be derived: no other hand, no stock order,
+no seed, no deck orders.
+
+Its :meth:`~PlayerView.legal_moves` and :meth:`~PlayerView.check` ask the same
+rules (:mod:`backalley.legality`) as the full state, so they give the same
+answers for the seat to act; another seat's view has no legal moves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from backalley.cards import CARDS, SUITS, Card, Suit, cards_of_mask
+from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.legality import Phase, legal_moves, refusal
+from backalley.moves import Move
+from backalley.play import TRUMP_MASKS, suit_mask, suit_of
+from backalley.rules.bidding import BiddingOutcome, Contract
+from backalley.rules.deck import deck_mask
+from backalley.rules.ruleset import RuleSet
+
+if TYPE_CHECKING:
+    from backalley.state import DealResult, GameState, RawTrick, Trick
+
+__all__ = ["PlayerView", "make_view"]
+
+
+@attrs.frozen(slots=True, repr=False)
+class PlayerView:
+    """One seat's knowledge of a game (see the module docstring)."""
+
+    rules: RuleSet
+    seat: int
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    hand_size: int
+    hand_bits: int
+    hand_counts: tuple[int, ...]
+    turn_up_index: int | None
+    discard_bits: int
+    trump_index: int | None
+    calls: tuple[Move, ...]
+    outcome: BiddingOutcome | None
+    leader: int
+    trick_cards: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    history: tuple[RawTrick, ...]
+    broken: bool
+    scores: tuple[int, ...]
+    deal_results: tuple[DealResult, ...]
+    _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerView seat {self.seat}: {self.phase.value}, seat {self.to_act} to act, "
+            f"hand {' '.join(map(str, self.hand))}>"
+        )
+
+    # reading --------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.rules.seating.players
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's own cards."""
+        return cards_of_mask(self.hand_bits)
+
+    @property
+    def trump(self) -> Suit | None:
+        return None if self.trump_index is None else SUITS[self.trump_index]
+
+    @property
+    def turn_up(self) -> Card | None:
+        return None if self.turn_up_index is None else CARDS[self.turn_up_index]
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """Cards seen to go out of play this deal (a swapped or buried joker)."""
+        return cards_of_mask(self.discard_bits)
+
+    @property
+    def first_bidder(self) -> int:
+        return self.rules.bidding.first(self.dealer, self.players)
+
+    @property
+    def bids(self) -> tuple[Move | None, ...]:
+        n, first = self.players, self.first_bidder
+        out: list[Move | None] = [None] * n
+        for i, call in enumerate(self.calls):
+            out[(first + i) % n] = call
+        return tuple(out)
+
+    @property
+    def contracts(self) -> tuple[Contract | None, ...] | None:
+        return None if self.outcome is None else self.outcome.contracts
+
+    @property
+    def declarer(self) -> int | None:
+        return None if self.outcome is None else self.outcome.declarer
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        n, lead = self.players, self.leader
+        return tuple(((lead + k) % n, CARDS[c]) for k, c in enumerate(self.trick_cards))
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        from backalley.state import Trick
+
+        n = self.players
+        return tuple(Trick(lead, tuple(CARDS[c] for c in cs), win, n) for lead, cs, win in self.history)
+
+    @property
+    def deals_played(self) -> int:
+        return len(self.deal_results)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def trump_broken(self) -> bool:
+        return self.broken
+
+    @property
+    def actor_hand(self) -> int:
+        return self.hand_bits if self.to_act == self.seat else 0
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    # legality ---------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """This seat's legal moves: the full state's answer when it is this
+        seat's turn, else none."""
+        if self.to_act != self.seat:
+            return ()
+        legal = self._legal
+        if legal is None:
+            legal = legal_moves(self)
+            object.__setattr__(self, "_legal", legal)
+        return legal  # type: ignore[no-any-return]
+
+    def is_legal(self, move: object) -> bool:
+        try:
+            self.check(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def check(self, move: object) -> None:
+        """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now."""
+        if self.phase is not Phase.GAME_OVER and self.to_act != self.seat:
+            if self.phase is Phase.BIDDING and self.bids[self.seat] is not None:
+                raise IllegalMoveError(
+                    Reason.ALREADY_BID, f"you have already called ({self.bids[self.seat]}) this deal"
+                )
+            raise IllegalMoveError(Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not yours")
+        if move in self.legal_moves():
+            return
+        why = refusal(self, move)
+        if why is None:  # pragma: no cover - the same rules answer both
+            raise AssertionError(f"{move} is refused without a reason")
+        raise IllegalMoveError(*why)
+
+    # inference --------------------------------------------------------------
+
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """The cards this seat has not seen: in other hands or in the stock."""
+        return cards_of_mask(self._unseen_bits())
+
+    def _unseen_bits(self) -> int:
+        seen = self.hand_bits | self.discard_bits
+        if self.turn_up_index is not None:
+            seen |= 1 << self.turn_up_index
+        for _lead, cards, _win in self.history:
+            for c in cards:
+                seen |= 1 << c
+        for c in self.trick_cards:
+            seen |= 1 << c
+        return deck_mask(self.rules.deck) & ~seen
+
+    def possible_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` may still hold, given the public history: unseen
+        cards, less every suit the seat has shown it lacks (failing to follow,
+        or leading trump before it was broken), and the trumps a blooper lead
+        showed it does not hold.  For this view's own seat: its hand."""
+        if seat == self.seat:
+            return self.hand
+        return cards_of_mask(self._possible_bits(seat))
+
+    def _possible_bits(self, seat: int) -> int:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise SetupError(f"there is no seat {seat!r}")
+        if self.hand_counts[seat] == 0:
+            return 0
+        allowed = self._unseen_bits()
+        trump = 4 if self.trump_index is None else self.trump_index
+        tmask = TRUMP_MASKS[trump]
+        n = self.players
+        tricks = [*self.history, (self.leader, self.trick_cards, -1)]
+        broken = False
+        for lead, cards, _win in tricks:
+            if not cards:
+                continue
+            led = cards[0]
+            led_suit = suit_of(led, trump)
+            for k, card in enumerate(cards):
+                if (lead + k) % n != seat:
+                    continue
+                if k == 0:
+                    led_trump = (1 << card) & tmask
+                    exempt = self.rules.lead.may_lead_trump(
+                        broken, self.outcome is not None and seat in self.outcome.board_bidders
+                    )
+                    if led_trump and not exempt:
+                        allowed &= tmask  # led trump unbroken: held nothing but trumps
+                    continue
+                if suit_of(card, trump) != led_suit:
+                    allowed &= ~suit_mask(led_suit, trump)
+                if led >= 52 and (1 << card) & tmask:
+                    forced = self.rules.follow.forces(
+                        led == 53,
+                        self.rules.seating.team_of(seat) != self.rules.seating.team_of(lead),
+                    )
+                    if forced and led == 53:
+                        allowed &= ~(tmask & ~((1 << (card + 1)) - 1))
+                    elif forced:
+                        allowed &= ~(tmask & ((1 << card) - 1))
+            if _win >= 0 and any((1 << c) & tmask for c in cards):
+                broken = broken or self.rules.lead.breaks_trump(bool((1 << led) & tmask))
+        return allowed
+
+
+def make_view(state: GameState, seat: int) -> PlayerView:
+    """The view of ``state`` from ``seat``."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {state.players - 1}")
+    return PlayerView(
+        rules=state.rules,
+        seat=seat,
+        phase=state.phase,
+        to_act=state.to_act,
+        dealer=state.dealer,
+        hand_size=state.hand_size,
+        hand_bits=state.hand_bits[seat],
+        hand_counts=tuple(h.bit_count() for h in state.hand_bits),
+        turn_up_index=state.turn_up_index,
+        discard_bits=state.discard_bits,
+        trump_index=state.trump_index,
+        calls=state.calls,
+        outcome=state.outcome,
+        leader=state.leader,
+        trick_cards=state.trick_cards,
+        tricks_won=state.tricks_won,
+        history=state.history,
+        broken=state.broken,
+        scores=state.scores,
+        deal_results=state.deal_results,
+    )
