@@ -1,0 +1,193 @@
+"""Helpers for building exact positions and driving games in tests.
+
+The deck-order helper follows RULES.md 1.2: with dealer ``d`` and hand size
+``h``, card ``k`` of the order (``k < 4*h``) goes to seat ``(d + 1 + k) % 4``;
+the remainder is the stock, whose first card is the turn-up.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+import backalley as ba
+from backalley.cards import CARDS
+from backalley.rules.deck import deck_mask
+
+Hand = str | Iterable[str | ba.Card]
+
+
+def cards(text: Hand) -> list[ba.Card]:
+    """``"AH 3C"`` (or an iterable of card texts / cards) as a list of cards."""
+    if isinstance(text, str):
+        return [ba.parse_card(t) for t in text.split()]
+    return [ba.parse_card(t) for t in text]
+
+
+def deck_order(
+    hands: Sequence[Hand],
+    turn_up: str | ba.Card | None = None,
+    *,
+    dealer: int = 0,
+    hand_size: int | None = None,
+    stock: Hand = (),
+    deck: ba.rules.Deck | None = None,
+) -> list[str]:
+    """A deck order (card texts) that deals ``hands[seat]`` to each seat.
+
+    ``turn_up`` is the first stock card, ``stock`` the cards right after it;
+    the rest of the deck follows in card-index order.  When ``hand_size`` is
+    given, hands may be shorter: they are filled, seat by seat, with the
+    lowest unused plain cards, never jokers and never of the turn-up's suit
+    (so filler cards never change who holds a trump).
+    """
+    wanted = [cards(h) for h in hands]
+    assert len(wanted) == 4, "four hands, one per seat"
+    mask = deck_mask(deck if deck is not None else ba.rules.Deck())
+    pool = [c for c in CARDS if mask >> c.index & 1]
+    top = [ba.parse_card(turn_up)] if turn_up is not None else []
+    after = top + cards(stock)
+    used = [c for h in wanted for c in h] + after
+    assert len(set(used)) == len(used), f"a card is wanted twice: {used}"
+    for c in used:
+        assert c in pool, f"{c} is not in the deck"
+    h = hand_size if hand_size is not None else len(wanted[0])
+    if any(len(w) != h for w in wanted):
+        assert hand_size is not None, "hands of different sizes need hand_size="
+        avoid = {c.suit for c in top if not c.is_joker}
+        spare = [c for c in pool if c not in used and not c.is_joker and c.suit not in avoid]
+        for w in wanted:
+            assert len(w) <= h
+            while len(w) < h:
+                w.append(spare.pop(0))
+    order: list[ba.Card] = []
+    for k in range(4 * h):
+        seat = (dealer + 1 + k) % 4
+        order.append(wanted[seat][k // 4])
+    order += after
+    order += [c for c in pool if c not in order]
+    assert len(order) == len(pool)
+    return [str(c) for c in order]
+
+
+def short(rules: ba.RuleSet, *sizes: int) -> ba.RuleSet:
+    """``rules`` with the schedule ``sizes`` (a short game)."""
+    return rules.replace(schedule=ba.rules.Schedule(tuple(sizes)))
+
+
+def position(
+    hands: Sequence[Hand],
+    turn_up: str | None = None,
+    *,
+    rules: ba.RuleSet | None = None,
+    dealer: int = 0,
+    hand_size: int | None = None,
+    stock: Hand = (),
+    more_decks: Sequence[Sequence[str]] = (),
+    seed: int = 0,
+) -> ba.GameState:
+    """A new game whose first deal gives exactly ``hands`` (see :func:`deck_order`).
+
+    By default the rules are gamerules with a one-deal schedule of the hand size.
+    """
+    h = hand_size if hand_size is not None else len(cards(hands[0]))
+    if rules is None:
+        rules = short(ba.variants.GAMERULES, h)
+    deck = deck_order(
+        hands, turn_up, dealer=dealer, hand_size=hand_size, stock=stock, deck=rules.deck
+    )
+    return ba.new_game(rules, dealer=dealer, decks=[deck, *more_decks], seed=seed)
+
+
+def apply_all(state: ba.GameState, moves: Iterable[str | ba.Move]) -> ba.GameState:
+    """Apply moves given as text (or Move values), in order."""
+    for m in moves:
+        state = state.apply(ba.parse_move(m) if isinstance(m, str) else m)
+    return state
+
+
+def bid_round(state: ba.GameState, bids: dict[int, str]) -> ba.GameState:
+    """Make each seat's call (``{seat: "bid 3"}``) in the order the seats are to act."""
+    assert state.phase is ba.Phase.BIDDING
+    for _ in range(len(bids)):
+        seat = state.to_act
+        assert seat in bids, f"seat {seat} is to act but has no call in {bids}"
+        state = state.apply(ba.parse_move(bids[seat]))
+    return state
+
+
+def team_tricks(state: ba.GameState) -> tuple[int, ...]:
+    return tuple(sum(state.tricks_won[s] for s in team) for team in state.rules.teams)
+
+
+def play_to_tricks(state: ba.GameState, target: Sequence[int]) -> ba.GameState:
+    """Play the current deal out so that side ``i`` takes exactly ``target[i]``
+    tricks (a depth-first search over legal plays; deterministic).
+
+    Returns the state right after the deal's last card (the next deal, or the
+    game over).  Raises AssertionError when no line of play gives ``target``.
+    """
+    assert state.phase is ba.Phase.PLAYING
+    deals = state.deals_played
+    result = _search(state, tuple(target), deals)
+    assert result is not None, f"no line of play gives tricks {tuple(target)}"
+    return result
+
+
+def _search(state: ba.GameState, target: tuple[int, ...], deals: int) -> ba.GameState | None:
+    if state.deals_played > deals:
+        res = state.deal_results[deals]
+        return state if res.tricks == target else None
+    won = team_tricks(state)
+    if any(w > t for w, t in zip(won, target)):
+        return None
+    for move in state.legal_moves():
+        found = _search(state.apply(move), target, deals)
+        if found is not None:
+            return found
+    return None
+
+
+def random_move(state: ba.GameState, rng: random.Random) -> ba.Move:
+    return rng.choice(state.legal_moves())
+
+
+def play_random_game(
+    rules: ba.RuleSet, seed: int, *, move_seed: int | None = None
+) -> tuple[ba.GameState, list[ba.Move]]:
+    """A whole game with uniformly random legal moves; the final state and the moves."""
+    rng = random.Random(seed if move_seed is None else move_seed)
+    state = ba.new_game(rules, seed=seed)
+    moves: list[ba.Move] = []
+    while not state.is_over:
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.apply(move)
+    return state, moves
+
+
+# --------------------------------------------------------------- invariants
+
+
+def state_fields(state: ba.GameState) -> tuple[object, ...]:
+    """Every field of a state except the legal-moves cache (for "unchanged" checks)."""
+    return tuple(
+        getattr(state, f.name) for f in attrs.fields(type(state)) if f.name != "_legal"
+    )
+
+
+def check_conservation(state: ba.GameState) -> None:
+    """Hands + cards played this deal + stock + turn-up + discards == the deck,
+    with no card in two places (RULES.md 1.1-1.3)."""
+    parts = [*state.hand_bits, state.played_bits, state.discard_bits]
+    for i in state.stock_order:
+        parts.append(1 << i)
+    if state.turn_up_index is not None:
+        parts.append(1 << state.turn_up_index)
+    total = 0
+    for p in parts:
+        assert total & p == 0, f"a card is in two places: {state!r}"
+        total |= p
+    assert total == deck_mask(state.rules.deck), "cards were lost or made up"
