@@ -23,7 +23,10 @@ from backalley.game import new_game
 from backalley.legality import Phase
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
 from backalley.rules import Contract, RuleSet
+from backalley.record import GameRecord, ReplayError, replay
+from backalley.serialize import from_json, to_json
 from backalley.state import DealResult, GameState, Trick
+from backalley.views import PlayerView
 
 __version__ = "0.1.0"
 
@@ -36,6 +39,7 @@ __all__ = [
     "Contract",
     "Counter",
     "DealResult",
+    "GameRecord",
     "GameState",
     "IllegalMoveError",
     "Move",
@@ -44,8 +48,10 @@ __all__ = [
     "Pass",
     "Phase",
     "Play",
+    "PlayerView",
     "Rank",
     "Reason",
+    "ReplayError",
     "RuleSet",
     "RuleSetError",
     "SerializationError",
@@ -54,10 +60,13 @@ __all__ = [
     "Trick",
     "UnknownVariantError",
     "__version__",
+    "from_json",
     "new_game",
     "parse_card",
     "parse_cards",
     "parse_move",
+    "replay",
     "rules",
+    "to_json",
     "variants",
 ]

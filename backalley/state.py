@@ -80,7 +80,10 @@ class Match:
     seed: int
     first_dealer: int
     decks: tuple[tuple[int, ...], ...]
+    """The deck orders given to ``new_game``: deal ``k`` (counting thrown-in
+    deals, from 0) uses ``decks[k]`` while there is one, then the seed."""
     deal_number: int
+    """How many deals have been dealt, thrown-in deals included."""
     scores: tuple[int, ...]
     results: tuple[DealResult, ...]
 
@@ -335,14 +338,14 @@ class GameState:
             return attrs.evolve(
                 self, phase=Phase.NAMING_TRUMP, to_act=outcome.declarer, calls=calls, outcome=outcome
             )
-        leader = _first_leader(rules, outcome, self.dealer)
+        leader = first_leader(rules, outcome, self.dealer)
         return attrs.evolve(
             self, phase=Phase.PLAYING, to_act=leader, leader=leader, calls=calls, outcome=outcome
         )
 
     def _name_trump(self, move: NameTrump) -> GameState:
         assert self.outcome is not None
-        leader = _first_leader(self.rules, self.outcome, self.dealer)
+        leader = first_leader(self.rules, self.outcome, self.dealer)
         trump = None if move.suit is None else move.suit.index
         return attrs.evolve(
             self, phase=Phase.PLAYING, to_act=leader, leader=leader, trump_index=trump
@@ -455,7 +458,7 @@ def legal_play_mask_cached(state: GameState) -> int:
     return mask
 
 
-def _first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
+def first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
     """Who leads the first trick (RULES.md 1.5, 2.2)."""
     first = rules.lead.first_lead
     left = (dealer + 1) % rules.players
@@ -490,15 +493,32 @@ def deal_cards(order: Sequence[int], dealer: int, players: int, hand_size: int) 
 
 def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> GameState:
     """Shuffle (or take the next given deck order), deal, fix trump, open the bidding."""
-    if match.decks:
-        order, decks = match.decks[0], match.decks[1:]
+    k = match.deal_number
+    if k < len(match.decks):
+        order = match.decks[k]
     else:
-        order = chance.shuffled(match.seed, match.deal_number, tuple(indices_of_mask(deck_mask(rules.deck))))
-        decks = ()
-    match = attrs.evolve(match, decks=decks, deal_number=match.deal_number + 1)
-    n = rules.players
-    hands, stock = deal_cards(order, dealer, n, hand_size)
+        order = chance.shuffled(match.seed, k, tuple(indices_of_mask(deck_mask(rules.deck))))
+    match = attrs.evolve(match, deal_number=k + 1)
+    hands, stock = deal_cards(order, dealer, rules.players, hand_size)
     setup = rules.trump.setup(hands, stock)
+    return open_deal(
+        rules, match, dealer, hand_size, setup.hands, setup.stock, setup.turn_up, setup.discards, setup.trump
+    )
+
+
+def open_deal(
+    rules: RuleSet,
+    match: Match,
+    dealer: int,
+    hand_size: int,
+    hands: tuple[int, ...],
+    stock: tuple[int, ...],
+    turn_up: int | None,
+    discards: int,
+    trump: int | None,
+) -> GameState:
+    """The state at the start of a dealt deal: bidding opens with the first bidder."""
+    n = rules.players
     first = rules.bidding.first(dealer, n)
     return GameState(
         rules,
@@ -507,12 +527,12 @@ def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> Gam
         dealer,
         hand_size,
         first,
-        setup.hands,
-        setup.hands,
-        setup.stock,
-        setup.turn_up,
-        setup.discards,
-        setup.trump,
+        hands,
+        hands,
+        stock,
+        turn_up,
+        discards,
+        trump,
         (),
         None,
         first,
@@ -521,4 +541,3 @@ def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> Gam
         (),
         False,
     )
-

@@ -270,3 +270,182 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         scores=state.scores,
         deal_results=state.deal_results,
     )
+
+
+def load_view(
+    *,
+    rules: RuleSet,
+    seat: int,
+    phase: Phase,
+    to_act: int | None,
+    dealer: int,
+    hand_size: int,
+    hand: tuple[Card, ...],
+    hand_counts: tuple[int, ...],
+    turn_up: Card | None,
+    discards: tuple[Card, ...],
+    trump: Suit | None,
+    calls: tuple[Move, ...],
+    history: tuple[RawTrick, ...],
+    trick: tuple[int, ...],
+    leader: int,
+    scores: tuple[int, ...],
+    deal_results: tuple[DealResult, ...],
+    path: str = "$",
+) -> PlayerView:
+    """A view rebuilt from its public parts, checked for consistency: every
+    derived fact (contracts, trick winners, hand counts, whose turn) is
+    recomputed from the rules and must match.  Raises
+    :class:`~backalley.SerializationError`."""
+    from backalley.errors import SerializationError
+    from backalley.legality import bidding_context
+    from backalley.play import breaks_trump, trick_winner
+    from backalley.state import first_leader
+
+    def fail(where: str, message: str) -> SerializationError:
+        return SerializationError(message, f"{path}.{where}" if where else path)
+
+    n = rules.players
+    full = deck_mask(rules.deck)
+    schedule = rules.schedule.hand_sizes
+    over = phase is Phase.GAME_OVER
+    if len(deal_results) > len(schedule) or over != (len(deal_results) == len(schedule)):
+        raise fail("phase", f"phase {phase.value!r} does not fit {len(deal_results)} scored deals")
+    current = len(deal_results) - 1 if over else len(deal_results)
+    if hand_size != schedule[current]:
+        raise fail("hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}")
+    if len(scores) != len(rules.teams) or any(len(r.points) != len(scores) for r in deal_results):
+        raise fail("scores", f"expected {len(rules.teams)} scores per side")
+    totals = [sum(r.points[t] for r in deal_results) for t in range(len(scores))]
+    if list(scores) != totals:
+        raise fail("scores", f"the scores {list(scores)} are not the sum of the deal results {totals}")
+    if len(hand_counts) != n:
+        raise fail("hand_counts", f"expected {n} hand counts")
+    # bidding
+    ctx = bidding_context(_Bare(rules, dealer, hand_size), ())
+    for i, call in enumerate(calls):
+        if i >= n:
+            raise fail(f"calls[{i}]", "every player has spoken already")
+        ctx = attrs.evolve(ctx, calls=calls[:i])
+        why = rules.bidding.refusal(ctx, call)  # type: ignore[arg-type]
+        if why is not None:
+            raise fail(f"calls[{i}]", f"illegal call {call}: {why[1]}")
+    outcome = None
+    if len(calls) == n:
+        outcome = rules.bidding.outcome(attrs.evolve(ctx, calls=calls))
+        if outcome.thrown_in:
+            raise fail("calls", "these calls throw the deal in; the view would be of the next deal")
+    # trump
+    trump_index = None if trump is None else trump.index
+    if rules.trump.named_by_declarer:
+        if (trump is not None) and phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
+            raise fail("trump", "trump is not named yet in this phase")
+    else:
+        expected = None
+        if rules.trump.turns_up and turn_up is not None and turn_up.suit is not None:
+            expected = turn_up.suit.index
+        fixed = getattr(rules.trump, "suit", None)
+        if isinstance(fixed, Suit):
+            expected = fixed.index
+        if trump_index != expected:
+            raise fail("trump", "the trump does not follow from the rules and the turn-up")
+    # phase of the deal
+    if len(calls) < n and phase is not Phase.BIDDING:
+        raise fail("phase", f"phase {phase.value!r} before every player has called")
+    if len(calls) == n and phase is Phase.BIDDING:
+        raise fail("phase", "the bidding is complete, so the phase cannot be 'bidding'")
+    # cards
+    seen = 0
+    own = 0
+    for card in hand:
+        own |= 1 << card.index
+    if own.bit_count() != len(hand) or own & ~full:
+        raise fail("hand", "the hand has a card twice or a card not in the deck")
+    seen = own
+    for card in (*discards, *(() if turn_up is None else (turn_up,))):
+        if seen >> card.index & 1 or not full >> card.index & 1:
+            raise fail("discards", f"{card} is out of place")
+        seen |= 1 << card.index
+    t = 4 if trump_index is None else trump_index
+    if history or trick:
+        if outcome is None or phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
+            raise fail("tricks", "cards were played before the bidding was over")
+    if outcome is None or phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
+        lead = rules.bidding.first(dealer, n)
+    else:
+        lead = first_leader(rules, outcome, dealer)
+    plays = [0] * n
+    won = [0] * n
+    broken = False
+    for i, (t_lead, cards, winner) in enumerate(history):
+        if t_lead != lead or len(cards) != n:
+            raise fail(f"tricks[{i}]", "the trick's leader or size does not fit the game")
+        for k, c in enumerate(cards):
+            if seen >> c & 1 or not full >> c & 1:
+                raise fail(f"tricks[{i}].cards[{k}]", f"{CARDS[c]} is out of place")
+            seen |= 1 << c
+            plays[(t_lead + k) % n] += 1
+        if winner != (t_lead + trick_winner(cards, t)) % n:
+            raise fail(f"tricks[{i}].winner", "the winner is not who took the trick")
+        won[winner] += 1
+        broken = broken or breaks_trump(rules.lead, cards, t)
+        lead = winner
+    if len(history) > hand_size or (len(history) == hand_size and not over):
+        raise fail("tricks", "more tricks than the deal has")
+    if leader != lead or len(trick) >= n or (trick and over):
+        raise fail("trick", "the current trick does not fit the tricks before it")
+    for k, c in enumerate(trick):
+        if seen >> c & 1 or not full >> c & 1:
+            raise fail(f"trick[{k}]", f"{CARDS[c]} is out of place")
+        seen |= 1 << c
+        plays[(lead + k) % n] += 1
+    for s in range(n):
+        if hand_counts[s] != hand_size - plays[s]:
+            raise fail(f"hand_counts[{s}]", f"seat {s} should hold {hand_size - plays[s]} cards")
+    if hand_counts[seat] != len(hand):
+        raise fail("hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}")
+    if over:
+        expected_to_act = None
+    elif phase is Phase.BIDDING:
+        expected_to_act = (rules.bidding.first(dealer, n) + len(calls)) % n
+    elif phase is Phase.NAMING_TRUMP:
+        expected_to_act = None if outcome is None else outcome.declarer
+    else:
+        expected_to_act = (lead + len(trick)) % n
+    if to_act != expected_to_act:
+        raise fail("to_act", f"seat {expected_to_act} is to act, not {to_act}")
+    discard_bits = 0
+    for card in discards:
+        discard_bits |= 1 << card.index
+    return PlayerView(
+        rules=rules,
+        seat=seat,
+        phase=phase,
+        to_act=to_act,
+        dealer=dealer,
+        hand_size=hand_size,
+        hand_bits=own,
+        hand_counts=hand_counts,
+        turn_up_index=None if turn_up is None else turn_up.index,
+        discard_bits=discard_bits,
+        trump_index=trump_index,
+        calls=calls,
+        outcome=outcome,
+        leader=leader,
+        trick_cards=trick,
+        tricks_won=tuple(won),
+        history=history,
+        broken=broken,
+        scores=scores,
+        deal_results=deal_results,
+    )
+
+
+@attrs.frozen
+class _Bare:
+    """Just enough of a position to build a bidding context."""
+
+    rules: RuleSet
+    dealer: int
+    hand_size: int
+    calls: tuple[Move, ...] = ()
