@@ -6,9 +6,12 @@ spaces read as ``-``); ``names()`` lists the registered names.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from backalley.cards import Rank, Suit
 from backalley.errors import UnknownVariantError
 from backalley.rules import (
+    AllPass,
     Auction,
     AuctionScoring,
     Cutthroat,
@@ -21,18 +24,37 @@ from backalley.rules import (
     LeadPolicy,
     NextDealer,
     RuleSet,
+    BlooperForced,
+    BoardMultiplier,
+    ContractScoring,
+    JokerTurnUp,
+    OnceAroundBidding,
+    Rainbow,
     Schedule,
+    TrumpBrokenBy,
     TrumpLead,
+    TurnUpTrump,
 )
 
 __all__ = [
+    "BAB_ONLINE",
+    "CUTTHROAT_3",
+    "CUTTHROAT_5",
     "GAMERULES",
+    "GAMERULES_26",
+    "HOOK",
+    "PRESET_NOTES",
+    "SPADES_NO_JOKERS",
+    "STRICT_TRUMP",
+    "TEN_PER_TRICK",
+    "VIETNAM_LADDER",
     "VIETNAM",
     "VIETNAM_42",
     "VIETNAM_CUTTHROAT",
     "VIETNAM_NO_JOKERS",
     "VIETNAM_SPADES",
     "get",
+    "load",
     "names",
     "register",
 ]
@@ -71,6 +93,94 @@ VIETNAM_SPADES: RuleSet = VIETNAM.replace(trump=FixedTrump(Suit.SPADES), name="v
 
 VIETNAM_CUTTHROAT: RuleSet = VIETNAM.replace(seating=Cutthroat(4), name="vietnam-cutthroat")
 """``VIETNAM`` without partnerships: each player scores alone."""
+
+# --------------------------------------------------------------- presets
+
+BAB_ONLINE: RuleSet = RuleSet(
+    schedule=Schedule((12, 10, 8, 6, 4, 2, 1, 3, 5, 7, 9, 11, 13)),
+    trump=TurnUpTrump(joker_turn_up=JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS),
+    bidding=OnceAroundBidding(
+        pass_allowed=False,
+        min_bid=0,
+        max_bid_below_hand=0,
+        board_multipliers=(2, 4, 8, 16),
+        board_multiplier=BoardMultiplier.OWN_HIGHEST_CLAIM,
+        all_pass=AllPass.REDEAL_SAME_DEALER,
+    ),
+    lead=LeadPolicy(trump_lead=TrumpLead.AFTER_BROKEN),
+    follow=FollowPolicy(blooper_forced=BlooperForced.OPPONENTS, little_blooper_forcing=False),
+    scoring=ContractScoring(
+        per_bid_trick=10,
+        set_per_bid_trick=10,
+        rainbow=Rainbow(hand_size=4, points=10),
+    ),
+    name="bab-online",
+)
+"""The rules of the open-source Back Alley Bridge server (RULES.md §6)."""
+
+GAMERULES_26: RuleSet = GAMERULES.replace(
+    schedule=Schedule.down_and_up(13, 1, repeat_bottom=True), name="gamerules-26"
+)
+"""Gamerules over 26 deals: 13..1, then 1..13 (the 1-card deal twice)."""
+
+HOOK: RuleSet = GAMERULES.replace(bidding=OnceAroundBidding(hook=True), name="hook")
+"""Gamerules with the hook: the last bidder may not make the bids total the hand size."""
+
+STRICT_TRUMP: RuleSet = GAMERULES.replace(
+    lead=LeadPolicy(trump_lead=TrumpLead.AFTER_BROKEN, trump_broken_by=TrumpBrokenBy.DISCARD),
+    name="strict-trump",
+)
+"""Gamerules where only a trump played by a player who could not follow breaks
+trump, and bidding board gives no right to lead trump."""
+
+SPADES_NO_JOKERS: RuleSet = GAMERULES.replace(
+    deck=Deck(jokers=0),
+    trump=FixedTrump(Suit.SPADES),
+    follow=FollowPolicy(blooper_lead_forcing=False),
+    name="spades-no-jokers",
+)
+"""Gamerules with a plain 52-card deck and spades always trump."""
+
+TEN_PER_TRICK: RuleSet = GAMERULES.replace(
+    scoring=ContractScoring(per_bid_trick=10, set_per_bid_trick=10),
+    name="ten-per-trick",
+)
+"""Gamerules scored 10 per bid trick (+1 per overtrick), -10 per bid trick when set."""
+
+CUTTHROAT_3: RuleSet = GAMERULES.replace(seating=Cutthroat(3), name="cutthroat-3")
+"""Gamerules for three players, each alone (13..1..13 from the 54-card deck)."""
+
+CUTTHROAT_5: RuleSet = GAMERULES.replace(
+    seating=Cutthroat(5), schedule=Schedule.down_and_up(10, 1), name="cutthroat-5"
+)
+"""Gamerules for five players, each alone, over 10..1..10 (19 deals)."""
+
+VIETNAM_LADDER: RuleSet = VIETNAM.replace(
+    schedule=Schedule.down_and_up(13, 1), dealer=DealerRotation(), name="vietnam-ladder"
+)
+"""The Vietnam auction and scoring over the gamerules 13..1..13 schedule."""
+
+PRESET_NOTES: dict[str, str] = {
+    "bab-online": (
+        "The Back Alley Bridge server: 13 deals of 12, 10, ..., 1, ..., 13 cards; a turned "
+        "joker leaves the other joker as the only trump; bids 0..hand size, no pass; boards "
+        "B/2B/3B/4B at x2/x4/x8/x16 per side; both sides at zero: same dealer redeals; only "
+        "opponents answer a BJ lead; 10 per bid trick; +10 rainbow on the 4-card deal."
+    ),
+    "gamerules-26": "26 deals: the 1-card deal is played twice (13..1, 1..13).",
+    "hook": "The hook: the last bidder may not make the total of the bids equal the hand size.",
+    "strict-trump": (
+        "Only a trump played by a player who could not follow breaks trump; board bidders "
+        "have no right to lead trump early."
+    ),
+    "spades-no-jokers": "52 cards without jokers; spades are always trump.",
+    "ten-per-trick": "10 points per bid trick (+1 per overtrick); -10 per bid trick when set.",
+    "cutthroat-3": "Three players, each alone, 13..1..13.",
+    "cutthroat-5": "Five players, each alone, 10..1..10.",
+    "vietnam-ladder": "The Vietnam auction over the 13..1..13 schedule, dealer passing clockwise.",
+}
+"""What each preset changes from the game it is based on."""
+
 
 _REGISTRY: dict[str, RuleSet] = {}
 _ALIASES: dict[str, str] = {}
@@ -120,3 +230,19 @@ register(VIETNAM_NO_JOKERS, "vietnam-52", "vietnam-nojokers")
 register(VIETNAM_42, "vietnam-fortytwo")
 register(VIETNAM_SPADES, "vietnam-spades-trump")
 register(VIETNAM_CUTTHROAT, "vietnam-singles")
+register(BAB_ONLINE, "bab", "back-alley-bridge")
+register(GAMERULES_26, "twenty-six")
+register(HOOK, "gamerules-hook")
+register(STRICT_TRUMP, "discard-breaks-trump")
+register(SPADES_NO_JOKERS, "spades")
+register(TEN_PER_TRICK, "ten")
+register(CUTTHROAT_3, "three-players")
+register(CUTTHROAT_5, "five-players")
+register(VIETNAM_LADDER, "vietnam-13-1-13")
+
+
+def load(path: str | Path) -> RuleSet:
+    """A house-rules file (TOML or JSON), see :mod:`backalley.houserules`."""
+    from backalley.houserules import load as _load
+
+    return _load(path)
