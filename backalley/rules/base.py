@@ -29,6 +29,8 @@ def describe_value(value: Any) -> str:
         return ", ".join(describe_value(v) for v in items) if items else "none"
     if value is None:
         return "none"
+    if attrs.has(type(value)):
+        return ", ".join(f"{a.name}={describe_value(getattr(value, a.name))}" for a in attrs.fields(type(value)))
     return str(value)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from backalley.rules.base import describe_value
+
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
@@ -46,6 +48,16 @@ def diff_rules(a: RuleSet, b: RuleSet) -> list[str]:
     out = []
     for name, part_a in a.parts().items():
         part_b = getattr(b, name)
-        if part_a != part_b:
+        if part_a == part_b:
+            continue
+        if part_a.tag != part_b.tag:
             out.append(f"{name}: {part_a.summary()}  ->  {part_b.summary()}")
+            continue
+        opts_a, opts_b = part_a.options(), part_b.options()
+        changes = [
+            f"{key} {describe_value(opts_a[key])} -> {describe_value(opts_b[key])}"
+            for key in opts_a
+            if opts_a[key] != opts_b[key]
+        ]
+        out.append(f"{name}: " + "; ".join(changes))
     return out
