@@ -1,0 +1,542 @@
+"""Build ``backalley/schema/backalley.schema.json`` (JSON Schema, draft 2020-12).
+
+The schema is written out by hand here, from the shapes that
+``backalley/serialize.py``, ``backalley/record.py`` and ``backalley/vectors.py``
+write and read; it does not introspect the engine, so that a change to the
+document format shows up as a failing test (``tests/test_schema.py`` compares
+the schema with the engine's policy classes and with this script's output)
+rather than as a silent change of the published schema.
+
+Run ``python tests/make_schema.py`` after editing, and commit both files.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+TARGET = Path(__file__).resolve().parent.parent / "backalley" / "schema" / "backalley.schema.json"
+FORMAT_VERSION = 1
+MAX_SEAT = 7  # a cutthroat game seats at most 8 players
+
+CARD_RE = "(?:[2-9TJQKA][CDHS]|BJ|LJ)"
+CALL_RE = "(?:pass|board|counter|bid (?:0|[1-9][0-9]*))"
+
+Schema = dict[str, Any]
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def nullable(schema: Schema) -> Schema:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def integer(minimum: int | None = None, maximum: int | None = None) -> Schema:
+    out: Schema = {"type": "integer"}
+    if minimum is not None:
+        out["minimum"] = minimum
+    if maximum is not None:
+        out["maximum"] = maximum
+    return out
+
+
+def array(items: Schema, **more: Any) -> Schema:
+    return {"type": "array", "items": items, **more}
+
+
+def obj(properties: dict[str, Schema], required: list[str] | None = None, **more: Any) -> Schema:
+    """A closed object: no keys but ``properties``; ``required`` defaults to all of them."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
+        "additionalProperties": False,
+        **more,
+    }
+
+
+def enum(*values: Any, description: str | None = None) -> Schema:
+    out: Schema = {"enum": list(values)}
+    if description:
+        out["description"] = description
+    return out
+
+
+def document(kind: str) -> dict[str, Schema]:
+    """The optional ``format``/``version`` keys of a top-level document."""
+    return {
+        "format": {"const": f"backalley/{kind}"},
+        "version": {"const": FORMAT_VERSION},
+    }
+
+
+BOOL: Schema = {"type": "boolean"}
+INT: Schema = {"type": "integer"}
+RANK_LETTERS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+ALL_PASS = enum("redeal-next-dealer", "redeal-same-dealer", "play-for-overtricks")
+FIRST_BIDDER = enum("left-of-dealer", "dealer")
+NON_NEGATIVE = integer(0)
+RAINBOW: Schema = nullable(
+    obj(
+        {"hand_size": integer(1), "points": INT},
+        description="A bonus per player dealt every suit on the deal of `hand_size` cards.",
+    )
+)
+
+# The rule parts (RULES.md §3): part -> tag -> parameter -> schema, in the
+# order ``RuleSet.parts()`` and ``Part.options()`` write them.
+PARTS: dict[str, dict[str, dict[str, Schema]]] = {
+    "deck": {
+        "deck": {
+            "ranks": array(
+                {"anyOf": [enum(*RANK_LETTERS), integer(2, 14)]},
+                minItems=1,
+                uniqueItems=True,
+                description="The plain ranks kept, written as letters (2-9, T, J, Q, K, A), "
+                "lowest first; numbers 2..14 are read too.",
+            ),
+            "jokers": enum(0, 2, description="0, or 2: the Big and the Little Blooper."),
+        }
+    },
+    "seating": {
+        "partnerships": {},
+        "cutthroat": {"players": integer(2, MAX_SEAT + 1)},
+    },
+    "schedule": {
+        "schedule": {"hand_sizes": array(integer(1), minItems=1)},
+    },
+    "dealer": {
+        "dealer": {"next_dealer": enum("clockwise", "losing-team")},
+    },
+    "trump": {
+        "turn-up": {
+            "joker_turn_up": enum(
+                "no-trump-swap-other-joker", "turn-next-card", "no-trump-other-joker-stays"
+            )
+        },
+        "fixed": {"suit": ref("suit")},
+        "declarer-names": {"allow_no_trump": BOOL},
+        "none": {},
+    },
+    "bidding": {
+        "once-around": {
+            "pass_allowed": BOOL,
+            "min_bid": NON_NEGATIVE,
+            "max_bid_below_hand": NON_NEGATIVE,
+            "board": BOOL,
+            "board_claims": enum("any-player", "opponents-only"),
+            "board_multipliers": array(integer(1), minItems=1),
+            "board_multiplier": enum("all-claims", "own-highest-claim"),
+            "all_pass": ALL_PASS,
+            "first_bidder": FIRST_BIDDER,
+            "hook": BOOL,
+        },
+        "auction": {
+            "min_bid": NON_NEGATIVE,
+            "counters": NON_NEGATIVE,
+            "all_pass": ALL_PASS,
+            "first_bidder": FIRST_BIDDER,
+        },
+    },
+    "lead": {
+        "lead": {
+            "first_lead": enum("highest-bidder", "declarer", "left-of-dealer"),
+            "trump_lead": enum("after-broken-or-board", "after-broken", "any-time"),
+            "trump_broken_by": enum("any-trump", "discard"),
+        }
+    },
+    "follow": {
+        "follow": {
+            "blooper_lead_forcing": BOOL,
+            "blooper_forced": enum("all-others", "opponents"),
+            "little_blooper_forcing": BOOL,
+        }
+    },
+    "scoring": {
+        "contract": {
+            "per_bid_trick": INT,
+            "per_overtrick": INT,
+            "set_per_bid_trick": INT,
+            "per_board_trick": INT,
+            "set_per_board_trick": INT,
+            "rainbow": RAINBOW,
+        },
+        "auction": {
+            "per_trick": INT,
+            "set_per_trick": INT,
+            "defenders_score_tricks": BOOL,
+            "rainbow": RAINBOW,
+        },
+    },
+    "end": {
+        "end": {"tie_break": enum("draw")},
+    },
+}
+
+REASONS = [
+    "NOT_A_MOVE",
+    "GAME_OVER",
+    "NOT_YOUR_TURN",
+    "ALREADY_BID",
+    "WRONG_PHASE",
+    "PASS_NOT_ALLOWED",
+    "BID_TOO_LOW",
+    "BID_TOO_HIGH",
+    "BID_NOT_HIGHER",
+    "BID_MAKES_TOTAL",
+    "BOARD_NOT_ALLOWED",
+    "BOARD_BY_PARTNER",
+    "BOARD_LIMIT",
+    "COUNTER_NOT_ALLOWED",
+    "COUNTER_LIMIT",
+    "NOT_DECLARER",
+    "NO_TRUMP_NOT_ALLOWED",
+    "NOT_IN_DECK",
+    "NOT_IN_HAND",
+    "TRUMP_NOT_BROKEN",
+    "MUST_FOLLOW_SUIT",
+    "MUST_PLAY_HIGHEST_TRUMP",
+    "MUST_PLAY_LOWEST_TRUMP",
+]
+
+
+def policy_defs() -> dict[str, Schema]:
+    defs: dict[str, Schema] = {}
+    for part, tags in PARTS.items():
+        for tag, params in tags.items():
+            defs[f"{part}:{tag}"] = obj(
+                {"type": {"const": tag}, **params},
+                description=f"The {tag!r} {part} policy, as written (every parameter).",
+            )
+        defs[f"policy:{part}"] = {
+            "description": f"The {part} part as written: a table tagged by `type`.",
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": enum(*tags)},
+            "allOf": [
+                {
+                    "if": {"required": ["type"], "properties": {"type": {"const": tag}}},
+                    "then": ref(f"{part}:{tag}"),
+                }
+                for tag in tags
+            ],
+        }
+        # As read (house rules, records): parameters may be left out (they keep
+        # their defaults, or the base's); without `type` the part keeps the
+        # base's type, so any parameter of the part may appear.
+        union: dict[str, Schema] = {}
+        for params in tags.values():
+            for name, schema in params.items():
+                assert union.get(name, schema) == schema, f"{part}.{name} differs between types"
+                union[name] = schema
+        defs[f"override:{part}"] = {
+            "description": f"The {part} part as read: `type` and any of its parameters; "
+            "without `type`, parameters of the base's (or default) type.",
+            "type": "object",
+            "properties": {"type": enum(*tags)},
+            "allOf": [
+                {
+                    "if": {"required": ["type"], "properties": {"type": {"const": tag}}},
+                    "then": obj({"type": {"const": tag}, **params}, required=["type"]),
+                }
+                for tag, params in tags.items()
+            ]
+            + [{"if": {"not": {"required": ["type"]}}, "then": obj(union, required=[])}],
+        }
+    return defs
+
+
+def policy_document() -> Schema:
+    return {
+        "description": "One policy as a top-level document (backalley.to_json(policy)).",
+        "anyOf": [
+            obj({**document("policy"), "type": {"const": tag}, **params}, required=["type"])
+            for tags in PARTS.values()
+            for tag, params in tags.items()
+        ],
+    }
+
+
+def build() -> Schema:
+    seat = integer(0, MAX_SEAT)
+    sides = {"minItems": 2, "maxItems": MAX_SEAT + 1}
+    cards = array(ref("card"), uniqueItems=True)
+    ruleset_parts = {part: ref(f"policy:{part}") for part in PARTS}
+    override_parts = {part: ref(f"override:{part}") for part in PARTS}
+    name = nullable({"type": "string"})
+    deal_result = {
+        "number": integer(1),
+        "dealer": seat,
+        "hand_size": integer(1),
+        "turn_up": nullable(ref("card")),
+        "trump": nullable(ref("suit")),
+        "bids": array(nullable(ref("call")), **sides),
+        "contracts": array(nullable(ref("contract")), **sides),
+        "declarer": nullable(seat),
+        "tricks": array(NON_NEGATIVE, **sides),
+        "points": array(INT, **sides),
+    }
+    contract = {
+        "tricks": NON_NEGATIVE,
+        "board": BOOL,
+        "multiplier": integer(1),
+        "declarer": nullable(seat),
+    }
+    defs: dict[str, Schema] = {
+        "card": {
+            "description": "A card in canonical notation: rank (2-9, T, J, Q, K, A) then suit "
+            "(C, D, H, S), or a joker: BJ (Big Blooper), LJ (Little Blooper).",
+            "type": "string",
+            "pattern": f"^{CARD_RE}$",
+        },
+        "suit": enum("C", "D", "H", "S", description="A suit letter."),
+        "call": {
+            "description": "A bidding call in canonical text.",
+            "type": "string",
+            "pattern": f"^{CALL_RE}$",
+        },
+        "move": {
+            "description": "A move in canonical text: pass, bid N, board, counter, "
+            "trump X (X one of C D H S, or NT), play QS.",
+            "type": "string",
+            "pattern": f"^(?:{CALL_RE}|trump (?:[CDHS]|NT)|play {CARD_RE})$",
+        },
+        "phase": enum("bidding", "naming-trump", "playing", "game-over"),
+        "reason": enum(*REASONS, description="The name of a backalley.Reason member."),
+        **policy_defs(),
+        "ruleset": obj(
+            {"name": name, **ruleset_parts},
+            description="A rule set as written: its name (a label) and every part.",
+        ),
+        "ruleset_input": obj(
+            {
+                "name": name,
+                "base": {"type": "string", "minLength": 1, "description": "A registered variant."},
+                **override_parts,
+            },
+            required=[],
+            description="A rule set as read (rule set documents, records, house-rules "
+            "files): parts left out keep their defaults, or the `base` variant's.",
+        ),
+        "contract": obj(contract, description="One side's contract."),
+        "deal_result": obj(deal_result, description="The record of one scored deal."),
+        "trick": obj(
+            {
+                "leader": seat,
+                "cards": array(ref("card"), minItems=2, maxItems=MAX_SEAT + 1, uniqueItems=True),
+                "winner": seat,
+            },
+            description="A completed trick: who led, the cards in play order, who won.",
+        ),
+        "deal": obj(
+            {
+                "dealer": seat,
+                "hand_size": integer(1),
+                "hands": array(array(ref("card"), minItems=1, uniqueItems=True), **sides),
+                "stock": cards,
+                "turn_up": nullable(ref("card")),
+                "discards": cards,
+                "moves": array(ref("move")),
+            },
+            description="The current deal as dealt, and its moves so far.",
+        ),
+        "state": obj(
+            {
+                **document("state"),
+                "rules": ref("ruleset"),
+                "seed": INT,
+                "first_dealer": seat,
+                "decks": array(array(ref("card"), minItems=1, uniqueItems=True)),
+                "deal_number": integer(1),
+                "scores": array(INT, **sides),
+                "deal_results": array(ref("deal_result")),
+                "phase": ref("phase"),
+                "deal": ref("deal"),
+            },
+            required=[
+                "rules",
+                "seed",
+                "first_dealer",
+                "decks",
+                "deal_number",
+                "scores",
+                "deal_results",
+                "phase",
+                "deal",
+            ],
+            description="A full-information game state (backalley.GameState).",
+        ),
+        "view": obj(
+            {
+                **document("view"),
+                "rules": ref("ruleset"),
+                "seat": seat,
+                "phase": ref("phase"),
+                "to_act": nullable(seat),
+                "dealer": seat,
+                "hand_size": integer(1),
+                "hand": cards,
+                "hand_counts": array(NON_NEGATIVE, **sides),
+                "turn_up": nullable(ref("card")),
+                "discards": cards,
+                "trump": nullable(ref("suit")),
+                "calls": array(ref("call"), maxItems=MAX_SEAT + 1),
+                "tricks": array(ref("trick")),
+                "trick": array(ref("card"), maxItems=MAX_SEAT, uniqueItems=True),
+                "leader": seat,
+                "scores": array(INT, **sides),
+                "deal_results": array(ref("deal_result")),
+            },
+            required=[
+                "rules",
+                "seat",
+                "phase",
+                "to_act",
+                "dealer",
+                "hand_size",
+                "hand",
+                "hand_counts",
+                "turn_up",
+                "discards",
+                "trump",
+                "calls",
+                "tricks",
+                "trick",
+                "leader",
+                "scores",
+                "deal_results",
+            ],
+            description="What one seat may know (backalley.PlayerView).",
+        ),
+        "record": {
+            **obj(
+                {
+                    **document("record"),
+                    "rules": ref("ruleset_input"),
+                    "first_dealer": seat,
+                    "seed": nullable(INT),
+                    "decks": array(array(ref("card"), minItems=1, uniqueItems=True)),
+                    "moves": array(ref("move")),
+                    "results": array(ref("deal_result")),
+                    "players": array({"type": "string"}, **sides),
+                    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+                },
+                required=["rules", "first_dealer", "moves"],
+                description="A game record (backalley.GameRecord): a seed or deck orders "
+                "(or both), the moves, and optionally the results they must produce.",
+            ),
+            "anyOf": [
+                {"required": ["seed"], "properties": {"seed": INT}},
+                {"required": ["decks"], "properties": {"decks": {"minItems": 1}}},
+            ],
+        },
+        "policy_document": policy_document(),
+        "deal_result_document": obj({**document("deal-result"), **deal_result}, required=list(deal_result)),
+        "contract_document": obj({**document("contract"), **contract}, required=list(contract)),
+        "vectors_header": obj(
+            {
+                "type": {"const": "header"},
+                "format": {"const": "backalley/vectors"},
+                "version": {"const": FORMAT_VERSION},
+                "variant": name,
+                "rules": ref("ruleset"),
+                "games": NON_NEGATIVE,
+                "seed": INT,
+            },
+            description="The first line of `backalley vectors` output.",
+        ),
+        "vectors_position": obj(
+            {
+                "type": {"const": "position"},
+                "game": NON_NEGATIVE,
+                "ply": NON_NEGATIVE,
+                "seat": seat,
+                "view": ref("view"),
+                "legal": array(ref("move"), minItems=1),
+                "illegal": array(obj({"move": ref("move"), "reason": ref("reason")})),
+                "state": ref("state"),
+            },
+            required=["type", "game", "ply", "seat", "view", "legal", "illegal"],
+            description="One decision: the view of the seat to act, its exact legal moves "
+            "(in the library's order) and a sample of refused moves.",
+        ),
+        "vectors_result": obj(
+            {
+                "type": {"const": "result"},
+                "game": NON_NEGATIVE,
+                "seed": INT,
+                "moves": array(ref("move")),
+                "scores": array(INT, **sides),
+                "winner": nullable(seat),
+                "deal_results": array(ref("deal_result"), minItems=1),
+            },
+            description="The last line of each game in `backalley vectors` output.",
+        ),
+        "vectors_line": {
+            "oneOf": [ref("vectors_header"), ref("vectors_position"), ref("vectors_result")],
+        },
+    }
+    # a rule set document: the rule set as read, plus format and version
+    rules_input = defs["ruleset_input"]
+    defs["rules_document"] = obj(
+        {**document("rules"), **rules_input["properties"]},
+        required=[],
+        description="A rule set as a top-level document (backalley.to_json(rules)).",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://backalley.invalid/schema/backalley.schema.json",
+        "title": "backalley documents",
+        "description": (
+            f"The JSON documents of the backalley library, format version {FORMAT_VERSION}: "
+            "cards and moves (canonical text), rule sets, policies, deal results, contracts, "
+            "game states, player views, game records and conformance-vector lines. "
+            "Each document type is a $defs entry; the top level accepts any one of them. "
+            "Top-level objects may carry `format` (\"backalley/<kind>\") and `version`; "
+            "nested ones may not. Documents that backalley writes have every key; where "
+            "others write documents for backalley to read (records, rule sets, house "
+            "rules) the schema also accepts what the loader accepts: parts and parameters "
+            "left out, a `base` variant, parts without `type`. Passing the schema is "
+            "necessary, not sufficient: loading also checks consistency (cards dealt "
+            "once, legal moves, scores that add up). "
+            "Generated by tests/make_schema.py."
+        ),
+        "oneOf": [
+            ref("card"),
+            ref("move"),
+            ref("rules_document"),
+            ref("policy_document"),
+            ref("deal_result_document"),
+            ref("contract_document"),
+            ref("state"),
+            ref("view"),
+            ref("record"),
+            ref("vectors_line"),
+        ],
+        "$defs": defs,
+    }
+
+
+def render() -> str:
+    return json.dumps(build(), indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if argv[1:] == ["--check"]:
+        if TARGET.read_text(encoding="utf-8") != text:
+            print(f"{TARGET} is out of date; run python {Path(__file__).name}", file=sys.stderr)
+            return 1
+        return 0
+    TARGET.parent.mkdir(parents=True, exist_ok=True)
+    TARGET.write_text(text, encoding="utf-8")
+    print(f"wrote {TARGET}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
