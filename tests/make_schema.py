@@ -32,7 +32,22 @@ def ref(name: str) -> Schema:
 
 
 def nullable(schema: Schema) -> Schema:
+    """``schema`` or null.  Plain leaves get a ``type`` list rather than an
+    ``anyOf`` (``pattern``, ``minimum`` and ``maximum`` ignore a null), which
+    reads as simply and validates faster."""
+    if set(schema) <= {"type", "pattern", "minimum", "maximum"} and isinstance(schema.get("type"), str):
+        return {**schema, "type": [schema["type"], "null"]}
+    if set(schema) == {"enum"}:
+        return {"enum": [*schema["enum"], None]}
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+CARD: Schema = {"type": "string", "pattern": f"^{CARD_RE}$"}
+CALL: Schema = {"type": "string", "pattern": f"^{CALL_RE}$"}
+MOVE: Schema = {"type": "string", "pattern": f"^(?:{CALL_RE}|trump (?:[CDHS]|NT)|play {CARD_RE})$"}
+# Arrays of cards and moves hold these leaves inline rather than a "$ref" to
+# the "card" and "move" definitions: the same text, and validation is twice as fast.
+SUIT: Schema = {"enum": ["C", "D", "H", "S"]}
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Schema:
@@ -264,7 +279,7 @@ def policy_document() -> Schema:
 def build() -> Schema:
     seat = integer(0, MAX_SEAT)
     sides = {"minItems": 2, "maxItems": MAX_SEAT + 1}
-    cards = array(ref("card"), uniqueItems=True)
+    cards = array(CARD, uniqueItems=True)
     ruleset_parts = {part: ref(f"policy:{part}") for part in PARTS}
     override_parts = {part: ref(f"override:{part}") for part in PARTS}
     name = nullable({"type": "string"})
@@ -272,9 +287,9 @@ def build() -> Schema:
         "number": integer(1),
         "dealer": seat,
         "hand_size": integer(1),
-        "turn_up": nullable(ref("card")),
-        "trump": nullable(ref("suit")),
-        "bids": array(nullable(ref("call")), **sides),
+        "turn_up": nullable(CARD),
+        "trump": nullable(SUIT),
+        "bids": array(nullable(CALL), **sides),
         "contracts": array(nullable(ref("contract")), **sides),
         "declarer": nullable(seat),
         "tricks": array(NON_NEGATIVE, **sides),
@@ -290,20 +305,17 @@ def build() -> Schema:
         "card": {
             "description": "A card in canonical notation: rank (2-9, T, J, Q, K, A) then suit "
             "(C, D, H, S), or a joker: BJ (Big Blooper), LJ (Little Blooper).",
-            "type": "string",
-            "pattern": f"^{CARD_RE}$",
+            **CARD,
         },
-        "suit": enum("C", "D", "H", "S", description="A suit letter."),
+        "suit": {"description": "A suit letter.", **SUIT},
         "call": {
             "description": "A bidding call in canonical text.",
-            "type": "string",
-            "pattern": f"^{CALL_RE}$",
+            **CALL,
         },
         "move": {
             "description": "A move in canonical text: pass, bid N, board, counter, "
             "trump X (X one of C D H S, or NT), play QS.",
-            "type": "string",
-            "pattern": f"^(?:{CALL_RE}|trump (?:[CDHS]|NT)|play {CARD_RE})$",
+            **MOVE,
         },
         "phase": enum("bidding", "naming-trump", "playing", "game-over"),
         "reason": enum(*REASONS, description="The name of a backalley.Reason member."),
@@ -327,7 +339,7 @@ def build() -> Schema:
         "trick": obj(
             {
                 "leader": seat,
-                "cards": array(ref("card"), minItems=2, maxItems=MAX_SEAT + 1, uniqueItems=True),
+                "cards": array(CARD, minItems=2, maxItems=MAX_SEAT + 1, uniqueItems=True),
                 "winner": seat,
             },
             description="A completed trick: who led, the cards in play order, who won.",
@@ -336,11 +348,11 @@ def build() -> Schema:
             {
                 "dealer": seat,
                 "hand_size": integer(1),
-                "hands": array(array(ref("card"), minItems=1, uniqueItems=True), **sides),
+                "hands": array(array(CARD, minItems=1, uniqueItems=True), **sides),
                 "stock": cards,
-                "turn_up": nullable(ref("card")),
+                "turn_up": nullable(CARD),
                 "discards": cards,
-                "moves": array(ref("move")),
+                "moves": array(MOVE),
             },
             description="The current deal as dealt, and its moves so far.",
         ),
@@ -350,7 +362,7 @@ def build() -> Schema:
                 "rules": ref("ruleset"),
                 "seed": INT,
                 "first_dealer": seat,
-                "decks": array(array(ref("card"), minItems=1, uniqueItems=True)),
+                "decks": array(array(CARD, minItems=1, uniqueItems=True)),
                 "deal_number": integer(1),
                 "scores": array(INT, **sides),
                 "deal_results": array(ref("deal_result")),
@@ -381,12 +393,12 @@ def build() -> Schema:
                 "hand_size": integer(1),
                 "hand": cards,
                 "hand_counts": array(NON_NEGATIVE, **sides),
-                "turn_up": nullable(ref("card")),
+                "turn_up": nullable(CARD),
                 "discards": cards,
-                "trump": nullable(ref("suit")),
-                "calls": array(ref("call"), maxItems=MAX_SEAT + 1),
+                "trump": nullable(SUIT),
+                "calls": array(CALL, maxItems=MAX_SEAT + 1),
                 "tricks": array(ref("trick")),
-                "trick": array(ref("card"), maxItems=MAX_SEAT, uniqueItems=True),
+                "trick": array(CARD, maxItems=MAX_SEAT, uniqueItems=True),
                 "leader": seat,
                 "scores": array(INT, **sides),
                 "deal_results": array(ref("deal_result")),
@@ -419,8 +431,8 @@ def build() -> Schema:
                     "rules": ref("ruleset_input"),
                     "first_dealer": seat,
                     "seed": nullable(INT),
-                    "decks": array(array(ref("card"), minItems=1, uniqueItems=True)),
-                    "moves": array(ref("move")),
+                    "decks": array(array(CARD, minItems=1, uniqueItems=True)),
+                    "moves": array(MOVE),
                     "results": array(ref("deal_result")),
                     "players": array({"type": "string"}, **sides),
                     "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
@@ -456,8 +468,8 @@ def build() -> Schema:
                 "ply": NON_NEGATIVE,
                 "seat": seat,
                 "view": ref("view"),
-                "legal": array(ref("move"), minItems=1),
-                "illegal": array(obj({"move": ref("move"), "reason": ref("reason")})),
+                "legal": array(MOVE, minItems=1),
+                "illegal": array(obj({"move": MOVE, "reason": ref("reason")})),
                 "state": ref("state"),
             },
             required=["type", "game", "ply", "seat", "view", "legal", "illegal"],
@@ -469,7 +481,7 @@ def build() -> Schema:
                 "type": {"const": "result"},
                 "game": NON_NEGATIVE,
                 "seed": INT,
-                "moves": array(ref("move")),
+                "moves": array(MOVE),
                 "scores": array(INT, **sides),
                 "winner": nullable(seat),
                 "deal_results": array(ref("deal_result"), minItems=1),
