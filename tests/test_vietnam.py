@@ -1,0 +1,686 @@
+"""The Vietnam-era variant and its sub-variants (RULES.md §2, §4 example 8).
+
+Exact positions are built with ``ba.new_game(rules, dealer=0, decks=[...])``:
+card ``k`` of a deck order goes to seat ``(dealer + 1 + k) % players`` for
+``k < players * hand_size``; the rest is the stock (RULES.md 1.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+import backalley as ba
+from backalley.cards import CARDS
+from backalley.rules import (
+    AllPass,
+    Auction,
+    AuctionScoring,
+    Cutthroat,
+    DealerRotation,
+    DeclarerNamesTrump,
+    NextDealer,
+    Schedule,
+)
+from backalley.rules.deck import deck_mask
+
+V = ba.variants
+R = ba.Reason
+S, H, D, C = ba.Suit.SPADES, ba.Suit.HEARTS, ba.Suit.DIAMONDS, ba.Suit.CLUBS
+
+# ----------------------------------------------------------------- helpers
+
+
+def deck_for(
+    rules: ba.RuleSet, hands: Sequence[str], stock: str = "", dealer: int = 0
+) -> list[str]:
+    """A deck order that deals exactly ``hands[seat]`` to every seat, then ``stock``
+    (top first), then the rest of the deck in card order."""
+    n = rules.players
+    assert len(hands) == n
+    dealt = [ba.parse_cards(h) for h in hands]
+    size = len(dealt[0])
+    assert all(len(h) == size for h in dealt), [len(h) for h in dealt]
+    order = [dealt[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
+    order += ba.parse_cards(stock) if stock else []
+    mask = deck_mask(rules.deck)
+    assert len(set(order)) == len(order), "a card is used twice"
+    assert all(mask >> c.index & 1 for c in order), "a card is not in the deck"
+    order += [c for c in CARDS if mask >> c.index & 1 and c not in order]
+    return [str(c) for c in order]
+
+
+def calls(state: ba.GameState, *texts: str) -> ba.GameState:
+    for text in texts:
+        state = state.apply(ba.parse_move(text))
+    return state
+
+
+def refused(state: ba.GameState, move: str | ba.Move) -> ba.Reason:
+    move = ba.parse_move(move) if isinstance(move, str) else move
+    assert not state.is_legal(move)
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply(move)
+    return info.value.reason
+
+
+Picker = Callable[[ba.GameState], ba.Move]
+
+
+def first_legal(state: ba.GameState) -> ba.Move:
+    """The first legal move, except that bidding never passes when it can bid
+    (so that an auction is never thrown in forever)."""
+    moves = state.legal_moves()
+    if state.phase is ba.Phase.BIDDING and len(moves) > 1:
+        return moves[1]
+    return moves[0]
+
+
+def play_deal(state: ba.GameState, pick: Picker = first_legal) -> ba.GameState:
+    """Play the current deal to its end with ``pick``; the state after its last card."""
+    assert state.phase is ba.Phase.PLAYING
+    deals = state.deals_played
+    while state.deals_played == deals:
+        state = state.apply(pick(state))
+    return state
+
+
+def declarer_high(declarer: int) -> Picker:
+    """The declarer plays its highest legal card (by card index), everyone else the lowest."""
+
+    def pick(state: ba.GameState) -> ba.Move:
+        moves = state.legal_moves()
+        return moves[-1] if state.to_act == declarer else moves[0]
+
+    return pick
+
+
+def finish(state: ba.GameState, pick: Picker = first_legal) -> ba.GameState:
+    while not state.is_over:
+        state = state.apply(pick(state))
+    return state
+
+
+# Example 8 hands (dealer 0; bidding order 1, 2, 3, 0); the jokers stay undealt.
+EX8_HANDS = [
+    "2S 3S 4S 5S 6C 7C 8C 9C TC JC QC KC AC",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "6S 7S 8S 9S TS JS QS KS AS 2C 3C 4C 5C",
+]
+EX8_STOCK = "LJ BJ"
+
+
+def ex8_game(rules: ba.RuleSet = V.VIETNAM, seed: int = 0) -> ba.GameState:
+    return ba.new_game(rules, dealer=0, decks=[deck_for(rules, EX8_HANDS, EX8_STOCK)], seed=seed)
+
+
+def after_ex8_auction(rules: ba.RuleSet = V.VIETNAM) -> ba.GameState:
+    """Seat1 7, seat2 8, seat3 double, seat0 pass; seat3 names spades."""
+    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass")
+    if state.phase is ba.Phase.NAMING_TRUMP:
+        state = state.apply(ba.NameTrump(S))
+    return state
+
+
+# ------------------------------------------------------------- 2.1 the deal
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_deal_is_13_cards_and_2_stay_undealt(seed: int) -> None:
+    """RULES.md 2.1: 52 cards + 2 jokers; 13 cards each; 2 cards undealt, never used."""
+    rules = V.VIETNAM
+    assert rules.deck.size == 54 and rules.deck.has_jokers
+    assert rules.schedule.hand_sizes == (13, 13)
+    state = ba.new_game(rules, seed=seed)
+    assert state.hand_size == 13
+    assert [len(h) for h in state.hands] == [13] * 4
+    assert len(state.stock) == 2
+    assert state.turn_up is None and state.trump is None
+    stock = state.stock
+    # the undealt cards never come into play
+    state = calls(state, "bid 1", "pass", "pass", "pass")
+    state = state.apply(state.legal_moves()[0])
+    while state.deals_played == 0:
+        assert state.stock == stock
+        assert not set(stock) & {c for h in state.hands for c in h}
+        state = state.apply(state.legal_moves()[0])
+
+
+def test_dealing_order_follows_the_deck_order() -> None:
+    """RULES.md 2.1 / 1.2: card k goes to seat (dealer + 1 + k) % 4; the rest is the stock."""
+    state = ex8_game()
+    for seat, hand in enumerate(EX8_HANDS):
+        assert set(state.hand(seat)) == set(ba.parse_cards(hand))
+    assert state.stock == ba.parse_cards(EX8_STOCK)
+
+
+def test_jokers_rank_above_the_ace_as_trumps() -> None:
+    """RULES.md 2.1: jokers rank ... K, A, small joker, big joker (as trumps); 1.6 following."""
+    rules = V.VIETNAM
+    hands = [
+        "LJ 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+        "BJ 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    ]
+    state = ba.new_game(rules, dealer=0, decks=[deck_for(rules, hands, "AC AD")])
+    state = calls(state, "pass", "pass", "bid 7", "pass", "trump S")
+    assert state.to_act == 3
+    state = state.apply(ba.parse_move("AS"))
+    # seat0's only trump is the Little Blooper: it must follow trump with it
+    assert state.legal_moves() == (ba.parse_move("LJ"),)
+    assert refused(state, "2C") is R.MUST_FOLLOW_SUIT
+    state = state.apply(ba.parse_move("LJ"))
+    assert state.legal_moves() == (ba.parse_move("BJ"),)
+    state = calls(state, "BJ", "2H")
+    assert state.tricks[0].winner == 1  # BJ > LJ > AS
+    assert state.tricks_won == (0, 1, 0, 0)
+
+
+def test_blooper_forcing_applies_in_vietnam() -> None:
+    """RULES.md 2.3 / 1.6: a led BJ forces the highest trump (the declarer may lead it at once)."""
+    rules = V.VIETNAM
+    hands = [
+        "AS LJ 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "BJ 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+    ]
+    state = ba.new_game(rules, dealer=0, decks=[deck_for(rules, hands, "KC AC")])
+    state = calls(state, "pass", "pass", "bid 8", "pass", "trump S", "BJ")
+    assert state.legal_moves() == (ba.parse_move("LJ"),)
+    assert refused(state, "AS") is R.MUST_PLAY_HIGHEST_TRUMP
+
+
+# ------------------------------------------------------------ 2.2 auction
+
+
+def test_auction_opens_left_of_dealer_with_every_number_up_to_the_hand_size() -> None:
+    """RULES.md 2.2: first speaker left of the dealer; pass or 1..13; no counter yet."""
+    state = ex8_game()
+    assert state.phase is ba.Phase.BIDDING and state.to_act == 1
+    assert state.legal_moves() == (ba.Pass(), *[ba.Bid(n) for n in range(1, 14)])
+    assert state.is_legal(ba.Bid(13))
+    assert refused(state, ba.Bid(14)) is R.BID_TOO_HIGH
+    assert refused(state, ba.Bid(0)) is R.BID_TOO_LOW
+    assert refused(state, "board") is R.BOARD_NOT_ALLOWED
+    assert refused(state, "double") is R.COUNTER_NOT_ALLOWED  # nothing to counter
+
+
+def test_bids_must_be_strictly_higher() -> None:
+    """RULES.md 2.2 and §4 example 8: after seat1 `7`, seat2 `6` is illegal (not higher)."""
+    state = calls(ex8_game(), "bid 7")
+    assert state.to_act == 2
+    assert refused(state, "bid 6") is R.BID_NOT_HIGHER
+    assert refused(state, "bid 7") is R.BID_NOT_HIGHER  # equal is not higher
+    assert state.is_legal(ba.Bid(8))
+    assert state.legal_moves() == (ba.Pass(), *[ba.Bid(n) for n in range(8, 14)], ba.Counter())
+    before = state
+    with pytest.raises(ba.IllegalMoveError):
+        state.apply(ba.Bid(6))
+    assert state == before and state.to_act == 2  # the state is unchanged
+    # a pass in between does not lower the bar
+    state = calls(state, "pass")
+    assert refused(state, "bid 7") is R.BID_NOT_HIGHER
+    assert state.is_legal(ba.Bid(13))
+
+
+def test_each_player_speaks_once() -> None:
+    """RULES.md 2.2: each player may speak once; the auction ends after four calls."""
+    state = calls(ex8_game(), "bid 1")
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.check(ba.Bid(2), seat=1)
+    assert info.value.reason is R.ALREADY_BID
+    state = calls(state, "bid 2", "bid 3")
+    assert state.phase is ba.Phase.BIDDING and state.to_act == 0
+    state = calls(state, "bid 4")
+    assert state.phase is ba.Phase.NAMING_TRUMP  # nobody speaks a second time
+    assert state.bids == (ba.Bid(4), ba.Bid(1), ba.Bid(2), ba.Bid(3))
+    assert state.declarer == 0
+
+
+def test_counter_only_against_the_other_sides_contract() -> None:
+    """RULES.md 2.2: a counter is allowed only when the other team holds the contract."""
+    state = calls(ex8_game(), "bid 7", "pass")
+    assert state.to_act == 3  # seat3 is seat1's partner
+    assert refused(state, "double") is R.COUNTER_NOT_ALLOWED
+    assert ba.Counter() not in state.legal_moves()
+    state = calls(state, "pass")
+    assert state.to_act == 0 and state.is_legal(ba.Counter())
+    # after a double the doubled contract belongs to team 0: team 0 may not counter it
+    state = calls(ex8_game(), "bid 7", "double", "pass")
+    assert state.to_act == 0
+    assert refused(state, "double") is R.COUNTER_NOT_ALLOWED
+
+
+def test_double_triple_quadruple_alternate_between_the_teams() -> None:
+    """RULES.md 2.2: double, triple, quadruple, each taking the contract over at x2, x3, x4."""
+    state = calls(ex8_game(), "bid 7", "double", "triple", "quadruple")
+    assert state.phase is ba.Phase.NAMING_TRUMP
+    assert state.declarer == 0 and state.to_act == 0
+    assert state.contracts == (ba.Contract(7, multiplier=4, declarer=0), None)
+    state = calls(ex8_game(), "bid 7", "double", "triple", "pass")
+    assert state.declarer == 3
+    assert state.contracts == (None, ba.Contract(7, multiplier=3, declarer=3))
+
+
+def test_counter_limit_after_quadruple() -> None:
+    """RULES.md 2.2: no counter beyond quadruple (COUNTER_LIMIT); needs a fifth speaker."""
+    rules = V.VIETNAM.replace(seating=Cutthroat(5), schedule=Schedule.fixed(10, 2))
+    state = ba.new_game(rules, dealer=0, seed=3)
+    state = calls(state, "bid 5", "double", "triple", "quadruple")
+    assert state.to_act == 0
+    assert refused(state, "counter") is R.COUNTER_LIMIT
+    assert ba.Counter() not in state.legal_moves()
+    assert state.is_legal(ba.Bid(6))  # a higher number is still possible
+    state = calls(state, "pass")
+    assert state.contracts is not None
+    assert state.contracts[4] == ba.Contract(5, multiplier=4, declarer=4)
+
+
+def test_counter_limit_follows_the_counters_option() -> None:
+    """RULES.md 2.2: the number of counter steps is a parameter of the auction."""
+    rules = V.VIETNAM.replace(bidding=Auction(counters=1))
+    state = calls(ba.new_game(rules, dealer=0, seed=1), "bid 7", "double")
+    assert refused(state, "counter") is R.COUNTER_LIMIT
+    rules = V.VIETNAM.replace(bidding=Auction(counters=0))
+    state = calls(ba.new_game(rules, dealer=0, seed=1), "bid 7")
+    assert refused(state, "counter") is R.COUNTER_LIMIT
+
+
+def test_a_higher_number_resets_the_multiplier() -> None:
+    """RULES.md 2.2: a later, higher number cancels the counters (multiplier back to 1)."""
+    state = calls(ex8_game(), "bid 7", "double", "bid 8")
+    assert state.to_act == 0
+    assert state.is_legal(ba.Counter())  # 8 belongs to team 1 now: team 0 may counter
+    state = calls(state, "pass")
+    assert state.declarer == 3
+    assert state.contracts == (None, ba.Contract(8, multiplier=1, declarer=3))
+    state = calls(ex8_game(), "bid 7", "double", "bid 8", "double")
+    assert state.contracts == (ba.Contract(8, multiplier=2, declarer=0), None)
+
+
+def test_declarer_is_the_last_winning_call() -> None:
+    """RULES.md 2.2: the player of the final winning call (highest number or last counter) declares."""
+    state = calls(ex8_game(), "bid 3", "bid 5", "pass", "pass")
+    assert state.declarer == 2 and state.to_act == 2
+    assert state.contracts == (ba.Contract(5, declarer=2), None)
+    state = calls(ex8_game(), "bid 3", "bid 5", "bid 6", "pass")
+    assert state.declarer == 3
+
+
+def test_declarer_names_trump_in_a_naming_phase() -> None:
+    """RULES.md 2.2: the declarer names trump (any of the four suits), then leads."""
+    state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
+    assert state.phase is ba.Phase.NAMING_TRUMP
+    assert state.to_act == 3 and state.declarer == 3
+    assert state.trump is None
+    assert state.legal_moves() == tuple(ba.NameTrump(s) for s in (C, D, H, S))
+    assert refused(state, "AS") is R.WRONG_PHASE
+    assert refused(state, "pass") is R.WRONG_PHASE
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.check(ba.NameTrump(H), seat=1)
+    assert info.value.reason in (R.NOT_YOUR_TURN, R.NOT_DECLARER)
+    assert state.view(1).legal_moves() == ()
+    assert state.view(3).legal_moves() == state.legal_moves()
+    named = state.apply(ba.NameTrump(H))
+    assert named.phase is ba.Phase.PLAYING and named.trump is H
+    assert named.to_act == 3 and named.leader == 3  # the declarer leads
+
+
+def test_no_trump_call_refused_by_default() -> None:
+    """RULES.md 2.2: option allow_no_trump_call is off by default: NO_TRUMP_NOT_ALLOWED."""
+    state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
+    assert refused(state, ba.NameTrump(None)) is R.NO_TRUMP_NOT_ALLOWED
+    assert refused(state, "trump NT") is R.NO_TRUMP_NOT_ALLOWED
+
+
+def test_no_trump_call_allowed_with_the_option() -> None:
+    """RULES.md 2.2: with DeclarerNamesTrump(allow_no_trump=True) the declarer may call no trump."""
+    rules = V.VIETNAM.replace(trump=DeclarerNamesTrump(allow_no_trump=True))
+    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass")
+    assert ba.NameTrump(None) in state.legal_moves()
+    assert len(state.legal_moves()) == 5
+    state = state.apply(ba.NameTrump(None))
+    assert state.phase is ba.Phase.PLAYING and state.trump is None and state.to_act == 3
+    # no trump: seat3's AS lead is beaten by nothing but a spade; seat0 follows spades
+    state = calls(state, "AS", "2S", "2D", "2H")
+    assert state.tricks[0].winner == 3
+
+
+def test_declarer_leads_and_may_lead_trump_at_once() -> None:
+    """RULES.md 2.3: trump_lead = ANY_TIME; the declarer leads the first trick."""
+    state = after_ex8_auction()
+    assert state.trump is S and state.to_act == 3
+    hand = state.hand(3)
+    assert any(c.suit is not S for c in hand)  # not a hand of only trumps
+    assert set(m.card for m in state.legal_moves()) == set(hand)  # type: ignore[union-attr]
+    state = state.apply(ba.parse_move("AS"))
+    assert state.trick == ((3, ba.parse_card("AS")),)
+
+
+# --------------------------------------------------- §4 example 8, scoring
+
+
+def test_example_8_doubled_contract_made_scores_180() -> None:
+    """RULES.md §4 example 8: seat1 7, seat2 8, seat3 double, seat0 pass; team 1 takes 9: +180."""
+    state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
+    assert state.declarer == 3
+    assert state.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
+    state = state.apply(ba.NameTrump(S))
+    state = play_deal(state, declarer_high(3))
+    result = state.deal_results[0]
+    assert result.tricks == (4, 9)
+    assert result.points == (0, 180)  # 9 * 10 * 2; defenders 0
+    assert result.declarer == 3 and result.trump is S and result.hand_size == 13
+    assert result.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
+    assert result.bids == (ba.Pass(), ba.Bid(7), ba.Bid(8), ba.Counter())
+    assert state.scores == (0, 180)
+
+
+def test_example_8_illegal_six_after_seven() -> None:
+    """RULES.md §4 example 8: in an auction seat1 `7`, seat2 `6`, the `6` is illegal."""
+    state = calls(ex8_game(), "bid 7")
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply(ba.parse_move("bid 6"))
+    assert info.value.reason is R.BID_NOT_HIGHER
+
+
+def test_made_contract_scores_ten_per_trick_taken() -> None:
+    """RULES.md 2.4: 10 points per trick taken (not per contracted trick), times the multiplier."""
+    state = calls(ex8_game(), "pass", "pass", "bid 6", "pass", "trump S")
+    state = play_deal(state, declarer_high(3))
+    assert state.deal_results[0].tricks == (4, 9)
+    assert state.deal_results[0].points == (0, 90)
+
+
+@pytest.mark.parametrize(
+    ("bids", "mult"),
+    [(("pass", "pass", "bid 10", "pass"), 1), (("bid 10", "double", "triple", "pass"), 3)],
+)
+def test_failed_contract_loses_ten_per_contracted_trick_times_multiplier(
+    bids: tuple[str, ...], mult: int
+) -> None:
+    """RULES.md 2.4: a failed contract loses 10 * contract * multiplier; the defenders score 0."""
+    state = calls(ex8_game(), *bids, "trump S")
+    assert state.declarer == 3
+    state = play_deal(state, declarer_high(3))
+    result = state.deal_results[0]
+    assert result.tricks == (4, 9)
+    assert result.points == (0, -10 * 10 * mult)
+
+
+def test_defenders_score_tricks_option() -> None:
+    """RULES.md 2.4: with defenders_score_tricks the defenders score 10 per trick they take."""
+    rules = V.VIETNAM.replace(scoring=AuctionScoring(defenders_score_tricks=True))
+    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass", "trump S")
+    state = play_deal(state, declarer_high(3))
+    assert state.deal_results[0].points == (40, 180)
+
+
+def test_scoring_parameters() -> None:
+    """RULES.md 2.4: per-trick points and the set penalty are parameters (set_penalty)."""
+    rules = V.VIETNAM.replace(scoring=AuctionScoring(per_trick=20, set_per_trick=15))
+    state = calls(ex8_game(rules), "pass", "pass", "bid 10", "pass", "trump S")
+    assert play_deal(state, declarer_high(3)).deal_results[0].points == (0, -150)
+    state = calls(ex8_game(rules), "pass", "pass", "bid 9", "pass", "trump S")
+    assert play_deal(state, declarer_high(3)).deal_results[0].points == (0, 180)
+
+
+# ------------------------------------------------------------ all pass
+
+
+def test_all_pass_redeals_by_the_next_dealer() -> None:
+    """RULES.md 2.2 / 1.4: nobody announces a number -> thrown in; the next dealer deals 13 again."""
+    rules = V.VIETNAM
+    second = deck_for(rules, EX8_HANDS, EX8_STOCK, dealer=1)
+    state = ba.new_game(
+        rules, dealer=0, decks=[deck_for(rules, EX8_HANDS, EX8_STOCK), second], seed=5
+    )
+    state = calls(state, "pass", "pass", "pass", "pass")
+    assert state.phase is ba.Phase.BIDDING
+    assert state.dealer == 1 and state.to_act == 2
+    assert state.hand_size == 13
+    assert state.deals_played == 0 and state.deal_results == () and state.scores == (0, 0)
+    for seat, hand in enumerate(EX8_HANDS):  # the second deck order was used
+        assert set(state.hand(seat)) == set(ba.parse_cards(hand))
+    # the redeal is followed by a full auction
+    state = calls(state, "bid 4", "pass", "pass", "pass")
+    assert state.declarer == 2
+
+
+def test_all_pass_redeal_same_dealer_option() -> None:
+    """RULES.md 1.4 `all_pass` applies to the auction too: REDEAL_SAME_DEALER."""
+    rules = V.VIETNAM.replace(bidding=Auction(all_pass=AllPass.REDEAL_SAME_DEALER))
+    state = calls(ba.new_game(rules, dealer=2, seed=4), "pass", "pass", "pass", "pass")
+    assert state.dealer == 2 and state.deals_played == 0 and state.to_act == 3
+
+
+# --------------------------------------------------------- next dealer
+
+
+def test_next_dealer_is_the_losing_teams_next_player_clockwise() -> None:
+    """RULES.md 2.1: next_dealer = LOSING_TEAM: the losing-team player next clockwise."""
+    assert V.VIETNAM.dealer.next_dealer is NextDealer.LOSING_TEAM
+    # team 0 loses (0 against 180): from dealer 0, seat1 is team 1, seat2 team 0
+    state = play_deal(after_ex8_auction(), declarer_high(3))
+    assert state.deal_results[0].points == (0, 180)
+    assert state.dealer == 2 and state.to_act == 3
+    # team 1 loses (-100 against 0): seat1 is the next clockwise loser
+    state = calls(ex8_game(), "pass", "pass", "bid 10", "pass", "trump S")
+    state = play_deal(state, declarer_high(3))
+    assert state.deal_results[0].points == (0, -100)
+    assert state.dealer == 1
+    assert state.deal_results[0].dealer == 0
+
+
+@pytest.mark.parametrize(
+    ("dealer", "points", "expected"),
+    [
+        (0, (0, 180), 2),
+        (0, (180, 0), 1),
+        (1, (0, 90), 2),
+        (1, (90, 0), 3),
+        (3, (-50, 0), 0),
+        (3, (0, -50), 1),
+        (2, (0, 0), 3),  # a tied game: plain clockwise
+        (3, (40, 40), 0),
+    ],
+)
+def test_next_dealer_losing_team_partnerships(
+    dealer: int, points: tuple[int, int], expected: int
+) -> None:
+    """RULES.md 2.1: losing-team player next clockwise; on a tie, plain clockwise."""
+    rotation = DealerRotation(NextDealer.LOSING_TEAM)
+    assert rotation.after_deal(dealer, points, ((0, 2), (1, 3)), 4) == expected
+    assert DealerRotation().after_deal(dealer, points, ((0, 2), (1, 3)), 4) == (dealer + 1) % 4
+
+
+@pytest.mark.parametrize(
+    ("dealer", "points", "expected"),
+    [
+        (0, (0, 0, 0, -100), 3),
+        (0, (0, 0, 0, 90), 1),  # three tied lowest: the first of them clockwise
+        (1, (0, 90, 0, 0), 2),
+        (2, (-30, 0, 0, 0), 0),
+        (2, (0, 0, 0, 0), 3),
+        (0, (5, -1, -1, 5), 1),
+        (1, (5, -1, 5, -1), 3),
+    ],
+)
+def test_next_dealer_losing_team_cutthroat(
+    dealer: int, points: tuple[int, ...], expected: int
+) -> None:
+    """RULES.md 2.1: without partnerships the lowest scorer of the game deals; ties go clockwise."""
+    rotation = DealerRotation(NextDealer.LOSING_TEAM)
+    assert rotation.after_deal(dealer, points, ((0,), (1,), (2,), (3,)), 4) == expected
+
+
+def test_tied_game_passes_the_deal_clockwise_in_play() -> None:
+    """RULES.md 2.1: on a tied game the deal passes plain clockwise."""
+    rules = V.VIETNAM_SPADES.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
+    state = calls(ba.new_game(rules, dealer=2, seed=11), "pass", "pass", "pass", "pass")
+    assert state.phase is ba.Phase.PLAYING and state.contracts == (None, None)
+    state = play_deal(state)
+    assert state.deal_results[0].points == (0, 0)
+    assert state.dealer == 3
+
+
+def test_cutthroat_next_dealer_is_the_lowest_scorer_in_play() -> None:
+    """RULES.md 2.1 and 2.5 VIETNAM_CUTTHROAT: the player who scored least deals next."""
+    state = calls(ex8_game(V.VIETNAM_CUTTHROAT), "pass", "pass", "bid 10", "pass", "trump S")
+    state = play_deal(state, declarer_high(3))
+    assert state.deal_results[0].points == (0, 0, 0, -100)
+    assert state.dealer == 3  # not seat 1, the next clockwise
+
+
+def test_vietnam_ladder_dealer_passes_clockwise() -> None:
+    """RULES.md 2.1: next_dealer CLOCKWISE (the gamerules rotation) composes with the auction."""
+    rules = V.VIETNAM.replace(dealer=DealerRotation())
+    state = play_deal(after_ex8_auction(rules), declarer_high(3))
+    assert state.deal_results[0].points == (0, 180)
+    assert state.dealer == 1
+
+
+# --------------------------------------------------------------- match
+
+
+@pytest.mark.parametrize("rules", [V.VIETNAM, V.VIETNAM_NO_JOKERS, V.VIETNAM_SPADES])
+def test_a_match_is_two_games(rules: ba.RuleSet) -> None:
+    """RULES.md 2.1: a match is two games (one deal each); the most points over both wins."""
+    state = finish(after_ex8_auction(rules) if rules.deck.has_jokers else ex8_or_plain(rules))
+    assert state.is_over and state.phase is ba.Phase.GAME_OVER and state.to_act is None
+    assert state.deals_played == 2
+    assert [r.hand_size for r in state.deal_results] == [13, 13]
+    totals = tuple(sum(r.points[t] for r in state.deal_results) for t in range(2))
+    assert state.scores == totals
+    if totals[0] == totals[1]:
+        assert state.winner is None
+    else:
+        assert state.winner == (0 if totals[0] > totals[1] else 1)
+    assert state.legal_moves() == ()
+
+
+def ex8_or_plain(rules: ba.RuleSet) -> ba.GameState:
+    hands = [*EX8_HANDS[:3], EX8_HANDS[3]]
+    state = ba.new_game(rules, dealer=0, decks=[deck_for(rules, hands)], seed=1)
+    state = calls(state, "bid 7", "bid 8", "double", "pass")
+    if state.phase is ba.Phase.NAMING_TRUMP:
+        state = state.apply(ba.NameTrump(S))
+    return state
+
+
+def test_match_winner_over_both_games() -> None:
+    """RULES.md 2.1: the team with the most points over both games wins the match."""
+    first = play_deal(after_ex8_auction(), declarer_high(3))  # team 1 +180
+    state = first
+    assert state.deals_played == 1 and not state.is_over
+    state = finish(state)
+    assert state.deals_played == 2
+    expected = None if state.scores[0] == state.scores[1] else int(state.scores[1] > state.scores[0])
+    assert state.winner == expected
+
+
+# ----------------------------------------------------- 2.5 sub-variants
+
+
+def test_vietnam_no_jokers() -> None:
+    """RULES.md 2.5 VIETNAM_NO_JOKERS: plain 52-card deck, no jokers, no blooper rules."""
+    rules = V.VIETNAM_NO_JOKERS
+    assert rules.deck.size == 52 and not rules.deck.has_jokers
+    assert not rules.follow.blooper_lead_forcing
+    for seed in range(3):
+        state = ba.new_game(rules, seed=seed)
+        assert [len(h) for h in state.hands] == [13] * 4
+        assert state.stock == ()
+        assert not any(c.is_joker for h in state.hands for c in h)
+    state = ba.new_game(rules, dealer=0, seed=0)
+    assert state.is_legal(ba.Bid(13))
+    assert refused(state, ba.Bid(14)) is R.BID_TOO_HIGH
+    with pytest.raises(ba.SetupError):
+        ba.new_game(rules, dealer=0, decks=[deck_for(V.VIETNAM, EX8_HANDS, EX8_STOCK)])
+    # everything else is Vietnam
+    assert rules.replace(deck=V.VIETNAM.deck, follow=V.VIETNAM.follow) == V.VIETNAM
+
+
+def test_vietnam_42() -> None:
+    """RULES.md 2.5 VIETNAM_42: 40 + 2 jokers, no 2s/3s/4s; 10 cards each; bids up to 10."""
+    rules = V.VIETNAM_42
+    assert rules.deck.size == 42 and rules.deck.has_jokers
+    assert rules.schedule.hand_sizes == (10, 10)
+    low = {ba.Rank.TWO, ba.Rank.THREE, ba.Rank.FOUR}
+    for seed in range(3):
+        state = ba.new_game(rules, seed=seed)
+        assert state.hand_size == 10
+        assert [len(h) for h in state.hands] == [10] * 4
+        assert len(state.stock) == 2
+        every = [c for h in state.hands for c in h] + list(state.stock)
+        assert len(set(every)) == 42
+        assert not any(c.rank in low for c in every)
+        assert sum(c.is_joker for c in every) == 2
+    state = ba.new_game(rules, dealer=0, seed=0)
+    assert state.legal_moves() == (ba.Pass(), *[ba.Bid(n) for n in range(1, 11)])
+    assert refused(state, ba.Bid(11)) is R.BID_TOO_HIGH
+    state = calls(state, "bid 10")
+    assert state.legal_moves() == (ba.Pass(), ba.Counter())
+    state = calls(state, "pass", "pass", "pass", "trump H")
+    state = play_deal(state)
+    assert sum(state.deal_results[0].tricks) == 10
+    with pytest.raises(ba.SetupError):  # a 2 is not in this deck
+        ba.new_game(rules, dealer=0, decks=[deck_for(V.VIETNAM, EX8_HANDS, EX8_STOCK)])
+
+
+def test_vietnam_spades() -> None:
+    """RULES.md 2.5 VIETNAM_SPADES: spades always trump; no NAMING_TRUMP phase."""
+    rules = V.VIETNAM_SPADES
+    state = ex8_game(rules)
+    assert state.trump is S and state.turn_up is None
+    state = calls(state, "bid 7", "bid 8", "double", "pass")
+    assert state.phase is ba.Phase.PLAYING
+    assert state.trump is S and state.to_act == 3 and state.declarer == 3
+    assert refused(state, ba.NameTrump(H)) is R.WRONG_PHASE
+    state = play_deal(state, declarer_high(3))
+    assert state.deal_results[0].points == (0, 180)
+    assert state.deal_results[0].trump is S
+    for seed in range(3):
+        final = finish(ba.new_game(rules, seed=seed))
+        assert all(r.trump is S for r in final.deal_results)
+
+
+def test_vietnam_cutthroat() -> None:
+    """RULES.md 2.5 VIETNAM_CUTTHROAT: no partnerships, 4 scores, the winner is a seat."""
+    rules = V.VIETNAM_CUTTHROAT
+    assert rules.teams == ((0,), (1,), (2,), (3,))
+    state = ex8_game(rules)
+    assert state.scores == (0, 0, 0, 0)
+    # every other player may counter (seat3 counters seat2's double of seat1)
+    state = calls(state, "bid 7", "double", "triple")
+    assert state.to_act == 0 and state.is_legal(ba.Counter())
+    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass", "trump S")
+    assert state.contracts == (None, None, None, ba.Contract(8, multiplier=2, declarer=3))
+    state = play_deal(state, declarer_high(3))
+    result = state.deal_results[0]
+    assert result.tricks == (4, 0, 0, 9)
+    assert result.points == (0, 0, 0, 180)
+    assert state.scores == (0, 0, 0, 180)
+    state = finish(state)
+    assert state.deals_played == 2 and len(state.scores) == 4
+    best = max(state.scores)
+    leaders = [s for s, p in enumerate(state.scores) if p == best]
+    assert state.winner == (leaders[0] if len(leaders) == 1 else None)
+    for seed in range(3):
+        final = finish(ba.new_game(rules, seed=seed))
+        assert len(final.scores) == 4
+        assert all(len(r.points) == 4 for r in final.deal_results)
+        assert final.winner is None or 0 <= final.winner < 4
+
+
+def test_cutthroat_counter_on_own_contract_refused() -> None:
+    """RULES.md 2.2 / 2.5: in cutthroat only the holder itself has no counter."""
+    rules = V.VIETNAM_CUTTHROAT.replace(seating=Cutthroat(3), schedule=Schedule.fixed(13, 2))
+    state = calls(ba.new_game(rules, dealer=0, seed=2), "bid 5", "double", "triple")
+    assert state.phase is ba.Phase.NAMING_TRUMP  # three players, three calls
+    assert state.declarer == 0
+    assert state.contracts == (ba.Contract(5, multiplier=3, declarer=0), None, None)
