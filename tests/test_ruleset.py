@@ -1,0 +1,455 @@
+"""Rule sets as values: incompatible part combinations are refused when the
+rule set is built, naming both parts, all problems at once (RULES.md §3);
+``RuleSet.replace``; wrong part types and bad part parameters.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import backalley as ba
+from backalley.rules import (
+    AllPass,
+    Auction,
+    AuctionScoring,
+    BoardClaims,
+    ContractScoring,
+    Cutthroat,
+    DealerRotation,
+    DeclarerNamesTrump,
+    Deck,
+    EndPolicy,
+    FirstLead,
+    FixedTrump,
+    FollowPolicy,
+    JokerTurnUp,
+    LeadPolicy,
+    NoTrump,
+    OnceAroundBidding,
+    Partnerships,
+    Rainbow,
+    Schedule,
+    TrumpLead,
+    TurnUpTrump,
+)
+
+V = ba.variants
+G = V.GAMERULES
+DECK_42 = Deck(ranks=[r for r in ba.Rank if ba.Rank.FIVE <= r <= ba.Rank.ACE])
+NO_JOKERS = Deck(jokers=0)
+NO_BLOOPERS = FollowPolicy(blooper_lead_forcing=False)
+
+
+def refusal(build: Any) -> ba.RuleSetError:
+    with pytest.raises(ba.RuleSetError) as info:
+        build()
+    err = info.value
+    assert isinstance(err, ValueError) and isinstance(err, ba.BackAlleyError)
+    assert err.problems and all(isinstance(p, str) and p for p in err.problems)
+    return err
+
+
+def names_parts(err: ba.RuleSetError, *parts: str) -> None:
+    """Some single problem of ``err`` names every one of ``parts``."""
+    assert any(all(part in p for part in parts) for p in err.problems), (parts, err.problems)
+
+
+# ------------------------------------------------------ incompatible parts
+
+
+def test_13_card_schedule_on_the_42_card_deck() -> None:
+    """RULES.md §3: a 42-card deck with a 13-card schedule is refused, naming deck and schedule."""
+    err = refusal(lambda: V.VIETNAM_42.replace(schedule=Schedule.fixed(13, 2)))
+    names_parts(err, "deck", "schedule")
+    assert "42" in str(err)
+    err = refusal(lambda: G.replace(deck=DECK_42))
+    names_parts(err, "deck", "schedule", "trump")  # the turn-up needs a card too
+    # 10 cards fit
+    assert V.VIETNAM.replace(deck=DECK_42, schedule=Schedule.fixed(10, 2)) == V.VIETNAM_42
+
+
+def test_the_turn_up_needs_a_card_beyond_the_hands() -> None:
+    """RULES.md 1.3/§3: 4 x 13 from 52 cards leaves no card to turn up."""
+    err = refusal(lambda: G.replace(deck=NO_JOKERS, follow=NO_BLOOPERS))
+    names_parts(err, "deck", "schedule", "trump")
+    assert "turn up" in str(err)
+    # with spades fixed nothing is turned up: it fits (the spades-no-jokers preset)
+    assert G.replace(deck=NO_JOKERS, follow=NO_BLOOPERS, trump=FixedTrump(ba.Suit.SPADES)) == V.SPADES_NO_JOKERS
+
+
+def test_too_many_players_for_the_deck() -> None:
+    """RULES.md §3/§5: five players of 13 cards do not fit 54 cards."""
+    err = refusal(lambda: G.replace(seating=Cutthroat(5)))
+    names_parts(err, "deck", "schedule")
+    assert "5 players" in str(err)
+
+
+def test_declarer_names_trump_needs_the_auction() -> None:
+    """RULES.md §3: DeclarerNamesTrump with OnceAroundBidding is refused (no declarer)."""
+    err = refusal(lambda: G.replace(trump=DeclarerNamesTrump()))
+    names_parts(err, "trump", "bidding")
+    assert "declarer" in str(err)
+
+
+def test_declarer_names_trump_with_a_deal_played_without_declarer() -> None:
+    """RULES.md §3: all_pass = play-for-overtricks leaves no declarer to name trump."""
+    err = refusal(
+        lambda: V.VIETNAM.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
+    )
+    names_parts(err, "trump", "bidding")
+    # with a fixed trump the same auction is fine
+    V.VIETNAM_SPADES.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
+
+
+def test_blooper_forcing_needs_the_jokers() -> None:
+    """RULES.md 2.5/§3: blooper lead forcing without jokers is refused (follow and deck)."""
+    err = refusal(lambda: V.VIETNAM.replace(deck=NO_JOKERS))
+    names_parts(err, "follow", "deck")
+    assert "blooper" in str(err)
+    assert V.VIETNAM.replace(deck=NO_JOKERS, follow=NO_BLOOPERS) == V.VIETNAM_NO_JOKERS
+
+
+def test_auction_scoring_needs_the_auction() -> None:
+    """RULES.md §3: AuctionScoring with once-around bidding is refused (scoring and bidding)."""
+    err = refusal(lambda: G.replace(scoring=AuctionScoring()))
+    names_parts(err, "scoring", "bidding")
+
+
+def test_contract_scoring_does_not_fit_the_auction() -> None:
+    """RULES.md §3: summed-bid scoring with the auction's single contract is refused."""
+    err = refusal(lambda: V.VIETNAM.replace(scoring=ContractScoring()))
+    names_parts(err, "scoring", "bidding")
+
+
+def test_declarer_leads_needs_an_auction() -> None:
+    """RULES.md §3: FirstLead.DECLARER without an auction is refused (lead and bidding)."""
+    err = refusal(lambda: G.replace(lead=LeadPolicy(first_lead=FirstLead.DECLARER)))
+    names_parts(err, "lead", "bidding")
+
+
+def test_auction_lowest_bid_above_the_smallest_deal() -> None:
+    """RULES.md 2.2/§3: min_bid above a deal's hand size is refused (bidding and schedule)."""
+    err = refusal(lambda: V.VIETNAM_LADDER.replace(bidding=Auction(min_bid=2)))
+    names_parts(err, "bidding", "schedule")
+
+
+def test_once_around_with_no_possible_call() -> None:
+    """RULES.md §3/§6: no pass, no board and no number in range on the 1-card deal."""
+    err = refusal(lambda: G.replace(bidding=OnceAroundBidding(pass_allowed=False, board=False)))
+    names_parts(err, "bidding", "schedule")
+
+
+def test_rainbow_on_a_deal_never_dealt() -> None:
+    """RULES.md §5/§3: a rainbow bonus for a hand size the schedule never deals."""
+    err = refusal(lambda: V.BAB_ONLINE.replace(schedule=Schedule.fixed(13, 2)))
+    names_parts(err, "scoring", "schedule")
+
+
+def test_several_problems_are_reported_at_once() -> None:
+    """RULES.md §3: every clash is reported when the rule set is built."""
+    err = refusal(
+        lambda: G.replace(
+            deck=NO_JOKERS,
+            trump=DeclarerNamesTrump(),
+            scoring=AuctionScoring(),
+            lead=LeadPolicy(first_lead=FirstLead.DECLARER),
+        )
+    )
+    assert len(err.problems) >= 2
+    names_parts(err, "trump", "bidding")
+    names_parts(err, "scoring", "bidding")
+    names_parts(err, "lead", "bidding")
+    names_parts(err, "follow", "deck")
+    text = str(err)
+    assert f"{len(err.problems)} problems" in text
+    for problem in err.problems:
+        assert problem in text
+    # problems() says the same without raising, for a valid rule set nothing
+    assert G.problems() == []
+
+
+def test_rule_set_errors_pickle() -> None:
+    """errors.py: a RuleSetError keeps its problems through pickling (for worker processes)."""
+    import pickle
+
+    err = refusal(lambda: G.replace(trump=DeclarerNamesTrump(), scoring=AuctionScoring()))
+    back = pickle.loads(pickle.dumps(err))
+    assert back.problems == err.problems and str(back) == str(err)
+
+
+def test_sensible_combinations_are_constructible() -> None:
+    """RULES.md §3: e.g. gamerules with spades always trump and no jokers; the Vietnam
+    auction over the 13..1..13 schedule; the auction with a turn-up."""
+    G.replace(trump=FixedTrump(ba.Suit.SPADES), deck=NO_JOKERS, follow=NO_BLOOPERS)
+    V.VIETNAM.replace(schedule=Schedule.down_and_up(13, 1))
+    V.VIETNAM.replace(trump=TurnUpTrump(), lead=LeadPolicy(first_lead=FirstLead.DECLARER))
+    V.VIETNAM.replace(trump=NoTrump())
+    G.replace(trump=TurnUpTrump(JokerTurnUp.TURN_NEXT_CARD))
+    G.replace(seating=Cutthroat(4))
+    G.replace(bidding=OnceAroundBidding(board_claims=BoardClaims.OPPONENTS_ONLY))
+    G.replace(bidding=OnceAroundBidding(board=False, all_pass=AllPass.PLAY_FOR_OVERTRICKS))
+    G.replace(schedule=Schedule.up_and_down(13, 1))
+    G.replace(schedule=Schedule((13, 11, 9, 7, 5, 3, 1)))
+
+
+# ------------------------------------------------------- RuleSet.replace
+
+
+def test_replace_makes_a_new_unnamed_rule_set() -> None:
+    """DESIGN.md §1: replace is typed and validated; the result is no longer the named variant."""
+    house = G.replace(trump=FixedTrump(ba.Suit.SPADES))
+    assert house.trump == FixedTrump(ba.Suit.SPADES)
+    assert house.name is None
+    assert house != G
+    assert G.trump == TurnUpTrump() and G.name == "gamerules"  # the original is unchanged
+    assert house.replace(trump=TurnUpTrump()) == G  # equality ignores the name
+    named = G.replace(trump=FixedTrump(ba.Suit.SPADES), name="spades")
+    assert named.name == "spades" and named == house
+    assert G.replace() == G and G.replace().name is None
+    for part in ba.rules.PART_NAMES:
+        if part != "trump":
+            assert getattr(house, part) == getattr(G, part)
+
+
+def test_rule_sets_are_immutable_and_hashable() -> None:
+    """DESIGN.md §1: rule sets are immutable values."""
+    import attrs
+
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        G.deck = NO_JOKERS  # type: ignore[misc]
+    assert hash(G) == hash(ba.RuleSet())
+    assert {G, ba.RuleSet(), V.GAMERULES_26} == {G, V.GAMERULES_26}
+    assert ba.RuleSet() == G
+
+
+def test_replace_is_validated() -> None:
+    """DESIGN.md §1: replace validates the whole new rule set."""
+    err = refusal(lambda: V.VIETNAM.replace(bidding=OnceAroundBidding()))
+    names_parts(err, "scoring", "bidding")
+    names_parts(err, "trump", "bidding")
+
+
+def test_parts_in_order() -> None:
+    """RULES.md §3: the ten parts."""
+    assert tuple(G.parts()) == (
+        "deck", "seating", "schedule", "dealer", "trump",
+        "bidding", "lead", "follow", "scoring", "end",
+    )
+    assert ba.rules.PART_NAMES == tuple(G.parts())
+    assert G.players == 4 and G.teams == ((0, 2), (1, 3))
+    assert V.CUTTHROAT_3.players == 3 and V.CUTTHROAT_3.teams == ((0,), (1,), (2,))
+
+
+# ------------------------------------------------------- wrong part types
+
+
+@pytest.mark.parametrize(
+    ("part", "value"),
+    [
+        ("deck", Partnerships()),
+        ("seating", Deck()),
+        ("schedule", (13, 12)),
+        ("dealer", "clockwise"),
+        ("trump", "spades"),
+        ("trump", ba.Suit.SPADES),
+        ("bidding", AuctionScoring()),
+        ("lead", FollowPolicy()),
+        ("follow", LeadPolicy()),
+        ("scoring", Auction()),
+        ("end", None),
+    ],
+)
+def test_wrong_part_types_are_refused(part: str, value: object) -> None:
+    """DESIGN.md §1: a part of the wrong type is refused with RuleSetError naming the part."""
+    err = refusal(lambda: G.replace(**{part: value}))
+    assert any(p.startswith(f"{part}:") for p in err.problems), err.problems
+    err = refusal(lambda: ba.RuleSet(**{part: value}))
+    assert any(p.startswith(f"{part}:") for p in err.problems)
+
+
+def test_several_wrong_types_are_all_reported() -> None:
+    err = refusal(lambda: ba.RuleSet(deck=None, seating=Deck(), trump="S"))  # type: ignore[arg-type]
+    assert len(err.problems) == 3
+    for part in ("deck", "seating", "trump"):
+        assert any(p.startswith(f"{part}:") for p in err.problems)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Deck(jokers=1),
+        lambda: Deck(jokers=True),
+        lambda: Deck(ranks=[]),
+        lambda: Deck(ranks=["Z"]),
+        lambda: Cutthroat(1),
+        lambda: Cutthroat(9),
+        lambda: Cutthroat(True),
+        lambda: Schedule(()),
+        lambda: Schedule((13, 0)),
+        lambda: Schedule((2.5,)),
+        lambda: Schedule(5),
+        lambda: OnceAroundBidding(min_bid=-1),
+        lambda: OnceAroundBidding(board_multipliers=()),
+        lambda: OnceAroundBidding(board_multipliers=(1, 0)),
+        lambda: Auction(counters=-1),
+        lambda: Auction(min_bid=True),
+        lambda: ContractScoring(per_bid_trick=5.5),
+        lambda: ContractScoring(per_overtrick="1"),
+        lambda: AuctionScoring(per_trick=None),
+        lambda: Rainbow(hand_size=0),
+        lambda: Rainbow(points=1.5),
+        lambda: FixedTrump("X"),
+        lambda: FixedTrump(3),
+    ],
+)
+def test_bad_part_parameters_are_refused(build: Any) -> None:
+    """errors.py RuleSetError: a part with a bad parameter is refused when built."""
+    refusal(build)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: bool options of the parts have no validator (OnceAroundBidding.hook, "
+    "FollowPolicy.blooper_lead_forcing, AuctionScoring.defenders_score_tricks, ...) and accept "
+    "any value; 'no' is even read as on",
+)
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: OnceAroundBidding(hook="yes"),
+        lambda: OnceAroundBidding(pass_allowed=None),
+        lambda: FollowPolicy(blooper_lead_forcing="no"),
+        lambda: AuctionScoring(defenders_score_tricks="no"),
+        lambda: DeclarerNamesTrump(allow_no_trump=1),
+    ],
+)
+def test_bool_options_refuse_other_values(build: Any) -> None:
+    """errors.py RuleSetError "(or a part with a bad parameter)": an on/off option is a bool."""
+    refusal(build)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: ContractScoring/AuctionScoring accept any value as `rainbow`; "
+    "RuleSet validation then fails with a bare AttributeError",
+)
+@pytest.mark.parametrize(
+    ("base", "scoring"), [(G, ContractScoring), (V.VIETNAM, AuctionScoring)]
+)
+def test_rainbow_must_be_a_rainbow(base: ba.RuleSet, scoring: Any) -> None:
+    """errors.py: a bad parameter is a RuleSetError, never an AttributeError from inside."""
+    refusal(lambda: base.replace(scoring=scoring(rainbow=5)))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: an unknown option value of an enum option (trump_lead, next_dealer, "
+    "tie_break, joker_turn_up, ...) raises a bare ValueError from the enum converter, not "
+    "RuleSetError (not a BackAlleyError)",
+)
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: LeadPolicy(trump_lead="sometimes"),
+        lambda: DealerRotation(next_dealer="random"),
+        lambda: EndPolicy(tie_break="coin"),
+        lambda: TurnUpTrump(joker_turn_up=None),
+        lambda: OnceAroundBidding(all_pass="shrug"),
+    ],
+)
+def test_unknown_option_values_are_rule_set_errors(build: Any) -> None:
+    """errors.py: every refusal is a BackAlleyError; a bad part parameter is a RuleSetError."""
+    refusal(build)
+
+
+def test_known_option_values_are_read_from_text() -> None:
+    """RULES.md option values are their stable text."""
+    assert LeadPolicy(trump_lead="any-time").trump_lead is TrumpLead.ANY_TIME
+    assert FixedTrump("S") == FixedTrump(ba.Suit.SPADES)
+    assert Deck(ranks=["T", "J", "Q", "K", "A"]).size == 22
+
+
+# --------------------------------- rule sets that build but cannot be played
+
+
+def _progress(rules: ba.RuleSet, seed: int = 0, limit: int = 3000) -> None:
+    """Random legal play must reach the end of the game: every seat to act has a
+    legal move, and deals are not thrown in forever."""
+    rng = random.Random(seed)
+    state = ba.new_game(rules, seed=seed, dealer=0)
+    for _ in range(limit):
+        if state.is_over:
+            return
+        moves = state.legal_moves()
+        assert moves, f"seat {state.to_act} has no legal move: {state!r}"
+        state = state.apply(rng.choice(moves))
+    pytest.fail(f"no end after {limit} moves (stuck on deal {state.deals_played + 1}): {state!r}")
+
+
+def refused_or_playable(build: Any) -> None:
+    try:
+        rules = build()
+    except ba.RuleSetError as err:
+        names_parts(err, "bidding")
+        return
+    _progress(rules)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: RuleSet accepts once-around bidding whose 1-card deal offers only "
+    "calls that contract for nothing (only pass; or only bid 0), with all_pass = redeal: "
+    "that deal is thrown in forever and the game never ends",
+)
+@pytest.mark.parametrize(
+    "bidding",
+    [
+        OnceAroundBidding(board=False),
+        OnceAroundBidding(pass_allowed=False, min_bid=0, board=False),
+    ],
+)
+def test_deal_that_is_always_thrown_in(bidding: OnceAroundBidding) -> None:
+    """RULES.md §3: combinations that cannot make sense are refused when built."""
+    refused_or_playable(lambda: G.replace(bidding=bidding, schedule=Schedule((2, 1))))
+
+
+def test_deal_without_contracts_is_fine_when_played_for_overtricks() -> None:
+    """RULES.md 1.4 all_pass = play-for-overtricks: the 1-card deal with only pass is played."""
+    rules = G.replace(
+        bidding=OnceAroundBidding(board=False, all_pass=AllPass.PLAY_FOR_OVERTRICKS),
+        schedule=Schedule((2, 1)),
+    )
+    _progress(rules)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: RuleSet accepts once-around bidding without pass where, on the 1-card "
+    "deal (no numeric bid), the board claims run out (board_multipliers of length 1, or "
+    "board_claims = opponents-only): the next seat to act has no legal move at all",
+)
+@pytest.mark.parametrize(
+    "bidding",
+    [
+        OnceAroundBidding(pass_allowed=False, board_multipliers=(1,)),
+        OnceAroundBidding(pass_allowed=False, board_claims=BoardClaims.OPPONENTS_ONLY),
+    ],
+)
+def test_seat_left_without_a_call(bidding: OnceAroundBidding) -> None:
+    """RULES.md §3: a rule set that builds must never leave the seat to act without a move."""
+
+    def build() -> ba.RuleSet:
+        return G.replace(bidding=bidding, schedule=Schedule((1,)))
+
+    try:
+        rules = build()
+    except ba.RuleSetError as err:
+        names_parts(err, "bidding")
+        return
+    state = ba.new_game(rules, dealer=0, seed=0)
+    for _ in range(4):
+        assert state.legal_moves(), f"seat {state.to_act} has no legal call after {state.calls}"
+        state = state.apply(ba.BoardBid() if ba.BoardBid() in state.legal_moves() else state.legal_moves()[0])
