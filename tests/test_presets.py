@@ -647,3 +647,36 @@ def test_vietnam_ladder() -> None:
     assert "ascending auction" in text
     assert "25 scored deals of 13, 12," in text
     assert "passes clockwise after every deal" in text
+
+
+# ============================================================ rules sheets
+
+SHEET_PHRASES = {
+    "bab-online": [
+        "12, 10, 8, 6, 4, 2, 1, 3, 5, 7, 9, 11, 13",
+        "the other joker stays in play as the only trump",
+        "x2, x4, x8, x16",
+        "each opponent of the leader",
+    ],
+    "gamerules-26": ["26 scored deals", "2, 1, 1, 2"],
+    "hook": ["The hook: the last bidder may not make the bids total the hand size"],
+    "strict-trump": ["Trump is broken only by a trump played by a player who could not follow"],
+    "spades-no-jokers": ["52 cards", "no jokers", "Spades are always trump"],
+    "ten-per-trick": ["scores 10 per bid trick", "loses 10 per bid trick"],
+    "cutthroat-3": ["3 players, each playing and scoring alone"],
+    "cutthroat-5": ["5 players, each playing and scoring alone", "10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2,"],
+    "vietnam-ladder": ["ascending auction", "13, 12, 11", "passes clockwise after every deal"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(V.PRESET_NOTES))
+def test_preset_sheet_mentions_its_distinguishing_rule(name: str) -> None:
+    """RULES.md §5-6: each preset's rules sheet states what sets it apart (and gamerules' does not)."""
+    rules = V.get(name)
+    text = sheet(rules)
+    assert text.startswith(f"Back Alley: {name}")
+    base = sheet(V.GAMERULES)
+    for phrase in SHEET_PHRASES[name]:
+        assert phrase in text, phrase
+    assert any(phrase not in base for phrase in SHEET_PHRASES[name])
+    assert V.PRESET_NOTES[name]
