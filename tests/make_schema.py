@@ -35,7 +35,9 @@ def nullable(schema: Schema) -> Schema:
     """``schema`` or null.  Plain leaves get a ``type`` list rather than an
     ``anyOf`` (``pattern``, ``minimum`` and ``maximum`` ignore a null), which
     reads as simply and validates faster."""
-    if set(schema) <= {"type", "pattern", "minimum", "maximum"} and isinstance(schema.get("type"), str):
+    if set(schema) <= {"type", "pattern", "minimum", "maximum"} and isinstance(
+        schema.get("type"), str
+    ):
         return {**schema, "type": [schema["type"], "null"]}
     if set(schema) == {"enum"}:
         return {"enum": [*schema["enum"], None]}
@@ -447,7 +449,9 @@ def build() -> Schema:
             ],
         },
         "policy_document": policy_document(),
-        "deal_result_document": obj({**document("deal-result"), **deal_result}, required=list(deal_result)),
+        "deal_result_document": obj(
+            {**document("deal-result"), **deal_result}, required=list(deal_result)
+        ),
         "contract_document": obj({**document("contract"), **contract}, required=list(contract)),
         "vectors_header": obj(
             {
@@ -508,7 +512,7 @@ def build() -> Schema:
             "cards and moves (canonical text), rule sets, policies, deal results, contracts, "
             "game states, player views, game records and conformance-vector lines. "
             "Each document type is a $defs entry; the top level accepts any one of them. "
-            "Top-level objects may carry `format` (\"backalley/<kind>\") and `version`; "
+            'Top-level objects may carry `format` ("backalley/<kind>") and `version`; '
             "nested ones may not. Documents that backalley writes have every key; where "
             "others write documents for backalley to read (records, rule sets, house "
             "rules) the schema also accepts what the loader accepts: parts and parameters "

@@ -24,7 +24,9 @@ def expected_length(rules: ba.RuleSet) -> int:
     return sum(n + 1 + n * size for size in rules.schedule.hand_sizes)
 
 
-def walk(rules: ba.RuleSet, seed: int, move_seed: int) -> Iterator[tuple[ba.GameState, ba.Move | None]]:
+def walk(
+    rules: ba.RuleSet, seed: int, move_seed: int
+) -> Iterator[tuple[ba.GameState, ba.Move | None]]:
     """Every state of a random game with the move made from it (``None`` at the end)."""
     rng = random.Random(move_seed)
     state = ba.new_game(rules, seed=seed)
@@ -35,7 +37,9 @@ def walk(rules: ba.RuleSet, seed: int, move_seed: int) -> Iterator[tuple[ba.Game
     yield state, None
 
 
-def play(rules: ba.RuleSet, seed: int, move_seed: int, stop: int) -> tuple[ba.GameState, ba.GameState, list[ba.Move]]:
+def play(
+    rules: ba.RuleSet, seed: int, move_seed: int, stop: int
+) -> tuple[ba.GameState, ba.GameState, list[ba.Move]]:
     """(the new game, the state after ``stop`` random moves or the end, the moves)."""
     start = None
     moves: list[ba.Move] = []
@@ -50,7 +54,9 @@ def play(rules: ba.RuleSet, seed: int, move_seed: int, stop: int) -> tuple[ba.Ga
 
 
 @st.composite
-def games(draw: st.DrawFn, names: tuple[str, ...] = NAMES) -> tuple[ba.GameState, ba.GameState, list[ba.Move]]:
+def games(
+    draw: st.DrawFn, names: tuple[str, ...] = NAMES
+) -> tuple[ba.GameState, ba.GameState, list[ba.Move]]:
     """(start, state, moves): a random point of a random game of a random variant."""
     name = draw(st.sampled_from(names), label="variant")
     rules = ba.variants.get(name)

@@ -10,8 +10,8 @@ the engine's policy classes (so a new option or tag cannot go unpublished).
 from __future__ import annotations
 
 import copy
-import functools
 import enum
+import functools
 import io
 import json
 import typing
@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator
 
 import backalley as ba
+from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import PART_NAMES, PART_TYPES
 from backalley.schema import definitions, schema
-from backalley.rules.deck import deck_mask
 from backalley.serialize import FORMAT_VERSION, from_data, to_data
 from backalley.vectors import probe_moves, write_vectors
 
@@ -176,7 +176,9 @@ def test_states_views_records_and_results_of_every_variant(name: str) -> None:
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
-def test_states_views_and_records_at_random_points(game: tuple[ba.GameState, ba.GameState, list[ba.Move]]) -> None:
+def test_states_views_and_records_at_random_points(
+    game: tuple[ba.GameState, ba.GameState, list[ba.Move]],
+) -> None:
     start, state, moves = game
     valid("state", to_data(state))
     valid("view", to_data(state.view(state.to_act if state.to_act is not None else 0)))
@@ -223,7 +225,20 @@ def test_wrong_cards(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["bid -1", "bid 03", "bid", "bid 3 4", "Pass", "play", "play 1X", "trump X", "trump", "double", "QS"]
+    "text",
+    [
+        "bid -1",
+        "bid 03",
+        "bid",
+        "bid 3 4",
+        "Pass",
+        "play",
+        "play 1X",
+        "trump X",
+        "trump",
+        "double",
+        "QS",
+    ],
 )
 def test_wrong_or_non_canonical_moves(text: str) -> None:
     invalid("move", text, root=text != "QS")
@@ -343,7 +358,7 @@ def test_nested_documents_carry_no_format() -> None:
 
 
 def test_wrong_records_are_rejected() -> None:
-    start, end, moves = play(short(ba.variants.VIETNAM_42, 3), 4, 4, 10)
+    start, _end, moves = play(short(ba.variants.VIETNAM_42, 3), 4, 4, 10)
     document = to_data(ba.GameRecord.from_game(start, moves))
     valid("record", document)
     invalid("record", _set(document, ("seed",), None))  # neither seed nor deck orders

@@ -1,0 +1,843 @@
+"""JSON for every document type (backalley/serialize.py, DESIGN.md §1 "Serialization").
+
+- round trips: ``from_json(to_json(x), type(x)) == x`` for states, views,
+  rule sets, records, deal results, contracts, policies, moves and cards,
+  over random points of random games of every variant;
+- consistency on loading: each inconsistency raises ``SerializationError``
+  with ``.path`` at the offending field;
+- fuzzing: mutated documents, random JSON and random text only ever raise
+  the library's own exceptions, and whatever loads is a valid value.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+import backalley as ba
+from backalley.schema import schema
+from backalley.serialize import from_data, to_data
+from backalley.vectors import probe_moves
+
+from .helpers import check_conservation, short
+from .randomgames import NAMES, games, play
+
+
+def fast(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def roundtrip(value: Any, cls: type | None = None) -> Any:
+    cls = type(value) if cls is None else cls
+    text = ba.to_json(value)
+    loaded = ba.from_json(text, cls)
+    assert loaded == value
+    assert ba.to_json(loaded) == text, "writing a loaded document gives the same text"
+    assert ba.from_json(ba.to_json(value, indent=None), cls) == value
+    assert ba.from_json(text.encode("utf-8"), cls) == value
+    return loaded
+
+
+# ----------------------------------------------------------------- round trips
+
+
+def test_every_card_and_move_round_trips() -> None:
+    for card in ba.CARDS:
+        assert ba.to_json(card) == f'"{card}"'
+        assert roundtrip(card) is card
+    for move in probe_moves(27):
+        assert ba.to_json(move) == json.dumps(str(move))
+        roundtrip(move)
+        assert ba.from_json(ba.to_json(move), ba.Move) == move  # any move, by the Move union
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rule_sets_of_every_variant_round_trip(name: str) -> None:
+    rules = ba.variants.get(name)
+    loaded = roundtrip(rules)
+    assert loaded.name == rules.name  # the name takes no part in equality
+    for policy in rules.parts().values():
+        assert roundtrip(policy) == policy
+    unnamed = rules.replace(end=rules.end)
+    assert unnamed.name is None and roundtrip(unnamed).name is None
+
+
+@fast(60)
+@given(games())
+def test_states_views_and_records_round_trip(
+    game: tuple[ba.GameState, ba.GameState, list[ba.Move]],
+) -> None:
+    start, state, moves = game
+    loaded = roundtrip(state)
+    assert loaded.legal_moves() == state.legal_moves()
+    assert loaded.rules.name == state.rules.name
+    check_conservation(loaded)
+    if not state.is_over:
+        move = state.legal_moves()[-1]
+        assert loaded.apply(move) == state.apply(move)
+    for seat in range(state.players):
+        view = state.view(seat)
+        loaded_view = roundtrip(view)
+        assert loaded_view.legal_moves() == view.legal_moves()
+    for result in state.deal_results[-2:]:
+        roundtrip(result)
+        for contract in result.contracts:
+            if contract is not None:
+                roundtrip(contract)
+    record = ba.GameRecord.from_game(
+        start,
+        moves,
+        final=state,
+        players=[f"p{i}" for i in range(state.players)],
+        metadata={"event": "test"},
+    )
+    loaded_record = roundtrip(record)
+    assert loaded_record.metadata == {"event": "test"}  # metadata takes no part in equality
+    assert roundtrip(ba.GameRecord.from_game(start, moves)).results is None
+
+
+def test_a_state_started_from_deck_orders_round_trips() -> None:
+    rules = short(ba.variants.GAMERULES, 2, 1)
+    deck = [str(c) for c in reversed(ba.CARDS)]
+    state = ba.new_game(rules, dealer=1, decks=[deck, deck], seed=4)
+    while not state.is_over:
+        state = roundtrip(state).apply(
+            state.legal_moves()[-1]
+        )  # (always passing would redeal forever)
+        assert state.match.decks
+    roundtrip(state)
+
+
+# ---------------------------------------------------------- loading: consistency
+
+
+@functools.cache
+def _mid_game() -> ba.GameState:
+    """Gamerules, the second deal of three, a few tricks played."""
+    state = play(short(ba.variants.GAMERULES, 3, 4, 2), 11, 12, 30)[1]
+    assert state.deals_played == 1 and state.phase is ba.Phase.PLAYING and state.history
+    return state
+
+
+@functools.cache
+def _game_over() -> ba.GameState:
+    state = play(short(ba.variants.GAMERULES, 3, 2), 13, 14, 10**6)[1]
+    assert state.is_over
+    return state
+
+
+def _doc(state: ba.GameState) -> dict[str, Any]:
+    return copy.deepcopy(to_data(state))
+
+
+def _refused(
+    document: Any, cls: type, path: str, match: str | None = None
+) -> ba.SerializationError:
+    with pytest.raises(ba.SerializationError, match=match) as info:
+        ba.from_json(json.dumps(document), cls)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, ba.BackAlleyError)
+    assert info.value.path == path, f"{info.value.path} != {path}: {info.value}"
+    assert str(info.value).startswith(path)
+    return info.value
+
+
+def test_overlapping_hands() -> None:
+    d = _doc(_mid_game())
+    d["deal"]["hands"][1][0] = d["deal"]["hands"][0][0]
+    _refused(d, ba.GameState, "$.deal.hands[1]", "already appears")
+
+
+def test_a_card_twice_in_one_hand() -> None:
+    d = _doc(_mid_game())
+    d["deal"]["hands"][0][1] = d["deal"]["hands"][0][0]
+    _refused(d, ba.GameState, "$.deal.hands[0][1]", "twice")
+
+
+def test_a_card_in_a_hand_and_in_the_stock() -> None:
+    d = _doc(_mid_game())
+    d["deal"]["stock"][0] = d["deal"]["hands"][3][0]
+    _refused(d, ba.GameState, "$.deal.stock", "already appears")
+
+
+def test_a_card_missing_from_the_deal() -> None:
+    d = _doc(_mid_game())
+    d["deal"]["stock"].pop()
+    _refused(d, ba.GameState, "$.deal", "miss")
+
+
+def test_a_card_not_in_the_deck() -> None:
+    d = _doc(play(ba.variants.VIETNAM_42, 1, 1, 3)[1])
+    d["deal"]["stock"][0] = "2C"  # the 42-card deck has no 2s
+    _refused(d, ba.GameState, "$.deal.stock", "not in this rule set's deck")
+
+
+def test_a_hand_of_the_wrong_size() -> None:
+    d = _doc(_mid_game())
+    d["deal"]["stock"].append(d["deal"]["hands"][2].pop())
+    _refused(d, ba.GameState, "$.deal.hands[2]", "cards")
+    d = _doc(_mid_game())
+    d["deal"]["hand_size"] += 1
+    _refused(d, ba.GameState, "$.deal.hand_size")
+
+
+@pytest.mark.parametrize("phase", ["bidding", "naming-trump", "game-over"])
+def test_a_phase_that_does_not_fit(phase: str) -> None:
+    d = _doc(_mid_game())
+    d["phase"] = phase
+    _refused(d, ba.GameState, "$.phase")
+
+
+def test_a_game_over_phase_before_the_last_deal_and_a_playing_phase_after_it() -> None:
+    d = _doc(_game_over())
+    d["phase"] = "playing"
+    _refused(d, ba.GameState, "$.phase")
+
+
+def test_scores_that_are_not_the_sum_of_the_deal_results() -> None:
+    d = _doc(_mid_game())
+    d["scores"][0] += 1
+    _refused(d, ba.GameState, "$.scores", "not the sum")
+    d = _doc(_mid_game())
+    d["deal_results"][0]["points"][1] += 10
+    _refused(d, ba.GameState, "$.scores", "not the sum")
+
+
+def test_deal_results_that_the_moves_do_not_produce() -> None:
+    """The last deal of a finished game is in its moves: its result must be theirs."""
+    d = _doc(_game_over())
+    last = d["deal_results"][-1]
+    last["points"][0] += 7
+    d["scores"][0] += 7  # consistent sums, but not what the deal's moves score
+    _refused(d, ba.GameState, "$.deal_results", "do not match")
+    d = _doc(_game_over())
+    tricks = d["deal_results"][-1]["tricks"]
+    tricks[0], tricks[1] = tricks[1], tricks[0]
+    if tricks[0] != tricks[1]:
+        _refused(d, ba.GameState, "$.deal_results", "do not match")
+
+
+def test_deal_results_that_do_not_fit_the_schedule() -> None:
+    d = _doc(_mid_game())
+    d["deal_results"][0]["tricks"][0] += 1
+    _refused(d, ba.GameState, "$.deal_results[0].tricks", "add up")
+    d = _doc(_mid_game())
+    d["deal_results"][0]["number"] = 2
+    _refused(d, ba.GameState, "$.deal_results[0]", "schedule")
+
+
+def test_an_illegal_move_in_the_deals_moves() -> None:
+    state = _mid_game()
+    d = _doc(state)
+    moves = d["deal"]["moves"]
+    first_play = next(i for i, m in enumerate(moves) if m.startswith("play"))
+    leader = state.tricks[0].leader  # the first play is the leader's: play another seat's card
+    moves[first_play] = f"play {d['deal']['hands'][(leader + 1) % 4][0]}"
+    _refused(d, ba.GameState, f"$.deal.moves[{first_play}]", "illegal move")
+    d = _doc(state)
+    d["deal"]["moves"][0] = "play 2C"
+    _refused(d, ba.GameState, "$.deal.moves[0]", "illegal move")
+    d = _doc(state)
+    d["deal"]["moves"][1] = "bid three"
+    _refused(d, ba.GameState, "$.deal.moves[1]", "bid three")
+
+
+def test_moves_that_run_past_the_deal() -> None:
+    state = play(short(ba.variants.GAMERULES, 2, 1), 2, 3, 8)[
+        1
+    ]  # 4 calls, 4 cards of the 2-card deal
+    assert state.deals_played == 0 and len(state.history) == 1
+    d = _doc(state)
+    seat_moves = [str(m) for m in play(short(ba.variants.GAMERULES, 2, 1), 2, 3, 12)[2][8:12]]
+    d["deal"]["moves"] += seat_moves  # the deal's last trick: the state would be the next deal
+    _refused(d, ba.GameState, "$.deal.moves")
+
+
+@pytest.mark.parametrize(
+    "where, key",
+    [
+        ((), "extra"),
+        (("deal",), "extra"),
+        (("rules",), "extra"),
+        (("rules", "trump"), "extra"),
+        (("deal_results", 0), "extra"),
+    ],
+)
+def test_unknown_keys(where: tuple[Any, ...], key: str) -> None:
+    d = _doc(_mid_game())
+    target = d
+    for k in where:
+        target = target[k]
+    target[key] = 1
+    path = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in where) + f".{key}"
+    _refused(d, ba.GameState, path, "unknown")
+
+
+@pytest.mark.parametrize(
+    "where, value, path",
+    [
+        (("seed",), "7", "$.seed"),
+        (("seed",), 7.0, "$.seed"),
+        (("first_dealer",), True, "$.first_dealer"),
+        (("first_dealer",), 4, "$.first_dealer"),
+        (("scores",), {"0": 1}, "$.scores"),
+        (("deal",), [], "$.deal"),
+        (("deal", "hands", 0), "QS JS", "$.deal.hands[0]"),
+        (("deal", "hands", 0, 0), 12, "$.deal.hands[0][0]"),
+        (("deal", "hands", 0, 0), "1X", "$.deal.hands[0][0]"),
+        (("deal", "moves", 0), 3, "$.deal.moves[0]"),
+        (("deal", "turn_up"), ["QS"], "$.deal.turn_up"),
+        (("rules", "trump"), "turn-up", "$.rules.trump"),
+        (("rules", "trump", "type"), "sideways", "$.rules.trump.type"),
+        (("rules", "bidding", "all_pass"), "shrug", "$.rules.bidding.all_pass"),
+        (("rules", "bidding", "hook"), 1, "$.rules.bidding.hook"),
+        (("rules", "deck", "ranks", 0), "1", "$.rules.deck.ranks[0]"),
+        (("rules", "base"), "gamerules", "$.rules.base"),
+        (
+            ("deal_results", 0, "contracts", 0),
+            {"tricks": -1},
+            "$.deal_results[0].contracts[0].tricks",
+        ),
+        (("deal_results", 0, "trump"), 7, "$.deal_results[0].trump"),
+        (("format",), "backalley/view", "$.format"),
+        (("version",), 2, "$.version"),
+        (("version",), "1", "$.version"),
+    ],
+)
+def test_wrong_types_and_values(where: tuple[Any, ...], value: Any, path: str) -> None:
+    d = _doc(_mid_game())
+    target = d
+    for k in where[:-1]:
+        target = target[k]
+    target[where[-1]] = value
+    _refused(d, ba.GameState, path)
+
+
+def test_missing_keys() -> None:
+    for key in ("rules", "seed", "phase", "deal", "scores"):
+        d = _doc(_mid_game())
+        del d[key]
+        _refused(d, ba.GameState, f"$.{key}", "missing")
+    d = _doc(_mid_game())
+    del d["deal"]["hands"]
+    _refused(d, ba.GameState, "$.deal.hands", "missing")
+
+
+def test_format_and_version_are_optional_but_checked() -> None:
+    d = _doc(_mid_game())
+    del d["format"], d["version"]
+    assert ba.from_json(json.dumps(d), ba.GameState) == _mid_game()
+    for cls, kind in [(ba.PlayerView, "view"), (ba.RuleSet, "rules"), (ba.GameRecord, "record")]:
+        _refused(_doc(_mid_game()), cls, "$.format", kind)
+
+
+def test_not_json_and_not_a_document_type() -> None:
+    for text in ("", "{", "[1,", "nan?", b"\xff\xfe", "\x00"):
+        _refused_text(text, ba.GameState)
+    with pytest.raises(ba.SerializationError):
+        ba.from_json(ba.to_json(_mid_game()), dict)  # type: ignore[arg-type]
+    with pytest.raises(ba.SerializationError):
+        ba.from_json(42, ba.GameState)  # type: ignore[arg-type]
+    with pytest.raises(ba.SerializationError):
+        ba.to_json(object())
+    with pytest.raises(ba.SerializationError):
+        ba.from_json("[" * 100_000 + "]" * 100_000, ba.GameState)
+
+
+def _refused_text(text: str | bytes, cls: type) -> None:
+    with pytest.raises(ba.SerializationError) as info:
+        ba.from_json(text, cls)
+    assert info.value.path == "$"
+
+
+# views
+
+
+@functools.cache
+def _view_state() -> ba.GameState:
+    state = play(short(ba.variants.VIETNAM, 6, 6), 21, 22, 20)[1]
+    assert state.phase is ba.Phase.PLAYING and state.history and state.trick
+    return state
+
+
+def _view_doc(seat: int = 0) -> dict[str, Any]:
+    return copy.deepcopy(to_data(_view_state().view(seat)))
+
+
+def test_view_consistency_checks() -> None:
+    state = _view_state()
+    seat = (state.to_act + 1) % 4
+    d = _view_doc(seat)
+    d["hand"][1] = d["hand"][0]
+    _refused(d, ba.PlayerView, "$.hand", "twice")
+    d = _view_doc(seat)
+    d["hand"][0] = d["tricks"][0]["cards"][0]  # a card both held and played
+    d["hand"].sort(key=lambda c: ba.parse_card(c).index)
+    _refused(d, ba.PlayerView, "$.tricks[0].cards[0]", "out of place")
+    d = _view_doc(seat)
+    d["hand_counts"][seat] -= 1
+    _refused(d, ba.PlayerView, f"$.hand_counts[{seat}]")
+    d = _view_doc(seat)
+    d["hand"].pop()
+    _refused(d, ba.PlayerView, "$.hand", "count")
+    d = _view_doc(seat)
+    d["to_act"] = seat
+    _refused(d, ba.PlayerView, "$.to_act")
+    d = _view_doc(seat)
+    d["tricks"][0]["winner"] = (d["tricks"][0]["winner"] + 1) % 4
+    _refused(d, ba.PlayerView, "$.tricks[0].winner")
+    d = _view_doc(seat)
+    d["scores"][0] += 1
+    _refused(d, ba.PlayerView, "$.scores", "not the sum")
+    d = _view_doc(seat)
+    d["calls"][0] = "play QS"
+    _refused(d, ba.PlayerView, "$.calls[0]")
+    d = _view_doc(seat)
+    d["phase"] = "game-over"
+    _refused(d, ba.PlayerView, "$.phase")
+    d = _view_doc(seat)
+    d["phase"] = "naming-trump"  # the trump is named already
+    _refused(d, ba.PlayerView, "$.trump")
+    d = copy.deepcopy(to_data(_mid_game().view(0)))  # turn-up trump: the turn-up's suit
+    d["trump"] = "H" if d["trump"] != "H" else "C"
+    _refused(d, ba.PlayerView, "$.trump", "turn-up")
+    d = _view_doc(seat)
+    d["seat"] = 4
+    _refused(d, ba.PlayerView, "$.seat")
+    d = _view_doc(seat)
+    d["stock"] = []
+    _refused(d, ba.PlayerView, "$.stock", "unknown")
+    d = _view_doc(seat)
+    d["rules"]["base"] = "vietnam"
+    _refused(d, ba.PlayerView, "$.rules.base")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: load_view accepts a playing-phase view with trump null under rules "
+    "whose declarer must name a suit (DeclarerNamesTrump(allow_no_trump=False)), so the "
+    "loaded view plays a no-trump deal the rules cannot produce",
+)
+def test_a_view_without_trump_where_the_declarer_must_name_one() -> None:
+    state = _view_state()
+    assert not state.rules.trump.allow_no_trump and state.trump is not None
+    d = _view_doc((state.to_act + 1) % 4)
+    d["trump"] = None
+    _refused(d, ba.PlayerView, "$.trump")
+
+
+WRONG_RESULTS = [
+    ("bids", lambda r: r["bids"].pop()),
+    ("bids", lambda r: r["bids"].append("pass")),
+    ("contracts", lambda r: r["contracts"].pop()),
+    ("tricks", lambda r: r.__setitem__("tricks", [sum(r["tricks"])])),
+    ("tricks", lambda r: r.__setitem__("tricks", [*r["tricks"], 0])),
+    ("declarer", lambda r: r.__setitem__("declarer", 9)),
+]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: state_from_data does not check the shape of earlier deal results: "
+    "bids per seat, contracts and tricks per side (lists of the wrong length load) and a "
+    "declarer that is not a seat",
+)
+@pytest.mark.parametrize(
+    "field, change", WRONG_RESULTS, ids=[f"{f}-{i}" for i, (f, _c) in enumerate(WRONG_RESULTS)]
+)
+def test_deal_results_of_the_wrong_shape_are_refused(field: str, change: Any) -> None:
+    d = _doc(_mid_game())
+    change(d["deal_results"][0])
+    _refused(d, ba.GameState, f"$.deal_results[0].{field}")
+
+
+VIEW_RESULTS = [
+    ("tricks", lambda r: r.__setitem__("tricks", [r["hand_size"], r["hand_size"]])),
+    ("number", lambda r: r.__setitem__("number", 5)),
+    ("hand_size", lambda r: r.__setitem__("hand_size", r["hand_size"] + 1)),
+    ("tricks", lambda r: r.__setitem__("tricks", [r["hand_size"]])),
+]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: load_view checks only the points of the deal results: a deal number "
+    "or hand size that does not fit the schedule, and tricks that do not add up to the hand "
+    "size or are not one per side, load (the state loader refuses the first three)",
+)
+@pytest.mark.parametrize(
+    "field, change", VIEW_RESULTS, ids=[f"{f}-{i}" for i, (f, _c) in enumerate(VIEW_RESULTS)]
+)
+def test_view_deal_results_that_do_not_fit_are_refused(field: str, change: Any) -> None:
+    d = copy.deepcopy(to_data(_mid_game().view(2)))
+    change(d["deal_results"][0])
+    with pytest.raises(ba.SerializationError) as info:
+        ba.from_json(json.dumps(d), ba.PlayerView)
+    assert info.value.path.startswith("$.deal_results[0]")
+
+
+# records
+
+
+def _record_doc() -> dict[str, Any]:
+    start, _state, moves = play(short(ba.variants.GAMERULES, 3), 5, 5, 9)
+    return copy.deepcopy(to_data(ba.GameRecord.from_game(start, moves)))
+
+
+@pytest.mark.parametrize(
+    "where, value, path",
+    [
+        (("moves", 2), "bid three", "$.moves[2]"),
+        (("moves",), "bid 3", "$.moves"),
+        (("first_dealer",), 9, "$.first_dealer"),
+        (("seed",), None, "$.seed"),
+        (("decks",), [["QS", "QS"]], "$.decks"),  # (new_game finds it: the message says decks[0])
+        (("decks",), [["QS"]], "$.decks"),
+        (("players",), ["a", 2], "$.players[1]"),
+        (("metadata",), {"a": 1}, "$.metadata"),
+        (("rules", "trump", "type"), "sideways", "$.rules.trump.type"),
+        (("extra",), 1, "$.extra"),
+        (("format",), "backalley/state", "$.format"),
+    ],
+)
+def test_record_loading_checks(where: tuple[Any, ...], value: Any, path: str) -> None:
+    d = _record_doc()
+    target = d
+    for k in where[:-1]:
+        target = target[k]
+    target[where[-1]] = value
+    _refused(d, ba.GameRecord, path)
+
+
+def test_records_may_use_a_base_variant() -> None:
+    d = _record_doc()
+    d["rules"] = {"base": "gamerules", "schedule": {"hand_sizes": [3]}}
+    record = ba.from_json(json.dumps(d), ba.GameRecord)
+    assert record.rules == short(ba.variants.GAMERULES, 3)
+    assert list(ba.replay(record))[-1].phase is ba.Phase.PLAYING
+
+
+# rule sets
+
+
+def test_rule_set_loading_checks() -> None:
+    good = to_data(ba.variants.GAMERULES)
+    for where, value, path in [
+        (("trump", "type"), "sideways", "$.trump.type"),
+        (("bidding", "nonsense"), 1, "$.bidding.nonsense"),
+        (("bidding", "all_pass"), "shrug", "$.bidding.all_pass"),
+        (("scoring", "rainbow"), {"hand_size": 0}, "$.scoring.rainbow"),
+        (("scoring", "rainbow"), {"colour": 1}, "$.scoring.rainbow.colour"),
+        (("deck", "jokers"), 1, "$.deck"),
+        (("base",), "no-such-game", "$.base"),
+        (("name",), 3, "$.name"),
+        (("seating",), None, "$.seating"),
+    ]:
+        d = copy.deepcopy(good)
+        target = d
+        for k in where[:-1]:
+            target = target[k]
+        target[where[-1]] = value
+        _refused(d, ba.RuleSet, path)
+
+
+def test_parts_that_do_not_fit_raise_a_rule_set_error() -> None:
+    d = to_data(ba.variants.GAMERULES)
+    d["trump"] = {"type": "declarer-names"}  # needs a declarer: the auction
+    with pytest.raises(ba.RuleSetError) as info:
+        ba.from_json(json.dumps(d), ba.RuleSet)
+    assert all(p.startswith("$") for p in info.value.problems)
+    with pytest.raises(ba.SerializationError, match=r"\$\.bidding"):
+        ba.from_json(json.dumps({"bidding": {"type": "auction", "counters": -1}}), ba.RuleSet)
+
+
+def test_a_policy_document_of_the_wrong_class() -> None:
+    with pytest.raises(ba.SerializationError, match="expected a 'fixed' policy"):
+        ba.from_json(ba.to_json(ba.rules.NoTrump()), ba.rules.FixedTrump)
+
+
+# --------------------------------------------------------------------- fuzzing
+
+VALIDATORS = {
+    ba.GameState: Draft202012Validator(schema("state")),
+    ba.PlayerView: Draft202012Validator(schema("view")),
+    ba.GameRecord: Draft202012Validator(schema("record")),
+    ba.RuleSet: Draft202012Validator(schema("rules_document")),
+}
+
+
+@functools.cache
+def _pool() -> tuple[tuple[dict[str, Any] | str, type], ...]:
+    """Valid documents of every kind and every variant (small ones: fuzzing is by the example)."""
+    out: list[tuple[Any, type]] = []
+    for k, name in enumerate(NAMES):
+        rules = ba.variants.get(name)
+        out.append((to_data(rules), ba.RuleSet))
+        start, state, moves = play(rules, k, k, 6 + 5 * k)
+        out.append((to_data(state), ba.GameState))
+        out.append((to_data(state.view(k % state.players)), ba.PlayerView))
+        out.append((to_data(ba.GameRecord.from_game(start, moves[:12])), ba.GameRecord))
+    for sizes in ((2, 1), (1, 2)):
+        rules = short(ba.variants.GAMERULES, *sizes)
+        start, state, moves = play(rules, 3, 4, 10**6)
+        out.append((to_data(state), ba.GameState))
+        out.append((to_data(state.view(1)), ba.PlayerView))
+        out.append((to_data(ba.GameRecord.from_game(start, moves, final=state)), ba.GameRecord))
+        out.append((to_data(state.deal_results[0]), ba.DealResult))
+        mid = play(rules, 3, 4, 7)[1]
+        out.append((to_data(mid), ba.GameState))
+        out.append((to_data(mid.view(mid.to_act)), ba.PlayerView))
+    state = play(short(ba.variants.VIETNAM, 3, 3), 5, 5, 10**6)[1]
+    out.append((to_data(state), ba.GameState))
+    out.append((to_data(state.deal_results[0]), ba.DealResult))
+    out += [
+        (to_data(ba.variants.VIETNAM.trump), ba.rules.DeclarerNamesTrump),
+        ("play QS", ba.Move),
+        ("QS", ba.Card),
+    ]
+    return tuple(out)
+
+
+WORDS = (
+    [str(c) for c in ba.CARDS[::5]]
+    + ["pass", "bid 3", "bid 0", "board", "counter", "trump H", "trump NT", "play QS", "play BJ"]
+    + ["bidding", "naming-trump", "playing", "game-over", "C", "H", "S", "T", "A", "10"]
+    + ["turn-up", "fixed", "auction", "once-around", "cutthroat", "any-time", "draw", "gamerules"]
+    + ["type", "format", "version", "backalley/state", "backalley/view", ""]
+)
+LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 60),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.sampled_from(WORDS),
+    st.text(max_size=4),
+)
+JSON = st.recursive(
+    LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(WORDS) | st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*path, i))
+
+
+def _get(value: Any, path: tuple[Any, ...]) -> Any:
+    for k in path:
+        value = value[k]
+    return value
+
+
+def _mutate(data: st.DataObject, document: Any) -> Any:
+    paths = list(_paths(document))
+    path = data.draw(st.sampled_from(paths), label="path")
+    op = data.draw(st.sampled_from(["delete", "replace", "insert", "copy"]), label="op")
+    if op == "copy":  # a value from elsewhere in the document: right shape, wrong place
+        new = copy.deepcopy(_get(document, data.draw(st.sampled_from(paths), label="from")))
+    else:
+        new = data.draw(JSON, label="value")
+    if not path:
+        return new
+    parent = _get(document, path[:-1])
+    key = path[-1]
+    if op == "delete":
+        del parent[key]
+    elif op == "insert" and isinstance(parent, list):
+        parent.insert(key, new)
+    elif op == "insert":
+        parent[data.draw(st.sampled_from(WORDS) | st.text(max_size=3), label="key")] = new
+    else:
+        parent[key] = new
+    return document
+
+
+def _loads_cleanly_or_refuses(document: Any, cls: type) -> None:
+    try:
+        value = from_data(document, cls)
+    except ba.BackAlleyError:
+        return
+    if value is None and cls is ba.Contract:
+        return  # the known bug of test_null_is_not_a_contract_document
+    assert isinstance(value, cls) or cls is ba.Move
+    # it loaded: it is a valid value, written and read back the same, and its JSON fits the schema
+    text = ba.to_json(value)
+    assert ba.from_json(text, cls) == value
+    if cls in VALIDATORS:
+        errors = [
+            e
+            for e in VALIDATORS[cls].iter_errors(json.loads(text))
+            # the known bugs of test_deal_results_of_the_wrong_shape_are_refused
+            if not {"deal_results", "results"} & set(map(str, e.absolute_path))
+        ]
+        assert not errors, f"{errors[0].message} at {list(errors[0].absolute_path)}"
+    if isinstance(value, ba.GameState):
+        check_conservation(value)
+        if not value.is_over:
+            value.apply(value.legal_moves()[-1])
+    if isinstance(value, ba.PlayerView):
+        value.legal_moves()
+    if isinstance(value, ba.GameRecord):
+        try:
+            for _ in ba.replay(value):
+                pass
+        except ba.ReplayError:
+            pass
+
+
+@fast(250)
+@given(st.data())
+def test_mutated_documents_load_or_raise_the_librarys_errors(data: st.DataObject) -> None:
+    pool = _pool()
+    document, cls = pool[data.draw(st.integers(0, len(pool) - 1), label="document")]
+    document = copy.deepcopy(document)
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        document = _mutate(data, document)
+    _loads_cleanly_or_refuses(document, cls)
+
+
+DOC_TYPES = [
+    ba.GameState,
+    ba.PlayerView,
+    ba.RuleSet,
+    ba.GameRecord,
+    ba.DealResult,
+    ba.Contract,
+    ba.Move,
+    ba.Card,
+    ba.Play,
+    ba.rules.Deck,
+]
+
+
+@fast(120)
+@given(JSON, st.sampled_from(DOC_TYPES))
+def test_random_json_loads_or_raises_the_librarys_errors(document: Any, cls: type) -> None:
+    _loads_cleanly_or_refuses(document, cls)
+    with contextlib.suppress(ba.BackAlleyError):
+        ba.from_json(json.dumps(document), cls)
+
+
+@fast(80)
+@given(st.text(max_size=30) | st.binary(max_size=30), st.sampled_from(DOC_TYPES))
+@example('{"rules": {}, "seed": 1}', ba.GameState)
+@example("[[[[[[[[]]]]]]]]", ba.GameRecord)
+def test_random_text_loads_or_raises_the_librarys_errors(text: str | bytes, cls: type) -> None:
+    try:
+        value = ba.from_json(text, cls)
+    except ba.BackAlleyError:
+        return
+    if value is None and cls is ba.Contract:
+        return  # the known bug of test_null_is_not_a_contract_document
+    assert ba.from_json(ba.to_json(value), cls) == value
+
+
+# parse_move / parse_card
+
+MOVE_HEADS = st.sampled_from(
+    ["bid", "play", "trump", "pass", "board", "counter", "double", "BID", " bid", "play  "]
+)
+
+
+def _known_bid_bug(text: str) -> bool:
+    """``bid`` + digits that ``str.isdigit`` accepts but ``int`` does not (see the xfail below)."""
+    words = text.strip().lower().split()
+    return len(words) == 2 and words[0] == "bid" and words[1].isdigit() and not words[1].isdecimal()
+
+
+@fast(300)
+@given(st.text(max_size=12) | st.builds(lambda h, t: f"{h} {t}", MOVE_HEADS, st.text(max_size=6)))
+@example("bid 3")
+@example("trump nt")
+@example("10h")
+def test_parse_move_and_parse_card_on_random_text(text: str) -> None:
+    assume(not _known_bid_bug(text))
+    try:
+        move = ba.parse_move(text)
+    except ba.NotationError:
+        pass
+    else:
+        assert ba.parse_move(str(move)) == move
+        assert str(ba.parse_move(str(move))) == str(move)
+    try:
+        card = ba.parse_card(text)
+    except ba.NotationError:
+        pass
+    else:
+        assert ba.parse_card(str(card)) is card
+        assert ba.parse_move(text) == ba.Play(card)
+
+
+@given(st.one_of(st.integers(), st.none(), st.lists(st.text()), st.floats(), st.binary()))
+def test_parse_move_and_parse_card_on_things_that_are_not_text(value: Any) -> None:
+    with pytest.raises(ba.NotationError):
+        ba.parse_move(value)
+    with pytest.raises(ba.NotationError):
+        ba.parse_card(value)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: parse_move checks a bid's number with str.isdigit(), which accepts "
+    "'²' and other digits int() refuses, so int() raises a bare ValueError (not NotationError)",
+)
+@pytest.mark.parametrize("text", ["bid ²", "bid ³", "bid ①"])
+def test_a_bid_of_a_superscript_digit_is_a_notation_error(text: str) -> None:
+    with pytest.raises(ba.NotationError):
+        ba.parse_move(text)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: parse_move('bid ' + 5000 digits) lets int() raise a bare ValueError "
+    "(Python's limit on the digits of an int), not NotationError",
+)
+def test_a_bid_with_thousands_of_digits_is_a_notation_error() -> None:
+    with pytest.raises(ba.NotationError):
+        ba.parse_move("bid " + "9" * 5000)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: in a document, the move 'bid ²' makes parse_move raise a bare "
+    "ValueError, which from_data's catch-all turns into a SerializationError at '$' "
+    "instead of the move's path",
+)
+def test_a_document_with_a_superscript_bid_points_at_the_move() -> None:
+    d = _record_doc()
+    d["moves"][0] = "bid ²"
+    _refused(d, ba.GameRecord, "$.moves[0]")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: from_json('null', Contract) returns None instead of refusing: "
+    "contract_from_data reads null as 'no contract' (right inside a deal result's "
+    "contracts, wrong for a top-level Contract document)",
+)
+def test_null_is_not_a_contract_document() -> None:
+    with pytest.raises(ba.SerializationError):
+        ba.from_json("null", ba.Contract)
