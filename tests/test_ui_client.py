@@ -1,0 +1,31 @@
+"""The example UI loop (examples/ui_client.py) runs and shows refusals with their reasons."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+import backalley as ba
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ui_client.py"
+
+
+@pytest.mark.parametrize("seed", [None, "3", "11"])
+def test_the_ui_client_example_plays_a_deal_and_shows_refusals(
+    seed: str | None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "argv", [str(EXAMPLE), *([seed] if seed else [])])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(EXAMPLE), run_name="__main__")
+    assert done.value.code == 0
+    output = capsys.readouterr().out
+    reasons = {r.name for r in ba.Reason}
+    assert "NOT_YOUR_TURN" in output  # a seat out of turn, refused by the server
+    refusals = [line for line in output.splitlines() if "refused" in line]
+    assert refusals, output
+    assert any(name in refusals[0] for name in reasons - {"NOT_YOUR_TURN"}), refusals[0]
+    assert "the server says -> " in output
+    assert "trick 13:" in output and output.rstrip().splitlines()[-1].startswith("Deal over")
