@@ -74,6 +74,7 @@ class Suit(enum.Enum):
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_SUIT_ORDER: list[Suit] = list(SUITS)
 
 
 class Rank(enum.IntEnum):
@@ -155,11 +156,15 @@ class Card:
 
     rank: Rank
     suit: Suit | None = attrs.field(default=None, validator=_check_suit)
+    index: int = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """The engine's small-integer form of the card (0..53)."""
 
-    @property
-    def index(self) -> int:
-        """The engine's small-integer form of the card (0..53)."""
-        return _INDEX[self]
+    def __attrs_post_init__(self) -> None:
+        if self.suit is None:
+            index = 52 if self.rank is Rank.LITTLE_JOKER else 53
+        else:
+            index = 13 * _SUIT_ORDER.index(self.suit) + self.rank.value - 2
+        object.__setattr__(self, "index", index)
 
     @property
     def is_joker(self) -> bool:
@@ -176,7 +181,7 @@ class Card:
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return _INDEX[self] < _INDEX[other]
+        return self.index < other.index
 
 
 def _build() -> tuple[Card, ...]:
@@ -188,7 +193,6 @@ def _build() -> tuple[Card, ...]:
 
 CARDS: tuple[Card, ...] = _build()
 """All 54 cards, in index order."""
-_INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
 _BY_TEXT: dict[str, Card] = {str(card): card for card in CARDS}
 LITTLE_JOKER: Card = CARDS[52]
 BIG_JOKER: Card = CARDS[53]
@@ -235,7 +239,7 @@ def mask_of(cards: Iterable[Card]) -> int:
     """The bit set (an int) of some cards, bit ``card.index`` per card."""
     mask = 0
     for card in cards:
-        mask |= 1 << _INDEX[card]
+        mask |= 1 << card.index
     return mask
 
 

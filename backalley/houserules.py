@@ -31,7 +31,7 @@ from backalley.serialize import rules_from_data, rules_to_data
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 __all__ = ["dumps_toml", "load", "loads"]
 

@@ -58,8 +58,9 @@ class Position(Protocol):
     def trump_index(self) -> int | None: ...
     @property
     def broken(self) -> bool: ...
-    @property
-    def actor_hand(self) -> int: ...
+    def hand_mask(self, seat: int) -> int:
+        """The hand of ``seat`` as a bit set (0 where it is not known)."""
+        ...
 
 
 def bidding_context(pos: Position, calls: tuple[Move, ...] | None = None) -> BiddingContext:
@@ -75,31 +76,56 @@ def bidding_context(pos: Position, calls: tuple[Move, ...] | None = None) -> Bid
     )
 
 
-def _play_restrictions(pos: Position) -> tuple[tuple[int, Reason], ...]:
+def play_restrictions(pos: Position, seat: int, hand: int) -> tuple[tuple[int, Reason], ...]:
+    """The play rules narrowing ``hand`` of ``seat`` (see :func:`backalley.play.restrictions`)."""
     rules = pos.rules
-    seat = pos.to_act
-    assert seat is not None
     outcome = pos.outcome
-    seating = rules.seating
+    team = rules.seat_teams
     trump = pos.trump_index
     return restrictions(
         rules.lead,
         rules.follow,
-        pos.actor_hand,
+        hand,
         pos.trick_cards,
         4 if trump is None else trump,
         pos.broken,
         outcome is not None and seat in outcome.board_bidders,
-        seating.team_of(seat) != seating.team_of(pos.leader),
+        team[seat] != team[pos.leader],
     )
 
 
 def legal_play_mask(pos: Position) -> int:
     """The cards the seat to act may play, as a bit set."""
-    allowed = pos.actor_hand
-    for mask, _reason in _play_restrictions(pos):
+    seat = pos.to_act
+    if seat is None:
+        return 0
+    allowed = hand = pos.hand_mask(seat)
+    for mask, _reason in play_restrictions(pos, seat, hand):
         allowed &= mask
     return allowed
+
+
+_RUNS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
+
+
+def _run(group: int, bits: int) -> tuple[Play, ...]:
+    base = 13 * group
+    plays = tuple(PLAYS[base + i] for i in range(13) if bits >> i & 1)
+    _RUNS[group][bits] = plays
+    return plays
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The plays of the cards in a bit set, in card order (runs of a suit are cached)."""
+    out: tuple[Play, ...] = ()
+    group = 0
+    while mask:
+        bits = mask & 0x1FFF
+        if bits:
+            out += _RUNS[group].get(bits) or _run(group, bits)
+        mask >>= 13
+        group += 1
+    return out
 
 
 def _trump_choices(pos: Position) -> tuple[NameTrump, ...]:
@@ -115,13 +141,7 @@ def legal_moves(pos: Position) -> tuple[Move, ...]:
     plays in card order (suits C D H S, 2 up to A, then LJ, BJ)."""
     phase = pos.phase
     if phase is Phase.PLAYING:
-        mask = legal_play_mask(pos)
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(PLAYS[low.bit_length() - 1])
-            mask ^= low
-        return tuple(out)
+        return plays_of_mask(legal_play_mask(pos))
     if phase is Phase.BIDDING:
         return pos.rules.bidding.legal_calls(bidding_context(pos))
     if phase is Phase.NAMING_TRUMP:
@@ -167,10 +187,13 @@ def _play_refusal(pos: Position, card: Card) -> Refusal | None:
     bit = 1 << index
     if not deck_mask(pos.rules.deck) & bit:
         return (Reason.NOT_IN_DECK, f"{card} is not in this game's deck")
-    if not pos.actor_hand & bit:
+    seat = pos.to_act
+    assert seat is not None
+    hand = pos.hand_mask(seat)
+    if not hand & bit:
         return (Reason.NOT_IN_HAND, f"you do not hold {card}")
     trump = pos.trump_index
-    for mask, reason in _play_restrictions(pos):
+    for mask, reason in play_restrictions(pos, seat, hand):
         if not mask & bit:
             text = explain(
                 reason, index, mask, pos.trick_cards, 4 if trump is None else trump, pos.rules.lead

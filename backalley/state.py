@@ -21,18 +21,24 @@ import attrs
 from backalley import chance
 from backalley.cards import CARDS, SUITS, Card, Suit, cards_of_mask, indices_of_mask
 from backalley.errors import IllegalMoveError, Reason
-from backalley.legality import Phase, bidding_context, legal_moves, legal_play_mask, refusal
+from backalley.legality import (
+    Phase,
+    bidding_context,
+    legal_moves,
+    plays_of_mask,
+    refusal,
+)
 from backalley.moves import Move, NameTrump, Play
-from backalley.play import breaks_trump, trick_winner
+from backalley.play import breaks_trump, restrictions, trick_winner
 from backalley.rules.bidding import AllPass, BiddingOutcome, Contract
-from backalley.rules.deck import deck_mask
+from backalley.rules.deck import deck_cards
 from backalley.rules.lead import FirstLead
 from backalley.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:
     from backalley.views import PlayerView
 
-__all__ = ["DealResult", "GameState", "Match", "Phase", "Trick"]
+__all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
 RawTrick = tuple[int, tuple[int, ...], int]
 """A completed trick inside the engine: (leader, card indices in play order, winner)."""
@@ -88,6 +94,21 @@ class Match:
     results: tuple[DealResult, ...]
 
 
+@attrs.frozen(slots=True)
+class Deal:
+    """The parts of a deal that change at most during the bidding."""
+
+    dealer: int
+    hand_size: int
+    dealt_bits: tuple[int, ...]
+    stock_order: tuple[int, ...]
+    turn_up_index: int | None
+    discard_bits: int
+    trump_index: int | None
+    calls: tuple[Move, ...] = ()
+    outcome: BiddingOutcome | None = None
+
+
 @attrs.frozen(slots=True, repr=False)
 class GameState:
     """One moment of a game, with full information (every hand, the stock, the seed).
@@ -99,24 +120,76 @@ class GameState:
 
     rules: RuleSet
     match: Match
+    deal: Deal
     phase: Phase
-    dealer: int
-    hand_size: int
-    to_act: int | None
     hand_bits: tuple[int, ...]
-    dealt_bits: tuple[int, ...]
-    stock_order: tuple[int, ...]
-    turn_up_index: int | None
-    discard_bits: int
-    trump_index: int | None
-    calls: tuple[Move, ...]
-    outcome: BiddingOutcome | None
     leader: int
+    """Who leads the current trick (the first bidder before the play)."""
     trick_cards: tuple[int, ...]
-    tricks_won: tuple[int, ...]
     history: tuple[RawTrick, ...]
     broken: bool
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose move it is (``None`` when the game is over)."""
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            return (self.leader + len(self.trick_cards)) % self.rules.players
+        if phase is Phase.BIDDING:
+            return (self.leader + len(self.deal.calls)) % self.rules.players
+        if phase is Phase.NAMING_TRUMP:
+            return self.deal.outcome.declarer  # type: ignore[union-attr]
+        return None
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """This deal's tricks per seat."""
+        won = [0] * self.rules.players
+        for _lead, _cards, winner in self.history:
+            won[winner] += 1
+        return tuple(won)
+
+    # ------------------------------------------------------------ deal facts
+
+    @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
+    def hand_size(self) -> int:
+        return self.deal.hand_size
+
+    @property
+    def dealt_bits(self) -> tuple[int, ...]:
+        """The hands as dealt (after the trump part's turn-up handling)."""
+        return self.deal.dealt_bits
+
+    @property
+    def stock_order(self) -> tuple[int, ...]:
+        return self.deal.stock_order
+
+    @property
+    def turn_up_index(self) -> int | None:
+        return self.deal.turn_up_index
+
+    @property
+    def discard_bits(self) -> int:
+        return self.deal.discard_bits
+
+    @property
+    def calls(self) -> tuple[Move, ...]:
+        """This deal's calls in the order spoken."""
+        return self.deal.calls
+
+    @property
+    def outcome(self) -> BiddingOutcome | None:
+        """The bidding's result once every player has called."""
+        return self.deal.outcome
+
+    @property
+    def trump_index(self) -> int | None:
+        return self.deal.trump_index
 
     # ------------------------------------------------------------------ reading
 
@@ -237,10 +310,9 @@ class GameState:
     def trump_broken(self) -> bool:
         return self.broken
 
-    @property
-    def actor_hand(self) -> int:
-        seat = self.to_act
-        return 0 if seat is None else self.hand_bits[seat]
+    def hand_mask(self, seat: int) -> int:
+        """The hand of ``seat`` as a bit set."""
+        return self.hand_bits[seat]
 
     @property
     def played_bits(self) -> int:
@@ -259,9 +331,35 @@ class GameState:
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
         if legal is None:
-            legal = legal_moves(self)
+            if self.phase is Phase.PLAYING:
+                legal = plays_of_mask(self._play_mask())
+            else:
+                legal = legal_moves(self)
             object.__setattr__(self, "_legal", legal)
         return legal  # type: ignore[no-any-return]
+
+    def _play_mask(self) -> int:
+        """The legal plays (a bit set): the hand narrowed by every play rule."""
+        rules = self.rules
+        deal = self.deal
+        trick = self.trick_cards
+        seat = (self.leader + len(trick)) % rules.players
+        allowed = hand = self.hand_bits[seat]
+        outcome = deal.outcome
+        trump = deal.trump_index
+        team = rules.seat_teams
+        for mask, _reason in restrictions(
+            rules.lead,
+            rules.follow,
+            hand,
+            trick,
+            4 if trump is None else trump,
+            self.broken,
+            outcome is not None and seat in outcome.board_bidders,
+            team[seat] != team[self.leader],
+        ):
+            allowed &= mask
+        return allowed
 
     def is_legal(self, move: object) -> bool:
         """Whether the seat to act may make ``move`` now."""
@@ -279,10 +377,7 @@ class GameState:
         """
         if seat is not None and seat != self.to_act and self.phase is not Phase.GAME_OVER:
             raise _turn_error(self, seat)
-        if type(move) is Play and self.phase is Phase.PLAYING:
-            if legal_play_mask_cached(self) >> move.card.index & 1:
-                return
-        elif move in self.legal_moves():
+        if move in self.legal_moves():
             return
         why = refusal(self, move)
         if why is None:  # pragma: no cover - legal_moves and refusal share their rules
@@ -325,89 +420,52 @@ class GameState:
     def _call(self, move: Move) -> GameState:
         rules = self.rules
         n = rules.players
-        calls = (*self.calls, move)
+        deal = self.deal
+        calls = (*deal.calls, move)
         if len(calls) < n:
-            return attrs.evolve(self, to_act=(self.to_act + 1) % n, calls=calls)  # type: ignore[operator]
-        ctx = bidding_context(self, calls)
-        outcome = rules.bidding.outcome(ctx)
+            return self._with_deal(attrs.evolve(deal, calls=calls), Phase.BIDDING, self.leader)
+        outcome = rules.bidding.outcome(bidding_context(self, calls))
         if outcome.thrown_in:
             same = rules.bidding.all_pass is AllPass.REDEAL_SAME_DEALER
-            dealer = self.dealer if same else (self.dealer + 1) % n
-            return start_deal(rules, self.match, dealer, self.hand_size)
+            dealer = deal.dealer if same else (deal.dealer + 1) % n
+            return start_deal(rules, self.match, dealer, deal.hand_size)
+        deal = attrs.evolve(deal, calls=calls, outcome=outcome)
         if rules.trump.named_by_declarer:
-            return attrs.evolve(
-                self, phase=Phase.NAMING_TRUMP, to_act=outcome.declarer, calls=calls, outcome=outcome
-            )
-        leader = first_leader(rules, outcome, self.dealer)
-        return attrs.evolve(
-            self, phase=Phase.PLAYING, to_act=leader, leader=leader, calls=calls, outcome=outcome
-        )
+            return self._with_deal(deal, Phase.NAMING_TRUMP, self.leader)
+        return self._with_deal(deal, Phase.PLAYING, first_leader(rules, outcome, deal.dealer))
 
     def _name_trump(self, move: NameTrump) -> GameState:
-        assert self.outcome is not None
-        leader = first_leader(self.rules, self.outcome, self.dealer)
+        deal = self.deal
+        assert deal.outcome is not None
+        leader = first_leader(self.rules, deal.outcome, deal.dealer)
         trump = None if move.suit is None else move.suit.index
-        return attrs.evolve(
-            self, phase=Phase.PLAYING, to_act=leader, leader=leader, trump_index=trump
+        return self._with_deal(attrs.evolve(deal, trump_index=trump), Phase.PLAYING, leader)
+
+    def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
+        return GameState(
+            self.rules, self.match, deal, phase, self.hand_bits, leader, (), self.history, self.broken
         )
 
     def _play(self, card: int) -> GameState:
-        seat = self.to_act
-        assert seat is not None
-        hands = list(self.hand_bits)
-        hands[seat] &= ~(1 << card)
-        hand_bits = tuple(hands)
-        trick = (*self.trick_cards, card)
         rules = self.rules
-        n = rules.seating.players
+        n = rules.players
+        trick = (*self.trick_cards, card)
+        seat = (self.leader + len(trick) - 1) % n
+        hands = self.hand_bits
+        hand_bits = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1 :])
         if len(trick) < n:
             return GameState(
-                rules,
-                self.match,
-                Phase.PLAYING,
-                self.dealer,
-                self.hand_size,
-                (seat + 1) % n,
-                hand_bits,
-                self.dealt_bits,
-                self.stock_order,
-                self.turn_up_index,
-                self.discard_bits,
-                self.trump_index,
-                self.calls,
-                self.outcome,
-                self.leader,
-                trick,
-                self.tricks_won,
-                self.history,
-                self.broken,
+                rules, self.match, self.deal, Phase.PLAYING, hand_bits, self.leader, trick,
+                self.history, self.broken,
             )
-        trump = 4 if self.trump_index is None else self.trump_index
+        trump = self.deal.trump_index
+        if trump is None:
+            trump = 4
         winner = (self.leader + trick_winner(trick, trump)) % n
-        won = list(self.tricks_won)
-        won[winner] += 1
         history = (*self.history, (self.leader, trick, winner))
         broken = self.broken or breaks_trump(rules.lead, trick, trump)
         state = GameState(
-            rules,
-            self.match,
-            Phase.PLAYING,
-            self.dealer,
-            self.hand_size,
-            winner,
-            hand_bits,
-            self.dealt_bits,
-            self.stock_order,
-            self.turn_up_index,
-            self.discard_bits,
-            self.trump_index,
-            self.calls,
-            self.outcome,
-            winner,
-            (),
-            tuple(won),
-            history,
-            broken,
+            rules, self.match, self.deal, Phase.PLAYING, hand_bits, winner, (), history, broken
         )
         if len(history) < self.hand_size:
             return state
@@ -419,7 +477,8 @@ class GameState:
         outcome = self.outcome
         assert outcome is not None
         teams = rules.teams
-        tricks = tuple(sum(self.tricks_won[s] for s in team) for team in teams)
+        won = self.tricks_won
+        tricks = tuple(sum(won[s] for s in team) for team in teams)
         trump = 4 if self.trump_index is None else self.trump_index
         points = rules.scoring.score(
             outcome.contracts, tricks, self.hand_size, teams, self.dealt_bits, trump
@@ -441,21 +500,12 @@ class GameState:
         match = attrs.evolve(match, scores=scores, results=(*match.results, result))
         schedule = rules.schedule.hand_sizes
         if len(match.results) >= len(schedule):
-            return attrs.evolve(self, match=match, phase=Phase.GAME_OVER, to_act=None)
+            return GameState(
+                rules, match, self.deal, Phase.GAME_OVER, self.hand_bits, self.leader,
+                self.trick_cards, self.history, self.broken,
+            )
         dealer = rules.dealer.after_deal(self.dealer, points, teams, rules.players)
         return start_deal(rules, match, dealer, schedule[len(match.results)])
-
-
-def legal_play_mask_cached(state: GameState) -> int:
-    """The legal plays of ``state`` as a bit set (from the cached legal moves)."""
-    legal = state._legal
-    if legal is None:
-        mask = legal_play_mask(state)
-        return mask
-    mask = 0
-    for move in legal:
-        mask |= 1 << move.card.index
-    return mask
 
 
 def first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
@@ -484,10 +534,13 @@ def _turn_error(state: GameState, seat: int) -> IllegalMoveError:
 def deal_cards(order: Sequence[int], dealer: int, players: int, hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Deal ``order`` one card at a time, clockwise, starting left of the
     dealer (RULES.md 1.2): the hands as bit sets, and the stock (top first)."""
-    hands = [0] * players
     dealt = players * hand_size
-    for k in range(dealt):
-        hands[(dealer + 1 + k) % players] |= 1 << order[k]
+    hands = [0] * players
+    for offset in range(players):
+        mask = 0
+        for card in order[offset:dealt:players]:
+            mask |= 1 << card
+        hands[(dealer + 1 + offset) % players] = mask
     return tuple(hands), tuple(order[dealt:])
 
 
@@ -497,7 +550,7 @@ def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> Gam
     if k < len(match.decks):
         order = match.decks[k]
     else:
-        order = chance.shuffled(match.seed, k, tuple(indices_of_mask(deck_mask(rules.deck))))
+        order = chance.shuffled(match.seed, k, deck_cards(rules.deck))
     match = attrs.evolve(match, deal_number=k + 1)
     hands, stock = deal_cards(order, dealer, rules.players, hand_size)
     setup = rules.trump.setup(hands, stock)
@@ -520,24 +573,5 @@ def open_deal(
     """The state at the start of a dealt deal: bidding opens with the first bidder."""
     n = rules.players
     first = rules.bidding.first(dealer, n)
-    return GameState(
-        rules,
-        match,
-        Phase.BIDDING,
-        dealer,
-        hand_size,
-        first,
-        hands,
-        hands,
-        stock,
-        turn_up,
-        discards,
-        trump,
-        (),
-        None,
-        first,
-        (),
-        (0,) * n,
-        (),
-        False,
-    )
+    deal = Deal(dealer, hand_size, hands, stock, turn_up, discards, trump)
+    return GameState(rules, match, deal, Phase.BIDDING, hands, first, (), (), False)

@@ -22,7 +22,7 @@ from backalley.errors import IllegalMoveError, Reason, SetupError
 from backalley.legality import Phase, legal_moves, refusal
 from backalley.moves import Move
 from backalley.play import TRUMP_MASKS, suit_mask, suit_of
-from backalley.rules.bidding import BiddingOutcome, Contract
+from backalley.rules.bidding import BiddingContext, BiddingOutcome, Contract
 from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import RuleSet
 
@@ -132,9 +132,9 @@ class PlayerView:
     def trump_broken(self) -> bool:
         return self.broken
 
-    @property
-    def actor_hand(self) -> int:
-        return self.hand_bits if self.to_act == self.seat else 0
+    def hand_mask(self, seat: int) -> int:
+        """This seat's hand as a bit set; 0 for any other seat (not known)."""
+        return self.hand_bits if seat == self.seat else 0
 
     @property
     def is_my_turn(self) -> bool:
@@ -298,7 +298,6 @@ def load_view(
     recomputed from the rules and must match.  Raises
     :class:`~backalley.SerializationError`."""
     from backalley.errors import SerializationError
-    from backalley.legality import bidding_context
     from backalley.play import breaks_trump, trick_winner
     from backalley.state import first_leader
 
@@ -322,12 +321,12 @@ def load_view(
     if len(hand_counts) != n:
         raise fail("hand_counts", f"expected {n} hand counts")
     # bidding
-    ctx = bidding_context(_Bare(rules, dealer, hand_size), ())
+    ctx = BiddingContext(hand_size, n, rules.bidding.first(dealer, n), (), rules.teams)
     for i, call in enumerate(calls):
         if i >= n:
             raise fail(f"calls[{i}]", "every player has spoken already")
         ctx = attrs.evolve(ctx, calls=calls[:i])
-        why = rules.bidding.refusal(ctx, call)  # type: ignore[arg-type]
+        why = rules.bidding.refusal(ctx, call)
         if why is not None:
             raise fail(f"calls[{i}]", f"illegal call {call}: {why[1]}")
     outcome = None
@@ -440,12 +439,3 @@ def load_view(
         deal_results=deal_results,
     )
 
-
-@attrs.frozen
-class _Bare:
-    """Just enough of a position to build a bidding context."""
-
-    rules: RuleSet
-    dealer: int
-    hand_size: int
-    calls: tuple[Move, ...] = ()

@@ -193,20 +193,23 @@ class OnceAroundBidding(Part):
     def max_bid(self, hand_size: int) -> int:
         return hand_size - self.max_bid_below_hand
 
-    def candidates(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        """Every call worth asking about, in the order legal moves are listed."""
-        numbers = tuple(bid(n) for n in range(max(self.min_bid, 0), self.max_bid(ctx.hand_size) + 1))
-        return (PASS, *numbers, BOARD)
-
     def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        return tuple(m for m in self.candidates(ctx) if self.refusal(ctx, m) is None)
+        """The calls :meth:`refusal` lets through, in order: pass, numbers up, board."""
+        hooked = self._hooked(ctx)
+        out: list[Move] = []
+        if self.pass_allowed and hooked != 0:
+            out.append(PASS)
+        out.extend(bid(n) for n in range(self.min_bid, self.max_bid(ctx.hand_size) + 1) if n != hooked)
+        if self._board_refusal(ctx) is None:
+            out.append(BOARD)
+        return tuple(out)
 
-    def refusal(self, ctx: BiddingContext, move: Move, *, hook: bool = True) -> Refusal | None:
+    def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         """Why ``move`` may not be called now, or ``None`` if it may."""
         if isinstance(move, Pass):
             if not self.pass_allowed:
                 return (Reason.PASS_NOT_ALLOWED, "these rules have no pass: bid a number of tricks")
-            return self._hook(ctx, 0) if hook else None
+            return self._hook_refusal(ctx, 0)
         if isinstance(move, Bid):
             low, high = self.min_bid, self.max_bid(ctx.hand_size)
             if move.tricks < low:
@@ -221,43 +224,57 @@ class OnceAroundBidding(Part):
                     Reason.BID_TOO_HIGH,
                     f"with {ctx.hand_size} card(s) the highest bid is {high}",
                 )
-            return self._hook(ctx, move.tricks) if hook else None
+            return self._hook_refusal(ctx, move.tricks)
         if isinstance(move, BoardBid):
-            if not self.board:
-                return (Reason.BOARD_NOT_ALLOWED, "these rules have no board bid")
-            claims = [i for i, call in enumerate(ctx.calls) if isinstance(call, BoardBid)]
-            if len(claims) >= len(self.board_multipliers):
-                return (
-                    Reason.BOARD_LIMIT,
-                    f"board has been claimed {len(claims)} times, the most these rules allow",
-                )
-            if self.board_claims is BoardClaims.OPPONENTS_ONLY:
-                team = ctx.team_of(ctx.seat)
-                if any(ctx.team_of(ctx.seat_of(i)) == team for i in claims):
-                    return (
-                        Reason.BOARD_BY_PARTNER,
-                        "your partner has claimed board already; only an opponent may claim again",
-                    )
-            return None
+            return self._board_refusal(ctx)
         if isinstance(move, Counter):
             return (Reason.COUNTER_NOT_ALLOWED, "there are no counters in this bidding")
         return (Reason.WRONG_PHASE, f"{move} is not a call; it is time to bid")
 
-    def _hook(self, ctx: BiddingContext, tricks: int) -> Refusal | None:
+    def _board_refusal(self, ctx: BiddingContext) -> Refusal | None:
+        """RULES.md 1.4: board claims, their number, and ``board_claims``."""
+        if not self.board:
+            return (Reason.BOARD_NOT_ALLOWED, "these rules have no board bid")
+        claims = [i for i, call in enumerate(ctx.calls) if isinstance(call, BoardBid)]
+        if len(claims) >= len(self.board_multipliers):
+            return (
+                Reason.BOARD_LIMIT,
+                f"board has been claimed {len(claims)} times, the most these rules allow",
+            )
+        if claims and self.board_claims is BoardClaims.OPPONENTS_ONLY:
+            team = ctx.team_of(ctx.seat)
+            if any(ctx.team_of(ctx.seat_of(i)) == team for i in claims):
+                return (
+                    Reason.BOARD_BY_PARTNER,
+                    "your partner has claimed board already; only an opponent may claim again",
+                )
+        return None
+
+    def _hooked(self, ctx: BiddingContext) -> int | None:
+        """The hook (RULES.md 5): the number of tricks (0 = pass) the last bidder
+        may not call because the bids would total the hand size - unless that
+        call is the only one left."""
         if not self.hook or not ctx.is_last:
             return None
         if any(isinstance(call, BoardBid) for call in ctx.calls):
             return None
-        total = sum(call.tricks for call in ctx.calls if isinstance(call, Bid)) + tricks
-        if total != ctx.hand_size:
-            return None
-        others = [
-            m
-            for m in self.candidates(ctx)
-            if self.refusal(ctx, m, hook=False) is None
-            and not (isinstance(m, (Bid, Pass)) and _numeric(m) == tricks)
-        ]
-        if not others:
+        value = ctx.hand_size - sum(call.tricks for call in ctx.calls if isinstance(call, Bid))
+        low, high = self.min_bid, self.max_bid(ctx.hand_size)
+        numbers = max(0, high - low + 1)
+        pass_ok = self.pass_allowed
+        if value == 0 and pass_ok:
+            in_range = 1 + (1 if low <= 0 <= high else 0)
+        elif low <= value <= high:
+            in_range = 1
+        else:
+            return None  # the forbidden total cannot be called anyway
+        others = numbers + (1 if pass_ok else 0) - in_range
+        if self._board_refusal(ctx) is None:
+            others += 1
+        return value if others > 0 else None
+
+    def _hook_refusal(self, ctx: BiddingContext, tricks: int) -> Refusal | None:
+        if self._hooked(ctx) != tricks:
             return None
         return (
             Reason.BID_MAKES_TOTAL,
@@ -384,12 +401,14 @@ class Auction(Part):
                 current = AuctionState(current.tricks, ctx.seat_of(i), current.multiplier + 1)
         return current
 
-    def candidates(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        numbers = tuple(bid(n) for n in range(max(self.min_bid, 0), ctx.hand_size + 1))
-        return (PASS, *numbers, COUNTER)
-
     def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        return tuple(m for m in self.candidates(ctx) if self.refusal(ctx, m) is None)
+        """The calls :meth:`refusal` lets through, in order: pass, numbers up, counter."""
+        current = self.state(ctx)
+        low = self.min_bid if current.holder is None else max(self.min_bid, current.tricks + 1)
+        out: list[Move] = [PASS, *(bid(n) for n in range(low, ctx.hand_size + 1))]
+        if self._counter_refusal(ctx, current) is None:
+            out.append(COUNTER)
+        return tuple(out)
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         if isinstance(move, Pass):
@@ -407,19 +426,23 @@ class Auction(Part):
                 )
             return None
         if isinstance(move, Counter):
-            if current.holder is None:
-                return (Reason.COUNTER_NOT_ALLOWED, "nobody has bid yet: there is nothing to counter")
-            if ctx.team_of(current.holder) == ctx.team_of(ctx.seat):
-                return (
-                    Reason.COUNTER_NOT_ALLOWED,
-                    "your own side holds the contract; only the other side may counter",
-                )
-            if current.multiplier > self.counters:
-                return (Reason.COUNTER_LIMIT, "the contract cannot be countered any further")
-            return None
+            return self._counter_refusal(ctx, current)
         if isinstance(move, BoardBid):
             return (Reason.BOARD_NOT_ALLOWED, "this auction has no board bid")
         return (Reason.WRONG_PHASE, f"{move} is not a call; it is time to bid")
+
+    def _counter_refusal(self, ctx: BiddingContext, current: AuctionState) -> Refusal | None:
+        """RULES.md 2.2: a counter takes over the other side's contract, one step at a time."""
+        if current.holder is None:
+            return (Reason.COUNTER_NOT_ALLOWED, "nobody has bid yet: there is nothing to counter")
+        if ctx.team_of(current.holder) == ctx.team_of(ctx.seat):
+            return (
+                Reason.COUNTER_NOT_ALLOWED,
+                "your own side holds the contract; only the other side may counter",
+            )
+        if current.multiplier > self.counters:
+            return (Reason.COUNTER_LIMIT, "the contract cannot be countered any further")
+        return None
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
         current = self.state(ctx)

@@ -11,7 +11,7 @@ from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, PLAIN_RANKS, Rank
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
 
-__all__ = ["Deck", "deck_mask"]
+__all__ = ["Deck", "deck_cards", "deck_mask"]
 
 
 def _to_ranks(value: Any) -> frozenset[Rank]:
@@ -88,3 +88,10 @@ class Deck(Part):
 def deck_mask(deck: Deck) -> int:
     """The deck's bit set, cached per deck."""
     return deck.mask
+
+
+@functools.lru_cache(maxsize=64)
+def deck_cards(deck: Deck) -> tuple[int, ...]:
+    """The deck's card indices in index order, cached per deck."""
+    mask = deck_mask(deck)
+    return tuple(i for i in range(54) if mask >> i & 1)

@@ -67,15 +67,20 @@ class RuleSet:
     scoring: Scoring = attrs.field(factory=ContractScoring)
     end: EndPolicy = attrs.field(factory=EndPolicy)
     name: str | None = attrs.field(default=None, eq=False)
+    seat_teams: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """The side of each seat (derived from the seating, for the engine)."""
+    players: int = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """The number of players (derived from the seating)."""
 
     def __attrs_post_init__(self) -> None:
         problems = self.problems()
         if problems:
             raise RuleSetError(problems)
-
-    @property
-    def players(self) -> int:
-        return self.seating.players
+        seating = self.seating
+        object.__setattr__(self, "players", seating.players)
+        object.__setattr__(
+            self, "seat_teams", tuple(seating.team_of(s) for s in range(seating.players))
+        )
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
