@@ -122,32 +122,34 @@ def team_tricks(state: ba.GameState) -> tuple[int, ...]:
     return tuple(sum(state.tricks_won[s] for s in team) for team in state.rules.teams)
 
 
-def play_to_tricks(state: ba.GameState, target: Sequence[int]) -> ba.GameState:
+class SearchBudgetExceeded(Exception):
+    """:func:`play_to_tricks` gave up."""
+
+
+def play_to_tricks(
+    state: ba.GameState, target: Sequence[int], *, tries: int = 5000, seed: int = 0
+) -> ba.GameState:
     """Play the current deal out so that side ``i`` takes exactly ``target[i]``
-    tricks (a depth-first search over legal plays; deterministic).
+    tricks: seeded random playouts of legal moves, each abandoned as soon as a
+    side has more tricks than its target (deterministic for a given ``seed``).
 
     Returns the state right after the deal's last card (the next deal, or the
-    game over).  Raises AssertionError when no line of play gives ``target``.
+    game over); raises :class:`SearchBudgetExceeded` after ``tries`` playouts.
     """
     assert state.phase is ba.Phase.PLAYING
     deals = state.deals_played
-    result = _search(state, tuple(target), deals)
-    assert result is not None, f"no line of play gives tricks {tuple(target)}"
-    return result
-
-
-def _search(state: ba.GameState, target: tuple[int, ...], deals: int) -> ba.GameState | None:
-    if state.deals_played > deals:
-        res = state.deal_results[deals]
-        return state if res.tricks == target else None
-    won = team_tricks(state)
-    if any(w > t for w, t in zip(won, target)):
-        return None
-    for move in state.legal_moves():
-        found = _search(state.apply(move), target, deals)
-        if found is not None:
-            return found
-    return None
+    target = tuple(target)
+    rng = random.Random(seed)
+    for _ in range(tries):
+        s = state
+        while s.deals_played == deals and not s.is_over:
+            if any(w > t for w, t in zip(team_tricks(s), target)):
+                break
+            s = s.apply(rng.choice(s.legal_moves()))
+        else:
+            if s.deal_results[deals].tricks == target:
+                return s
+    raise SearchBudgetExceeded(f"no playout gave tricks {target}")
 
 
 def random_move(state: ba.GameState, rng: random.Random) -> ba.Move:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 import backalley as ba
@@ -100,7 +101,7 @@ def test_card_validation():
 
 def test_cards_are_frozen_and_hashable():
     qs = ba.parse_card("QS")
-    with pytest.raises(Exception):
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
         qs.rank = ba.Rank.KING  # type: ignore[misc]
     assert {qs: 1}[ba.Card(ba.Rank.QUEEN, ba.Suit.SPADES)] == 1
 

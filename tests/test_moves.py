@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -123,7 +124,7 @@ def test_moves_are_values():
     assert ba.Bid(3) == ba.Bid(3) and ba.Bid(3) != ba.Bid(4)
     assert ba.Pass() == ba.Pass() and ba.Pass() != ba.Bid(0)
     assert len({*EVERY_MOVE, *EVERY_MOVE}) == len(EVERY_MOVE)
-    with pytest.raises(Exception):
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
         ba.Bid(3).tricks = 4  # type: ignore[misc]
 
 
