@@ -158,11 +158,6 @@ def test_random_text_into_parse_card_only_raises_notation_error(text):
     _only_notation_errors(ba.parse_card, text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: moves.parse_move('bid ²') raises a bare ValueError from int() "
-    "(str.isdigit() accepts non-decimal digits) instead of NotationError",
-)
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(structured, st.text(max_size=12)))
 @example("bid ²")
@@ -177,11 +172,6 @@ def test_parsed_text_is_canonical(move):
     assert str(ba.parse_move(text)) == text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: moves.parse_move('bid ²') raises a bare ValueError from int() "
-    "instead of NotationError",
-)
 def test_bid_with_a_non_decimal_digit_is_a_notation_error():
     with pytest.raises(ba.NotationError):
         ba.parse_move("bid ²")
