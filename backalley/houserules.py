@@ -90,8 +90,12 @@ def dumps_toml(rules: RuleSet) -> str:
 def _toml(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, str)):
-        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        # JSON's escapes are TOML's, except for characters beyond the BMP (surrogate
+        # pairs): write every character as itself and escape only what TOML requires.
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise TypeError(value)  # pragma: no cover

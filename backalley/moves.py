@@ -154,7 +154,9 @@ def parse_move(text: str) -> Move:
     if head in _WORDS and not rest:
         return _WORDS[head]
     if head == "bid" and len(rest) == 1:
-        if rest[0].isdigit():
+        if rest[0].isascii() and rest[0].isdigit():
+            if len(rest[0]) > 3:
+                raise NotationError(f"{text!r}: {rest[0]} tricks is far more than any hand holds")
             return bid(int(rest[0]))
         raise NotationError(f"{text!r}: a bid needs a number of tricks, like 'bid 3'")
     if head == "trump" and len(rest) == 1:

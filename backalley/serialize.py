@@ -333,6 +333,14 @@ def contract_from_data(value: Any, path: str) -> Contract | None:
     )
 
 
+def _contract_document(value: Any, path: str) -> Contract:
+    """A contract as a document of its own: ``null`` (no contract) is not one."""
+    contract = contract_from_data(value, path)
+    if contract is None:
+        raise _fail(path, "expected a contract (an object), got null")
+    return contract
+
+
 def deal_result_to_data(r: Any) -> dict[str, Any]:
     return {
         "number": r.number,
@@ -720,7 +728,7 @@ def _register_all() -> None:
     _register(PlayerView, "view", view_to_data, view_from_data)
     _register(GameRecord, "record", record_to_data, record_from_data)
     _register(DealResult, "deal-result", deal_result_to_data, deal_result_from_data)
-    _register(Contract, "contract", contract_to_data, contract_from_data)
+    _register(Contract, "contract", contract_to_data, _contract_document)
     for part, part_types in PART_TYPES.items():
         for cls in part_types:
             _register(cls, "policy", policy_to_data, _policy_loader(part, cls))

@@ -522,6 +522,10 @@ def first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
 def _turn_error(state: GameState, seat: int) -> IllegalMoveError:
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         return IllegalMoveError(Reason.NOT_YOUR_TURN, f"there is no seat {seat!r}")
+    if state.phase is Phase.NAMING_TRUMP:
+        return IllegalMoveError(
+            Reason.NOT_DECLARER, f"seat {state.to_act} is the declarer and names trump, not seat {seat}"
+        )
     if state.phase is Phase.BIDDING and state.bids[seat] is not None:
         return IllegalMoveError(
             Reason.ALREADY_BID, f"seat {seat} has already called ({state.bids[seat]}) this deal"

@@ -163,6 +163,10 @@ class PlayerView:
     def check(self, move: object) -> None:
         """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now."""
         if self.phase is not Phase.GAME_OVER and self.to_act != self.seat:
+            if self.phase is Phase.NAMING_TRUMP:
+                raise IllegalMoveError(
+                    Reason.NOT_DECLARER, f"seat {self.to_act} is the declarer and names trump, not you"
+                )
             if self.phase is Phase.BIDDING and self.bids[self.seat] is not None:
                 raise IllegalMoveError(
                     Reason.ALREADY_BID, f"you have already called ({self.bids[self.seat]}) this deal"

@@ -420,12 +420,6 @@ def test_dumped_toml_keeps_the_name(name: str) -> None:
     assert back == rules and back.name == name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: houserules.dumps_toml writes text with json.dumps, whose \\ud83c\\udca1 "
-    "surrogate-pair escapes for characters beyond U+FFFF are not valid TOML, so the dump "
-    "cannot be loaded back",
-)
 @pytest.mark.parametrize("name", ["our table \U0001F0A1", "\U0001F600"])
 def test_dumped_toml_keeps_a_name_beyond_the_bmp(name: str) -> None:
     rules = V.GAMERULES.replace(name=name)

@@ -310,12 +310,6 @@ def test_bad_part_parameters_are_refused(build: Any) -> None:
     refusal(build)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: bool options of the parts have no validator (OnceAroundBidding.hook, "
-    "FollowPolicy.blooper_lead_forcing, AuctionScoring.defenders_score_tricks, ...) and accept "
-    "any value; 'no' is even read as on",
-)
 @pytest.mark.parametrize(
     "build",
     [
@@ -331,11 +325,6 @@ def test_bool_options_refuse_other_values(build: Any) -> None:
     refusal(build)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: ContractScoring/AuctionScoring accept any value as `rainbow`; "
-    "RuleSet validation then fails with a bare AttributeError",
-)
 @pytest.mark.parametrize(
     ("base", "scoring"), [(G, ContractScoring), (V.VIETNAM, AuctionScoring)]
 )
@@ -344,12 +333,6 @@ def test_rainbow_must_be_a_rainbow(base: ba.RuleSet, scoring: Any) -> None:
     refusal(lambda: base.replace(scoring=scoring(rainbow=5)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: an unknown option value of an enum option (trump_lead, next_dealer, "
-    "tie_break, joker_turn_up, ...) raises a bare ValueError from the enum converter, not "
-    "RuleSetError (not a BackAlleyError)",
-)
 @pytest.mark.parametrize(
     "build",
     [
@@ -398,12 +381,6 @@ def refused_or_playable(build: Any) -> None:
     _progress(rules)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: RuleSet accepts once-around bidding whose 1-card deal offers only "
-    "calls that contract for nothing (only pass; or only bid 0), with all_pass = redeal: "
-    "that deal is thrown in forever and the game never ends",
-)
 @pytest.mark.parametrize(
     "bidding",
     [
@@ -425,12 +402,6 @@ def test_deal_without_contracts_is_fine_when_played_for_overtricks() -> None:
     _progress(rules)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: RuleSet accepts once-around bidding without pass where, on the 1-card "
-    "deal (no numeric bid), the board claims run out (board_multipliers of length 1, or "
-    "board_claims = opponents-only): the next seat to act has no legal move at all",
-)
 @pytest.mark.parametrize(
     "bidding",
     [

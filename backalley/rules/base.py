@@ -7,7 +7,9 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
-__all__ = ["Option", "Part", "describe_value"]
+from backalley.errors import RuleSetError
+
+__all__ = ["Option", "Part", "describe_value", "is_bool"]
 
 
 class Option(enum.Enum):
@@ -15,6 +17,19 @@ class Option(enum.Enum):
 
     def __str__(self) -> str:
         return str(self.value)
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        """Unknown option text raises :class:`~backalley.RuleSetError` listing the choices."""
+        choices = ", ".join(repr(m.value) for m in cls)
+        raise RuleSetError([f"{cls.__name__}: {value!r} is not one of {choices}"])
+
+
+def is_bool(instance: Any, attribute: Any, value: Any) -> None:
+    """attrs validator: an on/off option must be ``True`` or ``False``."""
+    if not isinstance(value, bool):
+        owner = getattr(type(instance), "part", type(instance).__name__)
+        raise RuleSetError([f"{owner}: {attribute.name} must be true or false, got {value!r}"])
 
 
 def describe_value(value: Any) -> str:

@@ -17,7 +17,7 @@ import attrs
 
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
-from backalley.rules.base import Option, Part
+from backalley.rules.base import Option, Part, is_bool
 
 __all__ = [
     "AllPass",
@@ -77,7 +77,7 @@ class Contract:
     """
 
     tricks: int
-    board: bool = False
+    board: bool = attrs.field(default=False, validator=is_bool)
     multiplier: int = 1
     declarer: int | None = None
 
@@ -97,7 +97,7 @@ class BiddingOutcome:
     highest_bidder: int | None = None
     declarer: int | None = None
     board_bidders: frozenset[int] = frozenset()
-    thrown_in: bool = False
+    thrown_in: bool = attrs.field(default=False, validator=is_bool)
 
 
 @attrs.frozen(slots=True)
@@ -172,10 +172,10 @@ class OnceAroundBidding(Part):
     part: ClassVar[str] = "bidding"
     has_declarer: ClassVar[bool] = False
 
-    pass_allowed: bool = True
+    pass_allowed: bool = attrs.field(default=True, validator=is_bool)
     min_bid: int = attrs.field(default=1, validator=_nonneg)
     max_bid_below_hand: int = attrs.field(default=1, validator=_nonneg)
-    board: bool = True
+    board: bool = attrs.field(default=True, validator=is_bool)
     board_claims: BoardClaims = attrs.field(default=BoardClaims.ANY_PLAYER, converter=BoardClaims)
     board_multipliers: tuple[int, ...] = attrs.field(
         default=(1, 2, 3, 4), converter=_to_multipliers, validator=_check_multipliers
@@ -185,7 +185,7 @@ class OnceAroundBidding(Part):
     )
     all_pass: AllPass = attrs.field(default=AllPass.REDEAL_NEXT_DEALER, converter=AllPass)
     first_bidder: FirstBidder = attrs.field(default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder)
-    hook: bool = False
+    hook: bool = attrs.field(default=False, validator=is_bool)
 
     def first(self, dealer: int, players: int) -> int:
         return first_bidder(self.first_bidder, dealer, players)

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import attrs
 
-from backalley.rules.base import Option, Part
+from backalley.rules.base import Option, Part, is_bool
 
 __all__ = ["BlooperForced", "FollowPolicy"]
 
@@ -31,11 +31,11 @@ class FollowPolicy(Part):
     tag: ClassVar[str] = "follow"
     part: ClassVar[str] = "follow"
 
-    blooper_lead_forcing: bool = True
+    blooper_lead_forcing: bool = attrs.field(default=True, validator=is_bool)
     blooper_forced: BlooperForced = attrs.field(
         default=BlooperForced.ALL_OTHERS, converter=BlooperForced
     )
-    little_blooper_forcing: bool = True
+    little_blooper_forcing: bool = attrs.field(default=True, validator=is_bool)
 
     def forces(self, big: bool, seat_is_opponent: bool) -> bool:
         """Whether a led blooper (``big`` or little) forces this seat."""

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from backalley.errors import RuleSetError
-from backalley.rules.bidding import AllPass, Auction, Bidding, OnceAroundBidding
+from backalley.rules.bidding import AllPass, Auction, Bidding, BoardClaims, OnceAroundBidding
 from backalley.rules.dealer import DealerRotation
 from backalley.rules.deck import Deck
 from backalley.rules.end import EndPolicy
@@ -200,15 +200,7 @@ def _fit(rules: RuleSet) -> list[str]:
             "(turn blooper_lead_forcing off)"
         )
     if isinstance(bidding, OnceAroundBidding):
-        low = bidding.min_bid
-        for size in sorted(set(schedule.hand_sizes)):
-            calls = bidding.pass_allowed or bidding.board or low <= bidding.max_bid(size)
-            if not calls:
-                out.append(
-                    f"bidding and schedule: with {size} card(s) no call is possible "
-                    "(no pass, no board, and no numeric bid in range)"
-                )
-                break
+        out.extend(_once_around_fit(bidding, schedule, players))
     if isinstance(bidding, Auction) and bidding.min_bid > min(schedule.hand_sizes):
         out.append(
             f"bidding and schedule: the lowest bid {bidding.min_bid} exceeds the "
@@ -219,4 +211,30 @@ def _fit(rules: RuleSet) -> list[str]:
             f"scoring and schedule: the rainbow bonus is for the {scoring.rainbow.hand_size}-card "
             "deal, which the schedule never deals"
         )
+    return out
+
+
+def _once_around_fit(bidding: OnceAroundBidding, schedule: Schedule, players: int) -> list[str]:
+    """Every deal of the schedule must leave each seat a call, and some call
+    must contract for a trick (else the deal would be thrown in forever)."""
+    out: list[str] = []
+    board_can_run_out = len(bidding.board_multipliers) < players or (
+        bidding.board_claims is BoardClaims.OPPONENTS_ONLY and players > 2
+    )
+    for size in sorted(set(schedule.hand_sizes)):
+        low, high = bidding.min_bid, bidding.max_bid(size)
+        numeric = low <= high
+        if not bidding.pass_allowed and not numeric and (not bidding.board or board_can_run_out):
+            out.append(
+                f"bidding and schedule: with {size} card(s) there is no pass and no numeric bid, "
+                "and board claims can run out, so a seat can be left with no legal call"
+            )
+            break
+        contracting = bidding.board or high >= max(low, 1)
+        if not contracting and bidding.all_pass is not AllPass.PLAY_FOR_OVERTRICKS:
+            out.append(
+                f"bidding and schedule: with {size} card(s) no call contracts for a trick, so "
+                f"every such deal is thrown in again forever (all_pass = {bidding.all_pass.value})"
+            )
+            break
     return out

@@ -9,7 +9,7 @@ import attrs
 
 from backalley.cards import JOKERS_MASK
 from backalley.errors import RuleSetError
-from backalley.rules.base import Part
+from backalley.rules.base import Part, is_bool
 from backalley.rules.bidding import Contract
 
 __all__ = ["AuctionScoring", "ContractScoring", "Rainbow", "Scoring"]
@@ -20,6 +20,11 @@ SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 def _int(instance: Any, attribute: Any, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
         raise RuleSetError([f"scoring: {attribute.name} must be a whole number, got {value!r}"])
+
+
+def _rainbow(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and not isinstance(value, Rainbow):
+        raise RuleSetError([f"scoring: rainbow must be a Rainbow(hand_size, points) or none, got {value!r}"])
 
 
 def _positive(instance: Any, attribute: Any, value: object) -> None:
@@ -59,7 +64,7 @@ class ContractScoring(Part):
     set_per_bid_trick: int = attrs.field(default=5, validator=_int)
     per_board_trick: int = attrs.field(default=10, validator=_int)
     set_per_board_trick: int = attrs.field(default=10, validator=_int)
-    rainbow: Rainbow | None = None
+    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow)
 
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
@@ -110,8 +115,8 @@ class AuctionScoring(Part):
 
     per_trick: int = attrs.field(default=10, validator=_int)
     set_per_trick: int = attrs.field(default=10, validator=_int)
-    defenders_score_tricks: bool = False
-    rainbow: Rainbow | None = None
+    defenders_score_tricks: bool = attrs.field(default=False, validator=is_bool)
+    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow)
 
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:

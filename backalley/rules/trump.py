@@ -14,7 +14,7 @@ import attrs
 
 from backalley.cards import BJ_INDEX, LJ_INDEX, Suit
 from backalley.errors import RuleSetError
-from backalley.rules.base import Option, Part
+from backalley.rules.base import Option, Part, is_bool
 
 __all__ = [
     "DeclarerNamesTrump",
@@ -152,7 +152,7 @@ class DeclarerNamesTrump(Part):
     named_by_declarer: ClassVar[bool] = True
     turns_up: ClassVar[bool] = False
 
-    allow_no_trump: bool = attrs.field(default=False)
+    allow_no_trump: bool = attrs.field(default=False, validator=is_bool)
 
     def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
         return TrumpSetup(hands, stock, None, None)
