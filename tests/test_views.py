@@ -94,7 +94,7 @@ def assert_no_leak(state: ba.GameState, seat: int) -> None:
     assert loaded == view
 
 
-@fast(60)
+@fast(40)
 @given(positions())
 def test_a_view_never_shows_another_hand_the_stock_or_the_seed(state: ba.GameState) -> None:
     for seat in range(state.players):
@@ -200,7 +200,7 @@ def assert_view_answers_as_the_state(state: ba.GameState, rng: random.Random) ->
             assert _reason(client, move) == got
 
 
-@fast(50)
+@fast(35)
 @given(positions(), st.randoms(use_true_random=False))
 def test_the_view_of_the_seat_to_act_answers_as_the_state(
     state: ba.GameState, rng: random.Random
@@ -298,7 +298,7 @@ def assert_possible_cards(state: ba.GameState) -> None:
                 assert not shown, f"seat {seat} showed it has no {suit}, yet {shown} are possible"
 
 
-@fast(60)
+@fast(40)
 @given(positions())
 def test_possible_cards_hold_the_real_hand_and_show_voids(state: ba.GameState) -> None:
     assert_possible_cards(state)
