@@ -15,6 +15,7 @@ field; nothing malformed ever becomes a value.
 
 from __future__ import annotations
 
+import copy
 import enum
 import json
 import types
@@ -267,11 +268,22 @@ def policy_from_data(
 
 
 def rules_to_data(rules: RuleSet) -> dict[str, Any]:
-    """A rule set as plain data: ``name`` and one table per part."""
-    data: dict[str, Any] = {"name": rules.name}
-    for name, part in rules.parts().items():
-        data[name] = policy_to_data(part)
-    return data
+    """A rule set as plain data: ``name`` and one table per part (a fresh copy)."""
+    return copy.deepcopy(_rules_data(rules))
+
+
+def _rules_data(rules: RuleSet) -> dict[str, Any]:
+    """The rule set's plain data, built once per rule set and shared: never mutate it."""
+    data = rules._data
+    if data is None:
+        data = {"name": rules.name}
+        for name, part in rules.parts().items():
+            data[name] = policy_to_data(part)
+        object.__setattr__(rules, "_data", data)
+    return data  # type: ignore[no-any-return]
+
+
+_RULES_CACHE: dict[str, RuleSet] = {}
 
 
 _RULES_KEYS = {"name": False, "base": False, **{p: False for p in PART_NAMES}}
@@ -283,6 +295,18 @@ def rules_from_data(value: Any, path: str = "$", *, allow_base: bool = True) -> 
     the ``type`` is unchanged).  Parts not given keep their default (or the
     base's)."""
     obj = _object(value, path, _RULES_KEYS, "a rule set")
+    key = repr(obj)  # exact for JSON data (1 != 1.0 != True), and fast
+    cached = _RULES_CACHE.get(key)
+    if cached is not None:
+        return cached
+    rules = _rules_from_object(obj, path, allow_base)
+    if len(_RULES_CACHE) >= 64:
+        _RULES_CACHE.clear()
+    _RULES_CACHE[key] = rules
+    return rules
+
+
+def _rules_from_object(obj: dict[str, Any], path: str, allow_base: bool) -> RuleSet:
     base = RuleSet()
     if "base" in obj:
         if not allow_base:
@@ -342,6 +366,15 @@ def _contract_document(value: Any, path: str) -> Contract:
 
 
 def deal_result_to_data(r: Any) -> dict[str, Any]:
+    """A deal result as plain data, built once per result and shared: never mutate it."""
+    data = r._data
+    if data is None:
+        data = _deal_result_data(r)
+        object.__setattr__(r, "_data", data)
+    return data  # type: ignore[no-any-return]
+
+
+def _deal_result_data(r: Any) -> dict[str, Any]:
     return {
         "number": r.number,
         "dealer": r.dealer,
@@ -370,7 +403,22 @@ _RESULT_KEYS = {
 }
 
 
+_RESULTS_CACHE: dict[str, Any] = {}
+
+
 def deal_result_from_data(value: Any, path: str) -> Any:
+    """A deal result from plain data (memoized: results recur in every later state)."""
+    key = repr(value)  # exact for JSON data (1 != 1.0 != True), and fast
+    result = _RESULTS_CACHE.get(key)
+    if result is None:
+        result = _deal_result_from_data(value, path)
+        if len(_RESULTS_CACHE) >= 4096:
+            _RESULTS_CACHE.clear()
+        _RESULTS_CACHE[key] = result
+    return result
+
+
+def _deal_result_from_data(value: Any, path: str) -> Any:
     from backalley.state import DealResult
 
     obj = _object(value, path, _RESULT_KEYS, "a deal result")
@@ -415,7 +463,7 @@ def state_to_data(state: Any) -> dict[str, Any]:
         moves.extend(f"play {CARDS[c]}" for c in cards)
     moves.extend(f"play {CARDS[c]}" for c in state.trick_cards)
     return {
-        "rules": rules_to_data(state.rules),
+        "rules": _rules_data(state.rules),
         "seed": match.seed,
         "first_dealer": match.first_dealer,
         "decks": [[str(CARDS[i]) for i in order] for order in match.decks],
@@ -604,7 +652,7 @@ def _opening_trump(rules: RuleSet, turn_up: Card | None, path: str) -> int | Non
 def view_to_data(view: Any) -> dict[str, Any]:
     """A player's view: only what that seat may know."""
     return {
-        "rules": rules_to_data(view.rules),
+        "rules": _rules_data(view.rules),
         "seat": view.seat,
         "phase": view.phase.value,
         "to_act": view.to_act,
@@ -723,7 +771,7 @@ def _register_all() -> None:
     _register(Card, "card", str, _card)
     for move_type in MOVE_TYPES:
         _register(move_type, "move", str, _move)
-    _register(RuleSet, "rules", rules_to_data, rules_from_data)
+    _register(RuleSet, "rules", _rules_data, rules_from_data)
     _register(GameState, "state", state_to_data, state_from_data)
     _register(PlayerView, "view", view_to_data, view_from_data)
     _register(GameRecord, "record", record_to_data, record_from_data)
@@ -754,6 +802,11 @@ def to_data(value: Any) -> Any:
 
     Top-level documents carry ``format`` and ``version``.
     """
+    return copy.deepcopy(_document(value))
+
+
+def _document(value: Any) -> Any:
+    """:func:`to_data` without the copy: parts of it may be shared caches."""
     if not _KINDS:
         _register_all()
     kind = _kind_of(value)
@@ -797,9 +850,10 @@ def from_data(data: Any, cls: type[T]) -> T:
         raise SerializationError(f"malformed document: {exc}", "$") from None
 
 
-def to_json(value: Any, *, indent: int | None = 2) -> str:
-    """JSON text for a state, view, move, card, rule set, record or deal result."""
-    return json.dumps(to_data(value), indent=indent, ensure_ascii=False)
+def to_json(value: Any, *, indent: int | None = None) -> str:
+    """JSON text for a state, view, move, card, rule set, record or deal result
+    (compact; ``indent=2`` for text meant for people)."""
+    return json.dumps(_document(value), indent=indent, ensure_ascii=False)
 
 
 def from_json(text: str | bytes, cls: type[T]) -> T:

@@ -77,6 +77,7 @@ class DealResult:
     declarer: int | None
     tricks: tuple[int, ...]
     points: tuple[int, ...]
+    _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
 
 @attrs.frozen(slots=True)

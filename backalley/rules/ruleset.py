@@ -71,6 +71,8 @@ class RuleSet:
     """The side of each seat (derived from the seating, for the engine)."""
     players: int = attrs.field(init=False, eq=False, hash=False, repr=False)
     """The number of players (derived from the seating)."""
+    _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    """The rule set as plain data, once written (see :mod:`backalley.serialize`)."""
 
     def __attrs_post_init__(self) -> None:
         problems = self.problems()
