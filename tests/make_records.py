@@ -52,6 +52,11 @@ def make_record(name: str) -> ba.GameRecord:
     )
 
 
+def record_text(record: ba.GameRecord) -> str:
+    """The file's text: the record's JSON, indented (one move a line, for readable diffs)."""
+    return ba.to_json(record, indent=2) + "\n"
+
+
 def path_of(name: str) -> Path:
     return RECORDS / f"{name}.json"
 
@@ -61,7 +66,7 @@ def main(argv: list[str]) -> int:
     RECORDS.mkdir(parents=True, exist_ok=True)
     for name in names:
         record = make_record(name)
-        path_of(name).write_text(ba.to_json(record) + "\n", encoding="utf-8")
+        path_of(name).write_text(record_text(record), encoding="utf-8")
         print(f"{path_of(name)}: {len(record.moves)} moves, {len(record.results or ())} deals")
     return 0
 

@@ -6,7 +6,8 @@
   cannot see give that seat the same view;
 - the view answers ``legal_moves()``/``check()`` as the full state does for
   the seat to act; every other seat's view has no legal moves and refuses
-  with NOT_YOUR_TURN (ALREADY_BID for a seat that has called);
+  with NOT_YOUR_TURN (ALREADY_BID for a seat that has called, NOT_DECLARER
+  for a seat other than the declarer while trump is named);
 - ``possible_cards(seat)`` always holds the seat's real hand, never a card
   seen, and shows the voids a failure to follow reveals.
 """
@@ -193,6 +194,8 @@ def assert_view_answers_as_the_state(state: ba.GameState, rng: random.Random) ->
                 assert got[0] == _reason(state, move)[0]  # type: ignore[index]
             elif state.phase is ba.Phase.BIDDING and state.bids[seat] is not None:
                 assert got[0] is ba.Reason.ALREADY_BID
+            elif state.phase is ba.Phase.NAMING_TRUMP:
+                assert got[0] is ba.Reason.NOT_DECLARER
             else:
                 assert got[0] is ba.Reason.NOT_YOUR_TURN
             if not state.is_over:
