@@ -395,3 +395,13 @@ def test_the_top_level_accepts_exactly_one_kind() -> None:
         ROOT.validate(document)
     for document in (None, 3, [], "QSS", {"format": "backalley/unknown"}, {"type": "header"}):
         assert not ROOT.is_valid(document)
+
+
+def test_the_example_house_rules_file_fits_the_rule_set_schema() -> None:
+    """A house-rules TOML file reads as the same data as a JSON rule set document."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    path = make_schema.TARGET.parent.parent.parent / "examples" / "house_rules.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    valid("rules_document", data, root=True)
+    assert ba.from_json(json.dumps(data), ba.RuleSet) == ba.variants.load(path)
