@@ -78,19 +78,17 @@ def bidding_context(pos: Position, calls: tuple[Move, ...] | None = None) -> Bid
 
 def play_restrictions(pos: Position, seat: int, hand: int) -> tuple[tuple[int, Reason], ...]:
     """The play rules narrowing ``hand`` of ``seat`` (see :func:`backalley.play.restrictions`)."""
-    rules = pos.rules
     outcome = pos.outcome
-    team = rules.seat_teams
     trump = pos.trump_index
     return restrictions(
-        rules.lead,
-        rules.follow,
+        pos.rules,
         hand,
         pos.trick_cards,
         4 if trump is None else trump,
         pos.broken,
-        outcome is not None and seat in outcome.board_bidders,
-        team[seat] != team[pos.leader],
+        seat,
+        pos.leader,
+        frozenset() if outcome is None else outcome.board_bidders,
     )
 
 

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from backalley.cards import BJ_INDEX, CARDS, JOKERS_MASK, SUITS
 from backalley.errors import Reason
-from backalley.rules.follow import FollowPolicy
 from backalley.rules.lead import LeadPolicy, TrumpLead
+from backalley.rules.ruleset import RuleSet
 
 __all__ = ["SUIT_BITS", "TRUMP_MASKS", "restrictions", "suit_mask", "trick_winner"]
 
@@ -41,39 +41,45 @@ def suit_mask(suit: int, trump: int) -> int:
 
 
 def restrictions(
-    lead: LeadPolicy,
-    follow: FollowPolicy,
+    rules: RuleSet,
     hand: int,
     trick: Sequence[int],
     trump: int,
     broken: bool,
-    bid_board: bool,
-    opponent_of_leader: bool,
+    seat: int,
+    leader: int,
+    board_bidders: frozenset[int],
 ) -> tuple[Restriction, ...]:
-    """The rules that narrow the cards a player may play, in order.
+    """The rules that narrow the cards ``seat`` may play from ``hand``, in order.
 
-    Each entry is the set of cards the rule allows (a subset of ``hand``) and
-    the :class:`~backalley.Reason` it gives for refusing the others.
+    ``trump`` is the effective trump (4: none), ``leader`` leads the trick,
+    ``board_bidders`` are the seats that bid board this deal.  Each entry is
+    the set of cards the rule allows (a subset of ``hand``) and the
+    :class:`~backalley.Reason` it gives for refusing the others.
     """
     trumps = hand & TRUMP_MASKS[trump]
     if not trick:
         # RULES.md 1.6 "Leading trump": not until broken, unless exempt or only trumps held.
-        if trumps and trumps != hand and not lead.may_lead_trump(broken, bid_board):
+        if trumps and trumps != hand and not rules.lead.may_lead_trump(broken, seat in board_bidders):
             return ((hand & ~trumps, Reason.TRUMP_NOT_BROKEN),)
         return ()
     led = trick[0]
-    out: list[Restriction] = []
-    if led >= 52 and trumps and follow.forces(led == BJ_INDEX, opponent_of_leader):
-        # RULES.md 1.6 "Blooper leads".
+    if led < 52:
+        # RULES.md 1.6 "Following": follow the suit led if able (jokers are trumps).
+        led_suit = led // 13
+        same = hand & (TRUMP_MASKS[trump] if led_suit == trump else SUIT_BITS[led_suit])
+        return ((same, Reason.MUST_FOLLOW_SUIT),) if same else ()
+    # A joker led: a trump lead.  RULES.md 1.6 "Blooper leads" first.
+    if not trumps:
+        return ()
+    team = rules.seat_teams
+    if rules.follow.forces(led == BJ_INDEX, team[seat] != team[leader]):
         if led == BJ_INDEX:
-            out.append((1 << (trumps.bit_length() - 1), Reason.MUST_PLAY_HIGHEST_TRUMP))
+            forced = (1 << (trumps.bit_length() - 1), Reason.MUST_PLAY_HIGHEST_TRUMP)
         else:
-            out.append((trumps & -trumps, Reason.MUST_PLAY_LOWEST_TRUMP))
-    # RULES.md 1.6 "Following": follow the suit led if able (jokers are trumps).
-    same = hand & suit_mask(suit_of(led, trump), trump)
-    if same:
-        out.append((same, Reason.MUST_FOLLOW_SUIT))
-    return tuple(out)
+            forced = (trumps & -trumps, Reason.MUST_PLAY_LOWEST_TRUMP)
+        return (forced, (trumps, Reason.MUST_FOLLOW_SUIT))
+    return ((trumps, Reason.MUST_FOLLOW_SUIT),)
 
 
 def trick_winner(trick: Sequence[int], trump: int) -> int:

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
+_NOBODY: frozenset[int] = frozenset()
+
 RawTrick = tuple[int, tuple[int, ...], int]
 """A completed trick inside the engine: (leader, card indices in play order, winner)."""
 
@@ -344,20 +346,20 @@ class GameState:
         rules = self.rules
         deal = self.deal
         trick = self.trick_cards
-        seat = (self.leader + len(trick)) % rules.players
+        leader = self.leader
+        seat = (leader + len(trick)) % rules.players
         allowed = hand = self.hand_bits[seat]
         outcome = deal.outcome
         trump = deal.trump_index
-        team = rules.seat_teams
         for mask, _reason in restrictions(
-            rules.lead,
-            rules.follow,
+            rules,
             hand,
             trick,
             4 if trump is None else trump,
             self.broken,
-            outcome is not None and seat in outcome.board_bidders,
-            team[seat] != team[self.leader],
+            seat,
+            leader,
+            _NOBODY if outcome is None else outcome.board_bidders,
         ):
             allowed &= mask
         return allowed
@@ -391,7 +393,13 @@ class GameState:
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
-        self.check(move)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        if move not in legal:
+            self.check(move)  # raises, with the reason
+        if self.phase is Phase.PLAYING:
+            return self._play(move.card.index)  # type: ignore[union-attr]
         return self._apply(move)
 
     def apply_unchecked(self, move: Move) -> GameState:
@@ -452,8 +460,9 @@ class GameState:
         n = rules.players
         trick = (*self.trick_cards, card)
         seat = (self.leader + len(trick) - 1) % n
-        hands = self.hand_bits
-        hand_bits = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1 :])
+        hands = list(self.hand_bits)
+        hands[seat] ^= 1 << card
+        hand_bits = tuple(hands)
         if len(trick) < n:
             return GameState(
                 rules, self.match, self.deal, Phase.PLAYING, hand_bits, self.leader, trick,
