@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
 _NOBODY: frozenset[int] = frozenset()
+_PLAYING = Phase.PLAYING
 
 RawTrick = tuple[int, tuple[int, ...], int]
 """A completed trick inside the engine: (leader, card indices in play order, winner)."""
@@ -334,7 +335,7 @@ class GameState:
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
         if legal is None:
-            if self.phase is Phase.PLAYING:
+            if self.phase is _PLAYING:
                 legal = plays_of_mask(self._play_mask())
             else:
                 legal = legal_moves(self)
@@ -398,7 +399,7 @@ class GameState:
             legal = self.legal_moves()
         if move not in legal:
             self.check(move)  # raises, with the reason
-        if self.phase is Phase.PLAYING:
+        if self.phase is _PLAYING:
             return self._play(move.card.index)  # type: ignore[union-attr]
         return self._apply(move)
 
@@ -465,7 +466,7 @@ class GameState:
         hand_bits = tuple(hands)
         if len(trick) < n:
             return GameState(
-                rules, self.match, self.deal, Phase.PLAYING, hand_bits, self.leader, trick,
+                rules, self.match, self.deal, _PLAYING, hand_bits, self.leader, trick,
                 self.history, self.broken,
             )
         trump = self.deal.trump_index
