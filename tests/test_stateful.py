@@ -131,9 +131,12 @@ class RandomGames(RuleBasedStateMachine):
         move = data.draw(st.sampled_from(state.legal_moves()), label="legal move")
         with pytest.raises(ba.IllegalMoveError) as info:
             state.check(move, seat=seat)
-        assert info.value.reason in (ba.Reason.NOT_YOUR_TURN, ba.Reason.ALREADY_BID)
-        if info.value.reason is ba.Reason.ALREADY_BID:
+        reason = info.value.reason
+        assert reason in (ba.Reason.NOT_YOUR_TURN, ba.Reason.ALREADY_BID, ba.Reason.NOT_DECLARER)
+        if reason is ba.Reason.ALREADY_BID:
             assert state.phase is ba.Phase.BIDDING and state.bids[seat] is not None
+        if reason is ba.Reason.NOT_DECLARER:
+            assert state.phase is ba.Phase.NAMING_TRUMP
 
     @invariant()
     def cards_are_conserved(self) -> None:
