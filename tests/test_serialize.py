@@ -539,6 +539,17 @@ def test_base_stays_refused_in_a_state_after_a_record_used_it() -> None:
     _refused(state, ba.GameState, "$.rules.base")  # and still refused in a state
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: record_from_data accepts a list of player names that is not one "
+    "name per seat (two names for a four-seat game load)",
+)
+def test_a_record_names_one_player_per_seat() -> None:
+    d = _record_doc()
+    d["players"] = ["North", "East"]
+    _refused(d, ba.GameRecord, "$.players")
+
+
 def test_records_may_use_a_base_variant() -> None:
     d = _record_doc()
     d["rules"] = {"base": "gamerules", "schedule": {"hand_sizes": [3]}}
