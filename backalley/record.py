@@ -182,6 +182,8 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
         for i, name in enumerate(names):
             if not isinstance(name, str):
                 raise SerializationError("a player name is text", f"{path}.players[{i}]")
+        if len(names) != rules.players:
+            raise SerializationError(f"expected one name per seat ({rules.players})", f"{path}.players")
         players = tuple(names)
     metadata = obj.get("metadata", {})
     if not isinstance(metadata, dict) or not all(

@@ -295,6 +295,8 @@ def rules_from_data(value: Any, path: str = "$", *, allow_base: bool = True) -> 
     the ``type`` is unchanged).  Parts not given keep their default (or the
     base's)."""
     obj = _object(value, path, _RULES_KEYS, "a rule set")
+    if "base" in obj and not allow_base:
+        raise _fail(f"{path}.base", "'base' is not allowed here")
     key = repr(obj)  # exact for JSON data (1 != 1.0 != True), and fast
     cached = _RULES_CACHE.get(key)
     if cached is not None:
@@ -542,19 +544,7 @@ def state_from_data(value: Any, path: str = "$") -> Any:
         )
     earlier = results[:-1] if over else results
     scores = tuple(_int(s, f"{path}.scores[{i}]") for i, s in enumerate(_list(obj["scores"], f"{path}.scores")))
-    if len(scores) != len(rules.teams):
-        raise _fail(f"{path}.scores", f"expected {len(rules.teams)} scores, got {len(scores)}")
-    totals = [0] * len(rules.teams)
-    for i, r in enumerate(results):
-        if len(r.points) != len(totals):
-            raise _fail(f"{path}.deal_results[{i}].points", f"expected {len(totals)} points")
-        if r.number != i + 1 or r.hand_size != schedule[i]:
-            raise _fail(f"{path}.deal_results[{i}]", "the deal number or hand size does not fit the schedule")
-        if sum(r.tricks) != r.hand_size:
-            raise _fail(f"{path}.deal_results[{i}].tricks", "the tricks do not add up to the hand size")
-        totals = [a + b for a, b in zip(totals, r.points)]
-    if tuple(totals) != scores:
-        raise _fail(f"{path}.scores", f"the scores {list(scores)} are not the sum of the deal results {totals}")
+    check_results(rules, results, scores, path, "deal_results")
 
     deal = _object(obj["deal"], f"{path}.deal", _DEAL_KEYS, "a deal")
     dpath = f"{path}.deal"
@@ -588,7 +578,7 @@ def state_from_data(value: Any, path: str = "$") -> Any:
         missing = " ".join(_texts(full & ~seen))
         raise _fail(dpath, f"the hands, stock, turn-up and discards miss {missing} of the deck")
     trump = _opening_trump(rules, turn_up, f"{dpath}.turn_up")
-    match = Match(seed, first_dealer, tuple(decks), deal_number, tuple(_sum_points(earlier, len(totals))), earlier)
+    match = Match(seed, first_dealer, tuple(decks), deal_number, tuple(_sum_points(earlier, len(scores))), earlier)
     state = open_deal(
         rules,
         match,
@@ -615,6 +605,35 @@ def state_from_data(value: Any, path: str = "$") -> Any:
     if state.deal_results != results:
         raise _fail(f"{path}.deal_results", "the deal results do not match what the moves produce")
     return state
+
+
+def check_results(
+    rules: RuleSet, results: tuple[Any, ...], scores: tuple[int, ...], path: str, key: str
+) -> None:
+    """Deal results that the rules could have produced, summing to ``scores``:
+    numbered in order, of the schedule's hand sizes, with one entry per side,
+    tricks that add up to the hand size, bids of every seat."""
+    sides = len(rules.teams)
+    if len(scores) != sides:
+        raise _fail(f"{path}.scores", f"expected {sides} scores, got {len(scores)}")
+    schedule = rules.schedule.hand_sizes
+    totals = [0] * sides
+    for i, r in enumerate(results):
+        where = f"{path}.{key}[{i}]"
+        if r.number != i + 1 or i >= len(schedule) or r.hand_size != schedule[i]:
+            raise _fail(where, "the deal number or hand size does not fit the schedule")
+        for name in ("points", "tricks", "contracts"):
+            if len(getattr(r, name)) != sides:
+                raise _fail(f"{where}.{name}", f"expected {name} for {sides} sides")
+        if len(r.bids) != rules.players or not 0 <= r.dealer < rules.players:
+            raise _fail(f"{where}.bids", f"expected a dealer and the bids of {rules.players} seats")
+        if r.declarer is not None and not 0 <= r.declarer < rules.players:
+            raise _fail(f"{where}.declarer", f"seat {r.declarer} does not exist")
+        if sum(r.tricks) != r.hand_size:
+            raise _fail(f"{where}.tricks", "the tricks do not add up to the hand size")
+        totals = [a + b for a, b in zip(totals, r.points)]
+    if tuple(totals) != tuple(scores):
+        raise _fail(f"{path}.scores", f"the scores {list(scores)} are not the sum of the deal results {totals}")
 
 
 def _disjoint(seen: int, bits: int, full: int, path: str) -> int:

@@ -303,6 +303,7 @@ def load_view(
     :class:`~backalley.SerializationError`."""
     from backalley.errors import SerializationError
     from backalley.play import breaks_trump, trick_winner
+    from backalley.serialize import check_results
     from backalley.state import first_leader
 
     def fail(where: str, message: str) -> SerializationError:
@@ -317,11 +318,7 @@ def load_view(
     current = len(deal_results) - 1 if over else len(deal_results)
     if hand_size != schedule[current]:
         raise fail("hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}")
-    if len(scores) != len(rules.teams) or any(len(r.points) != len(scores) for r in deal_results):
-        raise fail("scores", f"expected {len(rules.teams)} scores per side")
-    totals = [sum(r.points[t] for r in deal_results) for t in range(len(scores))]
-    if list(scores) != totals:
-        raise fail("scores", f"the scores {list(scores)} are not the sum of the deal results {totals}")
+    check_results(rules, deal_results, scores, path, "deal_results")
     if len(hand_counts) != n:
         raise fail("hand_counts", f"expected {n} hand counts")
     # bidding
@@ -343,6 +340,9 @@ def load_view(
     if rules.trump.named_by_declarer:
         if (trump is not None) and phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
             raise fail("trump", "trump is not named yet in this phase")
+        no_trump_ok = getattr(rules.trump, "allow_no_trump", False)
+        if trump is None and not no_trump_ok and phase in (Phase.PLAYING, Phase.GAME_OVER):
+            raise fail("trump", "the declarer must name a trump suit under these rules")
     else:
         expected = None
         if rules.trump.turns_up and turn_up is not None and turn_up.suit is not None:
