@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from backalley import chance
-from backalley.cards import CARDS, SUITS, Card, Suit, cards_of_mask, indices_of_mask
+from backalley.cards import CARDS, Card, Suit, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason
 from backalley.legality import (
     Phase,
@@ -28,8 +28,9 @@ from backalley.legality import (
     plays_of_mask,
     refusal,
 )
-from backalley.moves import Move, NameTrump, Play
+from backalley.moves import Move, NameTrump
 from backalley.play import breaks_trump, restrictions, trick_winner
+from backalley.public import PublicFacts, RawTrick, Trick
 from backalley.rules.bidding import AllPass, BiddingOutcome, Contract
 from backalley.rules.deck import deck_cards
 from backalley.rules.lead import FirstLead
@@ -42,25 +43,6 @@ __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
 _NOBODY: frozenset[int] = frozenset()
 _PLAYING = Phase.PLAYING
-
-RawTrick = tuple[int, tuple[int, ...], int]
-"""A completed trick inside the engine: (leader, card indices in play order, winner)."""
-
-
-@attrs.frozen(slots=True)
-class Trick:
-    """A completed trick: who led, the cards in the order played, who won."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-    players: int = 4
-
-    @property
-    def plays(self) -> tuple[tuple[int, Card], ...]:
-        """``((seat, card), ...)`` in the order played."""
-        return tuple(((self.leader + k) % self.players, c) for k, c in enumerate(self.cards))
-
 
 @attrs.frozen(slots=True)
 class DealResult:
@@ -114,7 +96,7 @@ class Deal:
 
 
 @attrs.frozen(slots=True, repr=False)
-class GameState:
+class GameState(PublicFacts):
     """One moment of a game, with full information (every hand, the stock, the seed).
 
     Build one with :func:`backalley.new_game`; move on with :meth:`apply`.
@@ -145,14 +127,6 @@ class GameState:
         if phase is Phase.NAMING_TRUMP:
             return self.deal.outcome.declarer  # type: ignore[union-attr]
         return None
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        """This deal's tricks per seat."""
-        won = [0] * self.rules.players
-        for _lead, _cards, winner in self.history:
-            won[winner] += 1
-        return tuple(won)
 
     # ------------------------------------------------------------ deal facts
 
@@ -207,10 +181,6 @@ class GameState:
         )
 
     @property
-    def players(self) -> int:
-        return self.rules.seating.players
-
-    @property
     def seed(self) -> int:
         """The seed all chance in this game comes from (full information only)."""
         return self.match.seed
@@ -218,18 +188,6 @@ class GameState:
     @property
     def first_dealer(self) -> int:
         return self.match.first_dealer
-
-    @property
-    def trump(self) -> Suit | None:
-        """This deal's trump suit, or ``None`` (no trump, or not named yet)."""
-        t = self.trump_index
-        return None if t is None else SUITS[t]
-
-    @property
-    def turn_up(self) -> Card | None:
-        """The card turned up for trump (``None`` where the rules turn none)."""
-        t = self.turn_up_index
-        return None if t is None else CARDS[t]
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -245,11 +203,6 @@ class GameState:
         return tuple(CARDS[i] for i in self.stock_order)
 
     @property
-    def discards(self) -> tuple[Card, ...]:
-        """Cards put out of play this deal (a swapped or buried joker)."""
-        return cards_of_mask(self.discard_bits)
-
-    @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative points per side (team, or seat in a cutthroat game)."""
         return self.match.scores
@@ -260,74 +213,15 @@ class GameState:
         return self.match.results
 
     @property
-    def deals_played(self) -> int:
-        """The number of scored deals (thrown-in deals do not count)."""
-        return len(self.match.results)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
     def winner(self) -> int | None:
         """The winning side when the game is over, ``None`` for a draw or while playing."""
         if self.phase is not Phase.GAME_OVER:
             return None
         return self.rules.end.winner(self.match.scores)
 
-    @property
-    def first_bidder(self) -> int:
-        return self.rules.bidding.first(self.dealer, self.players)
-
-    @property
-    def bids(self) -> tuple[Move | None, ...]:
-        """This deal's calls so far, per seat (``None``: not yet spoken)."""
-        n = self.players
-        first = self.first_bidder
-        out: list[Move | None] = [None] * n
-        for i, call in enumerate(self.calls):
-            out[(first + i) % n] = call
-        return tuple(out)
-
-    @property
-    def contracts(self) -> tuple[Contract | None, ...] | None:
-        """Each side's contract once the bidding is over, else ``None``."""
-        return None if self.outcome is None else self.outcome.contracts
-
-    @property
-    def declarer(self) -> int | None:
-        return None if self.outcome is None else self.outcome.declarer
-
-    @property
-    def trick(self) -> tuple[tuple[int, Card], ...]:
-        """The current trick: ``((seat, card), ...)`` in the order played."""
-        n, lead = self.players, self.leader
-        return tuple(((lead + k) % n, CARDS[c]) for k, c in enumerate(self.trick_cards))
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """This deal's completed tricks."""
-        n = self.players
-        return tuple(Trick(lead, tuple(CARDS[c] for c in cards), win, n) for lead, cards, win in self.history)
-
-    @property
-    def trump_broken(self) -> bool:
-        return self.broken
-
     def hand_mask(self, seat: int) -> int:
         """The hand of ``seat`` as a bit set."""
         return self.hand_bits[seat]
-
-    @property
-    def played_bits(self) -> int:
-        """The cards played to tricks this deal."""
-        mask = 0
-        for _lead, cards, _win in self.history:
-            for c in cards:
-                mask |= 1 << c
-        for c in self.trick_cards:
-            mask |= 1 << c
-        return mask
 
     # ---------------------------------------------------------------- legality
 

@@ -17,23 +17,24 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from backalley.cards import CARDS, SUITS, Card, Suit, cards_of_mask
+from backalley.cards import CARDS, Card, Suit, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason, SetupError
 from backalley.legality import Phase, legal_moves, refusal
 from backalley.moves import Move
 from backalley.play import TRUMP_MASKS, suit_mask, suit_of
-from backalley.rules.bidding import BiddingContext, BiddingOutcome, Contract
+from backalley.public import PublicFacts, RawTrick
+from backalley.rules.bidding import BiddingContext, BiddingOutcome
 from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:
-    from backalley.state import DealResult, GameState, RawTrick, Trick
+    from backalley.state import DealResult, GameState
 
 __all__ = ["PlayerView", "make_view"]
 
 
 @attrs.frozen(slots=True, repr=False)
-class PlayerView:
+class PlayerView(PublicFacts):
     """One seat's knowledge of a game (see the module docstring)."""
 
     rules: RuleSet
@@ -67,70 +68,9 @@ class PlayerView:
     # reading --------------------------------------------------------------
 
     @property
-    def players(self) -> int:
-        return self.rules.seating.players
-
-    @property
     def hand(self) -> tuple[Card, ...]:
         """This seat's own cards."""
         return cards_of_mask(self.hand_bits)
-
-    @property
-    def trump(self) -> Suit | None:
-        return None if self.trump_index is None else SUITS[self.trump_index]
-
-    @property
-    def turn_up(self) -> Card | None:
-        return None if self.turn_up_index is None else CARDS[self.turn_up_index]
-
-    @property
-    def discards(self) -> tuple[Card, ...]:
-        """Cards seen to go out of play this deal (a swapped or buried joker)."""
-        return cards_of_mask(self.discard_bits)
-
-    @property
-    def first_bidder(self) -> int:
-        return self.rules.bidding.first(self.dealer, self.players)
-
-    @property
-    def bids(self) -> tuple[Move | None, ...]:
-        n, first = self.players, self.first_bidder
-        out: list[Move | None] = [None] * n
-        for i, call in enumerate(self.calls):
-            out[(first + i) % n] = call
-        return tuple(out)
-
-    @property
-    def contracts(self) -> tuple[Contract | None, ...] | None:
-        return None if self.outcome is None else self.outcome.contracts
-
-    @property
-    def declarer(self) -> int | None:
-        return None if self.outcome is None else self.outcome.declarer
-
-    @property
-    def trick(self) -> tuple[tuple[int, Card], ...]:
-        n, lead = self.players, self.leader
-        return tuple(((lead + k) % n, CARDS[c]) for k, c in enumerate(self.trick_cards))
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        from backalley.state import Trick
-
-        n = self.players
-        return tuple(Trick(lead, tuple(CARDS[c] for c in cs), win, n) for lead, cs, win in self.history)
-
-    @property
-    def deals_played(self) -> int:
-        return len(self.deal_results)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def trump_broken(self) -> bool:
-        return self.broken
 
     def hand_mask(self, seat: int) -> int:
         """This seat's hand as a bit set; 0 for any other seat (not known)."""

@@ -47,8 +47,36 @@ class Rainbow:
         return len(suits) == 4
 
 
+class _SideScoring(Part):
+    """Scoring side by side: each side's points from its contract and tricks,
+    plus any rainbow bonus (RULES.md 1.7, 2.4, 6)."""
+
+    __slots__ = ()
+    rainbow: Rainbow | None
+
+    def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        raise NotImplementedError
+
+    def score(
+        self,
+        contracts: Sequence[Contract | None],
+        tricks: Sequence[int],
+        hand_size: int,
+        teams: Sequence[Sequence[int]],
+        dealt: Sequence[int],
+        trump: int | None,
+    ) -> tuple[int, ...]:
+        """The points of each side for one deal."""
+        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
+        rainbow = self.rainbow
+        if rainbow is not None and hand_size == rainbow.hand_size:
+            for side, team in enumerate(teams):
+                points[side] += rainbow.points * sum(1 for s in team if rainbow.holds(dealt[s], trump))
+        return tuple(points)
+
+
 @attrs.frozen(slots=True)
-class ContractScoring(Part):
+class ContractScoring(_SideScoring):
     """Gamerules scoring (RULES.md 1.7).  A numeric contract ``b`` with ``t``
     tricks: made (``t >= b``) scores ``per_bid_trick*b + per_overtrick*(t-b)``
     (so a zero contract scores ``per_overtrick`` per trick); set scores
@@ -78,18 +106,6 @@ class ContractScoring(Part):
             return self.per_bid_trick * b + self.per_overtrick * (tricks - b)
         return -self.set_per_bid_trick * b
 
-    def score(
-        self,
-        contracts: Sequence[Contract | None],
-        tricks: Sequence[int],
-        hand_size: int,
-        teams: Sequence[Sequence[int]],
-        dealt: Sequence[int],
-        trump: int | None,
-    ) -> tuple[int, ...]:
-        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
-        return _with_rainbows(self.rainbow, points, hand_size, teams, dealt, trump)
-
     def describe(self) -> str:
         text = (
             f"A side that makes its contract of b tricks scores {self.per_bid_trick} per bid "
@@ -102,7 +118,7 @@ class ContractScoring(Part):
 
 
 @attrs.frozen(slots=True)
-class AuctionScoring(Part):
+class AuctionScoring(_SideScoring):
     """Vietnam scoring (RULES.md 2.4).  The contracting side that takes at
     least its contract scores ``per_trick`` per trick taken times the counter
     multiplier; a failed contract loses ``set_per_trick`` per contracted trick
@@ -125,18 +141,6 @@ class AuctionScoring(Part):
             return self.per_trick * tricks * contract.multiplier
         return -self.set_per_trick * contract.tricks * contract.multiplier
 
-    def score(
-        self,
-        contracts: Sequence[Contract | None],
-        tricks: Sequence[int],
-        hand_size: int,
-        teams: Sequence[Sequence[int]],
-        dealt: Sequence[int],
-        trump: int | None,
-    ) -> tuple[int, ...]:
-        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
-        return _with_rainbows(self.rainbow, points, hand_size, teams, dealt, trump)
-
     def describe(self) -> str:
         text = (
             f"The contracting side, if it takes at least its contract, scores {self.per_trick} "
@@ -149,20 +153,6 @@ class AuctionScoring(Part):
             else "Defenders score nothing."
         )
         return text + _rainbow_text(self.rainbow)
-
-
-def _with_rainbows(
-    rainbow: Rainbow | None,
-    points: list[int],
-    hand_size: int,
-    teams: Sequence[Sequence[int]],
-    dealt: Sequence[int],
-    trump: int | None,
-) -> tuple[int, ...]:
-    if rainbow is not None and hand_size == rainbow.hand_size:
-        for t, team in enumerate(teams):
-            points[t] += rainbow.points * sum(1 for s in team if rainbow.holds(dealt[s], trump))
-    return tuple(points)
 
 
 def _rainbow_text(rainbow: Rainbow | None) -> str:
