@@ -139,6 +139,15 @@ def _suit(value: Any, path: str) -> Suit | None:
         raise _fail(path, str(exc)) from None
 
 
+_PHASES = {p.value: p for p in Phase}
+
+
+def _phase(value: Any, path: str) -> Phase:
+    if not isinstance(value, str) or value not in _PHASES:
+        raise _fail(path, f"expected one of {', '.join(_PHASES)}; got {_show(value)}")
+    return _PHASES[value]
+
+
 def _bits(cards: tuple[Card, ...], path: str) -> int:
     mask = 0
     for i, card in enumerate(cards):
@@ -529,10 +538,7 @@ def state_from_data(value: Any, path: str = "$") -> Any:
         for i, r in enumerate(_list(obj["deal_results"], f"{path}.deal_results"))
     )
     phase_text = obj["phase"]
-    phases = {p.value: p for p in Phase}
-    if phase_text not in phases:
-        raise _fail(f"{path}.phase", f"expected one of {', '.join(phases)}; got {_show(phase_text)}")
-    phase = phases[phase_text]
+    phase = _phase(phase_text, f"{path}.phase")
     schedule = rules.schedule.hand_sizes
     if len(results) > len(schedule):
         raise _fail(f"{path}.deal_results", f"{len(results)} deal results, but the rules have {len(schedule)} deals")
@@ -718,9 +724,7 @@ def view_from_data(value: Any, path: str = "$") -> Any:
     obj = _object(value, path, _VIEW_KEYS, "a player view")
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
     players = rules.players
-    phases = {p.value: p for p in Phase}
-    if obj["phase"] not in phases:
-        raise _fail(f"{path}.phase", f"expected one of {', '.join(phases)}; got {_show(obj['phase'])}")
+    phase = _phase(obj["phase"], f"{path}.phase")
     to_act = obj["to_act"]
     tricks = []
     for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks")):
@@ -744,7 +748,7 @@ def view_from_data(value: Any, path: str = "$") -> Any:
     return load_view(
         rules=rules,
         seat=_int(obj["seat"], f"{path}.seat", 0, players - 1),
-        phase=phases[obj["phase"]],
+        phase=phase,
         to_act=None if to_act is None else _int(to_act, f"{path}.to_act", 0, players - 1),
         dealer=_int(obj["dealer"], f"{path}.dealer", 0, players - 1),
         hand_size=_int(obj["hand_size"], f"{path}.hand_size", 1),
