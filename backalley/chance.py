@@ -1,13 +1,14 @@
 """Chance: every shuffle and random draw comes from the game's seed.
 
-The generator is seeded from a text (``"backalley/<seed>/<what>"``, hashed by
-:class:`random.Random` with SHA-512) and only ``getrandbits`` is used, with our
-own Fisher-Yates shuffle, so the same seed gives the same game on every
-machine and Python version.
+The random bits are SHAKE-256 output of a text naming the seed and the
+purpose (``"backalley/<seed>/deal/<n>"``), so the same seed gives the same
+game on every machine and every Python version, and each deal's shuffle can
+be made on its own, without carrying a generator's state in the game state.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import struct
 from collections.abc import Sequence
@@ -15,36 +16,29 @@ from collections.abc import Sequence
 __all__ = ["draw", "random_seed", "shuffled"]
 
 
-def _rng(seed: int, what: str) -> random.Random:
-    return random.Random(f"backalley/{seed}/{what}")
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """A uniform integer in ``range(n)`` (rejection sampling on getrandbits)."""
-    k = n.bit_length()
-    while True:
-        r = rng.getrandbits(k)
-        if r < n:
-            return r
+def _bits(seed: int, what: str, words: int) -> tuple[int, ...]:
+    """``words`` uniform 64-bit numbers for ``what`` in the game of ``seed``."""
+    digest = hashlib.shake_256(f"backalley/{seed}/{what}".encode()).digest(8 * words)
+    return struct.unpack(f"<{words}Q", digest)
 
 
 def shuffled(seed: int, deal_number: int, cards: Sequence[int]) -> tuple[int, ...]:
     """The deck order of the ``deal_number``-th deal (thrown-in deals count).
 
-    Each card gets a random 64-bit key (one ``getrandbits`` call for the whole
-    deck) and the deck is sorted by key, ties (probability about 1e-16) broken by
-    the card's index: a uniform shuffle, the same everywhere.
+    Each card gets a random 64-bit key and the deck is sorted by key (a tie,
+    of probability about 1e-16, keeps the deck's order): a uniform shuffle.
     """
-    rng = _rng(seed, f"deal/{deal_number}")
-    n = len(cards)
-    keys = rng.getrandbits(64 * n).to_bytes(8 * n, "little")
-    ranked = sorted(zip(struct.unpack(f"<{n}Q", keys), cards))
-    return tuple(card for _key, card in ranked)
+    keys = _bits(seed, f"deal/{deal_number}", len(cards))
+    return tuple(cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__))
 
 
 def draw(seed: int, what: str, n: int) -> int:
-    """A random choice in ``range(n)`` named ``what`` (e.g. the first dealer)."""
-    return _below(_rng(seed, what), n)
+    """A uniform choice in ``range(n)`` named ``what`` (e.g. the first dealer)."""
+    limit = (1 << 64) - (1 << 64) % n  # reject the top remainder: no bias
+    for word in _bits(seed, what, 16):
+        if word < limit:
+            return word % n
+    return _bits(seed, what, 1)[0] % n  # pragma: no cover - probability < 2**-900
 
 
 def random_seed() -> int:

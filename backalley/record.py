@@ -155,6 +155,7 @@ _KEYS = {
 def record_from_data(value: Any, path: str = "$") -> GameRecord:
     from backalley.serialize import (
         _cards,
+        check_results,
         _int,
         _list,
         _move,
@@ -176,6 +177,7 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
             deal_result_from_data(r, f"{path}.results[{i}]")
             for i, r in enumerate(_list(obj["results"], f"{path}.results"))
         )
+        check_results(rules, results, None, path, "results")
     players = None
     if "players" in obj:
         names = _list(obj["players"], f"{path}.players")

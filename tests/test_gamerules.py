@@ -725,7 +725,7 @@ def test_scoring_parameters():
 def test_scores_accumulate_over_deals():
     """RULES.md 1.7, 1.8: scores are the sum of the deal points."""
     rules = short(GR, 3, 2)
-    state = bid_round(seeded_deal(rules, seed=6), {1: "bid 2", 2: "bid 1", 3: "pass", 0: "pass"})
+    state = bid_round(seeded_deal(rules, seed=7), {1: "bid 2", 2: "bid 1", 3: "pass", 0: "pass"})
     state = play_to_tricks(state, (1, 2))
     assert state.scores == (5, 10)
     assert state.deals_played == 1 and state.hand_size == 2 and state.dealer == 1
@@ -741,7 +741,7 @@ def test_scores_accumulate_over_deals():
 def test_game_over_and_winner():
     """RULES.md 1.8: after the last scored deal the game is over; the team with
     more points wins."""
-    state = bid_round(seeded_deal(short(GR, 2)), {1: "bid 1", 2: "bid 1", 3: "pass", 0: "pass"})
+    state = bid_round(seeded_deal(short(GR, 2), seed=3), {1: "bid 1", 2: "bid 1", 3: "pass", 0: "pass"})
     assert state.winner is None and not state.is_over
     state = play_to_tricks(state, (2, 0))
     assert state.is_over and state.phase is ba.Phase.GAME_OVER
