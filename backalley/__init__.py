@@ -22,8 +22,8 @@ from backalley.errors import (
 from backalley.game import new_game
 from backalley.legality import Phase
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
-from backalley.rules import Contract, RuleSet
 from backalley.record import GameRecord, ReplayError, replay
+from backalley.rules import Contract, RuleSet
 from backalley.serialize import from_json, to_json
 from backalley.state import DealResult, GameState, Trick
 from backalley.views import PlayerView

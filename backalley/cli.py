@@ -56,7 +56,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     bots = [make_bot(name, seed=(state.seed, seat)) for seat, name in enumerate(names)]
     start: GameState = state
     moves = []
-    print(f"{rules.name or 'custom rules'}: seed {state.seed}, first dealer seat {state.dealer}", file=out)
+    print(
+        f"{rules.name or 'custom rules'}: seed {state.seed}, first dealer seat {state.dealer}",
+        file=out,
+    )
     shown = 0
     while not state.is_over:
         seat = state.to_act
@@ -65,7 +68,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         moves.append(move)
         state = state.apply(move)
         while shown < state.deals_played:
-            print(describe_deal(rules, state.deal_results[shown], state_scores(state, shown)), file=out)
+            print(
+                describe_deal(rules, state.deal_results[shown], state_scores(state, shown)),
+                file=out,
+            )
             shown += 1
     teams = "team" if len(rules.teams) < rules.players else "seat"
     if state.winner is None:
@@ -123,14 +129,12 @@ def _cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     from backalley.vectors import write_vectors
 
     rules = load_rules(args.variant)
-    target = sys.stdout if args.output in (None, "-") else open(args.output, "w", encoding="utf-8")
-    try:
+    if args.output in (None, "-"):
+        write_vectors(rules, games=args.games, seed=args.seed, out=sys.stdout)
+        return 0
+    with open(args.output, "w", encoding="utf-8") as target:
         count = write_vectors(rules, games=args.games, seed=args.seed, out=target)
-    finally:
-        if target is not sys.stdout:
-            target.close()
-    if target is not sys.stdout:
-        print(f"{count} lines written to {args.output}", file=out)
+    print(f"{count} lines written to {args.output}", file=out)
     return 0
 
 
@@ -150,8 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_cmd_play)
 
     rules = sub.add_parser("rules", help="print a rules sheet, or the differences of two rule sets")
-    rules.add_argument("name", nargs="?", default="gamerules", help="variant name or house-rules file")
-    rules.add_argument("--diff", nargs=2, metavar=("A", "B"), help="list the parts in which A and B differ")
+    rules.add_argument(
+        "name", nargs="?", default="gamerules", help="variant name or house-rules file"
+    )
+    rules.add_argument(
+        "--diff", nargs=2, metavar=("A", "B"), help="list the parts in which A and B differ"
+    )
     rules.set_defaults(run=_cmd_rules)
 
     names = sub.add_parser("variants", help="list the registered variants")

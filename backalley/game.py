@@ -38,7 +38,9 @@ def new_game(
 
         rules = GAMERULES
     if not isinstance(rules, RuleSet):
-        raise SetupError(f"rules must be a RuleSet (e.g. backalley.variants.GAMERULES), not {rules!r}")
+        raise SetupError(
+            f"rules must be a RuleSet (e.g. backalley.variants.GAMERULES), not {rules!r}"
+        )
     if seed is None:
         seed = chance.random_seed()
     elif not isinstance(seed, int) or isinstance(seed, bool):
@@ -82,4 +84,3 @@ def _deck_order(rules: RuleSet, order: Sequence[Card | str], k: int) -> tuple[in
         missing = " ".join(str(c) for c in cards_of_mask(expected & ~seen))
         raise SetupError(f"decks[{k}]: the deck order is missing {missing}")
     return indices
-

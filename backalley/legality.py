@@ -19,6 +19,7 @@ from backalley.play import explain, restrictions
 from backalley.rules.bidding import BiddingContext, BiddingOutcome
 from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import RuleSet
+
 __all__ = ["Phase", "Position", "legal_moves", "refusal"]
 
 Refusal = tuple[Reason, str]
@@ -198,4 +199,3 @@ def _play_refusal(pos: Position, card: Card) -> Refusal | None:
             )
             return (reason, text)
     return None
-

@@ -109,7 +109,7 @@ class Play:
         return f"play {self.card}"
 
 
-Move = Union[Pass, Bid, BoardBid, Counter, NameTrump, Play]
+Move = Union[Pass, Bid, BoardBid, Counter, NameTrump, Play]  # noqa: UP007 - a runtime alias on 3.10
 """Any move a player can make."""
 
 MOVE_TYPES: tuple[type, ...] = (Pass, Bid, BoardBid, Counter, NameTrump, Play)
@@ -171,6 +171,5 @@ def parse_move(text: str) -> Move:
         except NotationError:
             pass
     raise NotationError(
-        f"{text!r} is not a move; write 'pass', 'bid N', 'board', 'counter', "
-        "'trump S' or 'play QS'"
+        f"{text!r} is not a move; write 'pass', 'bid N', 'board', 'counter', 'trump S' or 'play QS'"
     )

@@ -60,7 +60,11 @@ def restrictions(
     trumps = hand & TRUMP_MASKS[trump]
     if not trick:
         # RULES.md 1.6 "Leading trump": not until broken, unless exempt or only trumps held.
-        if trumps and trumps != hand and not rules.lead.may_lead_trump(broken, seat in board_bidders):
+        if (
+            trumps
+            and trumps != hand
+            and not rules.lead.may_lead_trump(broken, seat in board_bidders)
+        ):
             return ((hand & ~trumps, Reason.TRUMP_NOT_BROKEN),)
         return ()
     led = trick[0]

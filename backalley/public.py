@@ -128,7 +128,9 @@ class PublicFacts:
     def tricks(self) -> tuple[Trick, ...]:
         """This deal's completed tricks."""
         n = self.rules.players
-        return tuple(Trick(lead, tuple(CARDS[c] for c in cs), win, n) for lead, cs, win in self.history)
+        return tuple(
+            Trick(lead, tuple(CARDS[c] for c in cs), win, n) for lead, cs, win in self.history
+        )
 
     @property
     def tricks_won(self) -> tuple[int, ...]:

@@ -86,7 +86,9 @@ class GameRecord:
         """The new game the record's moves are played from."""
         from backalley.game import new_game
 
-        return new_game(self.rules, seed=self.seed, dealer=self.first_dealer, decks=self.decks or None)
+        return new_game(
+            self.rules, seed=self.seed, dealer=self.first_dealer, decks=self.decks or None
+        )
 
 
 def replay(record: GameRecord) -> Iterator[GameState]:
@@ -155,11 +157,11 @@ _KEYS = {
 def record_from_data(value: Any, path: str = "$") -> GameRecord:
     from backalley.serialize import (
         _cards,
-        check_results,
         _int,
         _list,
         _move,
         _object,
+        check_results,
         deal_result_from_data,
         rules_from_data,
     )
@@ -185,7 +187,9 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
             if not isinstance(name, str):
                 raise SerializationError("a player name is text", f"{path}.players[{i}]")
         if len(names) != rules.players:
-            raise SerializationError(f"expected one name per seat ({rules.players})", f"{path}.players")
+            raise SerializationError(
+                f"expected one name per seat ({rules.players})", f"{path}.players"
+            )
         players = tuple(names)
     metadata = obj.get("metadata", {})
     if not isinstance(metadata, dict) or not all(
@@ -199,7 +203,10 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
         first_dealer=_int(obj["first_dealer"], f"{path}.first_dealer", 0, rules.players - 1),
         seed=None if seed is None else _int(seed, f"{path}.seed"),
         decks=decks,
-        moves=tuple(_move(m, f"{path}.moves[{i}]") for i, m in enumerate(_list(obj["moves"], f"{path}.moves"))),
+        moves=tuple(
+            _move(m, f"{path}.moves[{i}]")
+            for i, m in enumerate(_list(obj["moves"], f"{path}.moves"))
+        ),
         results=results,
         players=players,
         metadata=metadata,
@@ -220,13 +227,15 @@ def check_record_file(path: Path, out: TextIO) -> int:
     record = from_json(path.read_text(encoding="utf-8"), GameRecord)
     last: GameState | None = None
     try:
-        for last in replay(record):
-            pass
+        for state in replay(record):
+            last = state
     except ReplayError as exc:
         where = "results" if exc.index is None else f"move {exc.index} ({exc.move})"
         print(f"{path}: ILLEGAL at {where}: {exc.reason.name}: {exc}", file=out)
         return 1
     assert last is not None
-    status = "game over" if last.is_over else f"{last.phase.value}, {last.deals_played} deals scored"
+    status = (
+        "game over" if last.is_over else f"{last.phase.value}, {last.deals_played} deals scored"
+    )
     print(f"{path}: OK, {len(record.moves)} moves, {status}, scores {list(last.scores)}", file=out)
     return 0

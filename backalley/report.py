@@ -10,10 +10,7 @@ __all__ = ["describe_deal"]
 
 def describe_deal(rules: RuleSet, result: DealResult, totals: tuple[int, ...]) -> str:
     """``Deal 3 (11 cards, dealer 2, trump H): bids ... | tricks ... | points ... | scores ...``."""
-    if result.trump is not None:
-        trump = result.trump.value
-    else:
-        trump = "none"
+    trump = result.trump.value if result.trump is not None else "none"
     turn = f", turn-up {result.turn_up}" if result.turn_up is not None else ""
     bids = " ".join("-" if b is None else str(b).replace("bid ", "") for b in result.bids)
     contracts = " ".join("-" if c is None else str(c) for c in result.contracts)

@@ -27,10 +27,16 @@ import attrs
 import cattrs
 
 from backalley.cards import CARDS, SUITS, Card, Rank, Suit, indices_of_mask, parse_card
-from backalley.errors import BackAlleyError, IllegalMoveError, NotationError, RuleSetError, SerializationError
+from backalley.errors import (
+    BackAlleyError,
+    IllegalMoveError,
+    NotationError,
+    RuleSetError,
+    SerializationError,
+)
 from backalley.legality import Phase
 from backalley.moves import MOVE_TYPES, Move, NameTrump, parse_move
-from backalley.rules.bidding import BiddingOutcome, Contract
+from backalley.rules.bidding import Contract
 from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import PART_NAMES, PART_TYPES, RuleSet
 from backalley.rules.scoring import Rainbow
@@ -56,7 +62,7 @@ def _fail(path: str, message: str) -> SerializationError:
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
-    if isinstance(value, bool) and kind is not bool and (kind == int or kind == (int,)):
+    if isinstance(value, bool) and kind is not bool and (kind is int or kind == (int,)):
         raise _fail(path, f"expected {what}, got {json.dumps(value)}")
     if not isinstance(value, kind):
         raise _fail(path, f"expected {what}, got {_show(value)}")
@@ -104,7 +110,7 @@ def _object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[
 
 def _card(value: Any, path: str) -> Card:
     if not isinstance(value, str):
-        raise _fail(path, f"expected a card like \"QS\", got {_show(value)}")
+        raise _fail(path, f'expected a card like "QS", got {_show(value)}')
     try:
         return parse_card(value)
     except NotationError as exc:
@@ -121,7 +127,7 @@ def _card_or_none(value: Any, path: str) -> Card | None:
 
 def _move(value: Any, path: str) -> Move:
     if not isinstance(value, str):
-        raise _fail(path, f"expected a move like \"bid 3\", got {_show(value)}")
+        raise _fail(path, f'expected a move like "bid 3", got {_show(value)}')
     try:
         return parse_move(value)
     except NotationError as exc:
@@ -242,12 +248,10 @@ def _param(value: Any, tp: Any, path: str) -> Any:
     raise _fail(path, f"cannot read a value of type {tp}")  # pragma: no cover
 
 
-def policy_from_data(
-    part: str, value: Any, path: str, base: Any | None = None
-) -> Any:
+def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) -> Any:
     """A policy of rule part ``part`` from plain data; with ``base``, missing
     parameters come from ``base`` when the type (tag) is the same."""
-    classes: dict[str, Any] = {getattr(cls, "tag"): cls for cls in PART_TYPES[part]}
+    classes: dict[str, Any] = {cls.tag: cls for cls in cast(Any, PART_TYPES[part])}
     if not isinstance(value, dict):
         raise _fail(path, f"expected a table for the {part} part, got {_show(value)}")
     tag = value.get("type", base.tag if base is not None else None)
@@ -268,7 +272,9 @@ def policy_from_data(
             continue
         if key not in params:
             known = ", ".join(params) or "none"
-            raise _fail(f"{path}.{key}", f"unknown option {key!r} for {part} type {tag!r}; known: {known}")
+            raise _fail(
+                f"{path}.{key}", f"unknown option {key!r} for {part} type {tag!r}; known: {known}"
+            )
         kwargs[key] = _param(item, params[key], f"{path}.{key}")
     try:
         return cls(**kwargs)
@@ -350,14 +356,22 @@ def _rules_from_object(obj: dict[str, Any], path: str, allow_base: bool) -> Rule
 def contract_to_data(c: Contract | None) -> dict[str, Any] | None:
     if c is None:
         return None
-    return {"tricks": c.tricks, "board": c.board, "multiplier": c.multiplier, "declarer": c.declarer}
+    return {
+        "tricks": c.tricks,
+        "board": c.board,
+        "multiplier": c.multiplier,
+        "declarer": c.declarer,
+    }
 
 
 def contract_from_data(value: Any, path: str) -> Contract | None:
     if value is None:
         return None
     obj = _object(
-        value, path, {"tricks": True, "board": False, "multiplier": False, "declarer": False}, "a contract"
+        value,
+        path,
+        {"tricks": True, "board": False, "multiplier": False, "declarer": False},
+        "a contract",
     )
     declarer = obj.get("declarer")
     return Contract(
@@ -449,8 +463,14 @@ def _deal_result_from_data(value: Any, path: str) -> Any:
             for i, c in enumerate(_list(obj["contracts"], f"{path}.contracts"))
         ),
         declarer=None if declarer is None else _int(declarer, f"{path}.declarer", 0, 15),
-        tricks=tuple(_int(t, f"{path}.tricks[{i}]", 0) for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks"))),
-        points=tuple(_int(p, f"{path}.points[{i}]") for i, p in enumerate(_list(obj["points"], f"{path}.points"))),
+        tricks=tuple(
+            _int(t, f"{path}.tricks[{i}]", 0)
+            for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks"))
+        ),
+        points=tuple(
+            _int(p, f"{path}.points[{i}]")
+            for i, p in enumerate(_list(obj["points"], f"{path}.points"))
+        ),
     )
 
 
@@ -541,7 +561,10 @@ def state_from_data(value: Any, path: str = "$") -> Any:
     phase = _phase(phase_text, f"{path}.phase")
     schedule = rules.schedule.hand_sizes
     if len(results) > len(schedule):
-        raise _fail(f"{path}.deal_results", f"{len(results)} deal results, but the rules have {len(schedule)} deals")
+        raise _fail(
+            f"{path}.deal_results",
+            f"{len(results)} deal results, but the rules have {len(schedule)} deals",
+        )
     over = phase is Phase.GAME_OVER
     if over != (len(results) == len(schedule)):
         raise _fail(
@@ -549,7 +572,9 @@ def state_from_data(value: Any, path: str = "$") -> Any:
             f"phase {phase.value!r} does not fit {len(results)} scored deals of {len(schedule)}",
         )
     earlier = results[:-1] if over else results
-    scores = tuple(_int(s, f"{path}.scores[{i}]") for i, s in enumerate(_list(obj["scores"], f"{path}.scores")))
+    scores = tuple(
+        _int(s, f"{path}.scores[{i}]") for i, s in enumerate(_list(obj["scores"], f"{path}.scores"))
+    )
     check_results(rules, results, scores, path, "deal_results")
 
     deal = _object(obj["deal"], f"{path}.deal", _DEAL_KEYS, "a deal")
@@ -558,7 +583,10 @@ def state_from_data(value: Any, path: str = "$") -> Any:
     hand_size = _int(deal["hand_size"], f"{dpath}.hand_size", 1)
     expected_size = schedule[len(earlier)]
     if hand_size != expected_size:
-        raise _fail(f"{dpath}.hand_size", f"deal {len(earlier) + 1} has {expected_size} cards, not {hand_size}")
+        raise _fail(
+            f"{dpath}.hand_size",
+            f"deal {len(earlier) + 1} has {expected_size} cards, not {hand_size}",
+        )
     hands_data = _list(deal["hands"], f"{dpath}.hands")
     if len(hands_data) != players:
         raise _fail(f"{dpath}.hands", f"expected {players} hands, got {len(hands_data)}")
@@ -584,7 +612,14 @@ def state_from_data(value: Any, path: str = "$") -> Any:
         missing = " ".join(_texts(full & ~seen))
         raise _fail(dpath, f"the hands, stock, turn-up and discards miss {missing} of the deck")
     trump = _opening_trump(rules, turn_up, f"{dpath}.turn_up")
-    match = Match(seed, first_dealer, tuple(decks), deal_number, tuple(_sum_points(earlier, len(scores))), earlier)
+    match = Match(
+        seed,
+        first_dealer,
+        tuple(decks),
+        deal_number,
+        tuple(_sum_points(earlier, len(scores))),
+        earlier,
+    )
     state = open_deal(
         rules,
         match,
@@ -598,7 +633,11 @@ def state_from_data(value: Any, path: str = "$") -> Any:
     )
     for i, text in enumerate(_list(deal["moves"], f"{dpath}.moves")):
         move = _move(text, f"{dpath}.moves[{i}]")
-        if state.is_over or state.deals_played != len(earlier) or state.match.deal_number != deal_number:
+        if (
+            state.is_over
+            or state.deals_played != len(earlier)
+            or state.match.deal_number != deal_number
+        ):
             raise _fail(f"{dpath}.moves[{i}]", "moves go on past the end of this deal")
         try:
             state = state.apply(move)
@@ -607,7 +646,9 @@ def state_from_data(value: Any, path: str = "$") -> Any:
     if state.match.deal_number != deal_number or state.dealt_bits != tuple(hands):
         raise _fail(f"{dpath}.moves", "the moves end this deal, so the state would be another deal")
     if state.phase is not phase:
-        raise _fail(f"{path}.phase", f"the moves lead to phase {state.phase.value!r}, not {phase.value!r}")
+        raise _fail(
+            f"{path}.phase", f"the moves lead to phase {state.phase.value!r}, not {phase.value!r}"
+        )
     if state.deal_results != results:
         raise _fail(f"{path}.deal_results", "the deal results do not match what the moves produce")
     return state
@@ -639,7 +680,10 @@ def check_results(
             raise _fail(f"{where}.tricks", "the tricks do not add up to the hand size")
         totals = [a + b for a, b in zip(totals, r.points)]
     if scores is not None and tuple(totals) != tuple(scores):
-        raise _fail(f"{path}.scores", f"the scores {list(scores)} are not the sum of the deal results {totals}")
+        raise _fail(
+            f"{path}.scores",
+            f"the scores {list(scores)} are not the sum of the deal results {totals}",
+        )
 
 
 def _disjoint(seen: int, bits: int, full: int, path: str) -> int:
@@ -739,7 +783,8 @@ def view_from_data(value: Any, path: str = "$") -> Any:
             )
         )
     counts = tuple(
-        _int(c, f"{path}.hand_counts[{i}]", 0) for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts"))
+        _int(c, f"{path}.hand_counts[{i}]", 0)
+        for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts"))
     )
     results = tuple(
         deal_result_from_data(r, f"{path}.deal_results[{i}]")
@@ -757,11 +802,17 @@ def view_from_data(value: Any, path: str = "$") -> Any:
         turn_up=_card_or_none(obj.get("turn_up"), f"{path}.turn_up"),
         discards=_cards(obj.get("discards", []), f"{path}.discards"),
         trump=_suit(obj.get("trump"), f"{path}.trump"),
-        calls=tuple(_move(c, f"{path}.calls[{i}]") for i, c in enumerate(_list(obj["calls"], f"{path}.calls"))),
+        calls=tuple(
+            _move(c, f"{path}.calls[{i}]")
+            for i, c in enumerate(_list(obj["calls"], f"{path}.calls"))
+        ),
         history=tuple(tricks),
         trick=tuple(c.index for c in _cards(obj["trick"], f"{path}.trick")),
         leader=_int(obj["leader"], f"{path}.leader", 0, players - 1),
-        scores=tuple(_int(s, f"{path}.scores[{i}]") for i, s in enumerate(_list(obj["scores"], f"{path}.scores"))),
+        scores=tuple(
+            _int(s, f"{path}.scores[{i}]")
+            for i, s in enumerate(_list(obj["scores"], f"{path}.scores"))
+        ),
         deal_results=results,
         path=path,
     )
@@ -862,7 +913,10 @@ def from_data(data: Any, cls: type[T]) -> T:
         if fmt is not None and fmt != f"backalley/{kind}":
             raise _fail("$.format", f"this is a {fmt!r} document, not 'backalley/{kind}'")
         if version is not None and version != FORMAT_VERSION:
-            raise _fail("$.version", f"format version {_show(version)} is not supported (only {FORMAT_VERSION})")
+            raise _fail(
+                "$.version",
+                f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
+            )
     try:
         return converter.structure(data, cls)
     except BackAlleyError:
@@ -889,4 +943,3 @@ def from_json(text: str | bytes, cls: type[T]) -> T:
     except (ValueError, RecursionError) as exc:
         raise SerializationError(f"not valid JSON: {exc}", "$") from None
     return from_data(data, cls)
-

@@ -44,6 +44,7 @@ __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 _NOBODY: frozenset[int] = frozenset()
 _PLAYING = Phase.PLAYING
 
+
 @attrs.frozen(slots=True)
 class DealResult:
     """The record of one scored deal.
@@ -347,7 +348,15 @@ class GameState(PublicFacts):
 
     def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
         return GameState(
-            self.rules, self.match, deal, phase, self.hand_bits, leader, (), self.history, self.broken
+            self.rules,
+            self.match,
+            deal,
+            phase,
+            self.hand_bits,
+            leader,
+            (),
+            self.history,
+            self.broken,
         )
 
     def _play(self, card: int) -> GameState:
@@ -360,8 +369,15 @@ class GameState(PublicFacts):
         hand_bits = tuple(hands)
         if len(trick) < n:
             return GameState(
-                rules, self.match, self.deal, _PLAYING, hand_bits, self.leader, trick,
-                self.history, self.broken,
+                rules,
+                self.match,
+                self.deal,
+                _PLAYING,
+                hand_bits,
+                self.leader,
+                trick,
+                self.history,
+                self.broken,
             )
         trump = self.deal.trump_index
         if trump is None:
@@ -406,8 +422,15 @@ class GameState(PublicFacts):
         schedule = rules.schedule.hand_sizes
         if len(match.results) >= len(schedule):
             return GameState(
-                rules, match, self.deal, Phase.GAME_OVER, self.hand_bits, self.leader,
-                self.trick_cards, self.history, self.broken,
+                rules,
+                match,
+                self.deal,
+                Phase.GAME_OVER,
+                self.hand_bits,
+                self.leader,
+                self.trick_cards,
+                self.history,
+                self.broken,
             )
         dealer = rules.dealer.after_deal(self.dealer, points, teams, rules.players)
         return start_deal(rules, match, dealer, schedule[len(match.results)])
@@ -429,7 +452,8 @@ def _turn_error(state: GameState, seat: int) -> IllegalMoveError:
         return IllegalMoveError(Reason.NOT_YOUR_TURN, f"there is no seat {seat!r}")
     if state.phase is Phase.NAMING_TRUMP:
         return IllegalMoveError(
-            Reason.NOT_DECLARER, f"seat {state.to_act} is the declarer and names trump, not seat {seat}"
+            Reason.NOT_DECLARER,
+            f"seat {state.to_act} is the declarer and names trump, not seat {seat}",
         )
     if state.phase is Phase.BIDDING and state.bids[seat] is not None:
         return IllegalMoveError(
@@ -440,7 +464,9 @@ def _turn_error(state: GameState, seat: int) -> IllegalMoveError:
     )
 
 
-def deal_cards(order: Sequence[int], dealer: int, players: int, hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def deal_cards(
+    order: Sequence[int], dealer: int, players: int, hand_size: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Deal ``order`` one card at a time, clockwise, starting left of the
     dealer (RULES.md 1.2): the hands as bit sets, and the stock (top first)."""
     dealt = players * hand_size
@@ -464,7 +490,15 @@ def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> Gam
     hands, stock = deal_cards(order, dealer, rules.players, hand_size)
     setup = rules.trump.setup(hands, stock)
     return open_deal(
-        rules, match, dealer, hand_size, setup.hands, setup.stock, setup.turn_up, setup.discards, setup.trump
+        rules,
+        match,
+        dealer,
+        hand_size,
+        setup.hands,
+        setup.stock,
+        setup.turn_up,
+        setup.discards,
+        setup.trump,
     )
 
 

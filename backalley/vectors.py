@@ -37,12 +37,18 @@ __all__ = ["probe_moves", "write_vectors"]
 def probe_moves(hand_size: int) -> tuple[Move, ...]:
     """Every move worth probing: all plays, bids 0..hand size + 1, the words, trump calls."""
     bids = tuple(bid(n) for n in range(hand_size + 2))
-    trumps = tuple(NameTrump(s) for s in SUITS) + (NameTrump(None),)
+    trumps = (*(NameTrump(s) for s in SUITS), NameTrump(None))
     return (PASS, *bids, BOARD, COUNTER, *trumps, *(PLAYS[i] for i in range(len(CARDS))))
 
 
 def write_vectors(
-    rules: RuleSet, *, games: int, seed: int, out: TextIO, illegal_samples: int = 4, full: bool = False
+    rules: RuleSet,
+    *,
+    games: int,
+    seed: int,
+    out: TextIO,
+    illegal_samples: int = 4,
+    full: bool = False,
 ) -> int:
     """Write the vectors of ``games`` random games to ``out``; returns the number of lines."""
     lines = 0

@@ -105,13 +105,17 @@ class PlayerView(PublicFacts):
         if self.phase is not Phase.GAME_OVER and self.to_act != self.seat:
             if self.phase is Phase.NAMING_TRUMP:
                 raise IllegalMoveError(
-                    Reason.NOT_DECLARER, f"seat {self.to_act} is the declarer and names trump, not you"
+                    Reason.NOT_DECLARER,
+                    f"seat {self.to_act} is the declarer and names trump, not you",
                 )
             if self.phase is Phase.BIDDING and self.bids[self.seat] is not None:
                 raise IllegalMoveError(
-                    Reason.ALREADY_BID, f"you have already called ({self.bids[self.seat]}) this deal"
+                    Reason.ALREADY_BID,
+                    f"you have already called ({self.bids[self.seat]}) this deal",
                 )
-            raise IllegalMoveError(Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not yours")
+            raise IllegalMoveError(
+                Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not yours"
+            )
         if move in self.legal_moves():
             return
         why = refusal(self, move)
@@ -257,7 +261,9 @@ def load_view(
         raise fail("phase", f"phase {phase.value!r} does not fit {len(deal_results)} scored deals")
     current = len(deal_results) - 1 if over else len(deal_results)
     if hand_size != schedule[current]:
-        raise fail("hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}")
+        raise fail(
+            "hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}"
+        )
     check_results(rules, deal_results, scores, path, "deal_results")
     if len(hand_counts) != n:
         raise fail("hand_counts", f"expected {n} hand counts")
@@ -310,9 +316,9 @@ def load_view(
             raise fail("discards", f"{card} is out of place")
         seen |= 1 << card.index
     t = 4 if trump_index is None else trump_index
-    if history or trick:
-        if outcome is None or phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
-            raise fail("tricks", "cards were played before the bidding was over")
+    bidding_over = outcome is not None and phase not in (Phase.BIDDING, Phase.NAMING_TRUMP)
+    if (history or trick) and not bidding_over:
+        raise fail("tricks", "cards were played before the bidding was over")
     if outcome is None or phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
         lead = rules.bidding.first(dealer, n)
     else:
@@ -346,7 +352,9 @@ def load_view(
         if hand_counts[s] != hand_size - plays[s]:
             raise fail(f"hand_counts[{s}]", f"seat {s} should hold {hand_size - plays[s]} cards")
     if hand_counts[seat] != len(hand):
-        raise fail("hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}")
+        raise fail(
+            "hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}"
+        )
     if over:
         expected_to_act = None
     elif phase is Phase.BIDDING:
@@ -382,4 +390,3 @@ def load_view(
         scores=scores,
         deal_results=deal_results,
     )
-

@@ -175,9 +175,7 @@ def play_random_game(
 
 def state_fields(state: ba.GameState) -> tuple[object, ...]:
     """Every field of a state except the legal-moves cache (for "unchanged" checks)."""
-    return tuple(
-        getattr(state, f.name) for f in attrs.fields(type(state)) if f.name != "_legal"
-    )
+    return tuple(getattr(state, f.name) for f in attrs.fields(type(state)) if f.name != "_legal")
 
 
 def check_conservation(state: ba.GameState) -> None:

@@ -99,7 +99,9 @@ def main(argv: list[str]) -> int:
             continue
         path.write_text(text)
         doc = json.loads(text)
-        print(f"wrote {path.name}: {len(doc['moves'])} moves, {len(doc['deals'])} deals, scores {doc['scores']}")
+        print(
+            f"wrote {path.name}: {len(doc['moves'])} moves, {len(doc['deals'])} deals, scores {doc['scores']}"
+        )
     return 1 if stale else 0
 
 

@@ -65,8 +65,29 @@ def test_parse_cards():
 
 @pytest.mark.parametrize(
     "bad",
-    ["1X", "", "   ", "11H", "1H", "0H", "H10", "10", "Q", "S", "QX", "XS", "BJS", "JOKER",
-     "QS QS", "10 H", "1 0H", "010H", "Q-S", "BB", "LB"],
+    [
+        "1X",
+        "",
+        "   ",
+        "11H",
+        "1H",
+        "0H",
+        "H10",
+        "10",
+        "Q",
+        "S",
+        "QX",
+        "XS",
+        "BJS",
+        "JOKER",
+        "QS QS",
+        "10 H",
+        "1 0H",
+        "010H",
+        "Q-S",
+        "BB",
+        "LB",
+    ],
 )
 def test_bad_card_text(bad):
     with pytest.raises(ba.NotationError) as info:

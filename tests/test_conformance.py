@@ -28,8 +28,8 @@ from backalley.rules import (
     ContractScoring,
     Cutthroat,
     DealerRotation,
-    DeclarerNamesTrump,
     Deck,
+    DeclarerNamesTrump,
     FirstBidder,
     FirstLead,
     FixedTrump,
@@ -209,8 +209,15 @@ def replay(rules: ba.RuleSet, seed: int) -> tuple[ba.GameState, list[tuple[ba.Mo
 
 def test_there_are_variants_and_presets() -> None:
     """RULES.md §2, §5, §6: the seed variants and presets are registered."""
-    for name in ("gamerules", "vietnam", "vietnam-no-jokers", "vietnam-42", "vietnam-spades",
-                 "vietnam-cutthroat", *ba.variants.PRESET_NOTES):
+    for name in (
+        "gamerules",
+        "vietnam",
+        "vietnam-no-jokers",
+        "vietnam-42",
+        "vietnam-spades",
+        "vietnam-cutthroat",
+        *ba.variants.PRESET_NOTES,
+    ):
         assert name in VARIANTS
 
 
@@ -242,7 +249,9 @@ def test_same_seed_same_game(name: str) -> None:
         assert a == b
     assert a.scores == b.scores and a.deal_results == b.deal_results
     # another seed deals other cards
-    assert ba.new_game(rules, seed=43, dealer=0).hands != ba.new_game(rules, seed=42, dealer=0).hands
+    assert (
+        ba.new_game(rules, seed=43, dealer=0).hands != ba.new_game(rules, seed=42, dealer=0).hands
+    )
 
 
 def check_round_trips(rules: ba.RuleSet) -> None:
@@ -323,7 +332,9 @@ def rule_sets(draw: Any) -> ba.RuleSet:
             per_trick=draw(st.integers(1, 20)),
             set_per_trick=draw(st.integers(0, 20)),
             defenders_score_tricks=draw(st.booleans()),
-            rainbow=draw(st.none() | st.builds(Rainbow, st.sampled_from(sizes), st.integers(1, 10))),
+            rainbow=draw(
+                st.none() | st.builds(Rainbow, st.sampled_from(sizes), st.integers(1, 10))
+            ),
         )
         first_lead = draw(st.sampled_from(list(FirstLead)))
     else:
@@ -356,7 +367,9 @@ def rule_sets(draw: Any) -> ba.RuleSet:
             set_per_bid_trick=draw(st.integers(0, 10)),
             per_board_trick=draw(st.integers(1, 20)),
             set_per_board_trick=draw(st.integers(0, 20)),
-            rainbow=draw(st.none() | st.builds(Rainbow, st.sampled_from(sizes), st.integers(1, 10))),
+            rainbow=draw(
+                st.none() | st.builds(Rainbow, st.sampled_from(sizes), st.integers(1, 10))
+            ),
         )
         first_lead = draw(st.sampled_from([FirstLead.HIGHEST_BIDDER, FirstLead.LEFT_OF_DEALER]))
     lead = LeadPolicy(
@@ -456,9 +469,18 @@ def test_generated_strategy_builds_many_kinds() -> None:
 
     collect()
     for kind in (
-        "trump:turn-up", "trump:fixed", "trump:none", "trump:declarer-names",
-        "bidding:once-around", "bidding:auction", "seating:partnerships", "seating:cutthroat",
-        "players:3", "players:5", "jokers:0", "jokers:2",
+        "trump:turn-up",
+        "trump:fixed",
+        "trump:none",
+        "trump:declarer-names",
+        "bidding:once-around",
+        "bidding:auction",
+        "seating:partnerships",
+        "seating:cutthroat",
+        "players:3",
+        "players:5",
+        "jokers:0",
+        "jokers:2",
     ):
         assert kind in seen, kind
 

@@ -133,7 +133,33 @@ def test_first_dealer_comes_from_the_seed():
 def test_schedule_is_25_deals_13_down_to_1_and_back():
     """RULES.md 1.2: 25 scored deals of 13, 12, ..., 2, 1, 2, ..., 13 cards."""
     sizes = GR.schedule.hand_sizes
-    assert sizes == (13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+    assert sizes == (
+        13,
+        12,
+        11,
+        10,
+        9,
+        8,
+        7,
+        6,
+        5,
+        4,
+        3,
+        2,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        11,
+        12,
+        13,
+    )
     assert GR.schedule.deals == 25
 
 
@@ -171,9 +197,9 @@ def test_bad_deck_orders_are_refused():
     with pytest.raises(ba.SetupError):
         ba.new_game(GR, dealer=0, decks=[order[:-1]])
     with pytest.raises(ba.SetupError):
-        ba.new_game(GR, dealer=0, decks=[order[:-1] + ["2C"]])
+        ba.new_game(GR, dealer=0, decks=[[*order[:-1], "2C"]])
     with pytest.raises(ba.SetupError):
-        ba.new_game(GR, dealer=0, decks=[order[:-1] + ["1X"]])
+        ba.new_game(GR, dealer=0, decks=[[*order[:-1], "1X"]])
     with pytest.raises(ba.SetupError):
         ba.new_game(GR, dealer=4, seed=1)
 
@@ -192,7 +218,9 @@ def test_turn_up_fixes_trump():
     check_conservation(state)
 
 
-@pytest.mark.parametrize("turned, other, holder", [("LJ", "BJ", 2), ("BJ", "LJ", 0), ("LJ", "BJ", 1)])
+@pytest.mark.parametrize(
+    "turned, other, holder", [("LJ", "BJ", 2), ("BJ", "LJ", 0), ("LJ", "BJ", 1)]
+)
 def test_joker_turn_up_means_no_trump_and_the_other_joker_is_swapped(turned, other, holder):
     """RULES.md 1.3: a turned-up joker means no trump; the holder of the other
     joker discards it and draws the new top card of the stock."""
@@ -223,7 +251,9 @@ def test_joker_turn_up_with_the_other_joker_in_the_stock():
 def test_joker_turn_up_option_turn_next_card():
     """RULES.md 1.3 option joker_turn_up=TURN_NEXT_CARD: keep turning until a suited card."""
     rules = short(GR.replace(trump=TurnUpTrump(joker_turn_up=JokerTurnUp.TURN_NEXT_CARD)), 4)
-    state = position([["2C"], ["2D"], ["2H", "BJ"], ["2S"]], "LJ", rules=rules, hand_size=4, stock="7D 8D")
+    state = position(
+        [["2C"], ["2D"], ["2H", "BJ"], ["2S"]], "LJ", rules=rules, hand_size=4, stock="7D 8D"
+    )
     assert str(state.turn_up) == "7D"
     assert state.trump is ba.Suit.DIAMONDS
     assert "BJ" in hand(state, 2)  # the other joker stays where it is
@@ -240,7 +270,9 @@ def test_joker_turn_up_option_turn_next_card():
 def test_joker_turn_up_option_other_joker_stays():
     """RULES.md 1.3 (§5, §6) option NO_TRUMP_OTHER_JOKER_STAYS: no trump suit,
     the other joker stays in play as the only trump."""
-    rules = short(GR.replace(trump=TurnUpTrump(joker_turn_up=JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS)), 2)
+    rules = short(
+        GR.replace(trump=TurnUpTrump(joker_turn_up=JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS)), 2
+    )
     state = position(["2C 3C", "AD 4C", "BJ 5C", "KD 6C"], "LJ", rules=rules, stock="7D")
     assert state.trump is None and str(state.turn_up) == "LJ"
     assert "BJ" in hand(state, 2)
@@ -354,7 +386,9 @@ def test_board_claims_any_player_by_default():
 def test_board_claims_opponents_only():
     """RULES.md 1.4 option board_claims=OPPONENTS_ONLY: a partner of an earlier
     board claimer may not claim board again."""
-    rules = short(GR.replace(bidding=ba.rules.OnceAroundBidding(board_claims=BoardClaims.OPPONENTS_ONLY)), 4)
+    rules = short(
+        GR.replace(bidding=ba.rules.OnceAroundBidding(board_claims=BoardClaims.OPPONENTS_ONLY)), 4
+    )
     state = bid_round(seeded_deal(rules), {1: "board"})
     assert ba.BoardBid() in state.legal_moves()  # seat 2, an opponent
     state = state.apply(ba.Pass())
@@ -368,7 +402,9 @@ def test_board_claims_opponents_only():
 
 def _two_decks(rules, dealer=0, second_dealer=1):
     first = deck_order(["2C 3C 4C", "2D 3D 4D", "2H 3H 4H", "2S 3S 4S"], "5S", dealer=dealer)
-    second = deck_order(["AC KC QC", "AD KD QD", "AH KH QH", "AS KS QS"], "JH", dealer=second_dealer)
+    second = deck_order(
+        ["AC KC QC", "AD KD QD", "AH KH QH", "AS KS QS"], "JH", dealer=second_dealer
+    )
     return ba.new_game(rules, dealer=dealer, decks=[first, second], seed=4)
 
 
@@ -391,7 +427,9 @@ def test_all_pass_redeals_by_the_next_dealer():
 
 def test_all_pass_option_redeal_same_dealer():
     """RULES.md 1.4 option all_pass=REDEAL_SAME_DEALER."""
-    rules = short(GR.replace(bidding=ba.rules.OnceAroundBidding(all_pass=AllPass.REDEAL_SAME_DEALER)), 3, 2)
+    rules = short(
+        GR.replace(bidding=ba.rules.OnceAroundBidding(all_pass=AllPass.REDEAL_SAME_DEALER)), 3, 2
+    )
     state = _two_decks(rules, second_dealer=0)
     state = bid_round(state, {1: "pass", 2: "pass", 3: "pass", 0: "pass"})
     assert state.phase is ba.Phase.BIDDING
@@ -402,7 +440,9 @@ def test_all_pass_option_redeal_same_dealer():
 def test_all_pass_option_play_for_overtricks():
     """RULES.md 1.4 option all_pass=PLAY_FOR_OVERTRICKS: the deal is played and
     scored as two zero contracts (1 point per trick, RULES.md 1.7)."""
-    rules = short(GR.replace(bidding=ba.rules.OnceAroundBidding(all_pass=AllPass.PLAY_FOR_OVERTRICKS)), 5)
+    rules = short(
+        GR.replace(bidding=ba.rules.OnceAroundBidding(all_pass=AllPass.PLAY_FOR_OVERTRICKS)), 5
+    )
     state = bid_round(seeded_deal(rules), {1: "pass", 2: "pass", 3: "pass", 0: "pass"})
     assert state.phase is ba.Phase.PLAYING
     assert state.contracts == (ba.Contract(0), ba.Contract(0))
@@ -602,12 +642,18 @@ def test_blooper_lead_forcing_off():
     """RULES.md 1.6 option blooper_lead_forcing off: a blooper lead is just a trump lead."""
     rules = short(GR.replace(follow=FollowPolicy(blooper_lead_forcing=False)), 4)
     state = _leading(
-        ["3C 4C 5C 6C", "BJ 7C 8C 9C", "LJ 9S 2S 4D", "AS 2D 3D TC"], "3S", {1: "board", **PASS3}, rules=rules
+        ["3C 4C 5C 6C", "BJ 7C 8C 9C", "LJ 9S 2S 4D", "AS 2D 3D TC"],
+        "3S",
+        {1: "board", **PASS3},
+        rules=rules,
     )
     state = state.apply(play("BJ"))
     assert set(state.legal_moves()) == set(plays("LJ", "9S", "2S"))
     state = _leading(
-        ["3C 4C 5C 6C", "LJ 7C 8C 9C", "AS 9S 2S 4D", "BJ 2D 3D TC"], "3S", {1: "board", **PASS3}, rules=rules
+        ["3C 4C 5C 6C", "LJ 7C 8C 9C", "AS 9S 2S 4D", "BJ 2D 3D TC"],
+        "3S",
+        {1: "board", **PASS3},
+        rules=rules,
     )
     state = state.apply(play("LJ"))
     assert set(state.legal_moves()) == set(plays("AS", "9S", "2S"))
@@ -705,7 +751,11 @@ def test_scoring_parameters():
     """RULES.md 1.7: the points per bid trick, per overtrick, per board trick and
     the set penalty are parameters of the scoring policy."""
     scoring = ContractScoring(
-        per_bid_trick=10, per_overtrick=2, set_per_bid_trick=3, per_board_trick=20, set_per_board_trick=7
+        per_bid_trick=10,
+        per_overtrick=2,
+        set_per_bid_trick=3,
+        per_board_trick=20,
+        set_per_board_trick=7,
     )
     rules = short(GR.replace(scoring=scoring), 6)
     state = bid_round(seeded_deal(rules, seed=2), {1: "bid 2", 2: "bid 1", 3: "bid 1", 0: "pass"})
@@ -741,7 +791,9 @@ def test_scores_accumulate_over_deals():
 def test_game_over_and_winner():
     """RULES.md 1.8: after the last scored deal the game is over; the team with
     more points wins."""
-    state = bid_round(seeded_deal(short(GR, 2), seed=3), {1: "bid 1", 2: "bid 1", 3: "pass", 0: "pass"})
+    state = bid_round(
+        seeded_deal(short(GR, 2), seed=3), {1: "bid 1", 2: "bid 1", 3: "pass", 0: "pass"}
+    )
     assert state.winner is None and not state.is_over
     state = play_to_tricks(state, (2, 0))
     assert state.is_over and state.phase is ba.Phase.GAME_OVER
@@ -847,7 +899,9 @@ def test_example_7(led, follower, legal):
     LJ led: AS 9S 2S 4D must play 2S, BJ 4D must play BJ, 4D 5C may play either."""
     h = len(follower.split())
     leader = [led, "7C", "8C", "9C"][:h]
-    state = position(["2C 3C 4H 5H"[: 3 * h - 1], leader, follower, "2H 3H 6H 7H"[: 3 * h - 1]], "3S")
+    state = position(
+        ["2C 3C 4H 5H"[: 3 * h - 1], leader, follower, "2H 3H 6H 7H"[: 3 * h - 1]], "3S"
+    )
     state = bid_round(state, {1: "board", **PASS3})
     state = state.apply(play(led))
     assert state.to_act == 2
@@ -1007,8 +1061,14 @@ def test_refused_move_leaves_the_state_as_it_was():
 
 def test_legal_moves_are_exactly_the_moves_check_accepts():
     """DESIGN §1: ``m in legal_moves()`` exactly when ``check(m)`` raises nothing."""
-    candidates = [ba.Pass(), ba.BoardBid(), ba.Counter(), *[ba.Bid(n) for n in range(15)],
-                  *[ba.NameTrump(s) for s in ba.Suit], *[ba.Play(c) for c in ba.CARDS]]
+    candidates = [
+        ba.Pass(),
+        ba.BoardBid(),
+        ba.Counter(),
+        *[ba.Bid(n) for n in range(15)],
+        *[ba.NameTrump(s) for s in ba.Suit],
+        *[ba.Play(c) for c in ba.CARDS],
+    ]
     state = ba.new_game(short(GR, 4, 3), seed=12)
     while not state.is_over:
         legal = set(state.legal_moves())
@@ -1042,7 +1102,9 @@ def test_rule_set_error_lists_all_problems():
     """RULES.md §3: every problem is reported at once."""
     deck42 = Deck(ranks=[r for r in ba.Rank if ba.Rank.FIVE <= r <= ba.Rank.ACE])
     with pytest.raises(ba.RuleSetError) as info:
-        ba.RuleSet(deck=deck42, trump=ba.rules.DeclarerNamesTrump(), scoring=ba.rules.AuctionScoring())
+        ba.RuleSet(
+            deck=deck42, trump=ba.rules.DeclarerNamesTrump(), scoring=ba.rules.AuctionScoring()
+        )
     err = info.value
     assert isinstance(err, ValueError)
     assert len(err.problems) >= 3
@@ -1082,5 +1144,5 @@ def test_sensible_combinations_are_accepted():
     while not state.is_over:
         state = state.apply(rng.choice(state.legal_moves()))
         check_conservation(state)
-    assert GR == ba.RuleSet()
+    assert ba.RuleSet() == GR
     assert GR.replace(schedule=Schedule((13, 12))) != GR

@@ -239,7 +239,9 @@ def test_golden_files_are_up_to_date_with_their_generator():
     the same games from the same seeds and move choices)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("make_golden", GOLDEN.parents[1] / "make_golden.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_golden", GOLDEN.parents[1] / "make_golden.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -190,7 +190,9 @@ def test_base_with_parameter_overrides() -> None:
 
 def test_base_with_the_same_type_keeps_the_other_parameters() -> None:
     """houserules: "no type (or the same type): override parameters only"."""
-    rules = loads('base = "bab-online"\n[trump]\ntype = "turn-up"\n[bidding]\ntype = "once-around"\nhook = true\n')
+    rules = loads(
+        'base = "bab-online"\n[trump]\ntype = "turn-up"\n[bidding]\ntype = "once-around"\nhook = true\n'
+    )
     assert rules.trump == V.BAB_ONLINE.trump
     assert rules.bidding == attrs.evolve(V.BAB_ONLINE.bidding, hook=True)
 
@@ -246,7 +248,7 @@ def test_parts_without_a_base_start_from_the_defaults() -> None:
         ('[deck]\nranks = ["2", "Z"]', "$.deck.ranks[1]"),
         ("[deck]\nranks = 5", "$.deck.ranks"),
         ('[trump]\ntype = "magic"', "$.trump.type"),
-        ('[trump]\ntype = 5', "$.trump.type"),
+        ("[trump]\ntype = 5", "$.trump.type"),
         ('[trump]\ntype = "fixed"\nsuit = "X"', "$.trump.suit"),
         ('[trump]\nsuit = "S"', "$.trump.suit"),  # turn-up (the base's type) has no suit
         ('[seating]\ntype = "cutthroat"\nplayers = "three"', "$.seating.players"),
@@ -271,7 +273,7 @@ def test_malformed_toml_refused_with_the_path(text: str, path: str) -> None:
     ("text", "path"),
     [
         ("[deck]\njokers = 1", "$.deck"),
-        ("[seating]\ntype = \"cutthroat\"\nplayers = 1", "$.seating"),
+        ('[seating]\ntype = "cutthroat"\nplayers = 1', "$.seating"),
         ("[schedule]\nhand_sizes = []", "$.schedule"),
         ("[schedule]\nhand_sizes = [0]", "$.schedule"),
         ("[bidding]\nmin_bid = -1", "$.bidding"),
@@ -308,7 +310,7 @@ def test_malformed_json_refused_with_the_path(text: str, path: str) -> None:
 
 
 def test_malformed_files_refused(tmp_path: Path) -> None:
-    bad = write(tmp_path, "bad.toml", "[bidding]\nhook = \"yes\"\n")
+    bad = write(tmp_path, "bad.toml", '[bidding]\nhook = "yes"\n')
     with pytest.raises(ba.SerializationError) as info:
         V.load(bad)
     assert info.value.path == "$.bidding.hook"
@@ -420,7 +422,7 @@ def test_dumped_toml_keeps_the_name(name: str) -> None:
     assert back == rules and back.name == name
 
 
-@pytest.mark.parametrize("name", ["our table \U0001F0A1", "\U0001F600"])
+@pytest.mark.parametrize("name", ["our table \U0001f0a1", "\U0001f600"])
 def test_dumped_toml_keeps_a_name_beyond_the_bmp(name: str) -> None:
     rules = V.GAMERULES.replace(name=name)
     back = houserules.loads(houserules.dumps_toml(rules))

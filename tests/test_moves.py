@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import attrs
 import pytest
 from hypothesis import example, given, settings
@@ -47,7 +49,7 @@ def test_canonical_text(move, text):
 def test_round_trip(move):
     assert ba.parse_move(str(move)) == move
     assert ba.parse_move(str(move).upper()) == move
-    assert ba.parse_move(f"  {str(move)}  ") == move
+    assert ba.parse_move(f"  {move!s}  ") == move
 
 
 @pytest.mark.parametrize(
@@ -84,9 +86,32 @@ def test_bare_card_is_a_play(text):
 @pytest.mark.parametrize(
     "bad",
     [
-        "", "   ", "bid", "bid x", "bid -1", "bid 3.5", "bid 3 4", "bid three", "play", "play XX",
-        "play 1X", "play QS QS", "trump", "trump Q", "trump HS", "trump 3", "QS QH", "1X",
-        "foo", "pass pass", "board 2", "counter 2", "doubled", "passs", "bidd 3", "11H",
+        "",
+        "   ",
+        "bid",
+        "bid x",
+        "bid -1",
+        "bid 3.5",
+        "bid 3 4",
+        "bid three",
+        "play",
+        "play XX",
+        "play 1X",
+        "play QS QS",
+        "trump",
+        "trump Q",
+        "trump HS",
+        "trump 3",
+        "QS QH",
+        "1X",
+        "foo",
+        "pass pass",
+        "board 2",
+        "counter 2",
+        "doubled",
+        "passs",
+        "bidd 3",
+        "11H",
     ],
 )
 def test_bad_move_text(bad):
@@ -130,8 +155,24 @@ def test_moves_are_values():
 
 # ------------------------------------------------------------- properties
 
-WORDS = ["pass", "bid", "board", "counter", "double", "triple", "quadruple", "trump", "play",
-         "nt", "10", "-1", "0", "13", *ALL_TEXTS, *"CDHSTJQKAX0123456789"]
+WORDS = [
+    "pass",
+    "bid",
+    "board",
+    "counter",
+    "double",
+    "triple",
+    "quadruple",
+    "trump",
+    "play",
+    "nt",
+    "10",
+    "-1",
+    "0",
+    "13",
+    *ALL_TEXTS,
+    *"CDHSTJQKAX0123456789",
+]
 structured = st.lists(
     st.one_of(st.sampled_from(WORDS), st.text(alphabet="abcdhjklpqstx0123456789 -", max_size=4)),
     max_size=3,
@@ -139,10 +180,8 @@ structured = st.lists(
 
 
 def _only_notation_errors(parse, text):
-    try:
+    with contextlib.suppress(ba.NotationError):
         parse(text)
-    except ba.NotationError:
-        pass
 
 
 @settings(max_examples=300, deadline=None)

@@ -311,11 +311,15 @@ def forcing_game(rules: ba.RuleSet, joker: str) -> ba.GameState:
     other = "LJ" if joker == "BJ" else "BJ"
     hands = ["7S AS 4C", f"{joker} 3S 4S", "5S KS 2C", "6S QS 3C"]
     state = game(short(rules, 3, 4), hands, f"2S {other}")
-    bids = ("bid 2", "bid 0", "bid 0", "bid 0") if rules.bidding.min_bid == 0 else (
-        "bid 2",
-        "pass",
-        "pass",
-        "pass",
+    bids = (
+        ("bid 2", "bid 0", "bid 0", "bid 0")
+        if rules.bidding.min_bid == 0
+        else (
+            "bid 2",
+            "pass",
+            "pass",
+            "pass",
+        )
     )
     state = calls(state, *bids)
     assert state.to_act == 1 and state.trump is S
@@ -505,7 +509,9 @@ def test_strict_trump_a_trump_discarded_when_void_breaks_trump() -> None:
 
 def test_strict_trump_board_bidder_may_not_lead_trump_early() -> None:
     """RULES.md §5 trump lead "after broken or only trumps": no board exemption."""
-    state = calls(game(short(V.STRICT_TRUMP, 3), STRICT_HANDS, "9H"), "pass", "board", "pass", "pass")
+    state = calls(
+        game(short(V.STRICT_TRUMP, 3), STRICT_HANDS, "9H"), "pass", "board", "pass", "pass"
+    )
     assert state.to_act == 2
     assert plays(state) == {"2C"}
     assert refused(state, "AH") is R.TRUMP_NOT_BROKEN
@@ -664,7 +670,10 @@ SHEET_PHRASES = {
     "spades-no-jokers": ["52 cards", "no jokers", "Spades are always trump"],
     "ten-per-trick": ["scores 10 per bid trick", "loses 10 per bid trick"],
     "cutthroat-3": ["3 players, each playing and scoring alone"],
-    "cutthroat-5": ["5 players, each playing and scoring alone", "10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2,"],
+    "cutthroat-5": [
+        "5 players, each playing and scoring alone",
+        "10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2,",
+    ],
     "vietnam-ladder": ["ascending auction", "13, 12, 11", "passes clockwise after every deal"],
 }
 

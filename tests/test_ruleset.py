@@ -19,8 +19,8 @@ from backalley.rules import (
     ContractScoring,
     Cutthroat,
     DealerRotation,
-    DeclarerNamesTrump,
     Deck,
+    DeclarerNamesTrump,
     EndPolicy,
     FirstLead,
     FixedTrump,
@@ -77,7 +77,10 @@ def test_the_turn_up_needs_a_card_beyond_the_hands() -> None:
     names_parts(err, "deck", "schedule", "trump")
     assert "turn up" in str(err)
     # with spades fixed nothing is turned up: it fits (the spades-no-jokers preset)
-    assert G.replace(deck=NO_JOKERS, follow=NO_BLOOPERS, trump=FixedTrump(ba.Suit.SPADES)) == V.SPADES_NO_JOKERS
+    assert (
+        G.replace(deck=NO_JOKERS, follow=NO_BLOOPERS, trump=FixedTrump(ba.Suit.SPADES))
+        == V.SPADES_NO_JOKERS
+    )
 
 
 def test_too_many_players_for_the_deck() -> None:
@@ -96,9 +99,7 @@ def test_declarer_names_trump_needs_the_auction() -> None:
 
 def test_declarer_names_trump_with_a_deal_played_without_declarer() -> None:
     """RULES.md §3: all_pass = play-for-overtricks leaves no declarer to name trump."""
-    err = refusal(
-        lambda: V.VIETNAM.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
-    )
+    err = refusal(lambda: V.VIETNAM.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS)))
     names_parts(err, "trump", "bidding")
     # with a fixed trump the same auction is fine
     V.VIETNAM_SPADES.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
@@ -235,10 +236,18 @@ def test_replace_is_validated() -> None:
 def test_parts_in_order() -> None:
     """RULES.md §3: the ten parts."""
     assert tuple(G.parts()) == (
-        "deck", "seating", "schedule", "dealer", "trump",
-        "bidding", "lead", "follow", "scoring", "end",
+        "deck",
+        "seating",
+        "schedule",
+        "dealer",
+        "trump",
+        "bidding",
+        "lead",
+        "follow",
+        "scoring",
+        "end",
     )
-    assert ba.rules.PART_NAMES == tuple(G.parts())
+    assert tuple(G.parts()) == ba.rules.PART_NAMES
     assert G.players == 4 and G.teams == ((0, 2), (1, 3))
     assert V.CUTTHROAT_3.players == 3 and V.CUTTHROAT_3.teams == ((0,), (1,), (2,))
 
@@ -325,9 +334,7 @@ def test_bool_options_refuse_other_values(build: Any) -> None:
     refusal(build)
 
 
-@pytest.mark.parametrize(
-    ("base", "scoring"), [(G, ContractScoring), (V.VIETNAM, AuctionScoring)]
-)
+@pytest.mark.parametrize(("base", "scoring"), [(G, ContractScoring), (V.VIETNAM, AuctionScoring)])
 def test_rainbow_must_be_a_rainbow(base: ba.RuleSet, scoring: Any) -> None:
     """errors.py: a bad parameter is a RuleSetError, never an AttributeError from inside."""
     refusal(lambda: base.replace(scoring=scoring(rainbow=5)))
@@ -423,4 +430,6 @@ def test_seat_left_without_a_call(bidding: OnceAroundBidding) -> None:
     state = ba.new_game(rules, dealer=0, seed=0)
     for _ in range(4):
         assert state.legal_moves(), f"seat {state.to_act} has no legal call after {state.calls}"
-        state = state.apply(ba.BoardBid() if ba.BoardBid() in state.legal_moves() else state.legal_moves()[0])
+        state = state.apply(
+            ba.BoardBid() if ba.BoardBid() in state.legal_moves() else state.legal_moves()[0]
+        )

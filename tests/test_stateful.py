@@ -195,9 +195,7 @@ def test_100_random_gamerules_games_keep_the_invariants():
         state = play_checked_game(seed)
         assert state.is_over and state.deals_played == 25
         assert [r.hand_size for r in state.deal_results] == list(state.rules.schedule.hand_sizes)
-        assert state.scores == tuple(
-            sum(r.points[t] for r in state.deal_results) for t in range(2)
-        )
+        assert state.scores == tuple(sum(r.points[t] for r in state.deal_results) for t in range(2))
         a, b = state.scores
         assert state.winner == (None if a == b else (0 if a > b else 1))
 

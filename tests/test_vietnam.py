@@ -579,7 +579,9 @@ def test_match_winner_over_both_games() -> None:
     assert state.deals_played == 1 and not state.is_over
     state = finish(state)
     assert state.deals_played == 2
-    expected = None if state.scores[0] == state.scores[1] else int(state.scores[1] > state.scores[0])
+    expected = (
+        None if state.scores[0] == state.scores[1] else int(state.scores[1] > state.scores[0])
+    )
     assert state.winner == expected
 
 

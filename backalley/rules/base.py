@@ -45,7 +45,9 @@ def describe_value(value: Any) -> str:
     if value is None:
         return "none"
     if attrs.has(type(value)):
-        return ", ".join(f"{a.name}={describe_value(getattr(value, a.name))}" for a in attrs.fields(type(value)))
+        return ", ".join(
+            f"{a.name}={describe_value(getattr(value, a.name))}" for a in attrs.fields(type(value))
+        )
     return str(value)
 
 

@@ -131,7 +131,9 @@ class BiddingContext:
 
 def _nonneg(instance: Any, attribute: Any, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise RuleSetError([f"bidding: {attribute.name} must be a whole number >= 0, got {value!r}"])
+        raise RuleSetError(
+            [f"bidding: {attribute.name} must be a whole number >= 0, got {value!r}"]
+        )
 
 
 def _to_multipliers(value: Sequence[int]) -> tuple[int, ...]:
@@ -184,7 +186,9 @@ class OnceAroundBidding(Part):
         default=BoardMultiplier.ALL_CLAIMS, converter=BoardMultiplier
     )
     all_pass: AllPass = attrs.field(default=AllPass.REDEAL_NEXT_DEALER, converter=AllPass)
-    first_bidder: FirstBidder = attrs.field(default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder)
+    first_bidder: FirstBidder = attrs.field(
+        default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder
+    )
     hook: bool = attrs.field(default=False, validator=is_bool)
 
     def first(self, dealer: int, players: int) -> int:
@@ -199,7 +203,9 @@ class OnceAroundBidding(Part):
         out: list[Move] = []
         if self.pass_allowed and hooked != 0:
             out.append(PASS)
-        out.extend(bid(n) for n in range(self.min_bid, self.max_bid(ctx.hand_size) + 1) if n != hooked)
+        out.extend(
+            bid(n) for n in range(self.min_bid, self.max_bid(ctx.hand_size) + 1) if n != hooked
+        )
         if self._board_refusal(ctx) is None:
             out.append(BOARD)
         return tuple(out)
@@ -321,8 +327,10 @@ class OnceAroundBidding(Part):
         calls = []
         if self.pass_allowed:
             calls.append("pass (0 tricks)")
-        high = "the hand size" if self.max_bid_below_hand == 0 else (
-            f"the hand size minus {self.max_bid_below_hand}"
+        high = (
+            "the hand size"
+            if self.max_bid_below_hand == 0
+            else (f"the hand size minus {self.max_bid_below_hand}")
         )
         calls.append(f"a number from {self.min_bid} to {high}")
         if self.board:
@@ -384,7 +392,9 @@ class Auction(Part):
     min_bid: int = attrs.field(default=1, validator=_nonneg)
     counters: int = attrs.field(default=3, validator=_nonneg)
     all_pass: AllPass = attrs.field(default=AllPass.REDEAL_NEXT_DEALER, converter=AllPass)
-    first_bidder: FirstBidder = attrs.field(default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder)
+    first_bidder: FirstBidder = attrs.field(
+        default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder
+    )
 
     def first(self, dealer: int, players: int) -> int:
         return first_bidder(self.first_bidder, dealer, players)

@@ -58,7 +58,9 @@ class DealerRotation(Part):
 
     def describe(self) -> str:
         if self.next_dealer is NextDealer.CLOCKWISE:
-            return "The first dealer is drawn at random; the deal passes clockwise after every deal."
+            return (
+                "The first dealer is drawn at random; the deal passes clockwise after every deal."
+            )
         return (
             "The first dealer is drawn at random; after each game the deal goes to the "
             "losing side's player next clockwise from the previous dealer (plain clockwise "

@@ -35,4 +35,6 @@ class EndPolicy(Part):
         return leaders[0] if len(leaders) == 1 else None
 
     def describe(self) -> str:
-        return "After the last deal the side with the most points wins; equal top scores are a draw."
+        return (
+            "After the last deal the side with the most points wins; equal top scores are a draw."
+        )

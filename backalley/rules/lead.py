@@ -56,7 +56,9 @@ class LeadPolicy(Part):
     part: ClassVar[str] = "lead"
 
     first_lead: FirstLead = attrs.field(default=FirstLead.HIGHEST_BIDDER, converter=FirstLead)
-    trump_lead: TrumpLead = attrs.field(default=TrumpLead.AFTER_BROKEN_OR_BOARD, converter=TrumpLead)
+    trump_lead: TrumpLead = attrs.field(
+        default=TrumpLead.AFTER_BROKEN_OR_BOARD, converter=TrumpLead
+    )
     trump_broken_by: TrumpBrokenBy = attrs.field(
         default=TrumpBrokenBy.ANY_TRUMP, converter=TrumpBrokenBy
     )

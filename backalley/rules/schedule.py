@@ -17,7 +17,9 @@ def _to_sizes(value: Iterable[int]) -> tuple[int, ...]:
     try:
         return tuple(value)
     except TypeError:
-        raise RuleSetError([f"schedule: hand sizes must be a list of numbers, got {value!r}"]) from None
+        raise RuleSetError(
+            [f"schedule: hand sizes must be a list of numbers, got {value!r}"]
+        ) from None
 
 
 def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> None:
@@ -25,7 +27,9 @@ def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> 
         raise RuleSetError(["schedule: a game needs at least one deal"])
     for size in value:
         if not isinstance(size, int) or isinstance(size, bool) or size < 1:
-            raise RuleSetError([f"schedule: every hand size must be a whole number >= 1, got {size!r}"])
+            raise RuleSetError(
+                [f"schedule: every hand size must be a whole number >= 1, got {size!r}"]
+            )
 
 
 @attrs.frozen(slots=True)
@@ -39,11 +43,15 @@ class Schedule(Part):
     part: ClassVar[str] = "schedule"
 
     hand_sizes: tuple[int, ...] = attrs.field(
-        factory=lambda: Schedule.down_and_up().hand_sizes, converter=_to_sizes, validator=_check_sizes
+        factory=lambda: Schedule.down_and_up().hand_sizes,
+        converter=_to_sizes,
+        validator=_check_sizes,
     )
 
     @classmethod
-    def down_and_up(cls, top: int = 13, bottom: int = 1, *, repeat_bottom: bool = False) -> Schedule:
+    def down_and_up(
+        cls, top: int = 13, bottom: int = 1, *, repeat_bottom: bool = False
+    ) -> Schedule:
         """``top, top-1, …, bottom, …, top`` (the bottom deal twice if ``repeat_bottom``)."""
         down = list(range(top, bottom - 1, -1))
         up = list(range(bottom if repeat_bottom else bottom + 1, top + 1))

@@ -24,12 +24,16 @@ def _int(instance: Any, attribute: Any, value: object) -> None:
 
 def _rainbow(instance: Any, attribute: Any, value: Any) -> None:
     if value is not None and not isinstance(value, Rainbow):
-        raise RuleSetError([f"scoring: rainbow must be a Rainbow(hand_size, points) or none, got {value!r}"])
+        raise RuleSetError(
+            [f"scoring: rainbow must be a Rainbow(hand_size, points) or none, got {value!r}"]
+        )
 
 
 def _positive(instance: Any, attribute: Any, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise RuleSetError([f"scoring: {attribute.name} must be a whole number >= 1, got {value!r}"])
+        raise RuleSetError(
+            [f"scoring: {attribute.name} must be a whole number >= 1, got {value!r}"]
+        )
 
 
 @attrs.frozen(slots=True)
@@ -71,7 +75,9 @@ class _SideScoring(Part):
         rainbow = self.rainbow
         if rainbow is not None and hand_size == rainbow.hand_size:
             for side, team in enumerate(teams):
-                points[side] += rainbow.points * sum(1 for s in team if rainbow.holds(dealt[s], trump))
+                points[side] += rainbow.points * sum(
+                    1 for s in team if rainbow.holds(dealt[s], trump)
+                )
         return tuple(points)
 
 
