@@ -14,7 +14,7 @@ values.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -96,14 +96,9 @@ class Deal:
     outcome: BiddingOutcome | None = None
 
 
-@attrs.frozen(slots=True, repr=False)
-class GameState(PublicFacts):
-    """One moment of a game, with full information (every hand, the stock, the seed).
-
-    Build one with :func:`backalley.new_game`; move on with :meth:`apply`.
-    The public reading is through the properties (``hands``, ``trick``,
-    ``bids``, ``scores``, ...); the fields hold the engine's compact form.
-    """
+class Core(NamedTuple):
+    """A state's fields, in one tuple: building a state then costs one tuple
+    and two attribute stores, which matters when bots play millions of moves."""
 
     rules: RuleSet
     match: Match
@@ -111,22 +106,79 @@ class GameState(PublicFacts):
     phase: Phase
     hand_bits: tuple[int, ...]
     leader: int
-    """Who leads the current trick (the first bidder before the play)."""
     trick_cards: tuple[int, ...]
     history: tuple[RawTrick, ...]
     broken: bool
+
+
+_core = tuple.__new__  # Core without NamedTuple.__new__'s Python-level call
+
+
+@attrs.frozen(slots=True, repr=False)
+class GameState(PublicFacts):
+    """One moment of a game, with full information (every hand, the stock, the seed).
+
+    Build one with :func:`backalley.new_game`; move on with :meth:`apply`.
+    The public reading is through the properties (``hands``, ``trick``,
+    ``bids``, ``scores``, ...); :attr:`core` holds the engine's compact form.
+    """
+
+    core: Core
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.core.rules
+
+    @property
+    def match(self) -> Match:
+        """The parts of the game that change at most once per deal."""
+        return self.core.match
+
+    @property
+    def deal(self) -> Deal:
+        """The parts of this deal that change at most during the bidding."""
+        return self.core.deal
+
+    @property
+    def phase(self) -> Phase:
+        return self.core.phase
+
+    @property
+    def hand_bits(self) -> tuple[int, ...]:
+        """Every seat's hand as a bit set of card indices."""
+        return self.core.hand_bits
+
+    @property
+    def leader(self) -> int:
+        """Who leads the current trick (the first bidder before the play)."""
+        return self.core.leader
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The current trick's card indices in the order played."""
+        return self.core.trick_cards
+
+    @property
+    def history(self) -> tuple[RawTrick, ...]:
+        """This deal's completed tricks (leader, card indices, winner)."""
+        return self.core.history
+
+    @property
+    def broken(self) -> bool:
+        """Whether trump has been broken this deal."""
+        return self.core.broken
 
     @property
     def to_act(self) -> int | None:
         """The seat whose move it is (``None`` when the game is over)."""
-        phase = self.phase
+        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self.core
         if phase is Phase.PLAYING:
-            return (self.leader + len(self.trick_cards)) % self.rules.players
+            return (leader + len(trick)) % rules.players
         if phase is Phase.BIDDING:
-            return (self.leader + len(self.deal.calls)) % self.rules.players
+            return (leader + len(deal.calls)) % rules.players
         if phase is Phase.NAMING_TRUMP:
-            return self.deal.outcome.declarer  # type: ignore[union-attr]
+            return deal.outcome.declarer  # type: ignore[union-attr]
         return None
 
     # ------------------------------------------------------------ deal facts
@@ -230,7 +282,7 @@ class GameState(PublicFacts):
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
         if legal is None:
-            if self.phase is _PLAYING:
+            if self.core.phase is _PLAYING:
                 legal = plays_of_mask(self._play_mask())
             else:
                 legal = legal_moves(self)
@@ -239,12 +291,9 @@ class GameState(PublicFacts):
 
     def _play_mask(self) -> int:
         """The legal plays (a bit set): the hand narrowed by every play rule."""
-        rules = self.rules
-        deal = self.deal
-        trick = self.trick_cards
-        leader = self.leader
+        rules, _match, deal, _phase, hands, leader, trick, _history, broken = self.core
         seat = (leader + len(trick)) % rules.players
-        allowed = hand = self.hand_bits[seat]
+        allowed = hand = hands[seat]
         outcome = deal.outcome
         trump = deal.trump_index
         for mask, _reason in restrictions(
@@ -252,7 +301,7 @@ class GameState(PublicFacts):
             hand,
             trick,
             4 if trump is None else trump,
-            self.broken,
+            broken,
             seat,
             leader,
             _NOBODY if outcome is None else outcome.board_bidders,
@@ -294,7 +343,7 @@ class GameState(PublicFacts):
             legal = self.legal_moves()
         if move not in legal:
             self.check(move)  # raises, with the reason
-        if self.phase is _PLAYING:
+        if self.core.phase is _PLAYING:
             return self._play(move.card.index)  # type: ignore[union-attr]
         return self._apply(move)
 
@@ -347,48 +396,36 @@ class GameState(PublicFacts):
         return self._with_deal(attrs.evolve(deal, trump_index=trump), Phase.PLAYING, leader)
 
     def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
+        core = self.core
         return GameState(
-            self.rules,
-            self.match,
-            deal,
-            phase,
-            self.hand_bits,
-            leader,
-            (),
-            self.history,
-            self.broken,
+            _core(
+                Core,
+                (core.rules, core.match, deal, phase, core.hand_bits, leader, (), core.history, core.broken),
+            )
         )
 
     def _play(self, card: int) -> GameState:
-        rules = self.rules
+        rules, match, deal, _phase, hands, leader, trick, history, broken = self.core
         n = rules.players
-        trick = (*self.trick_cards, card)
-        seat = (self.leader + len(trick) - 1) % n
-        hands = list(self.hand_bits)
-        hands[seat] ^= 1 << card
-        hand_bits = tuple(hands)
+        trick = (*trick, card)
+        seat = (leader + len(trick) - 1) % n
+        hand_list = list(hands)
+        hand_list[seat] ^= 1 << card
+        hands = tuple(hand_list)
         if len(trick) < n:
             return GameState(
-                rules,
-                self.match,
-                self.deal,
-                _PLAYING,
-                hand_bits,
-                self.leader,
-                trick,
-                self.history,
-                self.broken,
+                _core(Core, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
             )
-        trump = self.deal.trump_index
+        trump = deal.trump_index
         if trump is None:
             trump = 4
-        winner = (self.leader + trick_winner(trick, trump)) % n
-        history = (*self.history, (self.leader, trick, winner))
-        broken = self.broken or breaks_trump(rules.lead, trick, trump)
+        winner = (leader + trick_winner(trick, trump)) % n
+        history = (*history, (leader, trick, winner))
+        broken = broken or breaks_trump(rules.lead, trick, trump)
         state = GameState(
-            rules, self.match, self.deal, Phase.PLAYING, hand_bits, winner, (), history, broken
+            _core(Core, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
         )
-        if len(history) < self.hand_size:
+        if len(history) < deal.hand_size:
             return state
         return state._end_deal()
 
@@ -421,17 +458,7 @@ class GameState(PublicFacts):
         match = attrs.evolve(match, scores=scores, results=(*match.results, result))
         schedule = rules.schedule.hand_sizes
         if len(match.results) >= len(schedule):
-            return GameState(
-                rules,
-                match,
-                self.deal,
-                Phase.GAME_OVER,
-                self.hand_bits,
-                self.leader,
-                self.trick_cards,
-                self.history,
-                self.broken,
-            )
+            return GameState(self.core._replace(match=match, phase=Phase.GAME_OVER))
         dealer = rules.dealer.after_deal(self.dealer, points, teams, rules.players)
         return start_deal(rules, match, dealer, schedule[len(match.results)])
 
@@ -517,4 +544,4 @@ def open_deal(
     n = rules.players
     first = rules.bidding.first(dealer, n)
     deal = Deal(dealer, hand_size, hands, stock, turn_up, discards, trump)
-    return GameState(rules, match, deal, Phase.BIDDING, hands, first, (), (), False)
+    return GameState(Core(rules, match, deal, Phase.BIDDING, hands, first, (), (), False))
