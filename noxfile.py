@@ -39,9 +39,16 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the HTML documentation; warnings are errors."""
+    """Build the HTML documentation (warnings are errors), then run its ``>>>`` examples.
+
+    The doctest build runs every ``>>>`` example of the pages (quickstart,
+    integration, ...) against the library, so a change to the
+    engine that changes an example's output fails this session instead of
+    leaving the page showing stale output.
+    """
     session.install(".[docs]")
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html", *session.posargs)
+    session.run("sphinx-build", "-b", "doctest", "docs", "docs/_build/doctest", *session.posargs)
 
 
 @nox.session

@@ -42,7 +42,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.viewcode",
     # sphinx.ext.doctest lets ``sphinx-build -b doctest docs <dir>`` run the
-    # ``>>>`` examples of the quickstart; the html build ignores it.
+    # ``>>>`` examples of the pages (``nox -s docs`` runs it after the html
+    # build); the html build ignores it.
     "sphinx.ext.doctest",
     "backalley_docs",
 ]
