@@ -69,11 +69,11 @@ def bidding_context(pos: Position, calls: tuple[Move, ...] | None = None) -> Bid
     rules = pos.rules
     players = rules.players
     return BiddingContext(
-        hand_size=pos.hand_size,
-        players=players,
-        first=rules.bidding.first(pos.dealer, players),
-        calls=pos.calls if calls is None else calls,
-        teams=rules.teams,
+        pos.hand_size,
+        players,
+        rules.bidding.first(pos.dealer, players),
+        pos.calls if calls is None else calls,
+        rules.teams,
     )
 
 
@@ -116,12 +116,13 @@ def _run(group: int, bits: int) -> tuple[Play, ...]:
 
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
     """The plays of the cards in a bit set, in card order (runs of a suit are cached)."""
+    runs = _RUNS
     out: tuple[Play, ...] = ()
     group = 0
     while mask:
         bits = mask & 0x1FFF
         if bits:
-            out += _RUNS[group].get(bits) or _run(group, bits)
+            out += runs[group].get(bits) or _run(group, bits)
         mask >>= 13
         group += 1
     return out

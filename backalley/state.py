@@ -43,6 +43,7 @@ __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
 _NOBODY: frozenset[int] = frozenset()
 _PLAYING = Phase.PLAYING
+_GAME_OVER = Phase.GAME_OVER
 
 
 @attrs.frozen(slots=True)
@@ -94,6 +95,34 @@ class Deal:
     trump_index: int | None
     calls: tuple[Move, ...] = ()
     outcome: BiddingOutcome | None = None
+
+    def with_calls(self, calls: tuple[Move, ...], outcome: BiddingOutcome | None = None) -> Deal:
+        """This deal with the calls so far (and the bidding's outcome when complete)."""
+        return Deal(
+            self.dealer,
+            self.hand_size,
+            self.dealt_bits,
+            self.stock_order,
+            self.turn_up_index,
+            self.discard_bits,
+            self.trump_index,
+            calls,
+            outcome,
+        )
+
+    def with_trump(self, trump: int | None) -> Deal:
+        """This deal once the declarer has named ``trump``."""
+        return Deal(
+            self.dealer,
+            self.hand_size,
+            self.dealt_bits,
+            self.stock_order,
+            self.turn_up_index,
+            self.discard_bits,
+            trump,
+            self.calls,
+            self.outcome,
+        )
 
 
 class Core(NamedTuple):
@@ -168,6 +197,10 @@ class GameState(PublicFacts):
     def broken(self) -> bool:
         """Whether trump has been broken this deal."""
         return self.core.broken
+
+    @property
+    def is_over(self) -> bool:
+        return self.core.phase is _GAME_OVER
 
     @property
     def to_act(self) -> int | None:
@@ -377,13 +410,13 @@ class GameState(PublicFacts):
         deal = self.deal
         calls = (*deal.calls, move)
         if len(calls) < n:
-            return self._with_deal(attrs.evolve(deal, calls=calls), Phase.BIDDING, self.leader)
+            return self._with_deal(deal.with_calls(calls), Phase.BIDDING, self.leader)
         outcome = rules.bidding.outcome(bidding_context(self, calls))
         if outcome.thrown_in:
             same = rules.bidding.all_pass is AllPass.REDEAL_SAME_DEALER
             dealer = deal.dealer if same else (deal.dealer + 1) % n
             return start_deal(rules, self.match, dealer, deal.hand_size)
-        deal = attrs.evolve(deal, calls=calls, outcome=outcome)
+        deal = deal.with_calls(calls, outcome)
         if rules.trump.named_by_declarer:
             return self._with_deal(deal, Phase.NAMING_TRUMP, self.leader)
         return self._with_deal(deal, Phase.PLAYING, first_leader(rules, outcome, deal.dealer))
@@ -393,14 +426,24 @@ class GameState(PublicFacts):
         assert deal.outcome is not None
         leader = first_leader(self.rules, deal.outcome, deal.dealer)
         trump = None if move.suit is None else move.suit.index
-        return self._with_deal(attrs.evolve(deal, trump_index=trump), Phase.PLAYING, leader)
+        return self._with_deal(deal.with_trump(trump), Phase.PLAYING, leader)
 
     def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
         core = self.core
         return GameState(
             _core(
                 Core,
-                (core.rules, core.match, deal, phase, core.hand_bits, leader, (), core.history, core.broken),
+                (
+                    core.rules,
+                    core.match,
+                    deal,
+                    phase,
+                    core.hand_bits,
+                    leader,
+                    (),
+                    core.history,
+                    core.broken,
+                ),
             )
         )
 
@@ -455,7 +498,14 @@ class GameState(PublicFacts):
             points=points,
         )
         scores = tuple(a + b for a, b in zip(match.scores, points))
-        match = attrs.evolve(match, scores=scores, results=(*match.results, result))
+        match = Match(
+            match.seed,
+            match.first_dealer,
+            match.decks,
+            match.deal_number,
+            scores,
+            (*match.results, result),
+        )
         schedule = rules.schedule.hand_sizes
         if len(match.results) >= len(schedule):
             return GameState(self.core._replace(match=match, phase=Phase.GAME_OVER))
@@ -513,7 +563,7 @@ def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> Gam
         order = match.decks[k]
     else:
         order = chance.shuffled(match.seed, k, deck_cards(rules.deck))
-    match = attrs.evolve(match, deal_number=k + 1)
+    match = Match(match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results)
     hands, stock = deal_cards(order, dealer, rules.players, hand_size)
     setup = rules.trump.setup(hands, stock)
     return open_deal(

@@ -10,6 +10,7 @@ the calls make.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -150,6 +151,12 @@ def _check_multipliers(instance: Any, attribute: Any, value: tuple[int, ...]) ->
         )
 
 
+@functools.lru_cache(maxsize=256)
+def bids_between(low: int, high: int) -> tuple[Bid, ...]:
+    """``bid low`` .. ``bid high`` (shared values; empty when ``high < low``)."""
+    return tuple(bid(n) for n in range(low, high + 1))
+
+
 def first_bidder(option: FirstBidder, dealer: int, players: int) -> int:
     return dealer if option is FirstBidder.DEALER else (dealer + 1) % players
 
@@ -200,15 +207,12 @@ class OnceAroundBidding(Part):
     def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
         """The calls :meth:`refusal` lets through, in order: pass, numbers up, board."""
         hooked = self._hooked(ctx)
-        out: list[Move] = []
-        if self.pass_allowed and hooked != 0:
-            out.append(PASS)
-        out.extend(
-            bid(n) for n in range(self.min_bid, self.max_bid(ctx.hand_size) + 1) if n != hooked
-        )
-        if self._board_refusal(ctx) is None:
-            out.append(BOARD)
-        return tuple(out)
+        numbers = bids_between(self.min_bid, self.max_bid(ctx.hand_size))
+        if hooked is not None:
+            numbers = tuple(b for b in numbers if b.tricks != hooked)
+        passes = (PASS,) if self.pass_allowed and hooked != 0 else ()
+        board = (BOARD,) if self._board_refusal(ctx) is None else ()
+        return passes + numbers + board
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         """Why ``move`` may not be called now, or ``None`` if it may."""
@@ -415,10 +419,8 @@ class Auction(Part):
         """The calls :meth:`refusal` lets through, in order: pass, numbers up, counter."""
         current = self.state(ctx)
         low = self.min_bid if current.holder is None else max(self.min_bid, current.tricks + 1)
-        out: list[Move] = [PASS, *(bid(n) for n in range(low, ctx.hand_size + 1))]
-        if self._counter_refusal(ctx, current) is None:
-            out.append(COUNTER)
-        return tuple(out)
+        counter = (COUNTER,) if self._counter_refusal(ctx, current) is None else ()
+        return (PASS, *bids_between(low, ctx.hand_size), *counter)
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         if isinstance(move, Pass):

@@ -71,6 +71,8 @@ class RuleSet:
     """The side of each seat (derived from the seating, for the engine)."""
     players: int = attrs.field(init=False, eq=False, hash=False, repr=False)
     """The number of players (derived from the seating)."""
+    teams: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
+    """The seats of each side (derived from the seating)."""
     _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     """The rule set as plain data, once written (see :mod:`backalley.serialize`)."""
 
@@ -80,13 +82,10 @@ class RuleSet:
             raise RuleSetError(problems)
         seating = self.seating
         object.__setattr__(self, "players", seating.players)
+        object.__setattr__(self, "teams", seating.teams)
         object.__setattr__(
             self, "seat_teams", tuple(seating.team_of(s) for s in range(seating.players))
         )
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        return self.seating.teams
 
     def parts(self) -> dict[str, Any]:
         """The ten parts, by name, in the order of RULES.md §3."""
