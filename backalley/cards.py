@@ -13,6 +13,7 @@ one object per card, so the engine can move between the two forms for free.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -145,6 +146,7 @@ def _check_suit(instance: Card, attribute: Any, value: object) -> None:
         raise NotationError(f"a {instance.rank.name.lower()} needs a Suit, got {value!r}")
 
 
+@functools.total_ordering
 @attrs.frozen(slots=True, repr=False, order=False, cache_hash=True)
 class Card:
     """One playing card: a plain card (rank and suit) or a joker (rank only).

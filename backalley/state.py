@@ -356,8 +356,9 @@ class GameState(PublicFacts):
         With ``seat``, also refuse a move by a seat that is not to act
         (``NOT_YOUR_TURN``, or ``ALREADY_BID`` for a seat that has spoken).
         """
-        if seat is not None and seat != self.to_act and self.phase is not Phase.GAME_OVER:
-            raise _turn_error(self, seat)
+        wrong_seat = seat is not None and (isinstance(seat, bool) or seat != self.to_act)
+        if wrong_seat and self.phase is not Phase.GAME_OVER:
+            raise _turn_error(self, seat)  # type: ignore[arg-type]
         if move in self.legal_moves():
             return
         why = refusal(self, move)
@@ -525,7 +526,7 @@ def first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
 
 
 def _turn_error(state: GameState, seat: int) -> IllegalMoveError:
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
         return IllegalMoveError(Reason.NOT_YOUR_TURN, f"there is no seat {seat!r}")
     if state.phase is Phase.NAMING_TRUMP:
         return IllegalMoveError(

@@ -459,7 +459,7 @@ def test_generated_strategy_builds_many_kinds() -> None:
     """The strategy above reaches every kind of part (a check on the test itself)."""
     seen: set[str] = set()
 
-    @settings(max_examples=80, deadline=None, database=None)
+    @settings(max_examples=80, deadline=None, database=None, derandomize=True)
     @given(rules=rule_sets())
     def collect(rules: ba.RuleSet) -> None:
         for part in ba.rules.PART_NAMES:

@@ -23,6 +23,7 @@ from backalley.rules.seating import Cutthroat, Partnerships, Seating
 from backalley.rules.trump import (
     DeclarerNamesTrump,
     FixedTrump,
+    JokerTurnUp,
     NoTrump,
     Trump,
     TurnUpTrump,
@@ -158,11 +159,16 @@ def _fit(rules: RuleSet) -> list[str]:
     )
     players = seating.players
     extra = 1 if isinstance(trump, TurnUpTrump) else 0
+    swap = (
+        extra and deck.has_jokers and trump.joker_turn_up is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER  # type: ignore[union-attr]
+    )
+    if swap:
+        extra = 2  # the turn-up, and a card to draw for the swapped joker
     largest = schedule.largest
     if players * largest + extra > deck.size:
         need = f"{players} x {largest} cards"
         if extra:
-            need += " + 1 card to turn up"
+            need += " + 1 card to turn up" + (" + 1 to draw for a swapped joker" if swap else "")
         out.append(
             f"deck and schedule{' and trump' if extra else ''}: a deal of {largest} cards to "
             f"{players} players needs {need}, but the deck has {deck.size}"

@@ -91,9 +91,7 @@ class TurnUpTrump(Part):
                 new_hands[seat] = (hand ^ other) | (1 << rest[0])
                 rest = rest[1:]
                 break
-            if hand & other:  # no stock card left to draw: the joker is still discarded
-                discards |= other
-                new_hands[seat] = hand ^ other
+            if hand & other:  # no stock card to draw (a rule set refuses this): no swap
                 break
         return TrumpSetup(tuple(new_hands), rest, top, None, discards)
 
