@@ -312,6 +312,8 @@ def rule_sets(draw: Any) -> ba.RuleSet:
     players = draw(st.sampled_from([4, 3, 4, 5]))
     seating: Any = Partnerships() if players == 4 and draw(st.booleans()) else Cutthroat(players)
     extra = 1 if trump_kind == "turn-up" else 0
+    if extra and jokers and trump.joker_turn_up is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER:
+        extra = 2  # RULES.md 1.3: the holder of the other joker draws a stock card
     largest = min(13, (deck.size - extra) // players)
     assume(largest >= 1)
     sizes = draw(st.lists(st.integers(1, largest), min_size=1, max_size=3))
