@@ -164,3 +164,11 @@ def test_rank_order_and_letters():
         ba.Suit.parse("X")
     with pytest.raises(ba.NotationError):
         ba.Suit.parse(3)  # type: ignore[arg-type]
+
+
+def test_cards_have_the_full_ordering_of_their_index() -> None:
+    """Cards sort by engine index: clubs, diamonds, hearts, spades (2 up to A), LJ, BJ."""
+    two_c, ace_s, bj = ba.parse_card("2C"), ba.parse_card("AS"), ba.parse_card("BJ")
+    assert two_c < ace_s <= ace_s < bj
+    assert bj > ace_s >= two_c
+    assert sorted([bj, ace_s, two_c]) == [two_c, ace_s, bj]

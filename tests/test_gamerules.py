@@ -1146,3 +1146,14 @@ def test_sensible_combinations_are_accepted():
         check_conservation(state)
     assert ba.RuleSet() == GR
     assert GR.replace(schedule=Schedule((13, 12))) != GR
+
+
+def test_a_seat_must_be_a_seat_number():
+    """DESIGN §1: ``check(move, seat=...)`` refuses what is not a seat (``True`` is not seat 1)."""
+    state = ba.new_game(GR, seed=1, dealer=0)
+    assert state.to_act == 1
+    for seat in (True, 7, -1, "1"):
+        with pytest.raises(ba.IllegalMoveError) as info:
+            state.check(ba.Pass(), seat=seat)
+        assert info.value.reason is ba.Reason.NOT_YOUR_TURN
+    state.check(ba.Pass(), seat=1)

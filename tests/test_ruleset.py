@@ -433,3 +433,22 @@ def test_seat_left_without_a_call(bidding: OnceAroundBidding) -> None:
         state = state.apply(
             ba.BoardBid() if ba.BoardBid() in state.legal_moves() else state.legal_moves()[0]
         )
+
+
+def test_a_joker_swap_needs_a_card_to_draw() -> None:
+    """RULES.md 1.3: under NO_TRUMP_SWAP_OTHER_JOKER the holder of the other
+    joker draws the next stock card, so the deck must hold one more card than
+    the deal and the turn-up; the other joker_turn_up options need no more."""
+    tight = ba.rules.Schedule((17,))
+    ok = ba.variants.GAMERULES.replace(seating=ba.rules.Cutthroat(3), schedule=tight)
+    assert ok.players == 3  # 51 dealt + turn-up + draw = 53 <= 54
+    with pytest.raises(ba.RuleSetError) as info:
+        ba.variants.GAMERULES.replace(
+            seating=ba.rules.Cutthroat(3), schedule=ba.rules.Schedule((17, 18))
+        )
+    assert "draw" in str(info.value) and "deck" in str(info.value)
+    stays = ba.rules.TurnUpTrump(joker_turn_up=ba.rules.JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS)
+    rules = ba.variants.GAMERULES.replace(
+        trump=stays, seating=ba.rules.Cutthroat(3), schedule=tight
+    )
+    assert rules.trump == stays
