@@ -293,10 +293,12 @@ class OnceAroundBidding(Part):
         )
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
-        """The contracts made by the complete calls ``ctx.calls``."""
-        claims = [ctx.seat_of(i) for i, c in enumerate(ctx.calls) if isinstance(c, BoardBid)]
-        teams = ctx.teams
-        if not claims and all(_numeric(c) == 0 for c in ctx.calls):
+        """The contracts made by the complete calls ``ctx.calls`` (RULES.md 1.4, 1.5)."""
+        calls, teams = ctx.calls, ctx.teams
+        seats = [ctx.seat_of(i) for i in range(len(calls))]
+        numbers = [call.tricks if type(call) is Bid else 0 for call in calls]
+        claims = [seat for seat, call in zip(seats, calls) if type(call) is BoardBid]
+        if not claims and not any(numbers):
             thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
             return BiddingOutcome(tuple(Contract(0) for _ in teams), thrown_in=thrown)
         contracts: list[Contract | None] = []
@@ -309,13 +311,9 @@ class OnceAroundBidding(Part):
                 mult = self.board_multipliers[level - 1]
                 contracts.append(Contract(ctx.hand_size, board=True, multiplier=mult))
             else:
-                total = sum(_numeric(c) for i, c in enumerate(ctx.calls) if ctx.seat_of(i) in team)
-                contracts.append(Contract(total))
-        if claims:
-            leader: int | None = claims[-1]
-        else:
-            best = max(_numeric(c) for c in ctx.calls)
-            leader = next(ctx.seat_of(i) for i, c in enumerate(ctx.calls) if _numeric(c) == best)
+                contracts.append(Contract(sum(n for s, n in zip(seats, numbers) if s in team)))
+        # RULES.md 1.5: the last board claimer, else the earliest of the highest bids.
+        leader = claims[-1] if claims else seats[numbers.index(max(numbers))]
         return BiddingOutcome(
             tuple(contracts), highest_bidder=leader, board_bidders=frozenset(claims)
         )
