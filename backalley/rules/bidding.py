@@ -355,10 +355,6 @@ class OnceAroundBidding(Part):
         return text
 
 
-def _numeric(call: Move) -> int:
-    return call.tricks if isinstance(call, Bid) else 0
-
-
 def _all_pass_text(option: AllPass) -> str:
     if option is AllPass.REDEAL_NEXT_DEALER:
         return "If nobody contracts for a trick, the deal is thrown in and the next dealer deals the same hand size."
