@@ -29,7 +29,7 @@ def shuffled(seed: int, deal_number: int, cards: Sequence[int]) -> tuple[int, ..
     of probability about 1e-16, keeps the deck's order): a uniform shuffle.
     """
     keys = _bits(seed, f"deal/{deal_number}", len(cards))
-    return tuple(cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__))
+    return tuple(map(cards.__getitem__, sorted(range(len(cards)), key=keys.__getitem__)))
 
 
 def draw(seed: int, what: str, n: int) -> int:

@@ -23,7 +23,6 @@ from backalley.cards import CARDS, Card, Suit, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason
 from backalley.legality import (
     Phase,
-    bidding_context,
     legal_moves,
     plays_of_mask,
     refusal,
@@ -31,7 +30,7 @@ from backalley.legality import (
 from backalley.moves import Move, NameTrump
 from backalley.play import breaks_trump, restrictions, trick_winner
 from backalley.public import PublicFacts, RawTrick, Trick
-from backalley.rules.bidding import AllPass, BiddingOutcome, Contract
+from backalley.rules.bidding import AllPass, BiddingContext, BiddingOutcome, Contract
 from backalley.rules.deck import deck_cards
 from backalley.rules.lead import FirstLead
 from backalley.rules.ruleset import RuleSet
@@ -42,7 +41,10 @@ if TYPE_CHECKING:
 __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
 _NOBODY: frozenset[int] = frozenset()
+BITS: tuple[int, ...] = tuple(1 << i for i in range(54))
+"""The bit of each card index."""
 _PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
 _GAME_OVER = Phase.GAME_OVER
 
 
@@ -315,12 +317,20 @@ class GameState(PublicFacts):
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
         if legal is None:
-            if self.core.phase is _PLAYING:
+            core = self.core
+            if core.phase is _PLAYING:
                 legal = plays_of_mask(self._play_mask())
+            elif core.phase is _BIDDING:
+                legal = core.rules.bidding.legal_calls(self._bidding(core.deal.calls))
             else:
                 legal = legal_moves(self)
             object.__setattr__(self, "_legal", legal)
         return legal  # type: ignore[no-any-return]
+
+    def _bidding(self, calls: tuple[Move, ...]) -> BiddingContext:
+        """The bidding part's view of this deal, with ``calls`` (see :mod:`backalley.legality`)."""
+        rules, _match, deal, _phase, _hands, leader, _trick, _history, _broken = self.core
+        return BiddingContext(deal.hand_size, rules.players, leader, calls, rules.teams)
 
     def _play_mask(self) -> int:
         """The legal plays (a bit set): the hand narrowed by every play rule."""
@@ -412,7 +422,7 @@ class GameState(PublicFacts):
         calls = (*deal.calls, move)
         if len(calls) < n:
             return self._with_deal(deal.with_calls(calls), Phase.BIDDING, self.leader)
-        outcome = rules.bidding.outcome(bidding_context(self, calls))
+        outcome = rules.bidding.outcome(self._bidding(calls))
         if outcome.thrown_in:
             same = rules.bidding.all_pass is AllPass.REDEAL_SAME_DEALER
             dealer = deal.dealer if same else (deal.dealer + 1) % n
@@ -550,10 +560,10 @@ def deal_cards(
     dealt = players * hand_size
     hands = [0] * players
     for offset in range(players):
-        mask = 0
-        for card in order[offset:dealt:players]:
-            mask |= 1 << card
-        hands[(dealer + 1 + offset) % players] = mask
+        # distinct cards: the sum of their bits is their union
+        hands[(dealer + 1 + offset) % players] = sum(
+            map(BITS.__getitem__, order[offset:dealt:players])
+        )
     return tuple(hands), tuple(order[dealt:])
 
 
