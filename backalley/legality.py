@@ -10,17 +10,21 @@ questions go to the rule set's bidding part, play questions to
 from __future__ import annotations
 
 import enum
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from backalley.cards import SUITS, Card
 from backalley.errors import Reason
 from backalley.moves import MOVE_TYPES, PLAYS, Move, NameTrump, Play
 from backalley.play import explain, restrictions
-from backalley.rules.bidding import BiddingContext, BiddingOutcome
+from backalley.rules.bidding import BiddingContext
 from backalley.rules.deck import deck_mask
-from backalley.rules.ruleset import RuleSet
 
-__all__ = ["Phase", "Position", "legal_moves", "refusal"]
+__all__ = ["Phase", "legal_moves", "refusal"]
+
+if TYPE_CHECKING:
+    # A position: what legality depends on - the public facts of the deal and
+    # the hand of the seat to act.  Full states and player views are both one.
+    from backalley.public import PublicFacts as Position
 
 Refusal = tuple[Reason, str]
 
@@ -32,36 +36,6 @@ class Phase(enum.Enum):
     NAMING_TRUMP = "naming-trump"
     PLAYING = "playing"
     GAME_OVER = "game-over"
-
-
-class Position(Protocol):
-    """What legality depends on: public facts and the hand of the seat to act."""
-
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def to_act(self) -> int | None: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def hand_size(self) -> int: ...
-    @property
-    def calls(self) -> tuple[Move, ...]: ...
-    @property
-    def outcome(self) -> BiddingOutcome | None: ...
-    @property
-    def leader(self) -> int: ...
-    @property
-    def trick_cards(self) -> tuple[int, ...]: ...
-    @property
-    def trump_index(self) -> int | None: ...
-    @property
-    def broken(self) -> bool: ...
-    def hand_mask(self, seat: int) -> int:
-        """The hand of ``seat`` as a bit set (0 where it is not known)."""
-        ...
 
 
 def bidding_context(pos: Position, calls: tuple[Move, ...] | None = None) -> BiddingContext:
