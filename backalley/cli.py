@@ -26,6 +26,7 @@ from backalley import variants
 from backalley.errors import BackAlleyError
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.sheet import diff_rules, rules_sheet
+from backalley.state import GameState
 
 __all__ = ["main"]
 
@@ -44,7 +45,6 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from backalley.bots import make_bot
     from backalley.game import new_game
     from backalley.report import describe_deal
-    from backalley.state import GameState
 
     rules = load_rules(args.variant)
     names = [n.strip() for n in args.players.split(",")] if args.players else ["random"]
@@ -88,9 +88,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def state_scores(state: object, upto: int) -> tuple[int, ...]:
+def state_scores(state: GameState, upto: int) -> tuple[int, ...]:
     """Cumulative scores after deal ``upto`` (0-based) of ``state``'s results."""
-    results = state.deal_results  # type: ignore[attr-defined]
+    results = state.deal_results
     totals = [0] * len(results[0].points)
     for result in results[: upto + 1]:
         totals = [a + b for a, b in zip(totals, result.points)]
