@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from backalley.errors import SetupError
 from backalley.moves import Move
 from backalley.views import PlayerView
 
@@ -32,7 +33,7 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Move:
         moves = view.legal_moves()
         if not moves:
-            raise ValueError(f"seat {view.seat} has no legal move now")
+            raise SetupError(f"seat {view.seat} has no legal move now")
         return moves[self._rng.randrange(len(moves))]
 
 
@@ -48,5 +49,5 @@ def make_bot(name: str, seed: object = None) -> Bot:
     try:
         factory = _BOTS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(_BOTS)}") from None
+        raise SetupError(f"unknown bot {name!r}; known bots: {', '.join(_BOTS)}") from None
     return factory(seed)

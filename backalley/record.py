@@ -16,7 +16,7 @@ from typing import Any, TextIO
 import attrs
 
 from backalley.cards import CARDS
-from backalley.errors import IllegalMoveError, Reason, SerializationError
+from backalley.errors import IllegalMoveError, Reason, SerializationError, SetupError
 from backalley.moves import Move
 from backalley.rules.ruleset import RuleSet
 from backalley.state import DealResult, GameState
@@ -69,7 +69,7 @@ class GameRecord:
         """The record of the game that ``moves`` play from the new game ``start``
         (with ``final``, the results it reached are recorded too)."""
         if start.deals_played or start.calls or start.match.deal_number != 1:
-            raise ValueError("a record starts from a new game (backalley.new_game)")
+            raise SetupError("a record starts from a new game (backalley.new_game)")
         decks = tuple(tuple(str(CARDS[i]) for i in order) for order in start.match.decks)
         return cls(
             rules=start.rules,

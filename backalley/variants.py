@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from backalley.cards import Rank, Suit
-from backalley.errors import UnknownVariantError
+from backalley.errors import RuleSetError, UnknownVariantError
 from backalley.rules import (
     AllPass,
     Auction,
@@ -193,7 +193,7 @@ def _key(name: str) -> str:
 def register(rules: RuleSet, *aliases: str) -> RuleSet:
     """Register a named rule set (its ``name``) under that name and ``aliases``."""
     if not rules.name:
-        raise ValueError("only a named rule set can be registered")
+        raise RuleSetError(["only a named rule set can be registered (give it a name)"])
     name = _key(rules.name)
     _REGISTRY[name] = rules
     for alias in aliases:
