@@ -52,7 +52,9 @@ def loads(text: str, *, format: str = "toml") -> RuleSet:
         if isinstance(data, dict):
             data = {k: v for k, v in data.items() if k not in ("format", "version")}
     else:
-        raise SerializationError(f"unknown house-rules format {format!r}; use 'toml' or 'json'", "$")
+        raise SerializationError(
+            f"unknown house-rules format {format!r}; use 'toml' or 'json'", "$"
+        )
     return rules_from_data(data, "$")
 
 

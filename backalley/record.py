@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TextIO
 
 import attrs
@@ -43,6 +44,11 @@ class ReplayError(IllegalMoveError):
         return (IllegalMoveError, (self.reason, self.message))
 
 
+def _frozen_mapping(value: Mapping[str, str]) -> Mapping[str, str]:
+    """A read-only copy, so that a record stays a value."""
+    return MappingProxyType(dict(value))
+
+
 @attrs.frozen(slots=True)
 class GameRecord:
     """A whole (or partial) game as data."""
@@ -54,7 +60,10 @@ class GameRecord:
     moves: tuple[Move, ...] = ()
     results: tuple[DealResult, ...] | None = None
     players: tuple[str, ...] | None = None
-    metadata: Mapping[str, str] = attrs.field(factory=dict, eq=False, hash=False)
+    metadata: Mapping[str, str] = attrs.field(
+        factory=dict, converter=_frozen_mapping, eq=False, hash=False
+    )
+    """Free-form text by text (read-only)."""
 
     @classmethod
     def from_game(
