@@ -75,7 +75,6 @@ class Suit(enum.Enum):
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-_SUIT_ORDER: list[Suit] = list(SUITS)
 
 
 class Rank(enum.IntEnum):
@@ -165,7 +164,7 @@ class Card:
         if self.suit is None:
             index = 52 if self.rank is Rank.LITTLE_JOKER else 53
         else:
-            index = 13 * _SUIT_ORDER.index(self.suit) + self.rank.value - 2
+            index = 13 * _SUIT_INDEX[self.suit] + self.rank.value - 2
         object.__setattr__(self, "index", index)
 
     @property

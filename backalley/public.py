@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from backalley.cards import CARDS, SUITS, Card, Suit, cards_of_mask
+from backalley.errors import IllegalMoveError
 from backalley.legality import Phase
 from backalley.moves import Move
 from backalley.rules.bidding import BiddingOutcome, Contract
@@ -81,6 +82,16 @@ class PublicFacts:
         def hand_mask(self, seat: int) -> int:
             """The hand of ``seat`` as a bit set (0 where it is not known)."""
             ...
+
+        def check(self, move: object) -> None: ...
+
+    def is_legal(self, move: object) -> bool:
+        """Whether :meth:`check` lets ``move`` through."""
+        try:
+            self.check(move)
+        except IllegalMoveError:
+            return False
+        return True
 
     @property
     def players(self) -> int:

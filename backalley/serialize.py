@@ -844,7 +844,7 @@ def _register_all() -> None:
 
     _register(Card, "card", str, _card)
     for move_type in MOVE_TYPES:
-        _register(move_type, "move", str, _move)
+        _register(move_type, "move", str, _move_loader(move_type))
     _register(RuleSet, "rules", _rules_data, rules_from_data)
     _register(GameState, "state", state_to_data, state_from_data)
     _register(PlayerView, "view", view_to_data, view_from_data)
@@ -855,6 +855,16 @@ def _register_all() -> None:
         for cls in part_types:
             _register(cls, "policy", policy_to_data, _policy_loader(part, cls))
     converter.register_structure_hook_func(lambda t: t == Move, lambda data, _t: _move(data, "$"))
+
+
+def _move_loader(cls: type) -> Callable[[Any, str], Any]:
+    def load(data: Any, path: str) -> Any:
+        move = _move(data, path)
+        if not isinstance(move, cls):
+            raise _fail(path, f"{move} is not a {getattr(cls, 'kind', cls.__name__)} move")
+        return move
+
+    return load
 
 
 def _policy_loader(part: str, cls: type) -> Callable[[Any, str], Any]:

@@ -352,14 +352,6 @@ class GameState(PublicFacts):
             allowed &= mask
         return allowed
 
-    def is_legal(self, move: object) -> bool:
-        """Whether the seat to act may make ``move`` now."""
-        try:
-            self.check(move)
-        except IllegalMoveError:
-            return False
-        return True
-
     def check(self, move: object, seat: int | None = None) -> None:
         """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
 

@@ -93,13 +93,6 @@ class PlayerView(PublicFacts):
             object.__setattr__(self, "_legal", legal)
         return legal  # type: ignore[no-any-return]
 
-    def is_legal(self, move: object) -> bool:
-        try:
-            self.check(move)
-        except IllegalMoveError:
-            return False
-        return True
-
     def check(self, move: object) -> None:
         """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now."""
         if self.phase is not Phase.GAME_OVER and self.to_act != self.seat:

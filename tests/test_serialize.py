@@ -825,3 +825,13 @@ def test_null_is_not_a_contract_document() -> None:
     """(null is 'no contract' inside a deal result, but not a Contract document)"""
     with pytest.raises(ba.SerializationError):
         ba.from_json("null", ba.Contract)
+
+
+def test_a_move_document_must_be_of_the_kind_asked_for() -> None:
+    """``from_json(text, Play)`` reads only plays; ``ba.Move`` reads any move."""
+    with pytest.raises(ba.SerializationError, match="not a play move"):
+        ba.from_json('"pass"', ba.Play)
+    with pytest.raises(ba.SerializationError):
+        ba.from_json('"play QS"', ba.Bid)
+    assert ba.from_json('"pass"', ba.Move) == ba.Pass()
+    assert ba.from_json('"bid 3"', ba.Bid) == ba.Bid(3)
