@@ -35,7 +35,7 @@ from backalley.errors import (
     SerializationError,
 )
 from backalley.legality import Phase
-from backalley.moves import MOVE_TYPES, Move, NameTrump, parse_move
+from backalley.moves import MOVE_TYPES, Bid, BoardBid, Counter, Move, NameTrump, Pass, parse_move
 from backalley.rules.bidding import Contract
 from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import PART_NAMES, PART_TYPES, RuleSet
@@ -674,6 +674,9 @@ def check_results(
                 raise _fail(f"{where}.{name}", f"expected {name} for {sides} sides")
         if len(r.bids) != rules.players or not 0 <= r.dealer < rules.players:
             raise _fail(f"{where}.bids", f"expected a dealer and the bids of {rules.players} seats")
+        for j, call in enumerate(r.bids):
+            if call is not None and not isinstance(call, (Pass, Bid, BoardBid, Counter)):
+                raise _fail(f"{where}.bids[{j}]", f"{call} is not a call")
         if r.declarer is not None and not 0 <= r.declarer < rules.players:
             raise _fail(f"{where}.declarer", f"seat {r.declarer} does not exist")
         if sum(r.tricks) != r.hand_size:

@@ -835,3 +835,10 @@ def test_a_move_document_must_be_of_the_kind_asked_for() -> None:
         ba.from_json('"play QS"', ba.Bid)
     assert ba.from_json('"pass"', ba.Move) == ba.Pass()
     assert ba.from_json('"bid 3"', ba.Bid) == ba.Bid(3)
+
+
+def test_a_deal_results_bids_are_calls() -> None:
+    """A deal result records calls only: a card play among the bids is refused."""
+    d = _doc(_mid_game())
+    d["deal_results"][0]["bids"][0] = "play 7C"
+    _refused(d, ba.GameState, "$.deal_results[0].bids[0]")
