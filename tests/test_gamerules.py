@@ -1157,3 +1157,26 @@ def test_a_seat_must_be_a_seat_number():
             state.check(ba.Pass(), seat=seat)
         assert info.value.reason is ba.Reason.NOT_YOUR_TURN
     state.check(ba.Pass(), seat=1)
+
+
+def test_turn_next_card_when_the_stock_runs_out():
+    """RULES.md 1.3 option TURN_NEXT_CARD: when no suited card is left to turn,
+    the last joker turned stays the turn-up, the deal has no trump suit, and no
+    card is in two places."""
+    rules = ba.RuleSet(
+        deck=ba.rules.Deck(ranks=[ba.Rank.TWO, ba.Rank.THREE], jokers=2),
+        seating=ba.rules.Cutthroat(3),
+        schedule=ba.rules.Schedule((3,)),
+        trump=ba.rules.TurnUpTrump(joker_turn_up=ba.rules.JokerTurnUp.TURN_NEXT_CARD),
+    )
+    order = ["2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "LJ", "BJ"]
+    state = ba.new_game(rules, dealer=0, decks=[order])
+    assert state.turn_up == ba.parse_card("BJ")
+    assert state.trump is None and state.discards == () and state.stock == ()
+    check_conservation(state)
+    rules2 = rules.replace(schedule=ba.rules.Schedule((2,)))
+    order2 = ["2C", "2D", "2H", "2S", "3C", "3D", "BJ", "LJ", "3H", "3S"]
+    state = ba.new_game(rules2, dealer=0, decks=[order2])
+    assert state.turn_up == ba.parse_card("3H") and state.trump is ba.Suit.HEARTS
+    assert set(state.discards) == {ba.parse_card("BJ"), ba.parse_card("LJ")}
+    check_conservation(state)

@@ -73,13 +73,18 @@ class TurnUpTrump(Part):
             return TrumpSetup(hands, rest, top, top // 13)
         mode = self.joker_turn_up
         if mode is JokerTurnUp.TURN_NEXT_CARD:
-            discards = 1 << top
+            turned = [top]
             while rest and rest[0] >= 52:
-                discards |= 1 << rest[0]
+                turned.append(rest[0])
                 rest = rest[1:]
-            if not rest:
-                return TrumpSetup(hands, rest, top, None, discards)
-            return TrumpSetup(hands, rest[1:], rest[0], rest[0] // 13, discards)
+            if rest:  # a suited card shows: it is the turn-up, the jokers are buried
+                buried, turn_up, rest, trump = turned, rest[0], rest[1:], rest[0] // 13
+            else:  # the stock ran out: the last joker stays turned up, no trump suit
+                buried, turn_up, trump = turned[:-1], turned[-1], None
+            discards = 0
+            for card in buried:
+                discards |= 1 << card
+            return TrumpSetup(hands, rest, turn_up, trump, discards)
         if mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
             return TrumpSetup(hands, rest, top, None)
         other = 1 << (LJ_INDEX if top == BJ_INDEX else BJ_INDEX)
@@ -104,7 +109,10 @@ class TurnUpTrump(Part):
                 "it and draws the next stock card, so no joker is in play."
             )
         elif mode is JokerTurnUp.TURN_NEXT_CARD:
-            text += " A turned joker is buried and the next card turned, until a suited card shows."
+            text += (
+                " A turned joker is buried and the next card turned, until a suited card shows"
+                " (if the stock runs out first, the deal has no trump suit)."
+            )
         else:
             text += (
                 " A turned joker means no trump suit; the turned joker is out of play and the "
