@@ -260,7 +260,7 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
             tag = next(iter(classes))
         else:
             raise _fail(f"{path}.type", f"missing key 'type'; one of: {', '.join(classes)}")
-    if tag not in classes:
+    if not isinstance(tag, str) or tag not in classes:
         raise _fail(f"{path}.type", f"unknown {part} type {tag!r}; known: {', '.join(classes)}")
     cls = classes[tag]
     params = _param_types(cls)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import backalley as ba
 from backalley import houserules
@@ -29,6 +31,7 @@ from backalley.rules import (
     TrumpLead,
     TurnUpTrump,
 )
+from backalley.serialize import rules_to_data
 
 V = ba.variants
 ROOT = Path(__file__).resolve().parent.parent
@@ -427,3 +430,42 @@ def test_dumped_toml_keeps_a_name_beyond_the_bmp(name: str) -> None:
     rules = V.GAMERULES.replace(name=name)
     back = houserules.loads(houserules.dumps_toml(rules))
     assert back == rules and back.name == name
+
+
+_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 60),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
+    st.sampled_from(["S", "H", "draw", "any-time", "turn-up", "fixed", "auction", "A", "T"]),
+)
+_VALUE = st.recursive(
+    _LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=st.data())
+def test_mutated_house_rules_load_or_raise_the_librarys_errors(data: st.DataObject) -> None:
+    """Any mutation of a valid rule-set document either loads (and then dumps
+    to TOML and loads back equal) or raises a BackAlleyError - never another
+    exception (a list where a ``type`` tag belongs once raised TypeError)."""
+    name = data.draw(st.sampled_from(ba.variants.names()))
+    doc = json.loads(json.dumps(rules_to_data(ba.variants.get(name))))
+    for _ in range(data.draw(st.integers(1, 3))):
+        part = data.draw(st.sampled_from(sorted(doc)))
+        if isinstance(doc[part], dict) and doc[part] and data.draw(st.booleans()):
+            key = data.draw(st.sampled_from(sorted(doc[part])))
+            doc[part][key] = data.draw(_VALUE)
+        else:
+            doc[part] = data.draw(_VALUE)
+    try:
+        rules = houserules.loads(json.dumps(doc), format="json")
+    except ba.BackAlleyError:
+        return
+    assert houserules.loads(houserules.dumps_toml(rules)) == rules
