@@ -50,6 +50,8 @@ def new_game(
         dealer = chance.draw(seed, "dealer", players)
     elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    if decks is not None and (isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable)):
+        raise SetupError(f"decks must be a list of deck orders (lists of cards), not {decks!r}")
     orders = tuple(_deck_order(rules, order, k) for k, order in enumerate(decks or ()))
     match = Match(
         seed=seed,

@@ -1180,3 +1180,10 @@ def test_turn_next_card_when_the_stock_runs_out():
     assert state.turn_up == ba.parse_card("3H") and state.trump is ba.Suit.HEARTS
     assert set(state.discards) == {ba.parse_card("BJ"), ba.parse_card("LJ")}
     check_conservation(state)
+
+
+@pytest.mark.parametrize("decks", [True, 3, "QS QH", [3], [["QS", 4]]])
+def test_decks_that_are_not_deck_orders_are_setup_errors(decks):
+    """``new_game(decks=...)``: anything but a list of deck orders is a SetupError."""
+    with pytest.raises(ba.SetupError):
+        ba.new_game(GR, seed=1, decks=decks)
