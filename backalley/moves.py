@@ -39,7 +39,7 @@ class Pass:
 
 
 def _check_bid(instance: Bid, attribute: Any, value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if type(value) is not int:
         raise NotationError(f"a bid is a whole number of tricks, not {value!r}")
     if value < 0:
         raise NotationError(f"a bid cannot be negative, got {value}")

@@ -452,3 +452,20 @@ def test_a_joker_swap_needs_a_card_to_draw() -> None:
         trump=stays, seating=ba.rules.Cutthroat(3), schedule=tight
     )
     assert rules.trump == stays
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: ba.rules.Cutthroat(players=ba.Rank.FOUR),
+        lambda: ba.rules.Schedule((ba.Rank.TWO,)),
+        lambda: ba.rules.ContractScoring(per_bid_trick=ba.Rank.FIVE),
+        lambda: ba.rules.OnceAroundBidding(min_bid=ba.Rank.TWO),
+        lambda: ba.rules.Deck(jokers=ba.Rank.TWO),
+    ],
+)
+def test_counts_are_plain_numbers(build) -> None:
+    """A count is a plain whole number: an enum that happens to be an int (a
+    Rank) is refused, since it could not be saved and read back as the same value."""
+    with pytest.raises(ba.RuleSetError):
+        build()

@@ -131,7 +131,7 @@ class BiddingContext:
 
 
 def _nonneg(instance: Any, attribute: Any, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if type(value) is not int or value < 0:
         raise RuleSetError(
             [f"bidding: {attribute.name} must be a whole number >= 0, got {value!r}"]
         )
@@ -145,7 +145,7 @@ def _to_multipliers(value: Sequence[int]) -> tuple[int, ...]:
 
 
 def _check_multipliers(instance: Any, attribute: Any, value: tuple[int, ...]) -> None:
-    if not value or any(not isinstance(m, int) or isinstance(m, bool) or m < 1 for m in value):
+    if not value or any(type(m) is not int or m < 1 for m in value):
         raise RuleSetError(
             [f"bidding: board_multipliers must be one or more whole numbers >= 1, got {value!r}"]
         )

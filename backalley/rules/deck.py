@@ -31,7 +31,7 @@ def _check_ranks(instance: Deck, attribute: Any, value: frozenset[Rank]) -> None
 
 
 def _check_jokers(instance: Deck, attribute: Any, value: int) -> None:
-    if value not in (0, 2) or isinstance(value, bool):
+    if type(value) is not int or value not in (0, 2):
         raise RuleSetError([f"deck: the number of jokers must be 0 or 2, got {value!r}"])
 
 

@@ -26,7 +26,7 @@ def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> 
     if not value:
         raise RuleSetError(["schedule: a game needs at least one deal"])
     for size in value:
-        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        if type(size) is not int or size < 1:
             raise RuleSetError(
                 [f"schedule: every hand size must be a whole number >= 1, got {size!r}"]
             )

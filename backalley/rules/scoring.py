@@ -18,7 +18,7 @@ SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
 
 def _int(instance: Any, attribute: Any, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if type(value) is not int:
         raise RuleSetError([f"scoring: {attribute.name} must be a whole number, got {value!r}"])
 
 
@@ -30,7 +30,7 @@ def _rainbow(instance: Any, attribute: Any, value: Any) -> None:
 
 
 def _positive(instance: Any, attribute: Any, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+    if type(value) is not int or value < 1:
         raise RuleSetError(
             [f"scoring: {attribute.name} must be a whole number >= 1, got {value!r}"]
         )

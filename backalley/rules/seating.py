@@ -36,7 +36,7 @@ class Partnerships(Part):
 
 
 def _check_players(instance: Cutthroat, attribute: Any, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 8:
+    if type(value) is not int or not 2 <= value <= 8:
         raise RuleSetError([f"seating: a cutthroat game has 2 to 8 players, got {value!r}"])
 
 
