@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 import attrs
+import pytest
 
 import backalley as ba
 from backalley.cards import CARDS
@@ -191,3 +192,37 @@ def check_conservation(state: ba.GameState) -> None:
         assert total & p == 0, f"a card is in two places: {state!r}"
         total |= p
     assert total == deck_mask(state.rules.deck), "cards were lost or made up"
+
+
+def deck_for(
+    rules: ba.RuleSet, hands: Sequence[str], stock: str = "", dealer: int = 0
+) -> list[str]:
+    """A deck order dealing exactly ``hands[seat]`` to each seat of any number of
+    players (card ``k`` to seat ``(dealer + 1 + k) % players``), then ``stock``
+    top first, then the rest of the rule set's deck in card order."""
+    n = rules.players
+    assert len(hands) == n
+    dealt = [ba.parse_cards(h) for h in hands]
+    size = len(dealt[0])
+    assert all(len(h) == size for h in dealt), [len(h) for h in dealt]
+    order = [dealt[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
+    order += ba.parse_cards(stock) if stock else []
+    mask = deck_mask(rules.deck)
+    assert len(set(order)) == len(order), "a card is used twice"
+    assert all(mask >> c.index & 1 for c in order), "a card is not in the deck"
+    order += [c for c in CARDS if mask >> c.index & 1 and c not in order]
+    return [str(c) for c in order]
+
+
+def calls(state: ba.GameState, *texts: str) -> ba.GameState:
+    """Apply the moves ``texts`` in order (see :func:`apply_all`)."""
+    return apply_all(state, texts)
+
+
+def refused(state: ba.GameState, move: str | ba.Move) -> ba.Reason:
+    """The reason ``move`` is refused (asserting that it is, by ``is_legal`` and ``apply``)."""
+    move = ba.parse_move(move) if isinstance(move, str) else move
+    assert not state.is_legal(move)
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply(move)
+    return info.value.reason

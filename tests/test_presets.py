@@ -12,34 +12,14 @@ import attrs
 import pytest
 
 import backalley as ba
-from backalley.cards import CARDS
-from backalley.rules import Schedule
-from backalley.rules.deck import deck_mask
+
+from .helpers import calls, deck_for, refused, short
 
 V = ba.variants
 R = ba.Reason
 S, H, D, C = ba.Suit.SPADES, ba.Suit.HEARTS, ba.Suit.DIAMONDS, ba.Suit.CLUBS
 
 # ----------------------------------------------------------------- helpers
-
-
-def deck_for(
-    rules: ba.RuleSet, hands: Sequence[str], stock: str = "", dealer: int = 0
-) -> list[str]:
-    """A deck order dealing exactly ``hands[seat]`` to each seat (card ``k`` to seat
-    ``(dealer + 1 + k) % players``), then ``stock`` top first, then the rest of the deck."""
-    n = rules.players
-    assert len(hands) == n
-    dealt = [ba.parse_cards(h) for h in hands]
-    size = len(dealt[0])
-    assert all(len(h) == size for h in dealt)
-    order = [dealt[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
-    order += ba.parse_cards(stock) if stock else []
-    mask = deck_mask(rules.deck)
-    assert len(set(order)) == len(order), "a card is used twice"
-    assert all(mask >> c.index & 1 for c in order), "a card is not in the deck"
-    order += [c for c in CARDS if mask >> c.index & 1 and c not in order]
-    return [str(c) for c in order]
 
 
 def game(
@@ -54,25 +34,6 @@ def game(
     return ba.new_game(
         rules, dealer=dealer, decks=[deck_for(rules, hands, stock, dealer), *more], seed=seed
     )
-
-
-def short(rules: ba.RuleSet, *sizes: int) -> ba.RuleSet:
-    """``rules`` with a short schedule (every other part, and so the preset's rule, kept)."""
-    return rules.replace(schedule=Schedule(sizes))
-
-
-def calls(state: ba.GameState, *texts: str) -> ba.GameState:
-    for text in texts:
-        state = state.apply(ba.parse_move(text))
-    return state
-
-
-def refused(state: ba.GameState, move: str | ba.Move) -> ba.Reason:
-    move = ba.parse_move(move) if isinstance(move, str) else move
-    assert not state.is_legal(move)
-    with pytest.raises(ba.IllegalMoveError) as info:
-        state.apply(move)
-    return info.value.reason
 
 
 def plays(state: ba.GameState) -> set[str]:

@@ -7,12 +7,11 @@ card ``k`` of a deck order goes to seat ``(dealer + 1 + k) % players`` for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pytest
 
 import backalley as ba
-from backalley.cards import CARDS
 from backalley.rules import (
     AllPass,
     Auction,
@@ -23,46 +22,14 @@ from backalley.rules import (
     NextDealer,
     Schedule,
 )
-from backalley.rules.deck import deck_mask
+
+from .helpers import calls, deck_for, refused
 
 V = ba.variants
 R = ba.Reason
 S, H, D, C = ba.Suit.SPADES, ba.Suit.HEARTS, ba.Suit.DIAMONDS, ba.Suit.CLUBS
 
 # ----------------------------------------------------------------- helpers
-
-
-def deck_for(
-    rules: ba.RuleSet, hands: Sequence[str], stock: str = "", dealer: int = 0
-) -> list[str]:
-    """A deck order that deals exactly ``hands[seat]`` to every seat, then ``stock``
-    (top first), then the rest of the deck in card order."""
-    n = rules.players
-    assert len(hands) == n
-    dealt = [ba.parse_cards(h) for h in hands]
-    size = len(dealt[0])
-    assert all(len(h) == size for h in dealt), [len(h) for h in dealt]
-    order = [dealt[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
-    order += ba.parse_cards(stock) if stock else []
-    mask = deck_mask(rules.deck)
-    assert len(set(order)) == len(order), "a card is used twice"
-    assert all(mask >> c.index & 1 for c in order), "a card is not in the deck"
-    order += [c for c in CARDS if mask >> c.index & 1 and c not in order]
-    return [str(c) for c in order]
-
-
-def calls(state: ba.GameState, *texts: str) -> ba.GameState:
-    for text in texts:
-        state = state.apply(ba.parse_move(text))
-    return state
-
-
-def refused(state: ba.GameState, move: str | ba.Move) -> ba.Reason:
-    move = ba.parse_move(move) if isinstance(move, str) else move
-    assert not state.is_legal(move)
-    with pytest.raises(ba.IllegalMoveError) as info:
-        state.apply(move)
-    return info.value.reason
 
 
 Picker = Callable[[ba.GameState], ba.Move]
