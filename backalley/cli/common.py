@@ -1,0 +1,114 @@
+"""What every command shares: reading a rule set, players and output files,
+the usage error, and the optional ``rich`` terminal library.
+
+Exit statuses, the same for every command: 0 done; 1 an illegal move (or
+results the moves do not produce) in a checked record; 2 bad usage or
+unreadable input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from backalley import variants
+from backalley.bots import bot_names, make_bot
+from backalley.errors import BackAlleyError
+from backalley.rules.ruleset import RuleSet
+
+__all__ = [
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "UsageError",
+    "default_bot",
+    "is_terminal",
+    "load_rules",
+    "player_names",
+    "rich_console",
+    "writable_path",
+]
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_USAGE = 2
+
+
+class UsageError(BackAlleyError):
+    """A command line that cannot be run as given (exit status 2)."""
+
+
+def load_rules(spec: str) -> RuleSet:
+    """A rule set from a variant name, or from a house-rules file (``.toml``/``.json``)."""
+    path = Path(spec)
+    if spec.endswith((".toml", ".json")) or path.is_file():
+        from backalley.houserules import load
+
+        return load(path)
+    return variants.get(spec)
+
+
+def default_bot() -> str:
+    """The strongest bot that decides fast: ``heuristic`` where it exists, else ``random``."""
+    return "heuristic" if "heuristic" in bot_names() else "random"
+
+
+def player_names(spec: str | None, players: int, *, option: str = "--players") -> list[str]:
+    """One bot name per seat from ``A,B,C,D`` (one name alone fills every seat).
+
+    Unknown names are refused here, before anything is played.
+    """
+    names = [n.strip() for n in spec.split(",")] if spec else [default_bot()]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise UsageError(
+            f"{option} needs one name or {players} names (one per seat), got {len(names)}"
+        )
+    for name in dict.fromkeys(names):
+        try:
+            make_bot(name, seed=0)
+        except BackAlleyError as exc:
+            raise UsageError(f"{option}: {exc}") from None
+    return names
+
+
+def writable_path(text: str, option: str) -> Path:
+    """``text`` as a file the command may write, checked before any work is done."""
+    path = Path(text)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise UsageError(f"{option} {text}: is a directory, not a file")
+    if not parent.is_dir():
+        raise UsageError(f"{option} {text}: there is no directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {text}: not writable")
+    return path
+
+
+def is_terminal(out: TextIO) -> bool:
+    """Whether ``out`` is an interactive terminal (progress bars only there)."""
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def rich_console(out: TextIO) -> Any | None:
+    """A ``rich`` console writing to ``out`` when ``rich`` is installed and
+    ``out`` is a terminal; ``None`` otherwise (plain text is written then)."""
+    if not is_terminal(out):
+        return None
+    try:
+        from rich.console import Console
+    except ImportError:
+        return None
+    return Console(file=out)
+
+
+def utf8(out: TextIO) -> bool:
+    """Whether ``out`` can show the suit symbols."""
+    encoding = getattr(out, "encoding", None) or sys.getdefaultencoding()
+    return "utf" in encoding.lower().replace("-", "")

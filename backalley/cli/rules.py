@@ -1,0 +1,45 @@
+"""``backalley rules``: a rules sheet, or how two rule sets differ."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from backalley.cli.common import EXIT_OK, UsageError, load_rules
+from backalley.rules.sheet import diff_rules, rules_sheet
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rules = sub.add_parser(
+        "rules",
+        help="print a rules sheet, or the differences of two rule sets",
+        description="Print the rules sheet generated from a rule set (default: gamerules), "
+        "or with --diff A B the options in which two rule sets differ.",
+    )
+    rules.add_argument("name", nargs="?", default=None, help="variant name or house-rules file")
+    rules.add_argument(
+        "--diff", nargs=2, metavar=("A", "B"), help="list the parts in which A and B differ"
+    )
+    rules.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    if args.diff:
+        if args.name is not None:
+            raise UsageError(
+                f"rules --diff compares two rule sets, A and B; {args.name!r} would be a third"
+            )
+        a, b = (load_rules(x) for x in args.diff)
+        lines = diff_rules(a, b)
+        label_a, label_b = (r.name or x for r, x in zip((a, b), args.diff))
+        if not lines:
+            print(f"{label_a} and {label_b} have the same rules.", file=out)
+        else:
+            print(f"{label_a} -> {label_b}:", file=out)
+            for line in lines:
+                print(f"  {line}", file=out)
+        return EXIT_OK
+    print(rules_sheet(load_rules(args.name or "gamerules")), file=out, end="")
+    return EXIT_OK

@@ -1,0 +1,245 @@
+"""``backalley simulate``: many games between bots, and a results table per side.
+
+The games, their seeds and the statistics come from :mod:`backalley.simulate`;
+``--jobs K`` plays them in K worker processes, ``--backend ray`` as Ray tasks
+(:mod:`backalley.simulate_ray`).  The same seed gives the same table whatever
+the backend and the number of jobs.  A progress bar is shown while standard
+error is a terminal; ``--json FILE`` writes the table's numbers as JSON
+(``-``: to standard output, instead of the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from backalley.cli.common import (
+    EXIT_OK,
+    UsageError,
+    is_terminal,
+    load_rules,
+    player_names,
+    rich_console,
+    writable_path,
+)
+from backalley.errors import SetupError
+from backalley.simulate import GameOutcome, Plan, Summary, run_local, summarize
+
+__all__ = ["add_parser", "format_table", "run"]
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give at least 1")
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sim = sub.add_parser(
+        "simulate",
+        help="play many games between bots and print the results per side",
+        description="Play many games between bots, locally or on Ray, and print per side: "
+        "games won with a 95%% confidence interval, mean points per game and per deal, "
+        "contracts and boards made and set.",
+    )
+    sim.add_argument("--variant", default="gamerules", help="variant name or house-rules file")
+    sim.add_argument(
+        "--players",
+        default=None,
+        metavar="A,B,C,D",
+        help="bot names per seat, comma separated; one name fills every seat "
+        "(default: heuristic where available, else random)",
+    )
+    sim.add_argument("--games", type=_positive, default=100, help="how many games (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="seed of the whole simulation (default 0)")
+    sim.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive,
+        default=1,
+        help="worker processes (local), or CPUs of a Ray instance started here (default 1)",
+    )
+    sim.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal set once per side, the sides moved round the table "
+        "(games must be a multiple of the number of sides)",
+    )
+    sim.add_argument(
+        "--records",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write every game's record, one JSON per line",
+    )
+    sim.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="write the results as JSON ('-': standard output)",
+    )
+    sim.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="where to play (default local)"
+    )
+    sim.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster to connect to ('auto': the one on this machine); "
+        "default: start a local Ray instance",
+    )
+    sim.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    rules = load_rules(args.variant)
+    names = player_names(args.players, rules.players)
+    if args.address and args.backend != "ray":
+        raise UsageError("--address is for --backend ray")
+    records_path = writable_path(args.records, "--records") if args.records else None
+    json_path = None if args.json in (None, "-") else writable_path(args.json, "--json")
+    try:
+        plan = Plan(
+            rules,
+            names,
+            games=args.games,
+            seed=args.seed,
+            duplicate=args.duplicate,
+            records=records_path is not None,
+        )
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
+    with _progress(plan.games) as progress:
+        if args.backend == "ray":
+            from backalley.simulate_ray import run_ray
+
+            outcomes = run_ray(plan, address=args.address, cpus=args.jobs, progress=progress)
+        else:
+            outcomes = run_local(plan, jobs=args.jobs, progress=progress)
+    summary = summarize(plan, outcomes)
+    if records_path is not None:
+        _write_records(records_path.open("w", encoding="utf-8"), outcomes)
+    data = summary.to_data()
+    data["backend"] = args.backend
+    if args.json == "-":
+        print(json.dumps(data, indent=2), file=out)
+        return EXIT_OK
+    if json_path is not None:
+        json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    console = rich_console(out)
+    if console is not None:
+        _rich_table(console, summary)
+    else:
+        for line in format_table(summary):
+            print(line, file=out)
+    if records_path is not None:
+        print(f"Records written to {records_path}", file=out)
+    if json_path is not None:
+        print(f"Results written to {json_path}", file=out)
+    return EXIT_OK
+
+
+def _write_records(target: TextIO, outcomes: list[GameOutcome]) -> None:
+    with target:
+        for outcome in outcomes:
+            assert outcome.record is not None
+            target.write(outcome.record + "\n")
+
+
+def _title(summary: Summary) -> str:
+    kind = ", duplicate" if summary.duplicate else ""
+    return (
+        f"{summary.variant}: {summary.games} games{kind}, seed {summary.seed}, "
+        f"{summary.deals} deals, {summary.draws} drawn"
+    )
+
+
+def _rows(summary: Summary) -> list[list[str]]:
+    rows = []
+    for side in summary.sides:
+        low, high = side.win_interval
+        rows.append(
+            [
+                str(side.side + 1),
+                " + ".join(side.players),
+                f"{side.wins} ({100 * side.win_rate:.1f}%)",
+                f"{100 * low:.1f}-{100 * high:.1f}%",
+                f"{side.points_per_game:.1f}",
+                f"{side.points_per_deal:.2f}",
+                f"{side.contracts_made}/{side.contracts_set}",
+                f"{side.boards_made}/{side.boards_set}",
+            ]
+        )
+    return rows
+
+
+HEADERS = [
+    "Side",
+    "Players",
+    "Won",
+    "95% CI",
+    "Pts/game",
+    "Pts/deal",
+    "Made/set",
+    "Boards made/set",
+]
+
+
+def format_table(summary: Summary) -> list[str]:
+    """The results table as plain text lines."""
+    rows = _rows(summary)
+    widths = [max(len(r[i]) for r in [HEADERS, *rows]) for i in range(len(HEADERS))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
+
+    head = line(HEADERS)
+    return [_title(summary), "", head, "-" * len(head), *(line(r) for r in rows)]
+
+
+def _rich_table(console: Any, summary: Summary) -> None:
+    from rich.table import Table
+
+    table = Table(title=_title(summary))
+    for i, header in enumerate(HEADERS):
+        table.add_column(header, justify="left" if i == 1 else "right")
+    for row in _rows(summary):
+        table.add_row(*row)
+    console.print(table)
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error while it is a terminal (else none)."""
+    if not is_terminal(sys.stderr):
+        yield None
+        return
+    try:
+        from rich.console import Console
+        from rich.progress import Progress
+    except ImportError:
+        yield _plain_progress
+        sys.stderr.write("\n")
+        return
+    with Progress(console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+
+        def advance(done: int, _total: int) -> None:
+            bar.update(task, completed=done)
+
+        yield advance
+
+
+def _plain_progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(1, total)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    sys.stderr.flush()
