@@ -67,6 +67,12 @@ class Client:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if len(args) > 1 or (args and not args[0].lstrip("-").isdigit()):
+        print(
+            f"usage: python examples/ui_client.py [SEED]: a seed is a whole number, not {args!r}",
+            file=sys.stderr,
+        )
+        return 2
     seed = int(args[0]) if args else 2024
     server = Server(ba.variants.GAMERULES, seed)
     clients = [Client(seat, seed) for seat in range(4)]

@@ -29,3 +29,15 @@ def test_the_ui_client_example_plays_a_deal_and_shows_refusals(
     assert any(name in refusals[0] for name in reasons - {"NOT_YOUR_TURN"}), refusals[0]
     assert "the server says -> " in output
     assert "trick 13:" in output and output.rstrip().splitlines()[-1].startswith("Deal over")
+
+
+@pytest.mark.parametrize("argv", [["abc"], ["1", "2"]])
+def test_the_ui_client_example_refuses_a_bad_seed_without_a_traceback(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "argv", [str(EXAMPLE), *argv])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(EXAMPLE), run_name="__main__")
+    assert done.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "usage:" in captured.err and "Traceback" not in captured.err

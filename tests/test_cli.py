@@ -1,0 +1,345 @@
+"""The command line (backalley/cli/): watching a game, playing in it, and the
+frictions of a first use (version, pipes, exit statuses, messages)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import backalley as ba
+from backalley.cli import main
+from backalley.cli.text import SUIT_SYMBOLS, normalize_input
+
+ROOT = Path(__file__).resolve().parent.parent
+SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 1]}}
+SYMBOLS = "".join(SUIT_SYMBOLS.values())
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    status = main(list(argv), out=out, inp=io.StringIO(stdin))
+    return status, out.getvalue()
+
+
+def python(*args: str, **kwargs: object) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+@pytest.fixture
+def short(tmp_path: Path) -> str:
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(SHORT), encoding="utf-8")
+    return str(path)
+
+
+# ------------------------------------------------------------------ frictions
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"backalley {ba.__version__}"
+
+
+def test_python_m_backalley_and_a_closed_pipe_end_quietly() -> None:
+    """`backalley play | head -1`: the reader goes away; no message, status 0."""
+    proc = python(
+        "-m", "backalley", "play", "--seed", "1", stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader has gone before the game is told
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""
+    version = subprocess.run(
+        [sys.executable, "-m", "backalley", "--version"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert version.stdout.strip() == f"backalley {ba.__version__}"
+
+
+def test_variants_are_listed_with_what_they_are() -> None:
+    status, output = run("variants")
+    assert status == 0
+    lines = {line.split()[0]: line for line in output.splitlines()}
+    assert list(lines) == list(ba.variants.names())
+    for name, note in ba.variants.PRESET_NOTES.items():
+        assert " ".join(note.split()) in " ".join(lines[name].split())
+    assert "auction" in lines["vietnam"]
+    assert all(len(line.split()) > 3 for line in lines.values())
+
+
+def test_check_names_the_file_once_and_labels_what_went_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert run("check", str(bad)) == (2, "")
+    err = capsys.readouterr().err
+    assert err.startswith(f"backalley: {bad}: ") and "JSON" in err and err.count("\n") == 1
+    assert run("check", str(tmp_path / "missing.json"))[0] == 2
+    err = capsys.readouterr().err
+    assert "missing.json" in err and err.count("\n") == 1
+
+
+def test_rules_diff_refuses_a_third_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("rules", "--diff", "gamerules", "hook", "vietnam") == (2, "")
+    assert "vietnam" in capsys.readouterr().err
+
+
+def test_vectors_refuses_a_negative_count_and_documents_its_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run("vectors", "--games", "-1")[0] == 2
+    assert run("vectors", "--games", "x")[0] == 2
+    capsys.readouterr()
+    assert main(["vectors", "--help"]) == 0
+    text = capsys.readouterr().out
+    for option in ("--variant", "--games", "--seed", "--output"):
+        line = next(line for line in text.splitlines() if line.strip().startswith(option))
+        assert len(line.split()) > 2 or option in ("--output",), line
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_bad_players_exit_2_whatever_the_mistake(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(command, "--players", "random,random,random") == (2, "")
+    assert "4 names" in capsys.readouterr().err
+    assert run(command, "--players", "random,nobody,random,random") == (2, "")
+    err = capsys.readouterr().err
+    assert "nobody" in err and err.count("\n") == 1
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run("play", "--record", "/nonexistent/x.json") == (2, "")
+    assert "/nonexistent" in capsys.readouterr().err
+
+
+def test_play_record_stores_the_players(tmp_path: Path, short: str) -> None:
+    path = tmp_path / "game.json"
+    status, output = run(
+        "play", "--variant", short, "--seed", "4", "--players", "random", "--record", str(path)
+    )
+    assert status == 0 and f"Record written to {path}" in output
+    record = ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord)
+    assert record.players == ("random",) * 4
+    assert record.metadata["program"] == "backalley play"
+    assert run("check", str(path))[0] == 0
+
+
+# ------------------------------------------------------------------- watching
+
+
+def _tricks_per_side(
+    output: str, sides: list[str], seat_side: dict[str, str]
+) -> list[Counter[str]]:
+    """Tricks won per side in each deal, read from the trick lines."""
+    deals: list[Counter[str]] = []
+    for line in output.splitlines():
+        if line.startswith("Deal "):
+            deals.append(Counter({s: 0 for s in sides}))
+        match = re.search(r"won by (\w+)$", line)
+        if match:
+            deals[-1][seat_side[match.group(1)]] += 1
+    return deals
+
+
+@pytest.mark.parametrize("variant, seed", [("gamerules", 1), ("vietnam", 5), ("bab-online", 2)])
+def test_watching_a_game_tells_every_deal_and_trick(
+    tmp_path: Path, variant: str, seed: int
+) -> None:
+    path = tmp_path / "game.json"
+    status, output = run(
+        "play", "--variant", variant, "--seed", str(seed), "--players", "random",
+        "--record", str(path),
+    )  # fmt: skip
+    assert status == 0
+    final = list(ba.replay(ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord)))[-1]
+    lines = output.splitlines()
+    assert lines[0] == f"Back Alley, {variant}: seed {seed}."
+    assert "North-South: North (random) and South (random)" in lines[1]
+    headers = [line for line in lines if line.startswith("Deal ")]
+    assert len(headers) >= final.deals_played
+    for result in final.deal_results:
+        # the deal's calls, each labelled by its seat
+        assert any(
+            line.startswith(f"Deal {result.number} of ")
+            and f"deals {result.hand_size} card" in line
+            for line in headers
+        )
+    bids = [line for line in lines if line.startswith("  Bids: ")]
+    for line in bids:
+        seats = [call.split()[0] for call in line[len("  Bids: ") :].split(", ")]
+        assert set(seats) <= {"North", "East", "South", "West"}
+        assert len(seats) == len(set(seats))
+    # every trick is told, and the winners add up to the tricks of the results
+    seat_side = {"North": "NS", "South": "NS", "East": "EW", "West": "EW"}
+    told = [d for d in _tricks_per_side(output, ["NS", "EW"], seat_side) if sum(d.values())]
+    assert [(d["NS"], d["EW"]) for d in told] == [r.tricks for r in final.deal_results]
+    scores = [line for line in lines if line.startswith("  Score: ")]
+    assert len(scores) == final.deals_played
+    assert scores[-1] == f"  Score: North-South {final.scores[0]}, East-West {final.scores[1]}"
+    assert lines[-2].startswith(f"Final score: North-South {final.scores[0]}")
+    assert any(ch in output for ch in SYMBOLS)
+
+
+def test_cutthroat_seats_are_numbered() -> None:
+    status, output = run("play", "--variant", "cutthroat-3", "--seed", "3", "--players", "random")
+    assert status == 0
+    assert output.splitlines()[1] == "Players: Seat 1 (random); Seat 2 (random); Seat 3 (random)."
+    assert "North" not in output and "won by Seat " in output
+
+
+def test_ascii_and_quiet() -> None:
+    status, output = run("play", "--seed", "9", "--players", "random", "--ascii")
+    assert status == 0 and not any(ch in output for ch in SYMBOLS)
+    assert re.search(r"Turn-up (\w\w|10)[CDHS]: trump [CDHS]\.|Turn-up [BL]J", output)
+    status, output = run("play", "--seed", "9", "--players", "random", "--quiet")
+    lines = output.splitlines()
+    assert status == 0 and len(lines) == 1 + 25 + 1
+    assert all(line.startswith("Deal ") for line in lines[1:-1])
+    assert lines[-1].startswith("Final scores [")
+
+
+def test_the_default_players_are_the_fastest_strong_bot() -> None:
+    from backalley.bots import bot_names
+    from backalley.cli.common import default_bot
+
+    expected = "heuristic" if "heuristic" in bot_names() else "random"
+    assert default_bot() == expected
+    status, output = run("play", "--seed", "1", "--quiet")
+    assert status == 0 and output.count("Deal ") == 25
+
+
+def test_symbols_typed_by_a_player_read_as_letters() -> None:
+    assert normalize_input("Q\u2660") == "QS"
+    assert normalize_input("10\u2661") == "10H"
+    assert normalize_input("A\u2663\ufe0f") == "AC"
+    assert ba.parse_move(normalize_input("10\u2666")) == ba.Play(ba.parse_card("TD"))
+
+
+# -------------------------------------------------------------------- playing
+
+
+class Typist(io.StringIO):
+    """A player who asks for the legal moves, then types the first of them,
+    with a suit symbol (``Q♠``, ``10♥``), at every prompt; first a few
+    mistakes."""
+
+    def __init__(
+        self, screen: io.StringIO, mistakes: list[str], stop_after: int | None = None
+    ) -> None:
+        super().__init__()
+        self.screen = screen
+        self.mistakes = list(mistakes)
+        self.moves = 0
+        self.stop_after = stop_after
+
+    def readline(self, size: int | None = -1) -> str:
+        text = self.screen.getvalue()
+        if self.mistakes:
+            return self.mistakes.pop(0) + "\n"
+        answer = re.split(r"(?:North|East|South|West)> ", text)[-2]  # to the last input
+        if "Legal: " not in answer:
+            return "?\n"
+        if self.stop_after is not None and self.moves >= self.stop_after:
+            return ""
+        legal = answer.split("Legal: ")[1].splitlines()[0].split(", ")
+        self.moves += 1
+        return legal[0] + "\n"
+
+
+def test_a_person_plays_a_whole_game_through_the_input(short: str) -> None:
+    screen = io.StringIO()
+    typist = Typist(screen, ["hello", "bid 9", "play QS"])
+    status = main(
+        ["play", "--variant", short, "--seed", "6", "--human", "south", "--players", "random"],
+        out=screen,
+        inp=typist,
+    )
+    output = screen.getvalue()
+    assert status == 0, output
+    assert "Partnerships: North-South: North (random) and South (human)" in output
+    assert "Not a move: 'hello'" in output
+    assert "Refused: " in output  # bid 9 with 3 cards, or a card not held, refused with the reason
+    assert re.search(r"Refused: .*(highest bid|not hold|not your|must)", output), output
+    assert "  South, your hand: " in output and "  Score: North-South 0, East-West 0" in output
+    assert "Legal: " in output
+    assert typist.moves >= 4  # a call and cards in both deals
+    assert "Final score: North-South" in output
+    # the person saw only their own hand
+    assert "North, your hand" not in output and "  North   " not in output
+
+
+def test_end_of_input_stops_with_the_score_so_far_and_writes_the_record(
+    tmp_path: Path, short: str
+) -> None:
+    path = tmp_path / "partial.json"
+    screen = io.StringIO()
+    typist = Typist(screen, [], stop_after=2)
+    status = main(
+        ["play", "--variant", short, "--seed", "6", "--human", "S", "--human", "1",
+         "--players", "random", "--record", str(path)],
+        out=screen,
+        inp=typist,
+    )  # fmt: skip
+    output = screen.getvalue()
+    assert status == 0
+    assert "Stopped after 0 deals. Score: North-South 0, East-West 0." in output
+    record = ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord)
+    assert record.players == ("human", "random", "human", "random")
+    assert run("check", str(path))[0] == 0
+    assert 2 <= len(record.moves) < 12
+
+
+def test_a_bad_human_seat_and_hands_with_a_human_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run("play", "--human", "middle") == (2, "")
+    assert "north, east, south, west" in capsys.readouterr().err
+    assert run("play", "--human", "south", "--hands") == (2, "")
+
+
+def test_a_person_at_a_terminal(short: str) -> None:
+    """One game through a pseudo-terminal: the prompt shows and Ctrl-D ends it."""
+    import pty
+
+    main_fd, child_fd = pty.openpty()
+    proc = python(
+        "-m", "backalley", "play", "--variant", short, "--seed", "6", "--human", "north",
+        "--players", "random",
+        stdin=child_fd, stdout=child_fd, stderr=child_fd,
+    )  # fmt: skip
+    os.close(child_fd)
+    seen = b""
+    while b"North> " not in seen:
+        chunk = os.read(main_fd, 4096)
+        assert chunk, seen
+        seen += chunk
+    os.write(main_fd, b"?\n\x04")
+    try:
+        while True:
+            chunk = os.read(main_fd, 4096)
+            if not chunk:
+                break
+            seen += chunk
+    except OSError:  # the terminal closes with the program
+        pass
+    assert proc.wait(timeout=60) == 0
+    text = seen.decode("utf-8", "replace")
+    assert "Legal: " in text and "Stopped after 0 deals" in text and "Traceback" not in text
+    os.close(main_fd)
