@@ -343,3 +343,62 @@ def test_a_person_at_a_terminal(short: str) -> None:
     text = seen.decode("utf-8", "replace")
     assert "Legal: " in text and "Stopped after 0 deals" in text and "Traceback" not in text
     os.close(main_fd)
+
+
+# ------------------------------------------------------------------ packaging
+
+
+def test_the_library_imports_no_terminal_or_cluster_library() -> None:
+    code = (
+        "import sys, backalley, backalley.simulate, backalley.cli; "
+        "print(sorted(m for m in ('rich', 'ray') if m in sys.modules))"
+    )
+    proc = python("-c", code, stdout=subprocess.PIPE)
+    out, _ = proc.communicate(timeout=60)
+    assert out.decode().strip() == "[]"
+
+
+def test_the_command_line_works_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich is optional: on a terminal without it the table is plain text."""
+    import backalley.cli.common as common
+
+    monkeypatch.setitem(sys.modules, "rich", None)
+    monkeypatch.setitem(sys.modules, "rich.console", None)
+    monkeypatch.setattr(common, "is_terminal", lambda out: True)
+    status, output = run("simulate", "--players", "random", "--games", "2", "--seed", "1")
+    assert status == 0 and "random + random" in output
+
+
+def test_the_results_table_with_rich() -> None:
+    rich_console = pytest.importorskip("rich.console")
+    from backalley.cli.simulate import _rich_table
+    from backalley.simulate import Plan, run_local, summarize
+
+    plan = Plan(ba.variants.GAMERULES, ("random",) * 4, games=2, seed=1)
+    out = io.StringIO()
+    _rich_table(rich_console.Console(file=out, width=120), summarize(plan, run_local(plan)))
+    assert "random + random" in out.getvalue() and "95% CI" in out.getvalue()
+
+
+def test_packaging_ships_the_license_and_the_benchmarks() -> None:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "The backalley developers" in text
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    include = project["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+    assert "benchmarks" in include and "LICENSE" in include
+    extras = project["project"]["optional-dependencies"]
+    assert any(r.startswith("ray") for r in extras["ray"])
+    assert any(r.startswith("ray") for r in extras["test"])
+    assert any(r.startswith("rich") for r in extras["cli"])
+    assert project["project"]["scripts"]["backalley"] == "backalley.cli:main"
+
+
+def test_the_docs_stand_alone() -> None:
+    for page in sorted((ROOT / "docs").rglob("*.rst")):
+        text = page.read_text(encoding="utf-8")
+        assert "RULES.md" not in text and "DESIGN.md" not in text, page.name
