@@ -51,15 +51,19 @@ def run_ray(
     ray = _ray()
     started = False
     if not ray.is_initialized():
-        if address:
-            ray.init(address=address, logging_level="WARNING", log_to_driver=False)
-        else:
-            ray.init(
-                num_cpus=cpus,
-                include_dashboard=False,
-                logging_level="WARNING",
-                log_to_driver=False,
-            )
+        try:
+            if address:
+                ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+            else:
+                ray.init(
+                    num_cpus=cpus,
+                    include_dashboard=False,
+                    logging_level="WARNING",
+                    log_to_driver=False,
+                )
+        except Exception as exc:  # Ray raises many kinds; each means "no cluster here"
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise SetupError(f"cannot start or reach {where}: {exc}") from None
         started = True
     try:
         tasks = plan.tasks()

@@ -402,3 +402,24 @@ def test_the_docs_stand_alone() -> None:
     for page in sorted((ROOT / "docs").rglob("*.rst")):
         text = page.read_text(encoding="utf-8")
         assert "RULES.md" not in text and "DESIGN.md" not in text, page.name
+
+
+class CtrlC(io.StringIO):
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_the_prompt_stops_with_the_score_and_the_record(
+    tmp_path: Path, short: str
+) -> None:
+    path = tmp_path / "stopped.json"
+    screen = io.StringIO()
+    status = main(
+        ["play", "--variant", short, "--seed", "6", "--human", "west", "--players", "random",
+         "--record", str(path)],
+        out=screen,
+        inp=CtrlC(),
+    )  # fmt: skip
+    assert status == 130
+    assert "Stopped after 0 deals. Score: North-South 0, East-West 0." in screen.getvalue()
+    assert ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord).players[3] == "human"

@@ -28,7 +28,7 @@ from typing import TextIO
 
 from backalley.cli import check, play, rules, variants, vectors
 from backalley.cli import simulate as simulate_command
-from backalley.cli.common import EXIT_OK, EXIT_USAGE, load_rules
+from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
 from backalley.errors import BackAlleyError
 
 __all__ = ["build_parser", "load_rules", "main"]
@@ -73,6 +73,9 @@ def main(
     except BackAlleyError as exc:
         print(f"backalley: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("backalley: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence(target)
         return EXIT_OK

@@ -20,6 +20,7 @@ from backalley.rules.ruleset import RuleSet
 
 __all__ = [
     "EXIT_ILLEGAL",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "UsageError",
@@ -34,6 +35,8 @@ __all__ = [
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the conventional status of a command stopped by an interrupt."""
 
 
 class UsageError(BackAlleyError):

@@ -125,14 +125,14 @@ class HumanPlayer:
 
 def line_reader(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
     """Reads a line from ``stream`` after writing the prompt to ``out``
-    (``None`` at the end of input or on Ctrl-C)."""
+    (``None`` at the end of input; Ctrl-C raises ``KeyboardInterrupt``)."""
 
     if stream is sys.stdin and is_terminal(stream) and is_terminal(out):
 
         def read_terminal(prompt: str) -> str | None:
             try:
                 return input(prompt)
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 out.write("\n")
                 return None
 
@@ -141,11 +141,7 @@ def line_reader(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
     def read(prompt: str) -> str | None:
         out.write(prompt)
         out.flush()
-        try:
-            line = stream.readline()
-        except KeyboardInterrupt:
-            out.write("\n")
-            return None
+        line = stream.readline()
         if not line:
             out.write("\n")
             return None

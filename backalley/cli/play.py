@@ -16,6 +16,7 @@ from typing import TextIO
 
 from backalley.bots import Bot, make_bot
 from backalley.cli.common import (
+    EXIT_INTERRUPTED,
     EXIT_OK,
     UsageError,
     load_rules,
@@ -31,9 +32,6 @@ from backalley.moves import Move
 from backalley.state import GameState
 
 __all__ = ["add_parser", "run", "seat_of"]
-
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the conventional status of a command stopped by an interrupt."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -186,7 +186,7 @@ HEADERS = [
     "95% CI",
     "Pts/game",
     "Pts/deal",
-    "Made/set",
+    "Contracts made/set",
     "Boards made/set",
 ]
 
