@@ -171,7 +171,10 @@ def test_watching_a_game_tells_every_deal_and_trick(
     final = list(ba.replay(ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord)))[-1]
     lines = output.splitlines()
     assert lines[0] == f"Back Alley, {variant}: seed {seed}."
-    assert "North-South: North (random) and South (random)" in lines[1]
+    assert (
+        lines[1]
+        == "Partnerships: North (random) & South (random) against East (random) & West (random)."
+    )
     headers = [line for line in lines if line.startswith("Deal ")]
     assert len(headers) >= final.deals_played
     for result in final.deal_results:
@@ -200,7 +203,7 @@ def test_watching_a_game_tells_every_deal_and_trick(
 def test_cutthroat_seats_are_numbered() -> None:
     status, output = run("play", "--variant", "cutthroat-3", "--seed", "3", "--players", "random")
     assert status == 0
-    assert output.splitlines()[1] == "Players: Seat 1 (random); Seat 2 (random); Seat 3 (random)."
+    assert output.splitlines()[1] == "Players: Seat 1 (random), Seat 2 (random), Seat 3 (random)."
     assert "North" not in output and "won by Seat " in output
 
 
@@ -273,7 +276,7 @@ def test_a_person_plays_a_whole_game_through_the_input(short: str) -> None:
     )
     output = screen.getvalue()
     assert status == 0, output
-    assert "Partnerships: North-South: North (random) and South (human)" in output
+    assert "Partnerships: North (random) & South (human) against East (random) & " in output
     assert "Not a move: 'hello'" in output
     assert "Refused: " in output  # bid 9 with 3 cards, or a card not held, refused with the reason
     assert re.search(r"Refused: .*(highest bid|not hold|not your|must)", output), output

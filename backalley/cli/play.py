@@ -153,8 +153,8 @@ def _header(
         write(f"{title}: seed {state.seed}, first dealer seat {state.dealer}")
         return
     write(f"Back Alley, {title}: seed {state.seed}.")
-    sides = []
-    for side, team in enumerate(table.teams):
-        seats = " and ".join(f"{table.seat(s)} ({names[s]})" for s in team)
-        sides.append(seats if len(team) == 1 else f"{table.side(side)}: {seats}")
-    write(("Partnerships: " if table.partnerships else "Players: ") + "; ".join(sides) + ".")
+    if table.partnerships:
+        sides = [" & ".join(f"{table.seat(s)} ({names[s]})" for s in team) for team in table.teams]
+        write("Partnerships: " + " against ".join(sides) + ".")
+    else:
+        write("Players: " + ", ".join(f"{table.seat(s)} ({n})" for s, n in enumerate(names)) + ".")
