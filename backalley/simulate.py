@@ -57,6 +57,7 @@ __all__ = [
     "play_game",
     "plan_data",
     "play_tasks",
+    "iter_local",
     "run_local",
     "summarize",
     "wilson_interval",
@@ -255,26 +256,35 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(50, games // (4 * max(1, workers))))
 
 
-def run_local(plan: Plan, *, jobs: int = 1, progress: Progress | None = None) -> list[GameOutcome]:
-    """Play every game of ``plan`` here: in this process (``jobs=1``) or in
-    ``jobs`` worker processes.  The outcomes come in game order."""
+def iter_local(
+    plan: Plan, *, jobs: int = 1, progress: Progress | None = None
+) -> Iterator[GameOutcome]:
+    """Play every game of ``plan`` here, in this process (``jobs=1``) or in
+    ``jobs`` worker processes, and yield the outcomes in game order as they
+    come (a long simulation need not hold them all)."""
     tasks = plan.tasks()
     total = len(tasks)
-    outcomes: list[GameOutcome] = []
+    done = 0
     if jobs <= 1:
         for task in tasks:
-            outcomes.append(play_game(plan, task))
+            yield play_game(plan, task)
+            done += 1
             if progress is not None:
-                progress(len(outcomes), total)
-        return outcomes
+                progress(done, total)
+        return
     data = plan_data(plan)
     parts = chunks(tasks, chunk_size(total, jobs))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for part in pool.map(play_tasks, [data] * len(parts), parts):
-            outcomes.extend(part)
+            yield from part
+            done += len(part)
             if progress is not None:
-                progress(len(outcomes), total)
-    return outcomes
+                progress(done, total)
+
+
+def run_local(plan: Plan, *, jobs: int = 1, progress: Progress | None = None) -> list[GameOutcome]:
+    """Every outcome of ``plan`` played here (see :func:`iter_local`), in game order."""
+    return list(iter_local(plan, jobs=jobs, progress=progress))
 
 
 def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
@@ -371,29 +381,40 @@ class Summary:
 
 
 def summarize(plan: Plan, outcomes: Iterable[GameOutcome]) -> Summary:
-    """Add up ``outcomes`` (in game order) per side."""
-    ordered = sorted(outcomes, key=lambda o: o.index)
+    """Add up ``outcomes`` per side.
+
+    Every figure is a sum of whole numbers, so the order in which the games
+    come does not change the summary, and the outcomes are read only once.
+    """
     count = len(plan.sides)
-    games = len(ordered)
-    draws = sum(1 for o in ordered if o.winner is None)
-    deals = sum(o.deals for o in ordered)
-
-    def total(values: Iterator[int]) -> int:
-        return sum(values)
-
+    games = draws = deals = 0
+    wins = [0] * count
+    columns = ("points", "contracts_made", "contracts_set", "boards_made", "boards_set")
+    sums = {name: [0] * count for name in columns}
+    for o in outcomes:
+        games += 1
+        deals += o.deals
+        if o.winner is None:
+            draws += 1
+        else:
+            wins[o.winner] += 1
+        for name in columns:
+            column = sums[name]
+            for side, value in enumerate(getattr(o, name)):
+                column[side] += value
     sides = tuple(
         SideSummary(
             side=s,
             players=tuple(plan.players[p] for p in plan.sides[s]),
             games=games,
-            wins=sum(1 for o in ordered if o.winner == s),
+            wins=wins[s],
             draws=draws,
-            points=total(o.points[s] for o in ordered),
+            points=sums["points"][s],
             deals=deals,
-            contracts_made=total(o.contracts_made[s] for o in ordered),
-            contracts_set=total(o.contracts_set[s] for o in ordered),
-            boards_made=total(o.boards_made[s] for o in ordered),
-            boards_set=total(o.boards_set[s] for o in ordered),
+            contracts_made=sums["contracts_made"][s],
+            contracts_set=sums["contracts_set"][s],
+            boards_made=sums["boards_made"][s],
+            boards_set=sums["boards_set"][s],
         )
         for s in range(count)
     )

@@ -10,6 +10,7 @@ cluster must have ``backalley`` installed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from backalley.errors import SetupError
@@ -23,7 +24,7 @@ from backalley.simulate import (
     play_tasks,
 )
 
-__all__ = ["run_ray"]
+__all__ = ["iter_ray", "run_ray"]
 
 
 def _ray() -> Any:
@@ -34,19 +35,21 @@ def _ray() -> Any:
     return ray
 
 
-def run_ray(
+def iter_ray(
     plan: Plan,
     *,
     address: str | None = None,
     cpus: int | None = None,
     progress: Progress | None = None,
-) -> list[GameOutcome]:
-    """Play every game of ``plan`` as Ray tasks; the outcomes come in game order.
+) -> Iterator[GameOutcome]:
+    """Play every game of ``plan`` as Ray tasks and yield the outcomes in game
+    order as they come.
 
     Uses Ray as it is when it is already initialized; else connects to the
     cluster at ``address`` (``"auto"``: the one running on this machine), or
     starts a local instance with ``cpus`` CPUs (default: all) and stops it at
-    the end.
+    the end.  At most a few tasks per CPU are in flight at once, so a long
+    simulation holds little in memory.
     """
     ray = _ray()
     started = False
@@ -71,19 +74,36 @@ def run_ray(
         parts = chunks(tasks, chunk_size(len(tasks), workers))
         remote = ray.remote(play_tasks)
         data = ray.put(plan_data(plan))
-        pending = {remote.remote(data, part): k for k, part in enumerate(parts)}
-        results: dict[int, list[GameOutcome]] = {}
-        done = 0
-        waiting = list(pending)
-        while waiting:
-            ready, waiting = ray.wait(waiting, num_returns=1)
-            for ref in ready:
-                part = ray.get(ref)
-                results[pending[ref]] = part
+        limit = 4 * workers
+        submitted = 0
+        pending: dict[Any, int] = {}
+        ready: dict[int, list[GameOutcome]] = {}
+        following = done = 0
+        while following < len(parts):
+            while submitted < len(parts) and len(pending) + len(ready) < limit:
+                pending[remote.remote(data, parts[submitted])] = submitted
+                submitted += 1
+            finished, _ = ray.wait(list(pending), num_returns=1)
+            for ref in finished:
+                ready[pending.pop(ref)] = ray.get(ref)
+            while following in ready:
+                part = ready.pop(following)
+                following += 1
+                yield from part
                 done += len(part)
                 if progress is not None:
                     progress(done, len(tasks))
-        return [outcome for k in range(len(parts)) for outcome in results[k]]
     finally:
         if started:
             ray.shutdown()
+
+
+def run_ray(
+    plan: Plan,
+    *,
+    address: str | None = None,
+    cpus: int | None = None,
+    progress: Progress | None = None,
+) -> list[GameOutcome]:
+    """Every outcome of ``plan`` played as Ray tasks (see :func:`iter_ray`), in game order."""
+    return list(iter_ray(plan, address=address, cpus=cpus, progress=progress))

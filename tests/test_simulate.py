@@ -148,14 +148,19 @@ def test_the_command_refuses_what_it_cannot_run(
 def test_ray_gives_the_same_table_as_the_local_backend(tmp_path: Path, short: str) -> None:
     """A local Ray instance of 2 CPUs plays the same games: the same JSON, number for number."""
     results = {}
+    records = {}
     for backend in ("local", "ray"):
         path = tmp_path / f"{backend}.json"
+        games = tmp_path / f"{backend}.jsonl"
         status, output = run(
             "simulate", "--variant", short, "--players", "random", "--games", "8",
             "--seed", "4", "--duplicate", "--jobs", "2", "--backend", backend,
-            "--json", str(path),
+            "--json", str(path), "--records", str(games),
         )  # fmt: skip
         assert status == 0, output
         results[backend] = json.loads(path.read_text(encoding="utf-8"))
         assert results[backend].pop("backend") == backend
+        records[backend] = games.read_text(encoding="utf-8")
     assert results["ray"] == results["local"]
+    assert records["ray"] == records["local"], "the same games, in the same order"
+    assert len(records["ray"].splitlines()) == 8

@@ -27,7 +27,7 @@ from backalley.cli.common import (
     writable_path,
 )
 from backalley.errors import SetupError
-from backalley.simulate import GameOutcome, Plan, Summary, run_local, summarize
+from backalley.simulate import GameOutcome, Plan, Summary, iter_local, summarize
 
 __all__ = ["add_parser", "format_table", "run"]
 
@@ -117,14 +117,16 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise UsageError(str(exc)) from None
     with _progress(plan.games) as progress:
         if args.backend == "ray":
-            from backalley.simulate_ray import run_ray
+            from backalley.simulate_ray import iter_ray
 
-            outcomes = run_ray(plan, address=args.address, cpus=args.jobs, progress=progress)
+            outcomes = iter_ray(plan, address=args.address, cpus=args.jobs, progress=progress)
         else:
-            outcomes = run_local(plan, jobs=args.jobs, progress=progress)
-    summary = summarize(plan, outcomes)
-    if records_path is not None:
-        _write_records(records_path.open("w", encoding="utf-8"), outcomes)
+            outcomes = iter_local(plan, jobs=args.jobs, progress=progress)
+        if records_path is None:
+            summary = summarize(plan, outcomes)
+        else:
+            with records_path.open("w", encoding="utf-8") as target:
+                summary = summarize(plan, _recorded(outcomes, target))
     data = summary.to_data()
     data["backend"] = args.backend
     if args.json == "-":
@@ -145,11 +147,12 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return EXIT_OK
 
 
-def _write_records(target: TextIO, outcomes: list[GameOutcome]) -> None:
-    with target:
-        for outcome in outcomes:
-            assert outcome.record is not None
-            target.write(outcome.record + "\n")
+def _recorded(outcomes: Iterator[GameOutcome], target: TextIO) -> Iterator[GameOutcome]:
+    """``outcomes``, each game's record written to ``target`` as it passes."""
+    for outcome in outcomes:
+        assert outcome.record is not None
+        target.write(outcome.record + "\n")
+        yield outcome
 
 
 def _title(summary: Summary) -> str:
