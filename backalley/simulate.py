@@ -39,13 +39,9 @@ from typing import Any
 
 import attrs
 
+from backalley import GameRecord, GameState, RuleSet, from_json, new_game, to_json
 from backalley.bots import make_bot
 from backalley.errors import SetupError
-from backalley.game import new_game
-from backalley.record import GameRecord
-from backalley.rules.ruleset import RuleSet
-from backalley.serialize import from_json, to_json
-from backalley.state import GameState
 
 __all__ = [
     "GameOutcome",

@@ -11,11 +11,9 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
+from backalley import GameRecord, GameState, ReplayError, from_json, replay
 from backalley.cli.common import EXIT_ILLEGAL, EXIT_OK, UsageError
 from backalley.errors import SerializationError
-from backalley.record import GameRecord, ReplayError, replay
-from backalley.serialize import from_json
-from backalley.state import GameState
 
 __all__ = ["add_parser", "run"]
 

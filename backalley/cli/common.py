@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from backalley import variants
+from backalley import RuleSet, variants
 from backalley.bots import bot_names, make_bot
 from backalley.errors import BackAlleyError
-from backalley.rules.ruleset import RuleSet
 
 __all__ = [
     "EXIT_ILLEGAL",
@@ -29,6 +28,7 @@ __all__ = [
     "load_rules",
     "player_names",
     "rich_console",
+    "utf8",
     "writable_path",
 ]
 

@@ -13,13 +13,11 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from backalley import Move, Phase, PlayerView, parse_move
 from backalley.bots import bot_names, make_bot
 from backalley.cli.common import is_terminal
 from backalley.cli.text import Table, normalize_input
 from backalley.errors import IllegalMoveError, NotationError
-from backalley.legality import Phase
-from backalley.moves import Move, parse_move
-from backalley.views import PlayerView
 
 __all__ = ["EndOfInput", "HumanPlayer"]
 

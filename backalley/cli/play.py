@@ -14,6 +14,7 @@ import argparse
 from collections.abc import Callable
 from typing import TextIO
 
+from backalley import GameRecord, GameState, Move, new_game, to_json
 from backalley.bots import Bot, make_bot
 from backalley.cli.common import (
     EXIT_INTERRUPTED,
@@ -27,9 +28,6 @@ from backalley.cli.common import (
 from backalley.cli.human import EndOfInput, HumanPlayer, line_reader
 from backalley.cli.text import Table
 from backalley.cli.watch import Narrator
-from backalley.game import new_game
-from backalley.moves import Move
-from backalley.state import GameState
 
 __all__ = ["add_parser", "run", "seat_of"]
 
@@ -124,9 +122,6 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         status = EXIT_INTERRUPTED
     narrator.finish(state)
     if record_path is not None:
-        from backalley.record import GameRecord
-        from backalley.serialize import to_json
-
         record = GameRecord.from_game(
             start,
             moves,

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from backalley.cards import Card, Suit
-from backalley.moves import Move, NameTrump, Play
-from backalley.rules.bidding import Contract
-from backalley.rules.ruleset import RuleSet
+from backalley import Card, Contract, Move, NameTrump, Play, RuleSet, Suit
 
 __all__ = ["SUIT_SYMBOLS", "Table", "normalize_input"]
 

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from backalley import DealResult, GameState, Move, NameTrump, Phase, Play
 from backalley.cli.engine import last_trick_winner
 from backalley.cli.text import Table
-from backalley.legality import Phase
-from backalley.moves import Move, NameTrump, Play
-from backalley.state import DealResult, GameState
 
 __all__ = ["Narrator", "score_table"]
 
