@@ -38,9 +38,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="watch a whole game between bots, or play in it (--human SEAT)",
         description="Play a whole game and tell it deal by deal, trick by trick.",
     )
-    play.add_argument("--variant", default="gamerules", help="variant name or house-rules file")
     play.add_argument(
-        "--seed", type=int, default=None, help="seed for all chance (default: random)"
+        "--variant",
+        default="gamerules",
+        metavar="NAME|FILE",
+        help="variant name or house-rules file",
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="seed for all chance (default: random)"
     )
     play.add_argument(
         "--players",
@@ -57,7 +62,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seat a person here: north/east/south/west (n/e/s/w) or a seat number 1..n "
         "(may be given more than once)",
     )
-    play.add_argument("--record", default=None, help="write the game record (JSON) to this file")
+    play.add_argument(
+        "--record", default=None, metavar="FILE", help="write the game record (JSON) to this file"
+    )
     play.add_argument("--quiet", "-q", action="store_true", help="one line per deal")
     play.add_argument("--ascii", action="store_true", help="letters for suits (QS), not symbols")
     play.add_argument(

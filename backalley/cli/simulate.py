@@ -47,10 +47,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "simulate",
         help="play many games between bots and print the results per side",
         description="Play many games between bots, locally or on Ray, and print per side: "
-        "games won with a 95%% confidence interval, mean points per game and per deal, "
+        "games won with a 95 % confidence interval, mean points per game and per deal, "
         "contracts and boards made and set.",
     )
-    sim.add_argument("--variant", default="gamerules", help="variant name or house-rules file")
+    sim.add_argument(
+        "--variant",
+        default="gamerules",
+        metavar="NAME|FILE",
+        help="variant name or house-rules file",
+    )
     sim.add_argument(
         "--players",
         default=None,
@@ -58,13 +63,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="bot names per seat, comma separated; one name fills every seat "
         "(default: heuristic where available, else random)",
     )
-    sim.add_argument("--games", type=_positive, default=100, help="how many games (default 100)")
-    sim.add_argument("--seed", type=int, default=0, help="seed of the whole simulation (default 0)")
+    sim.add_argument(
+        "--games", type=_positive, default=100, metavar="N", help="how many games (default 100)"
+    )
+    sim.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="seed of the whole simulation (default 0)"
+    )
     sim.add_argument(
         "--jobs",
         "-j",
         type=_positive,
         default=1,
+        metavar="K",
         help="worker processes (local), or CPUs of a Ray instance started here (default 1)",
     )
     sim.add_argument(
@@ -91,6 +101,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     sim.add_argument(
         "--address",
         default=None,
+        metavar="ADDR",
         help="Ray cluster to connect to ('auto': the one on this machine); "
         "default: start a local Ray instance",
     )

@@ -29,12 +29,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Write conformance vectors: every position of random games with its exact "
         "legal moves and sample refusals with their reasons, as JSON Lines.",
     )
-    vectors.add_argument("--variant", default="gamerules", help="variant name or house-rules file")
-    vectors.add_argument("--games", type=count, default=10, help="how many games (default 10)")
     vectors.add_argument(
-        "--seed", type=int, default=0, help="seed of the first game; game k uses seed + k"
+        "--variant",
+        default="gamerules",
+        metavar="NAME|FILE",
+        help="variant name or house-rules file",
     )
-    vectors.add_argument("--output", "-o", default=None, help="file to write (default: stdout)")
+    vectors.add_argument(
+        "--games", type=count, default=10, metavar="N", help="how many games (default 10)"
+    )
+    vectors.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of the first game; game k uses seed + k",
+    )
+    vectors.add_argument(
+        "--output", "-o", default=None, metavar="FILE", help="file to write (default: stdout)"
+    )
     vectors.set_defaults(run=run)
 
 
