@@ -120,7 +120,7 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    from backalley.record import check_record_file
+    from backalley.serialize.record_file import check_record_file
 
     return check_record_file(Path(args.file), out)
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import backalley as ba
+from backalley import lowlevel
 from backalley import houserules
 from backalley.legality import legal_moves as uncached_legal_moves
 from backalley.rules import (
@@ -107,7 +108,7 @@ def check_state(
     for seat in seats:
         view = views[seat] = state.view(seat)
         assert view.legal_moves() == (legal if seat == state.to_act else ())
-        assert view.hand_bits == state.hand_bits[seat]
+        assert lowlevel.hand_bits(view, seat) == lowlevel.hand_bits(state, seat)
     # a legal move passes check(); a random other move is refused with a reason
     if legal:
         state.check(rng.choice(legal))
@@ -124,12 +125,12 @@ def check_state(
     # card conservation
     check_conservation(state)
     # every hand has the cards it should
-    counts = [bin(h).count("1") for h in state.hand_bits]
+    counts = [lowlevel.hand_bits(state, s).bit_count() for s in range(n)]
     if state.phase is ba.Phase.PLAYING:
-        done = len(state.history)
-        in_trick = {(state.leader + k) % n for k in range(len(state.trick_cards))}
+        done = len(state.tricks)
+        in_trick = {seat for seat, _card in state.trick}
         assert counts == [state.hand_size - done - (s in in_trick) for s in range(n)]
-        assert len(state.trick_cards) < n
+        assert len(state.trick) < n
         assert sum(state.tricks_won) == done
     elif state.phase in (ba.Phase.BIDDING, ba.Phase.NAMING_TRUMP):
         assert counts == [state.hand_size] * n
