@@ -515,6 +515,17 @@ class GameState(PublicFacts):
         dealer = rules.dealer.after_deal(self.dealer, points, teams, rules.players)
         return start_deal(rules, match, dealer, schedule[len(match.results)])
 
+    def _repr_svg_(self) -> str:
+        from backalley.svg import board
+
+        return board(self)
+
+    def diagram(self, ascii: bool = False) -> str:
+        """A compact text table of this position (:func:`backalley.diagram.diagram`)."""
+        from backalley.diagram import diagram
+
+        return diagram(self, ascii=ascii)
+
 
 def first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
     """Who leads the first trick (RULES.md 1.5, 2.2)."""
