@@ -265,8 +265,9 @@ def _contract(contract: object) -> str | None:
     return None if contract is None else str(contract)
 
 
-def hand_text(cards: Sequence[Card], ascii: bool = False) -> str:
+def hand_text(cards: Iterable[Card], ascii: bool = False) -> str:
     """A hand grouped by suit: ``BJ  ♠ A K 10  ♥ Q 3`` (``S: A K T  H: Q 3`` with ``ascii``)."""
+    cards = sorted_hand(cards)
     groups: list[str] = []
     jokers = [str(c) for c in cards if c.suit is None]
     if jokers:
