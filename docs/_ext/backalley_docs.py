@@ -470,7 +470,9 @@ class PositionDirective(SphinxDirective):
 
         seed = self.options.get("seed", 0)
         try:
-            state = ba.new_game(ba.variants.get(self.options.get("variant", "gamerules")), seed=seed)
+            state = ba.new_game(
+                ba.variants.get(self.options.get("variant", "gamerules")), seed=seed
+            )
             rng = random.Random(seed)
             last = None
             for _ in range(self.options.get("moves", 0)):
