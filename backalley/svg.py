@@ -28,7 +28,15 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from backalley.cards import Card, Rank, Suit
-from backalley.diagram import Position, SeatFacts, Table, call_text, rank_text, table_of
+from backalley.diagram import (
+    Position,
+    SeatFacts,
+    Table,
+    call_text,
+    rank_text,
+    seat_names,
+    table_of,
+)
 from backalley.errors import SetupError
 from backalley.moves import MOVE_TYPES as _MOVE_TYPES
 from backalley.moves import Move, NameTrump, Play
@@ -360,7 +368,7 @@ def board(
         if table.viewer is not None:
             bottom = table.viewer
         else:
-            bottom = 2 if table.seats[0].name == "North" and n == 4 else 0
+            bottom = 2 if seat_names(n, table.side_seats)[0] == "North" else 0
     if isinstance(bottom, bool) or not isinstance(bottom, int) or not 0 <= bottom < n:
         raise SetupError(f"bottom: there is no seat {bottom!r}; seats are 0 to {n - 1}")
     if size is not None and (

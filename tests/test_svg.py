@@ -124,6 +124,8 @@ def test_the_bottom_seat_is_drawn_lowest() -> None:
         assert min(heights, key=heights.__getitem__) == (bottom + 2) % 4  # the partner across
         heights = seat_heights(parse(board(state.view(bottom))))
         assert max(heights, key=heights.__getitem__) == bottom  # a view sits at the bottom
+    named = seat_heights(parse(board(state, names=["Ann", "Bo", "Cy", "Di"])))
+    assert max(named, key=named.__getitem__) == 2  # still South's seat
     three = ba.new_game(ba.variants.get("cutthroat-3"), seed=5)
     heights = seat_heights(parse(board(three)))
     assert max(heights, key=heights.__getitem__) == 0
@@ -215,3 +217,17 @@ def test_a_record_position_and_the_show_command(tmp_path: Path) -> None:
     assert out.getvalue() == start.view(1).diagram() + "\n"
     assert main(["show", path, "--deal", "99"], io.StringIO()) == 2
     assert main(["show", str(tmp_path / "missing.json")], io.StringIO()) == 2
+
+
+def test_the_readme_picture_is_the_one_the_script_draws() -> None:
+    import importlib.util
+
+    root = Path(__file__).parent.parent
+    assert "](docs/_static/position.svg)" in (root / "README.md").read_text(encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("make_pictures", root / "docs/make_pictures.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    committed = (root / "docs/_static/position.svg").read_text(encoding="utf-8")
+    parse(committed)
+    assert committed == script.readme_position(), "run: python docs/make_pictures.py"
