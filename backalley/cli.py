@@ -9,6 +9,8 @@ Subcommands:
 - ``backalley variants``: the registered variant names.
 - ``backalley check FILE``: replay a game record; exit 1 at the first illegal move.
 - ``backalley vectors``: conformance vectors for other implementations.
+- ``backalley show FILE [--deal N] [--move K] [--seat S] [--text] [-o out.svg]``:
+  draw a position of a game record.
 
 Players are chosen by name (``--players random,random,random,random``) from
 :mod:`backalley.bots`, so new bots fit without changing the command.
@@ -138,6 +140,15 @@ def _cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    from backalley.show import show_file
+
+    return show_file(
+        Path(args.file), out, deal=args.deal, move=args.move, seat=args.seat,
+        text=args.text, output=args.output,
+    )  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backalley", description="The rules of Back Alley: play, print and check games."
@@ -175,6 +186,15 @@ def build_parser() -> argparse.ArgumentParser:
     vectors.add_argument("--seed", type=int, default=0)
     vectors.add_argument("--output", "-o", default=None, help="file to write (default: stdout)")
     vectors.set_defaults(run=_cmd_vectors)
+
+    show = sub.add_parser("show", help="draw a position of a game record (SVG, or text)")
+    show.add_argument("file", help="a game record (JSON), as 'play --record' writes it")
+    show.add_argument("--deal", type=int, default=None, help="the start of deal N (from 1)")
+    show.add_argument("--move", type=int, default=None, help="K moves in (into --deal N)")
+    show.add_argument("--seat", type=int, default=None, help="draw what this seat sees")
+    show.add_argument("--text", action="store_true", help="a text diagram instead of SVG")
+    show.add_argument("--output", "-o", default=None, help="file to write (default: stdout)")
+    show.set_defaults(run=_cmd_show)
     return parser
 
 

@@ -413,6 +413,17 @@ class GameState(PublicFacts):
         dealer = rules.dealer.dealer_after(ctx, points)
         return start_deal(rules, match, dealer, schedule[len(match.results)])
 
+    def _repr_svg_(self) -> str:
+        from backalley.svg import board
+
+        return board(self)
+
+    def diagram(self, ascii: bool = False) -> str:
+        """A compact text table of this position (:func:`backalley.diagram.diagram`)."""
+        from backalley.diagram import diagram
+
+        return diagram(self, ascii=ascii)
+
 
 def _turn_error(state: GameState, seat: object) -> IllegalMoveError:
     if not isinstance(seat, int) or type(seat) is not int or not 0 <= seat < state.players:

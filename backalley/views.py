@@ -166,6 +166,17 @@ class PlayerView(PublicFacts):
                 broken = broken or plan.breaks_trump(ctx, cards)
         return allowed
 
+    def _repr_svg_(self) -> str:
+        from backalley.svg import board
+
+        return board(self)
+
+    def diagram(self, ascii: bool = False) -> str:
+        """A compact text table of this position (:func:`backalley.diagram.diagram`)."""
+        from backalley.diagram import diagram
+
+        return diagram(self, ascii=ascii)
+
 
 def make_view(state: GameState, seat: int) -> PlayerView:
     """The view of ``state`` from ``seat``."""
