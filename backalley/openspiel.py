@@ -29,7 +29,7 @@ algorithms and tests run on it::
 
 Game parameters (``pyspiel.load_game("python_backalley", {...})`` takes them
 too): ``variant`` (a registered name), ``rules`` (a rule set's JSON text in
-URL-safe base64, for rule sets that are not registered), ``deals`` (play only
+URL-safe base64 without padding, for rule sets that are not registered), ``deals`` (play only
 the first ``deals`` deals of the schedule; 0 = all), ``dealer`` (the first
 dealer, -1 = a chance node), ``max_throw_ins`` (thrown-in deals counted in
 ``max_game_length``: the rules set no limit, OpenSpiel needs one).
@@ -123,7 +123,7 @@ def load_game(
         if registered == variant:
             params["variant"] = variant.name
         else:
-            params["rules"] = base64.urlsafe_b64encode(to_json(variant).encode()).decode()
+            params["rules"] = base64.urlsafe_b64encode(to_json(variant).encode()).decode().rstrip("=")
     else:
         params["variant"] = get_variant(variant).name
     if deals is not None:
@@ -146,7 +146,7 @@ def rules_of(params: dict[str, Any]) -> RuleSet:
     text = str(params.get("rules", ""))
     if text:
         try:
-            data = base64.urlsafe_b64decode(text.encode()).decode()
+            data = base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode()).decode()
         except ValueError:
             raise SerializationError("the rules parameter is not URL-safe base64") from None
         rules = from_json(data, RuleSet)
