@@ -7,6 +7,7 @@ from __future__ import annotations
 import pickle
 import random
 import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -247,3 +248,27 @@ def test_an_openspiel_mcts_bot_plays_a_game(
     out = capsys.readouterr().out
     assert "seat 0 (MCTS): " in out
     assert state.returns() == [float(engine.scores[s % 2]) for s in range(4)]
+
+
+def test_the_research_page_code_runs() -> None:
+    page = Path(__file__).resolve().parent.parent / "docs" / "research.rst"
+    blocks = page.read_text().split(".. code-block:: python\n")[1:]
+    assert blocks
+    for block in blocks:
+        lines = []
+        for line in block.splitlines()[1:]:
+            if line and not line.startswith("   "):
+                break
+            lines.append(line[3:])
+        namespace: dict[str, object] = {}
+        exec(compile("\n".join(lines), str(page), "exec"), namespace)
+        state = namespace["state"]
+        assert state.legal_actions() == [54, *range(56, 69)]  # type: ignore[attr-defined]
+
+
+def test_importing_backalley_imports_no_framework() -> None:
+    code = (
+        "import sys, backalley, backalley.variants; "
+        "assert not {'pyspiel', 'pettingzoo', 'numpy', 'backalley.encoding'} & set(sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
