@@ -123,7 +123,9 @@ def load_game(
         if registered == variant:
             params["variant"] = variant.name
         else:
-            params["rules"] = base64.urlsafe_b64encode(to_json(variant).encode()).decode().rstrip("=")
+            params["rules"] = (
+                base64.urlsafe_b64encode(to_json(variant).encode()).decode().rstrip("=")
+            )
     else:
         params["variant"] = get_variant(variant).name
     if deals is not None:
@@ -410,32 +412,20 @@ def utility_bound(rules: RuleSet) -> int:
     """
     teams = rules.teams
     sides = len(teams)
-    rainbow = (1 | 1 << 13 | 1 << 26 | 1 << 39,) * rules.players
+    rainbow = (1 | 1 << 13 | 1 << 26 | 1 << 39,) * rules.players  # a card of every suit
     per_size: dict[int, int] = {}
     for h in set(rules.schedule.hand_sizes):
-        best = 0
+        contracts: list[Contract | None] = [None]
         for tricks in range(h + 1):
             for board in (False, True):
-                for multiplier in (1, 2, 3, 4, 8, 16):
-                    for taken in range(h + 1):
-                        points = rules.scoring.score(
-                            [Contract(tricks, board, multiplier)] * sides,
-                            [taken] * sides,
-                            h,
-                            teams,
-                            rainbow,
-                            None,
-                        )
-                        best = max(best, *(abs(p) for p in points))
-            best = max(
-                best,
-                *(
-                    abs(p)
-                    for p in rules.scoring.score(
-                        [None] * sides, [0] * sides, h, teams, rainbow, None
-                    )
-                ),
-            )
+                contracts.extend(Contract(tricks, board, m) for m in (1, 2, 3, 4, 8, 16))
+        best = 0
+        for contract in contracts:
+            for taken in range(h + 1):
+                points = rules.scoring.score(
+                    [contract] * sides, [taken] * sides, h, teams, rainbow, None
+                )
+                best = max(best, *(abs(p) for p in points))
         per_size[h] = best
     return max(1, sum(per_size[h] for h in rules.schedule.hand_sizes))
 

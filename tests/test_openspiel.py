@@ -272,3 +272,13 @@ def test_importing_backalley_imports_no_framework() -> None:
         "assert not {'pyspiel', 'pettingzoo', 'numpy', 'backalley.encoding'} & set(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
+
+
+@pytest.mark.parametrize(("name", "most"), [("gamerules", 4), ("bab-online", 16), ("vietnam", 4)])
+def test_the_utility_bounds_cover_every_deal_won_at_the_highest_multiplier(
+    name: str, most: int
+) -> None:
+    game = load_game(name)
+    sizes = game.rules.schedule.hand_sizes
+    assert game.max_utility() == -game.min_utility()
+    assert game.max_utility() >= sum(10 * h * most for h in sizes)
