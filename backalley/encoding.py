@@ -248,7 +248,7 @@ def table_of_view(view: PlayerView) -> Table:
         trump=None if view.trump is None else view.trump.index,
         bids=view.bids,
         declarer=view.declarer,
-        leader=None if over else view.leader,
+        leader=_leader(view),
         trick=trick,
         tricks=tricks,
         tricks_won=view.tricks_won,
@@ -256,6 +256,13 @@ def table_of_view(view: PlayerView) -> Table:
         scores=view.scores,
         deals_played=view.deals_played,
     )
+
+
+def _leader(view: PlayerView) -> int | None:
+    """Who leads the current trick: its first player, or the seat to lead it."""
+    if view.trick:
+        return view.trick[0][0]
+    return view.to_act if view.phase is Phase.PLAYING else None
 
 
 def observation_layout(players: int, sides: int, actions: Actions) -> tuple[tuple[str, int], ...]:

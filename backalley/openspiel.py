@@ -195,7 +195,11 @@ def _deal_ended(before: GameState, after: GameState) -> bool:
     """Whether the move from ``before`` to ``after`` ended a deal (scored or thrown in)."""
     if after.deals_played != before.deals_played:
         return True
-    return before.phase is Phase.BIDDING and after.phase is Phase.BIDDING and not after.calls
+    return (
+        before.phase is Phase.BIDDING
+        and after.phase is Phase.BIDDING
+        and all(call is None for call in after.bids)
+    )
 
 
 # ------------------------------------------------------------------ the track

@@ -203,8 +203,6 @@ class BackAlleyEnv(AECEnv):  # type: ignore[misc]
             assert seat is not None
             self.agent_selection = self._agent(seat)
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            self.render()
 
     def render(self) -> str | None:
         """The position as text (``render_mode="ansi"``); ``None`` without a render mode."""
