@@ -231,7 +231,7 @@ def table_of(
         status = f"{names[to_act]} names trump"
     else:
         status = f"Trick {sum(won) + 1} of {position.hand_size}: {names[to_act]} to play"
-    trump_known = phase in ("playing", "game-over") or not rules.trump.named_by_declarer
+    trump_known = position.trump_known
     return Table(
         title=rules.name or "custom rules",
         viewer=viewer,

@@ -46,6 +46,7 @@ import attrs
 import numpy as np
 import pyspiel
 
+from backalley import lowlevel
 from backalley.cards import CARDS, cards_of_mask
 from backalley.encoding import (
     Actions,
@@ -59,11 +60,11 @@ from backalley.encoding import (
 )
 from backalley.errors import SerializationError, SetupError
 from backalley.game import new_game
-from backalley.legality import Phase
 from backalley.moves import Move
-from backalley.rules import Contract, RuleSet, Schedule
+from backalley.rules import NO_TRUMP, BiddingOutcome, Contract, RuleSet, Schedule
 from backalley.serialize import from_json, to_json
 from backalley.state import GameState
+from backalley.values import Phase
 from backalley.variants import get as get_variant
 
 __all__ = ["SHORT_NAME", "BackAlleyGame", "BackAlleyState", "load_game"]
@@ -180,15 +181,13 @@ def _deal(
     ``previous`` is the state whose next deal waits for that order (``None``
     for the first deal); ``orders`` holds every deal's order so far (thrown-in
     deals included) and ``moves`` every move of the game.  This is the one
-    place that deals a known order into a game: it rebuilds the game with
-    ``new_game(decks=...)`` and replays the moves (an engine hook that deals
-    into ``previous`` directly can replace it).
+    place that deals a known order into a game: the first deal through
+    ``new_game(decks=...)``, every later one through
+    :func:`backalley.lowlevel.deal_order` at the opening of the deal.
     """
-    decks = [tuple(CARDS[i] for i in order) for order in orders]
-    state = new_game(rules, seed=0, dealer=first_dealer, decks=decks)
-    for move in moves:
-        state = state.apply(move)
-    return state
+    if previous is None:
+        return new_game(rules, seed=0, dealer=first_dealer, decks=[[CARDS[i] for i in orders[0]]])
+    return lowlevel.deal_order(previous, orders[-1])
 
 
 def _deal_ended(before: GameState, after: GameState) -> bool:
@@ -426,9 +425,10 @@ def utility_bound(rules: RuleSet) -> int:
         best = 0
         for contract in contracts:
             for taken in range(h + 1):
-                points = rules.scoring.score(
-                    [contract] * sides, [taken] * sides, h, teams, rainbow, None
+                ctx = rules.plan.deal_context(
+                    0, 0, h, BiddingOutcome(tuple([contract] * sides)), NO_TRUMP
                 )
+                points = rules.scoring.score(ctx, [taken] * sides, rainbow)
                 best = max(best, *(abs(p) for p in points))
         per_size[h] = best
     return max(1, sum(per_size[h] for h in rules.schedule.hand_sizes))

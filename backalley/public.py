@@ -90,6 +90,14 @@ class PublicFacts:
         return None if t == NO_TRUMP else SUITS[t]
 
     @property
+    def trump_known(self) -> bool:
+        """Whether this deal's trump is settled: ``False`` while the bidding or
+        a declarer is still to decide it (the trump part names choices)."""
+        if self.phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
+            return not self.rules.trump.choices(self._ctx)
+        return True
+
+    @property
     def turn_up(self) -> Card | None:
         """The card turned up for trump (``None`` where the rules turn none)."""
         t = self._turn_up_index

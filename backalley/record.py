@@ -17,9 +17,9 @@ import attrs
 
 from backalley.cards import CARDS
 from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.game import new_game
 from backalley.moves import Move
 from backalley.rules.ruleset import RuleSet
-from backalley.game import new_game
 from backalley.state import GameState
 from backalley.values import DealResult
 

@@ -24,7 +24,12 @@ from backalley.serialize.results_doc import (
     deal_result_from_data,
     deal_result_to_data,
 )
-from backalley.serialize.rules_doc import _rules_data, policy_from_data, policy_to_data, rules_from_data
+from backalley.serialize.rules_doc import (
+    _rules_data,
+    policy_from_data,
+    policy_to_data,
+    rules_from_data,
+)
 from backalley.serialize.state_doc import state_from_data, state_to_data
 from backalley.serialize.view_doc import view_from_data, view_to_data
 from backalley.state import GameState

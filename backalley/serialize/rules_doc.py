@@ -19,7 +19,6 @@ from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import _expect, _fail, _int, _list, _object, _show, _suit
 
-
 _PARAM_TYPES: dict[type, dict[str, Any]] = {}
 
 

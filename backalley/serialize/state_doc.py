@@ -22,7 +22,11 @@ from backalley.serialize.common import (
     _phase,
     _texts,
 )
-from backalley.serialize.results_doc import check_results, deal_result_from_data, deal_result_to_data
+from backalley.serialize.results_doc import (
+    check_results,
+    deal_result_from_data,
+    deal_result_to_data,
+)
 from backalley.serialize.rules_doc import _rules_data, rules_from_data
 from backalley.state import GameState, Match, open_deal
 from backalley.values import Phase
