@@ -7,7 +7,7 @@ The public contract (DESIGN.md §1) is importable from here::
     state = state.apply(state.legal_moves()[0])
 """
 
-from backalley import rules, variants
+from backalley import houserules, lowlevel, rules, variants
 from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
 from backalley.errors import (
     BackAlleyError,
@@ -20,12 +20,12 @@ from backalley.errors import (
     UnknownVariantError,
 )
 from backalley.game import new_game
-from backalley.legality import Phase
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
 from backalley.record import GameRecord, ReplayError, replay
-from backalley.rules import Contract, RuleSet
+from backalley.rules import RuleSet
 from backalley.serialize import from_json, to_json
-from backalley.state import DealResult, GameState, Trick
+from backalley.state import GameState
+from backalley.values import Contract, DealResult, Phase, Trick
 from backalley.views import PlayerView
 
 __version__ = "0.1.0"
@@ -61,6 +61,8 @@ __all__ = [
     "UnknownVariantError",
     "__version__",
     "from_json",
+    "houserules",
+    "lowlevel",
     "new_game",
     "parse_card",
     "parse_cards",

@@ -63,10 +63,10 @@ class Suit(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        """A suit from its letter or name (``"H"``, ``"hearts"``), any case."""
+        """A suit from its letter, symbol or name (``"H"``, ``"♥"``, ``"hearts"``), any case."""
         if not isinstance(text, str):
             raise NotationError(f"a suit must be given as text, not {type(text).__name__}")
-        key = text.strip().upper()
+        key = ascii_notation(text).strip().upper()
         for suit in cls:
             if key in (suit.value, suit.name, suit.name[:-1]):
                 return suit
@@ -111,7 +111,7 @@ class Rank(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """A plain rank from its notation (``"Q"``, ``"10"``, ``"T"``), any case."""
-        key = text.strip().upper()
+        key = ascii_notation(text).strip().upper()
         rank = _RANK_PARSE.get(key)
         if rank is None or rank.is_joker:
             raise NotationError(f"{text!r} is not a rank; use 2-9, T (or 10), J, Q, K or A")
@@ -207,8 +207,28 @@ def card_from_index(index: int) -> Card:
     return CARDS[index]
 
 
+_SYMBOLS = str.maketrans("♣♦♥♠♧♢♡♤", "CDHSCDHS")
+"""The suit symbols (solid and outline) read as their letters."""
+
+
+def ascii_notation(text: str) -> str:
+    """``text`` with the suit symbols (``♣♦♥♠`` and ``♧♢♡♤``) written as their
+    letters; any other character outside ASCII raises
+    :class:`~backalley.NotationError` (so that, say, a long s or a Kelvin sign
+    cannot pass for a letter once upper- or lower-cased)."""
+    key = text.translate(_SYMBOLS)
+    if not key.isascii():
+        odd = next(ch for ch in key if not ch.isascii())
+        raise NotationError(
+            f"{text!r} has the character U+{ord(odd):04X}; notation is written in "
+            "ASCII letters and digits (suits as C D H S, or the symbols ♣ ♦ ♥ ♠)"
+        )
+    return key
+
+
 def parse_card(text: str | Card) -> Card:
-    """Read a card from its notation: ``"QS"``, ``"10H"`` (= ``"TH"``), ``"BJ"``, ``"LJ"``.
+    """Read a card from its notation: ``"QS"``, ``"10H"`` (= ``"TH"``), ``"BJ"``, ``"LJ"``;
+    the suit may also be a symbol (``"Q♠"``, ``"10♡"``).
 
     Case and surrounding spaces are ignored.  Anything else raises
     :class:`~backalley.NotationError` (a :class:`ValueError`).
@@ -217,7 +237,7 @@ def parse_card(text: str | Card) -> Card:
         return text
     if not isinstance(text, str):
         raise NotationError(f"a card must be given as text like 'QS', not {type(text).__name__}")
-    key = text.strip().upper()
+    key = ascii_notation(text).strip().upper()
     card = _BY_TEXT.get(key)
     if card is not None:
         return card

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from backalley import chance
 from backalley.cards import Card, cards_of_mask, parse_card
 from backalley.errors import NotationError, SetupError
-from backalley.rules.deck import deck_mask
 from backalley.rules.ruleset import RuleSet
 from backalley.state import GameState, Match, start_deal
 
@@ -74,7 +73,7 @@ def _deck_order(rules: RuleSet, order: Sequence[Card | str], k: int) -> tuple[in
     except TypeError:
         raise SetupError(f"decks[{k}] must be a sequence of cards, not {order!r}") from None
     indices = tuple(c.index for c in cards)
-    expected = deck_mask(rules.deck)
+    expected = rules.plan.deck_mask
     seen = 0
     for card, i in zip(cards, indices):
         if seen >> i & 1:

@@ -3,21 +3,18 @@
 
 Everything here reads a *position*: the public facts of the deal plus the
 hand of the seat to act, which is exactly what that seat knows.  Bidding
-questions go to the rule set's bidding part, play questions to
-:func:`backalley.play.restrictions`.
+questions go to the rule set's bidding part, trump calls to its trump part,
+plays to its lead and follow parts - all through the compiled
+:attr:`~backalley.RuleSet.plan`.
 """
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING
 
-from backalley.cards import SUITS, Card
 from backalley.errors import Reason
 from backalley.moves import MOVE_TYPES, PLAYS, Move, NameTrump, Play
-from backalley.play import explain, restrictions
-from backalley.rules.bidding import BiddingContext
-from backalley.rules.deck import deck_mask
+from backalley.values import Phase
 
 __all__ = ["Phase", "legal_moves", "refusal"]
 
@@ -29,53 +26,14 @@ if TYPE_CHECKING:
 Refusal = tuple[Reason, str]
 
 
-class Phase(enum.Enum):
-    """Where a game stands."""
-
-    BIDDING = "bidding"
-    NAMING_TRUMP = "naming-trump"
-    PLAYING = "playing"
-    GAME_OVER = "game-over"
-
-
-def bidding_context(pos: Position, calls: tuple[Move, ...] | None = None) -> BiddingContext:
-    """The bidding part's view of the deal (with ``calls`` instead of the position's own)."""
-    rules = pos.rules
-    players = rules.players
-    return BiddingContext(
-        pos.hand_size,
-        players,
-        rules.bidding.first(pos.dealer, players),
-        pos.calls if calls is None else calls,
-        rules.teams,
-    )
-
-
-def play_restrictions(pos: Position, seat: int, hand: int) -> tuple[tuple[int, Reason], ...]:
-    """The play rules narrowing ``hand`` of ``seat`` (see :func:`backalley.play.restrictions`)."""
-    outcome = pos.outcome
-    trump = pos.trump_index
-    return restrictions(
-        pos.rules,
-        hand,
-        pos.trick_cards,
-        4 if trump is None else trump,
-        pos.broken,
-        seat,
-        pos.leader,
-        frozenset() if outcome is None else outcome.board_bidders,
-    )
-
-
 def legal_play_mask(pos: Position) -> int:
     """The cards the seat to act may play, as a bit set."""
     seat = pos.to_act
     if seat is None:
         return 0
-    allowed = hand = pos.hand_mask(seat)
-    for mask, _reason in play_restrictions(pos, seat, hand):
-        allowed &= mask
-    return allowed
+    return pos.rules.plan.play_mask(
+        pos._ctx, seat, pos._hand_mask(seat), pos._trick_cards, pos.leader, pos._broken
+    )
 
 
 _RUNS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
@@ -103,21 +61,20 @@ def plays_of_mask(mask: int) -> tuple[Play, ...]:
 
 
 def _trump_choices(pos: Position) -> tuple[NameTrump, ...]:
-    names = tuple(NameTrump(suit) for suit in SUITS)
-    if getattr(pos.rules.trump, "allow_no_trump", False):
-        return (*names, NameTrump(None))
-    return names
+    return tuple(NameTrump(suit) for suit in pos.rules.trump.choices(pos._ctx))
 
 
 def legal_moves(pos: Position) -> tuple[Move, ...]:
     """The legal moves of the seat to act, in a deterministic order:
-    calls as the bidding part lists them, trump suits C D H S (then no trump),
-    plays in card order (suits C D H S, 2 up to A, then LJ, BJ)."""
+    calls as the bidding part lists them, trump calls as the trump part lists
+    them (C D H S, then no trump), plays in card order (suits C D H S, 2 up to
+    A, then LJ, BJ)."""
     phase = pos.phase
     if phase is Phase.PLAYING:
         return plays_of_mask(legal_play_mask(pos))
     if phase is Phase.BIDDING:
-        return pos.rules.bidding.legal_calls(bidding_context(pos))
+        plan = pos.rules.plan
+        return plan.legal_calls(plan.bidding_context(pos._ctx, pos.calls))
     if phase is Phase.NAMING_TRUMP:
         return _trump_choices(pos)
     return ()
@@ -136,41 +93,34 @@ def refusal(pos: Position, move: object) -> Refusal | None:
         hint = " (read text with backalley.parse_move)" if isinstance(move, str) else ""
         return (Reason.NOT_A_MOVE, f"{move!r} is not a move{hint}")
     phase = pos.phase
-    if phase is Phase.GAME_OVER or pos.to_act is None:
+    seat = pos.to_act
+    if phase is Phase.GAME_OVER or seat is None:
         return (Reason.GAME_OVER, "the game is over: no more moves can be made")
     if phase is Phase.PLAYING:
         if not isinstance(move, Play):
             return (Reason.WRONG_PHASE, f"{move} is not a card play; {_PHASE_MOVES[phase]}")
-        return _play_refusal(pos, move.card)
+        return pos.rules.plan.play_refusal(
+            pos._ctx,
+            seat,
+            pos._hand_mask(seat),
+            pos._trick_cards,
+            pos.leader,
+            pos._broken,
+            move.card.index,
+        )
     if isinstance(move, Play):
         return (Reason.WRONG_PHASE, f"cards cannot be played yet; {_PHASE_MOVES[phase]}")
     if phase is Phase.BIDDING:
         if isinstance(move, NameTrump):
             return (Reason.WRONG_PHASE, f"trump cannot be named now; {_PHASE_MOVES[phase]}")
-        return pos.rules.bidding.refusal(bidding_context(pos), move)  # type: ignore[arg-type]
+        plan = pos.rules.plan
+        ctx = plan.bidding_context(pos._ctx, pos.calls)
+        if move in plan.legal_calls(ctx):
+            return None
+        return pos.rules.bidding.explain(ctx, move)  # type: ignore[arg-type]
     # naming trump
     if not isinstance(move, NameTrump):
         return (Reason.WRONG_PHASE, f"{move} is not a trump call; {_PHASE_MOVES[phase]}")
     if move not in _trump_choices(pos):
         return (Reason.NO_TRUMP_NOT_ALLOWED, "these rules require the declarer to name a suit")
-    return None
-
-
-def _play_refusal(pos: Position, card: Card) -> Refusal | None:
-    index = card.index
-    bit = 1 << index
-    if not deck_mask(pos.rules.deck) & bit:
-        return (Reason.NOT_IN_DECK, f"{card} is not in this game's deck")
-    seat = pos.to_act
-    assert seat is not None
-    hand = pos.hand_mask(seat)
-    if not hand & bit:
-        return (Reason.NOT_IN_HAND, f"you do not hold {card}")
-    trump = pos.trump_index
-    for mask, reason in play_restrictions(pos, seat, hand):
-        if not mask & bit:
-            text = explain(
-                reason, index, mask, pos.trick_cards, 4 if trump is None else trump, pos.rules.lead
-            )
-            return (reason, text)
     return None

@@ -3,7 +3,8 @@
 Canonical text (DESIGN.md §1): ``pass``, ``bid N``, ``board``, ``counter``
 (``double``, ``triple`` and ``quadruple`` read as it too), ``trump X`` (``X`` one
 of ``C D H S``, or ``NT`` where the rules allow no trump), ``play QS`` (a bare
-card ``QS`` reads as a play).  ``parse_move(str(m)) == m`` for every move.
+card ``QS`` reads as a play).  Suits may be written as symbols in input
+(``play Q♠``, ``trump ♥``); the canonical text stays ASCII.  ``parse_move(str(m)) == m`` for every move.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, ClassVar, Union
 
 import attrs
 
-from backalley.cards import CARDS, Card, Suit, parse_card
+from backalley.cards import CARDS, Card, Suit, ascii_notation, parse_card
 from backalley.errors import NotationError
 
 __all__ = [
@@ -147,7 +148,7 @@ def parse_move(text: str) -> Move:
         return text  # type: ignore[return-value]
     if not isinstance(text, str):
         raise NotationError(f"a move must be given as text like 'bid 3', not {type(text).__name__}")
-    words = text.strip().lower().split()
+    words = ascii_notation(text).strip().lower().split()
     if not words:
         raise NotationError("an empty text is not a move")
     head, rest = words[0], words[1:]

@@ -1,14 +1,15 @@
 """The game state: an immutable value; every move returns a new state.
 
 ``GameState.apply`` dispatches on the phase: calls go to the rule set's
-bidding part, the trump call to its trump part, cards to the play rules
-(:mod:`backalley.play`), and a finished deal to the scoring, dealer and
-schedule parts.  Legality is asked of :mod:`backalley.legality`, the one place
-that both :meth:`GameState.legal_moves` and :meth:`GameState.check` use.
+bidding part, the trump call to its trump part, cards to the lead and follow
+parts (through the rule set's compiled :attr:`~backalley.RuleSet.plan`), a
+completed trick to the ranking and lead parts, and a finished deal to the
+scoring, dealer and schedule parts.  The engine never looks at a part's type
+or options: it only asks the parts for decisions.
 
 Internally cards are small integers and hands bit sets (see
 :mod:`backalley.cards`); the public properties give :class:`~backalley.Card`
-values.
+values, and :mod:`backalley.lowlevel` documents the raw forms.
 """
 
 from __future__ import annotations
@@ -19,54 +20,25 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import attrs
 
 from backalley import chance
-from backalley.cards import CARDS, Card, Suit, cards_of_mask
-from backalley.errors import IllegalMoveError, Reason
-from backalley.legality import (
-    Phase,
-    legal_moves,
-    plays_of_mask,
-    refusal,
-)
+from backalley.cards import CARDS, Card, cards_of_mask
+from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.legality import legal_moves, plays_of_mask, refusal
 from backalley.moves import Move, NameTrump
-from backalley.play import breaks_trump, restrictions, trick_winner
-from backalley.public import PublicFacts, RawTrick, Trick
-from backalley.rules.bidding import AllPass, BiddingContext, BiddingOutcome, Contract
-from backalley.rules.deck import deck_cards
-from backalley.rules.lead import FirstLead
+from backalley.public import PublicFacts
+from backalley.rules.context import NO_TRUMP, DealContext
 from backalley.rules.ruleset import RuleSet
+from backalley.values import DealResult, Phase, RawTrick, Trick
 
 if TYPE_CHECKING:
     from backalley.views import PlayerView
 
 __all__ = ["Deal", "DealResult", "GameState", "Match", "Phase", "Trick"]
 
-_NOBODY: frozenset[int] = frozenset()
 BITS: tuple[int, ...] = tuple(1 << i for i in range(54))
 """The bit of each card index."""
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _GAME_OVER = Phase.GAME_OVER
-
-
-@attrs.frozen(slots=True)
-class DealResult:
-    """The record of one scored deal.
-
-    ``bids`` are the calls per seat; ``contracts``, ``tricks`` and ``points``
-    are per side (team, or seat in a cutthroat game).
-    """
-
-    number: int
-    dealer: int
-    hand_size: int
-    turn_up: Card | None
-    trump: Suit | None
-    bids: tuple[Move | None, ...]
-    contracts: tuple[Contract | None, ...]
-    declarer: int | None
-    tricks: tuple[int, ...]
-    points: tuple[int, ...]
-    _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
 
 @attrs.frozen(slots=True)
@@ -86,44 +58,27 @@ class Match:
 
 @attrs.frozen(slots=True)
 class Deal:
-    """The parts of a deal that change at most during the bidding."""
+    """The parts of a deal that change at most during the bidding: its
+    :class:`~backalley.rules.context.DealContext` (dealer, hand size, bidding
+    outcome, trump), the hands as dealt, the stock, the turn-up, the discards
+    and the calls."""
 
-    dealer: int
-    hand_size: int
+    ctx: DealContext
     dealt_bits: tuple[int, ...]
     stock_order: tuple[int, ...]
     turn_up_index: int | None
     discard_bits: int
-    trump_index: int | None
     calls: tuple[Move, ...] = ()
-    outcome: BiddingOutcome | None = None
 
-    def with_calls(self, calls: tuple[Move, ...], outcome: BiddingOutcome | None = None) -> Deal:
-        """This deal with the calls so far (and the bidding's outcome when complete)."""
+    def with_calls(self, calls: tuple[Move, ...], ctx: DealContext | None = None) -> Deal:
+        """This deal with the calls so far (and a new context once the bidding is over)."""
         return Deal(
-            self.dealer,
-            self.hand_size,
+            self.ctx if ctx is None else ctx,
             self.dealt_bits,
             self.stock_order,
             self.turn_up_index,
             self.discard_bits,
-            self.trump_index,
             calls,
-            outcome,
-        )
-
-    def with_trump(self, trump: int | None) -> Deal:
-        """This deal once the declarer has named ``trump``."""
-        return Deal(
-            self.dealer,
-            self.hand_size,
-            self.dealt_bits,
-            self.stock_order,
-            self.turn_up_index,
-            self.discard_bits,
-            trump,
-            self.calls,
-            self.outcome,
         )
 
 
@@ -151,111 +106,88 @@ class GameState(PublicFacts):
 
     Build one with :func:`backalley.new_game`; move on with :meth:`apply`.
     The public reading is through the properties (``hands``, ``trick``,
-    ``bids``, ``scores``, ...); :attr:`core` holds the engine's compact form.
+    ``bids``, ``scores``, ...); :mod:`backalley.lowlevel` reads the engine's
+    compact form.
     """
 
-    core: Core
+    _core: Core
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     @property
     def rules(self) -> RuleSet:
-        return self.core.rules
-
-    @property
-    def match(self) -> Match:
-        """The parts of the game that change at most once per deal."""
-        return self.core.match
-
-    @property
-    def deal(self) -> Deal:
-        """The parts of this deal that change at most during the bidding."""
-        return self.core.deal
+        return self._core.rules
 
     @property
     def phase(self) -> Phase:
-        return self.core.phase
-
-    @property
-    def hand_bits(self) -> tuple[int, ...]:
-        """Every seat's hand as a bit set of card indices."""
-        return self.core.hand_bits
+        return self._core.phase
 
     @property
     def leader(self) -> int:
         """Who leads the current trick (the first bidder before the play)."""
-        return self.core.leader
-
-    @property
-    def trick_cards(self) -> tuple[int, ...]:
-        """The current trick's card indices in the order played."""
-        return self.core.trick_cards
-
-    @property
-    def history(self) -> tuple[RawTrick, ...]:
-        """This deal's completed tricks (leader, card indices, winner)."""
-        return self.core.history
-
-    @property
-    def broken(self) -> bool:
-        """Whether trump has been broken this deal."""
-        return self.core.broken
+        return self._core.leader
 
     @property
     def is_over(self) -> bool:
-        return self.core.phase is _GAME_OVER
+        return self._core.phase is _GAME_OVER
 
     @property
     def to_act(self) -> int | None:
         """The seat whose move it is (``None`` when the game is over)."""
-        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self.core
-        if phase is Phase.PLAYING:
+        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self._core
+        if phase is _PLAYING:
             return (leader + len(trick)) % rules.players
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             return (leader + len(deal.calls)) % rules.players
         if phase is Phase.NAMING_TRUMP:
-            return deal.outcome.declarer  # type: ignore[union-attr]
+            return deal.ctx.outcome.declarer  # type: ignore[union-attr]
         return None
-
-    # ------------------------------------------------------------ deal facts
-
-    @property
-    def dealer(self) -> int:
-        return self.deal.dealer
-
-    @property
-    def hand_size(self) -> int:
-        return self.deal.hand_size
-
-    @property
-    def dealt_bits(self) -> tuple[int, ...]:
-        """The hands as dealt (after the trump part's turn-up handling)."""
-        return self.deal.dealt_bits
-
-    @property
-    def stock_order(self) -> tuple[int, ...]:
-        return self.deal.stock_order
-
-    @property
-    def turn_up_index(self) -> int | None:
-        return self.deal.turn_up_index
-
-    @property
-    def discard_bits(self) -> int:
-        return self.deal.discard_bits
 
     @property
     def calls(self) -> tuple[Move, ...]:
         """This deal's calls in the order spoken."""
-        return self.deal.calls
+        return self._core.deal.calls
 
     @property
-    def outcome(self) -> BiddingOutcome | None:
-        """The bidding's result once every player has called."""
-        return self.deal.outcome
+    def outcome(self) -> Any:
+        """The bidding's result once every player has called (a
+        :class:`~backalley.values.BiddingOutcome`), else ``None``."""
+        return self._core.deal.ctx.outcome
 
     @property
-    def trump_index(self) -> int | None:
-        return self.deal.trump_index
+    def dealer(self) -> int:
+        return self._core.deal.ctx.dealer
+
+    @property
+    def hand_size(self) -> int:
+        return self._core.deal.ctx.hand_size
+
+    # the raw forms PublicFacts reads (see backalley.lowlevel)
+    @property
+    def _ctx(self) -> DealContext:
+        return self._core.deal.ctx
+
+    @property
+    def _trick_cards(self) -> tuple[int, ...]:
+        return self._core.trick_cards
+
+    @property
+    def _history(self) -> tuple[RawTrick, ...]:
+        return self._core.history
+
+    @property
+    def _broken(self) -> bool:
+        return self._core.broken
+
+    @property
+    def _turn_up_index(self) -> int | None:
+        return self._core.deal.turn_up_index
+
+    @property
+    def _discard_bits(self) -> int:
+        return self._core.deal.discard_bits
+
+    def _hand_mask(self, seat: int) -> int:
+        return self._core.hand_bits[seat]
 
     # ------------------------------------------------------------------ reading
 
@@ -271,45 +203,44 @@ class GameState(PublicFacts):
     @property
     def seed(self) -> int:
         """The seed all chance in this game comes from (full information only)."""
-        return self.match.seed
+        return self._core.match.seed
 
     @property
     def first_dealer(self) -> int:
-        return self.match.first_dealer
+        return self._core.match.first_dealer
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's hand, each in card order."""
-        return tuple(cards_of_mask(h) for h in self.hand_bits)
+        return tuple(cards_of_mask(h) for h in self._core.hand_bits)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return cards_of_mask(self.hand_bits[seat])
+        """The hand of ``seat``, in card order."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
+        return cards_of_mask(self._core.hand_bits[seat])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first (the turn-up is not among them)."""
-        return tuple(CARDS[i] for i in self.stock_order)
+        return tuple(CARDS[i] for i in self._core.deal.stock_order)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative points per side (team, or seat in a cutthroat game)."""
-        return self.match.scores
+        return self._core.match.scores
 
     @property
     def deal_results(self) -> tuple[DealResult, ...]:
         """One record per scored deal."""
-        return self.match.results
+        return self._core.match.results
 
     @property
     def winner(self) -> int | None:
         """The winning side when the game is over, ``None`` for a draw or while playing."""
         if self.phase is not Phase.GAME_OVER:
             return None
-        return self.rules.end.winner(self.match.scores)
-
-    def hand_mask(self, seat: int) -> int:
-        """The hand of ``seat`` as a bit set."""
-        return self.hand_bits[seat]
+        return self.rules.end.winner(self._core.match.scores)
 
     # ---------------------------------------------------------------- legality
 
@@ -317,40 +248,23 @@ class GameState(PublicFacts):
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
         if legal is None:
-            core = self.core
+            core = self._core
             if core.phase is _PLAYING:
                 legal = plays_of_mask(self._play_mask())
             elif core.phase is _BIDDING:
-                legal = core.rules.bidding.legal_calls(self._bidding(core.deal.calls))
+                deal = core.deal
+                plan = core.rules.plan
+                legal = plan.legal_calls(plan.bidding_context(deal.ctx, deal.calls))
             else:
                 legal = legal_moves(self)
             object.__setattr__(self, "_legal", legal)
         return legal  # type: ignore[no-any-return]
 
-    def _bidding(self, calls: tuple[Move, ...]) -> BiddingContext:
-        """The bidding part's view of this deal, with ``calls`` (see :mod:`backalley.legality`)."""
-        rules, _match, deal, _phase, _hands, leader, _trick, _history, _broken = self.core
-        return BiddingContext(deal.hand_size, rules.players, leader, calls, rules.teams)
-
     def _play_mask(self) -> int:
         """The legal plays (a bit set): the hand narrowed by every play rule."""
-        rules, _match, deal, _phase, hands, leader, trick, _history, broken = self.core
+        rules, _match, deal, _phase, hands, leader, trick, _history, broken = self._core
         seat = (leader + len(trick)) % rules.players
-        allowed = hand = hands[seat]
-        outcome = deal.outcome
-        trump = deal.trump_index
-        for mask, _reason in restrictions(
-            rules,
-            hand,
-            trick,
-            4 if trump is None else trump,
-            broken,
-            seat,
-            leader,
-            _NOBODY if outcome is None else outcome.board_bidders,
-        ):
-            allowed &= mask
-        return allowed
+        return rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
 
     def check(self, move: object, seat: int | None = None) -> None:
         """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
@@ -358,9 +272,9 @@ class GameState(PublicFacts):
         With ``seat``, also refuse a move by a seat that is not to act
         (``NOT_YOUR_TURN``, or ``ALREADY_BID`` for a seat that has spoken).
         """
-        wrong_seat = seat is not None and (isinstance(seat, bool) or seat != self.to_act)
-        if wrong_seat and self.phase is not Phase.GAME_OVER:
-            raise _turn_error(self, seat)  # type: ignore[arg-type]
+        if seat is not None and self.phase is not Phase.GAME_OVER:
+            if type(seat) is not int or seat != self.to_act:
+                raise _turn_error(self, seat)
         if move in self.legal_moves():
             return
         why = refusal(self, move)
@@ -379,7 +293,7 @@ class GameState(PublicFacts):
             legal = self.legal_moves()
         if move not in legal:
             self.check(move)  # raises, with the reason
-        if self.core.phase is _PLAYING:
+        if self._core.phase is _PLAYING:
             return self._play(move.card.index)  # type: ignore[union-attr]
         return self._apply(move)
 
@@ -400,58 +314,49 @@ class GameState(PublicFacts):
     # ------------------------------------------------------------- transitions
 
     def _apply(self, move: Move) -> GameState:
-        phase = self.phase
-        if phase is Phase.PLAYING:
+        phase = self._core.phase
+        if phase is _PLAYING:
             return self._play(move.card.index)  # type: ignore[union-attr]
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             return self._call(move)
         return self._name_trump(move)  # type: ignore[arg-type]
 
     def _call(self, move: Move) -> GameState:
-        rules = self.rules
-        n = rules.players
-        deal = self.deal
+        core = self._core
+        rules = core.rules
+        deal = core.deal
         calls = (*deal.calls, move)
-        if len(calls) < n:
-            return self._with_deal(deal.with_calls(calls), Phase.BIDDING, self.leader)
-        outcome = rules.bidding.outcome(self._bidding(calls))
+        if len(calls) < rules.players:
+            return self._with_deal(deal.with_calls(calls), _BIDDING, core.leader)
+        plan = rules.plan
+        ctx = deal.ctx
+        outcome = rules.bidding.outcome(plan.bidding_context(ctx, calls))
         if outcome.thrown_in:
-            same = rules.bidding.all_pass is AllPass.REDEAL_SAME_DEALER
-            dealer = deal.dealer if same else (deal.dealer + 1) % n
-            return start_deal(rules, self.match, dealer, deal.hand_size)
-        deal = deal.with_calls(calls, outcome)
-        if rules.trump.named_by_declarer:
-            return self._with_deal(deal, Phase.NAMING_TRUMP, self.leader)
-        return self._with_deal(deal, Phase.PLAYING, first_leader(rules, outcome, deal.dealer))
+            dealer = rules.bidding.redealer(ctx.dealer, rules.players)
+            return start_deal(rules, core.match, dealer, ctx.hand_size)
+        ctx = ctx._replace(outcome=outcome)
+        if rules.trump.choices(ctx):
+            return self._with_deal(deal.with_calls(calls, ctx), Phase.NAMING_TRUMP, core.leader)
+        return self._with_deal(deal.with_calls(calls, ctx), _PLAYING, rules.lead.first_leader(ctx))
 
     def _name_trump(self, move: NameTrump) -> GameState:
-        deal = self.deal
-        assert deal.outcome is not None
-        leader = first_leader(self.rules, deal.outcome, deal.dealer)
-        trump = None if move.suit is None else move.suit.index
-        return self._with_deal(deal.with_trump(trump), Phase.PLAYING, leader)
+        core = self._core
+        deal = core.deal
+        ctx = deal.ctx._replace(trump=NO_TRUMP if move.suit is None else move.suit.index)
+        leader = core.rules.lead.first_leader(ctx)
+        return self._with_deal(deal.with_calls(deal.calls, ctx), _PLAYING, leader)
 
     def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
-        core = self.core
+        core = self._core
         return GameState(
             _core(
                 Core,
-                (
-                    core.rules,
-                    core.match,
-                    deal,
-                    phase,
-                    core.hand_bits,
-                    leader,
-                    (),
-                    core.history,
-                    core.broken,
-                ),
+                (core.rules, core.match, deal, phase, core.hand_bits, leader, (), core.history, core.broken),
             )
         )
 
     def _play(self, card: int) -> GameState:
-        rules, match, deal, _phase, hands, leader, trick, history, broken = self.core
+        rules, match, deal, _phase, hands, leader, trick, history, broken = self._core
         n = rules.players
         trick = (*trick, card)
         seat = (leader + len(trick) - 1) % n
@@ -462,36 +367,34 @@ class GameState(PublicFacts):
             return GameState(
                 _core(Core, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
             )
-        trump = deal.trump_index
-        if trump is None:
-            trump = 4
-        winner = (leader + trick_winner(trick, trump)) % n
+        ctx = deal.ctx
+        plan = rules.plan
+        winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
         history = (*history, (leader, trick, winner))
-        broken = broken or breaks_trump(rules.lead, trick, trump)
+        broken = broken or plan.breaks_trump(ctx, trick)
         state = GameState(
             _core(Core, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
         )
-        if len(history) < deal.hand_size:
+        if len(history) < ctx.hand_size:
             return state
         return state._end_deal()
 
     def _end_deal(self) -> GameState:
         """Score the finished deal, then deal the next one or end the game."""
-        rules = self.rules
-        outcome = self.outcome
+        core = self._core
+        rules, match, deal = core.rules, core.match, core.deal
+        ctx = deal.ctx
+        won = [0] * rules.players
+        for _lead, _cards, winner in core.history:
+            won[winner] += 1
+        tricks = tuple(sum(won[s] for s in team) for team in rules.teams)
+        points = rules.scoring.score(ctx, tricks, deal.dealt_bits)
+        outcome = ctx.outcome
         assert outcome is not None
-        teams = rules.teams
-        won = self.tricks_won
-        tricks = tuple(sum(won[s] for s in team) for team in teams)
-        trump = 4 if self.trump_index is None else self.trump_index
-        points = rules.scoring.score(
-            outcome.contracts, tricks, self.hand_size, teams, self.dealt_bits, trump
-        )
-        match = self.match
         result = DealResult(
             number=len(match.results) + 1,
-            dealer=self.dealer,
-            hand_size=self.hand_size,
+            dealer=ctx.dealer,
+            hand_size=ctx.hand_size,
             turn_up=self.turn_up,
             trump=self.trump,
             bids=self.bids,
@@ -502,33 +405,28 @@ class GameState(PublicFacts):
         )
         scores = tuple(a + b for a, b in zip(match.scores, points))
         match = Match(
-            match.seed,
-            match.first_dealer,
-            match.decks,
-            match.deal_number,
-            scores,
-            (*match.results, result),
+            match.seed, match.first_dealer, match.decks, match.deal_number, scores, (*match.results, result)
         )
         schedule = rules.schedule.hand_sizes
         if len(match.results) >= len(schedule):
-            return GameState(self.core._replace(match=match, phase=Phase.GAME_OVER))
-        dealer = rules.dealer.after_deal(self.dealer, points, teams, rules.players)
+            return GameState(core._replace(match=match, phase=Phase.GAME_OVER))
+        dealer = rules.dealer.dealer_after(ctx, points)
         return start_deal(rules, match, dealer, schedule[len(match.results)])
 
+    def _repr_svg_(self) -> str:
+        from backalley.svg import board
 
-def first_leader(rules: RuleSet, outcome: BiddingOutcome, dealer: int) -> int:
-    """Who leads the first trick (RULES.md 1.5, 2.2)."""
-    first = rules.lead.first_lead
-    left = (dealer + 1) % rules.players
-    if first is FirstLead.DECLARER:
-        return outcome.declarer if outcome.declarer is not None else left
-    if first is FirstLead.HIGHEST_BIDDER and outcome.highest_bidder is not None:
-        return outcome.highest_bidder
-    return left
+        return board(self)
+
+    def diagram(self, ascii: bool = False) -> str:
+        """A compact text table of this position (:func:`backalley.diagram.diagram`)."""
+        from backalley.diagram import diagram
+
+        return diagram(self, ascii=ascii)
 
 
-def _turn_error(state: GameState, seat: int) -> IllegalMoveError:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+def _turn_error(state: GameState, seat: object) -> IllegalMoveError:
+    if not isinstance(seat, int) or type(seat) is not int or not 0 <= seat < state.players:
         return IllegalMoveError(Reason.NOT_YOUR_TURN, f"there is no seat {seat!r}")
     if state.phase is Phase.NAMING_TRUMP:
         return IllegalMoveError(
@@ -562,31 +460,32 @@ def deal_cards(
 def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> GameState:
     """Shuffle (or take the next given deck order), deal, fix trump, open the bidding."""
     k = match.deal_number
+    plan = rules.plan
     if k < len(match.decks):
         order = match.decks[k]
     else:
-        order = chance.shuffled(match.seed, k, deck_cards(rules.deck))
+        order = chance.shuffled(match.seed, k, plan.deck_cards)
     match = Match(match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results)
+    return deal_order(rules, match, dealer, hand_size, order)
+
+
+def deal_order(
+    rules: RuleSet, match: Match, dealer: int, hand_size: int, order: Sequence[int]
+) -> GameState:
+    """Deal a known deck ``order``: the hands, then the trump part's turn-up
+    handling, then the bidding opens with the first bidder."""
     hands, stock = deal_cards(order, dealer, rules.players, hand_size)
-    setup = rules.trump.setup(hands, stock)
+    ctx = rules.plan.deal_context(len(match.results), dealer, hand_size)
+    setup = rules.trump.opening(ctx, hands, stock)
     return open_deal(
-        rules,
-        match,
-        dealer,
-        hand_size,
-        setup.hands,
-        setup.stock,
-        setup.turn_up,
-        setup.discards,
-        setup.trump,
+        rules, match, ctx, setup.hands, setup.stock, setup.turn_up, setup.discards, setup.trump
     )
 
 
 def open_deal(
     rules: RuleSet,
     match: Match,
-    dealer: int,
-    hand_size: int,
+    ctx: DealContext,
     hands: tuple[int, ...],
     stock: tuple[int, ...],
     turn_up: int | None,
@@ -594,7 +493,8 @@ def open_deal(
     trump: int | None,
 ) -> GameState:
     """The state at the start of a dealt deal: bidding opens with the first bidder."""
-    n = rules.players
-    first = rules.bidding.first(dealer, n)
-    deal = Deal(dealer, hand_size, hands, stock, turn_up, discards, trump)
+    ctx = ctx._replace(trump=NO_TRUMP if trump is None else trump)
+    first = rules.bidding.first(ctx.dealer, rules.players)
+    deal = Deal(ctx, hands, stock, turn_up, discards)
     return GameState(Core(rules, match, deal, Phase.BIDDING, hands, first, (), (), False))
+

@@ -6,8 +6,6 @@ spaces read as ``-``); ``names()`` lists the registered names.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from backalley.cards import Rank, Suit
 from backalley.errors import RuleSetError, UnknownVariantError
 from backalley.rules import (
@@ -26,9 +24,12 @@ from backalley.rules import (
     FollowPolicy,
     JokerTurnUp,
     LeadPolicy,
+    MustHeadTrick,
+    MustTrumpWhenVoid,
     NextDealer,
     OnceAroundBidding,
     Rainbow,
+    RotatingTrump,
     RuleSet,
     Schedule,
     TrumpBrokenBy,
@@ -43,7 +44,9 @@ __all__ = [
     "GAMERULES",
     "GAMERULES_26",
     "HOOK",
+    "MUST_HEAD",
     "PRESET_NOTES",
+    "ROTATING_TRUMP",
     "SPADES_NO_JOKERS",
     "STRICT_TRUMP",
     "TEN_PER_TRICK",
@@ -54,7 +57,6 @@ __all__ = [
     "VIETNAM_NO_JOKERS",
     "VIETNAM_SPADES",
     "get",
-    "load",
     "names",
     "register",
 ]
@@ -160,6 +162,14 @@ VIETNAM_LADDER: RuleSet = VIETNAM.replace(
 )
 """The Vietnam auction and scoring over the gamerules 13..1..13 schedule."""
 
+ROTATING_TRUMP: RuleSet = GAMERULES.replace(
+    trump=RotatingTrump(), follow=MustTrumpWhenVoid(), name="rotating-trump"
+)
+"""Gamerules with trump rotating C, D, H, S, no trump by deal, and trumping compulsory when void."""
+
+MUST_HEAD: RuleSet = GAMERULES.replace(follow=MustHeadTrick(), name="must-head")
+"""Gamerules where a player must head the trick whenever able."""
+
 PRESET_NOTES: dict[str, str] = {
     "bab-online": (
         "The Back Alley Bridge server: 13 deals of 12, 10, ..., 1, ..., 13 cards; a turned "
@@ -178,6 +188,11 @@ PRESET_NOTES: dict[str, str] = {
     "cutthroat-3": "Three players, each alone, 13..1..13.",
     "cutthroat-5": "Five players, each alone, 10..1..10.",
     "vietnam-ladder": "The Vietnam auction over the 13..1..13 schedule, dealer passing clockwise.",
+    "rotating-trump": (
+        "Nothing is turned up: trump rotates clubs, diamonds, hearts, spades, no trump by "
+        "deal; a player who cannot follow must trump if able."
+    ),
+    "must-head": "A player must head the trick (beat the best card so far) whenever able.",
 }
 """What each preset changes from the game it is based on."""
 
@@ -239,10 +254,6 @@ register(TEN_PER_TRICK, "ten")
 register(CUTTHROAT_3, "three-players")
 register(CUTTHROAT_5, "five-players")
 register(VIETNAM_LADDER, "vietnam-13-1-13")
+register(ROTATING_TRUMP, "rotating")
+register(MUST_HEAD, "head")
 
-
-def load(path: str | Path) -> RuleSet:
-    """A house-rules file (TOML or JSON), see :mod:`backalley.houserules`."""
-    from backalley.houserules import load as _load
-
-    return _load(path)

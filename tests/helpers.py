@@ -14,6 +14,7 @@ import attrs
 import pytest
 
 import backalley as ba
+from backalley import lowlevel
 from backalley.cards import CARDS
 from backalley.rules.deck import deck_mask
 
@@ -182,11 +183,12 @@ def state_fields(state: ba.GameState) -> tuple[object, ...]:
 def check_conservation(state: ba.GameState) -> None:
     """Hands + cards played this deal + stock + turn-up + discards == the deck,
     with no card in two places (RULES.md 1.1-1.3)."""
-    parts = [*state.hand_bits, state.played_bits, state.discard_bits]
-    for i in state.stock_order:
+    n = state.players
+    parts = [*(lowlevel.hand_bits(state, s) for s in range(n)), lowlevel.played_bits(state), lowlevel.discard_bits(state)]
+    for i in lowlevel.stock_order(state):
         parts.append(1 << i)
-    if state.turn_up_index is not None:
-        parts.append(1 << state.turn_up_index)
+    if lowlevel.turn_up_index(state) is not None:
+        parts.append(1 << lowlevel.turn_up_index(state))  # type: ignore[operator]
     total = 0
     for p in parts:
         assert total & p == 0, f"a card is in two places: {state!r}"

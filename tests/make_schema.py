@@ -1,9 +1,10 @@
 """Build ``backalley/schema/backalley.schema.json`` (JSON Schema, draft 2020-12).
 
 The schema is written out by hand here, from the shapes that
-``backalley/serialize.py``, ``backalley/record.py`` and ``backalley/vectors.py``
-write and read; it does not introspect the engine, so that a change to the
-document format shows up as a failing test (``tests/test_schema.py`` compares
+``backalley/serialize/``, ``backalley/record.py`` and ``backalley/vectors.py``
+write and read.  It introspects the engine only for the list of registered
+rule parts (a new rule with the parameters of an existing one, or none, needs
+no edit here); so a change to the document format shows up as a failing test (``tests/test_schema.py`` compares
 the schema with the engine's policy classes and with this script's output)
 rather than as a silent change of the published schema.
 
@@ -194,6 +195,40 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
     },
 }
 
+def _registered_parts() -> dict[str, dict[str, dict[str, Schema]]]:
+    """The hand-written table, extended to every registered rule part: a
+    class with the same parameters as a described one of its part (a
+    subclass adding a rule, such as ``must-trump``) shares its description; a
+    class without parameters needs none."""
+    import attrs
+
+    from backalley.rules.registry import PART_NAMES, registered_parts
+
+    out: dict[str, dict[str, dict[str, Schema]]] = {}
+    registry = registered_parts()
+    for part in PART_NAMES:
+        described = PARTS.get(part, {})
+        table: dict[str, dict[str, Schema]] = {}
+        for tag, cls in registry[part].items():
+            if not cls.__module__.startswith("backalley."):
+                continue  # the schema describes the library's own rules
+            names = [a.name for a in attrs.fields(cls)]
+            if tag in described:
+                table[tag] = described[tag]
+                continue
+            same = [params for params in described.values() if list(params) == names]
+            if not names:
+                table[tag] = {}
+            elif same:
+                table[tag] = same[0]
+            else:
+                raise SystemExit(f"describe the parameters of the {part} rule {tag!r} in PARTS")
+        out[part] = table
+    return out
+
+
+PARTS = _registered_parts()
+
 REASONS = [
     "NOT_A_MOVE",
     "GAME_OVER",
@@ -218,6 +253,9 @@ REASONS = [
     "MUST_FOLLOW_SUIT",
     "MUST_PLAY_HIGHEST_TRUMP",
     "MUST_PLAY_LOWEST_TRUMP",
+    "MUST_TRUMP",
+    "MUST_HEAD_TRICK",
+    "HOUSE_RULE",
 ]
 
 

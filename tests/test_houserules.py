@@ -78,19 +78,19 @@ def play_to_end(rules: ba.RuleSet, seed: int) -> ba.GameState:
 def test_example_house_rules_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """The example file: gamerules with spades trump, the hook, 10 per bid trick, a rainbow."""
     monkeypatch.chdir(ROOT)
-    rules = V.load("examples/house_rules.toml")
+    rules = ba.houserules.load("examples/house_rules.toml")
     assert rules == OUR_TABLE
     assert rules.name == "our-table"
     assert rules.bidding == attrs.evolve(
         V.GAMERULES.bidding, hook=True, all_pass=AllPass.REDEAL_SAME_DEALER
     )
-    assert V.load(EXAMPLE) == rules  # a Path works too
+    assert ba.houserules.load(EXAMPLE) == rules  # a Path works too
     assert houserules.load(str(EXAMPLE)) == rules
 
 
 def test_example_house_rules_play_a_whole_game() -> None:
     """A loaded house-rules set plays a whole game under its own rules."""
-    rules = V.load(EXAMPLE)
+    rules = ba.houserules.load(EXAMPLE)
     final = play_to_end(rules, 3)
     assert final.deals_played == 25 and final.is_over
     assert all(r.trump is ba.Suit.SPADES and r.turn_up is None for r in final.deal_results)
@@ -137,7 +137,7 @@ def test_json_file(tmp_path: Path) -> None:
         "scoring": {"defenders_score_tricks": True},
     }
     path = write(tmp_path, "table.json", json.dumps(data))
-    rules = V.load(path)
+    rules = ba.houserules.load(path)
     assert rules.name == "json-table"
     assert rules == V.VIETNAM.replace(
         schedule=Schedule.fixed(10, 3), scoring=AuctionScoring(defenders_score_tricks=True)
@@ -150,7 +150,7 @@ def test_rule_set_json_documents_load_as_house_rules(tmp_path: Path) -> None:
     for name in ("bab-online", "vietnam-42", "cutthroat-5"):
         rules = V.get(name)
         path = write(tmp_path, f"{name}.json", ba.to_json(rules))
-        back = V.load(path)
+        back = ba.houserules.load(path)
         assert back == rules and back.name == name
 
 
@@ -162,7 +162,7 @@ def test_dumped_toml_files_load_back(tmp_path: Path) -> None:
         for part in ba.rules.PART_NAMES:
             assert f"[{part}]" in text
         path = write(tmp_path, f"{name}.toml", text)
-        back = V.load(path)
+        back = ba.houserules.load(path)
         assert back == rules and back.name == rules.name
 
 
@@ -315,14 +315,14 @@ def test_malformed_json_refused_with_the_path(text: str, path: str) -> None:
 def test_malformed_files_refused(tmp_path: Path) -> None:
     bad = write(tmp_path, "bad.toml", '[bidding]\nhook = "yes"\n')
     with pytest.raises(ba.SerializationError) as info:
-        V.load(bad)
+        ba.houserules.load(bad)
     assert info.value.path == "$.bidding.hook"
     bad_json = write(tmp_path, "bad.json", '{"trump": {"type": "magic"}}')
     with pytest.raises(ba.SerializationError) as info:
-        V.load(bad_json)
+        ba.houserules.load(bad_json)
     assert info.value.path == "$.trump.type"
     with pytest.raises(ba.SerializationError) as info:
-        V.load(tmp_path / "missing.toml")
+        ba.houserules.load(tmp_path / "missing.toml")
     assert "missing.toml" in str(info.value)
 
 

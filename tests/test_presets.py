@@ -76,6 +76,8 @@ COVERED = {
     "cutthroat-3",
     "cutthroat-5",
     "vietnam-ladder",
+    "rotating-trump",  # tests/test_new_rules.py
+    "must-head",  # tests/test_new_rules.py
 }
 
 
@@ -636,6 +638,11 @@ SHEET_PHRASES = {
         "10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2,",
     ],
     "vietnam-ladder": ["ascending auction", "13, 12, 11", "passes clockwise after every deal"],
+    "rotating-trump": [
+        "trump rotates each deal: clubs, diamonds, hearts, spades, no trump",
+        "must play a trump if they hold one",
+    ],
+    "must-head": ["must head the trick when able"],
 }
 
 

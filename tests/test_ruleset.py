@@ -105,12 +105,12 @@ def test_declarer_names_trump_with_a_deal_played_without_declarer() -> None:
     V.VIETNAM_SPADES.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
 
 
-def test_blooper_forcing_needs_the_jokers() -> None:
-    """RULES.md 2.5/§3: blooper lead forcing without jokers is refused (follow and deck)."""
-    err = refusal(lambda: V.VIETNAM.replace(deck=NO_JOKERS))
-    names_parts(err, "follow", "deck")
-    assert "blooper" in str(err)
-    assert V.VIETNAM.replace(deck=NO_JOKERS, follow=NO_BLOOPERS) == V.VIETNAM_NO_JOKERS
+def test_blooper_forcing_is_inert_without_jokers() -> None:
+    """RULES.md 2.5/§3: removing the jokers is one change; the blooper rules then never apply."""
+    no_jokers = V.VIETNAM.replace(deck=NO_JOKERS)
+    assert no_jokers.follow.blooper_lead_forcing  # kept, but nothing can trigger it
+    state = ba.new_game(no_jokers, seed=5)
+    assert not any(card.is_joker for hand in state.hands for card in hand)
 
 
 def test_auction_scoring_needs_the_auction() -> None:
@@ -163,7 +163,6 @@ def test_several_problems_are_reported_at_once() -> None:
     names_parts(err, "trump", "bidding")
     names_parts(err, "scoring", "bidding")
     names_parts(err, "lead", "bidding")
-    names_parts(err, "follow", "deck")
     text = str(err)
     assert f"{len(err.problems)} problems" in text
     for problem in err.problems:
@@ -234,7 +233,7 @@ def test_replace_is_validated() -> None:
 
 
 def test_parts_in_order() -> None:
-    """RULES.md §3: the ten parts."""
+    """RULES.md §3: the eleven parts (ranking: the card order and the trick winner)."""
     assert tuple(G.parts()) == (
         "deck",
         "seating",
@@ -244,6 +243,7 @@ def test_parts_in_order() -> None:
         "bidding",
         "lead",
         "follow",
+        "ranking",
         "scoring",
         "end",
     )

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 
 import backalley as ba
 from backalley.rules.deck import deck_mask
-from backalley.rules.ruleset import PART_NAMES, PART_TYPES
+from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.schema import definitions, schema
 from backalley.serialize import FORMAT_VERSION, from_data, to_data
 from backalley.vectors import probe_moves, write_vectors
@@ -105,7 +105,7 @@ def test_policy_definitions_match_the_engine(part: str) -> None:
     exactly its parameters, in ``options()`` order, and the enum values of
     its option types."""
     defs = schema()["$defs"]
-    classes = PART_TYPES[part]
+    classes = [c for c in part_classes(part).values() if c.__module__.startswith("backalley.")]
     assert defs[f"policy:{part}"]["properties"]["type"]["enum"] == [c.tag for c in classes]
     for cls in classes:
         definition = defs[f"{part}:{cls.tag}"]
@@ -404,4 +404,4 @@ def test_the_example_house_rules_file_fits_the_rule_set_schema() -> None:
     path = make_schema.TARGET.parent.parent.parent / "examples" / "house_rules.toml"
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     valid("rules_document", data, root=True)
-    assert ba.from_json(json.dumps(data), ba.RuleSet) == ba.variants.load(path)
+    assert ba.from_json(json.dumps(data), ba.RuleSet) == ba.houserules.load(path)

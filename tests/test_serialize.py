@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 import backalley as ba
+from backalley import lowlevel
 from backalley.schema import schema
 from backalley.serialize import from_data, to_data
 from backalley.vectors import probe_moves
@@ -117,7 +118,7 @@ def test_a_state_started_from_deck_orders_round_trips() -> None:
         state = roundtrip(state).apply(
             state.legal_moves()[-1]
         )  # (always passing would redeal forever)
-        assert state.match.decks
+        assert lowlevel.core(state).match.decks
     roundtrip(state)
 
 
@@ -128,7 +129,7 @@ def test_a_state_started_from_deck_orders_round_trips() -> None:
 def _mid_game() -> ba.GameState:
     """Gamerules, the second deal of three, a few tricks played."""
     state = play(short(ba.variants.GAMERULES, 3, 4, 2), 11, 12, 30)[1]
-    assert state.deals_played == 1 and state.phase is ba.Phase.PLAYING and state.history
+    assert state.deals_played == 1 and state.phase is ba.Phase.PLAYING and state.tricks
     return state
 
 
@@ -258,7 +259,7 @@ def test_moves_that_run_past_the_deal() -> None:
     state = play(short(ba.variants.GAMERULES, 2, 1), 2, 3, 8)[
         1
     ]  # 4 calls, 4 cards of the 2-card deal
-    assert state.deals_played == 0 and len(state.history) == 1
+    assert state.deals_played == 0 and len(state.tricks) == 1
     d = _doc(state)
     seat_moves = [str(m) for m in play(short(ba.variants.GAMERULES, 2, 1), 2, 3, 12)[2][8:12]]
     d["deal"]["moves"] += seat_moves  # the deal's last trick: the state would be the next deal
@@ -368,7 +369,7 @@ def _refused_text(text: str | bytes, cls: type) -> None:
 @functools.cache
 def _view_state() -> ba.GameState:
     state = play(short(ba.variants.VIETNAM, 6, 6), 21, 22, 20)[1]
-    assert state.phase is ba.Phase.PLAYING and state.history and state.trick
+    assert state.phase is ba.Phase.PLAYING and state.tricks and state.trick
     return state
 
 

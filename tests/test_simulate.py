@@ -12,6 +12,7 @@ import pytest
 
 import backalley as ba
 from backalley.cli import main
+from backalley.cli.common import load_rules
 from backalley.rules import Schedule
 from backalley.simulate import Plan, run_local, summarize, wilson_interval
 
@@ -125,7 +126,7 @@ def test_the_command_prints_a_table_naming_the_bots_and_the_same_json(
         ["2", "random", "+", "random"],
     ]
     data = json.loads(json_path.read_text(encoding="utf-8"))
-    plan = Plan(ba.variants.load(short), PLAYERS, games=6, seed=1)
+    plan = Plan(load_rules(short), PLAYERS, games=6, seed=1)
     expected = summarize(plan, run_local(plan)).to_data()
     assert {k: v for k, v in data.items() if k != "backend"} == expected
     lines = records.read_text(encoding="utf-8").splitlines()

@@ -10,7 +10,8 @@ Subcommands, one module each:
   sheet generated from a rule set, or how two rule sets differ;
 - ``backalley variants``: the registered variants with what each changes;
 - ``backalley check FILE``: replay a game record;
-- ``backalley vectors``: conformance vectors for other implementations.
+- ``backalley vectors``: conformance vectors for other implementations;
+- ``backalley show FILE``: draw a position of a game record (SVG, or text).
 
 Exit status, the same for every command: 0 done; 1 an illegal move (or
 results the moves do not produce) in a checked record; 2 bad usage or
@@ -26,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from backalley.cli import check, play, rules, variants, vectors
+from backalley.cli import check, play, rules, show, variants, vectors
 from backalley.cli import simulate as simulate_command
 from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
 from backalley.errors import BackAlleyError
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"backalley {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (play, simulate_command, rules, variants, check, vectors):
+    for command in (play, simulate_command, rules, variants, check, vectors, show):
         command.add_parser(sub)
     return parser
 

@@ -1,15 +1,16 @@
-"""The command line's one adapter to engine internals.
+"""The command line's one adapter to the engine's raw forms.
 
 A finished deal is scored and the next one dealt within the move that plays
 its last card, so the public state no longer shows the last trick: its
-winner is asked of the engine's trick rule here.  When the engine moves,
-only this file changes.
+winner is asked of the rule set's ranking part here, from the raw trick and
+effective trump of :mod:`backalley.lowlevel`.  When the engine moves, only
+this file changes.
 """
 
 from __future__ import annotations
 
-from backalley.cards import Card
-from backalley.play import trick_winner
+from backalley import Card
+from backalley.lowlevel import trick_cards, trump_index
 from backalley.public import PublicFacts
 
 __all__ = ["last_trick_winner"]
@@ -17,7 +18,8 @@ __all__ = ["last_trick_winner"]
 
 def last_trick_winner(before: PublicFacts, card: Card) -> int:
     """The seat that wins the trick completed by ``card``, played in ``before``."""
-    trick = [c.index for _seat, c in before.trick] + [card.index]
-    trump = before.trump
-    position = trick_winner(trick, 4 if trump is None else trump.index)
-    return (before.leader + position) % before.players
+    trick = (*trick_cards(before), card.index)
+    leader = before.trick[0][0] if before.trick else before.to_act
+    assert leader is not None
+    position: int = before.rules.ranking.trick_winner(trick, trump_index(before))
+    return (leader + position) % before.players

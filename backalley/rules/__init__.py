@@ -1,22 +1,47 @@
-"""Rule parts as policy objects (RULES.md §3) and the :class:`RuleSet` that composes them."""
+"""Rule parts as policy objects (RULES.md §3) and the :class:`RuleSet` that composes them.
+
+Each part implements its protocol (:mod:`backalley.rules.protocols`) and is
+registered under a stable tag (:func:`register`), so a user's own rule is a
+class like the built-in ones.
+"""
 
 from backalley.rules.base import Option, Part
 from backalley.rules.bidding import (
     AllPass,
     Auction,
-    BiddingOutcome,
     BoardClaims,
     BoardMultiplier,
-    Contract,
     FirstBidder,
     OnceAroundBidding,
 )
+from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
 from backalley.rules.dealer import DealerRotation, NextDealer
 from backalley.rules.deck import Deck
 from backalley.rules.end import EndPolicy, TieBreak
 from backalley.rules.follow import BlooperForced, FollowPolicy
 from backalley.rules.lead import FirstLead, LeadPolicy, TrumpBrokenBy, TrumpLead
-from backalley.rules.ruleset import PART_NAMES, PART_TYPES, RuleSet
+from backalley.rules.must_head import MustHeadTrick
+from backalley.rules.must_trump import MustTrumpWhenVoid
+from backalley.rules.protocols import (
+    BiddingRule,
+    DealerRule,
+    DeckRule,
+    EndRule,
+    FollowRule,
+    LeadRule,
+    Ranking,
+    Refusal,
+    Restriction,
+    RulePart,
+    ScheduleRule,
+    ScoringRule,
+    SeatingRule,
+    TrumpRule,
+)
+from backalley.rules.ranking import JokersHigh, OrderedRanking
+from backalley.rules.registry import PART_NAMES, lookup, part_classes, register, registered_parts
+from backalley.rules.rotating_trump import RotatingTrump
+from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
 from backalley.rules.scoring import AuctionScoring, ContractScoring, Rainbow
 from backalley.rules.seating import Cutthroat, Partnerships
@@ -26,45 +51,73 @@ from backalley.rules.trump import (
     FixedTrump,
     JokerTurnUp,
     NoTrump,
+    TrumpSetup,
     TurnUpTrump,
 )
+from backalley.values import BiddingOutcome, Contract
 
 __all__ = [
+    "NO_TRUMP",
     "PART_NAMES",
-    "PART_TYPES",
     "AllPass",
     "Auction",
     "AuctionScoring",
+    "BiddingContext",
     "BiddingOutcome",
+    "BiddingRule",
     "BlooperForced",
     "BoardClaims",
     "BoardMultiplier",
     "Contract",
     "ContractScoring",
     "Cutthroat",
+    "DealContext",
     "DealerRotation",
+    "DealerRule",
     "DeclarerNamesTrump",
     "Deck",
+    "DeckRule",
     "EndPolicy",
+    "EndRule",
     "FirstBidder",
     "FirstLead",
     "FixedTrump",
     "FollowPolicy",
+    "FollowRule",
     "JokerTurnUp",
+    "JokersHigh",
     "LeadPolicy",
+    "LeadRule",
+    "MustHeadTrick",
+    "MustTrumpWhenVoid",
     "NextDealer",
     "NoTrump",
     "OnceAroundBidding",
     "Option",
+    "OrderedRanking",
     "Part",
     "Partnerships",
     "Rainbow",
+    "Ranking",
+    "Refusal",
+    "Restriction",
+    "RotatingTrump",
+    "RulePart",
     "RuleSet",
     "Schedule",
+    "ScheduleRule",
+    "ScoringRule",
+    "SeatingRule",
     "TieBreak",
     "TrumpBrokenBy",
     "TrumpLead",
+    "TrumpRule",
+    "TrumpSetup",
     "TurnUpTrump",
     "diff_rules",
+    "lookup",
+    "part_classes",
+    "register",
+    "registered_parts",
     "rules_sheet",
 ]

@@ -67,6 +67,26 @@ class Part:
         """The policy's parameters, by name."""
         return {a.name: getattr(self, a.name) for a in attrs.fields(cast(Any, type(self)))}
 
+    def needs(self) -> frozenset[str]:
+        """Capabilities this part needs another part of the rule set to provide.
+
+        The built-in capabilities: ``"declarer"`` (a bidding that can make a
+        declarer), ``"declarer-every-deal"`` (a declarer in every played deal),
+        ``"declarer-contract"`` (one declarer's contract), ``"summed-contracts"``
+        (each side's bids summed into its contract).  A user's parts may use
+        capabilities of their own.
+        """
+        return frozenset()
+
+    def provides(self) -> frozenset[str]:
+        """Capabilities this part provides (see :meth:`needs`)."""
+        return frozenset()
+
+    def problems(self, rules: Any) -> list[str]:
+        """Why this part does not fit the rest of ``rules`` (a
+        :class:`~backalley.RuleSet`); each problem starts with the parts involved."""
+        return []
+
     def summary(self) -> str:
         """One line: the tag and the parameters."""
         opts = self.options()

@@ -19,6 +19,9 @@ import attrs
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
 from backalley.rules.base import Option, Part, is_bool
+from backalley.rules.context import BiddingContext
+from backalley.rules.registry import register
+from backalley.values import BiddingOutcome, Contract
 
 __all__ = [
     "AllPass",
@@ -29,7 +32,6 @@ __all__ = [
     "Contract",
     "FirstBidder",
     "OnceAroundBidding",
-    "Bidding",
 ]
 
 Refusal = tuple[Reason, str]
@@ -68,68 +70,6 @@ class BoardMultiplier(Option):
     """Each side's multiplier comes from the level of its own highest claim (bab-online)."""
 
 
-@attrs.frozen(slots=True)
-class Contract:
-    """What one side has contracted to do in a deal.
-
-    ``tricks`` is the number of tricks contracted (the hand size for a board),
-    ``multiplier`` the board or counter multiplier, ``declarer`` the seat that
-    won an auction (``None`` in once-around bidding).
-    """
-
-    tricks: int
-    board: bool = attrs.field(default=False, validator=is_bool)
-    multiplier: int = 1
-    declarer: int | None = None
-
-    def __str__(self) -> str:
-        text = "board" if self.board else str(self.tricks)
-        if self.multiplier != 1:
-            text += f" x{self.multiplier}"
-        return text
-
-
-@attrs.frozen(slots=True)
-class BiddingOutcome:
-    """The result of a complete bidding: ``contracts`` per side (``None`` for a
-    side without a contract), or ``thrown_in`` when the deal is not played."""
-
-    contracts: tuple[Contract | None, ...]
-    highest_bidder: int | None = None
-    declarer: int | None = None
-    board_bidders: frozenset[int] = frozenset()
-    thrown_in: bool = attrs.field(default=False, validator=is_bool)
-
-
-@attrs.frozen(slots=True)
-class BiddingContext:
-    """What a bidding policy needs to know about the deal in progress."""
-
-    hand_size: int
-    players: int
-    first: int
-    calls: tuple[Move, ...]
-    teams: tuple[tuple[int, ...], ...]
-
-    @property
-    def seat(self) -> int:
-        """The seat now speaking."""
-        return (self.first + len(self.calls)) % self.players
-
-    def seat_of(self, i: int) -> int:
-        return (self.first + i) % self.players
-
-    def team_of(self, seat: int) -> int:
-        for t, team in enumerate(self.teams):
-            if seat in team:
-                return t
-        raise ValueError(seat)  # pragma: no cover
-
-    @property
-    def is_last(self) -> bool:
-        return len(self.calls) == self.players - 1
-
-
 def _nonneg(instance: Any, attribute: Any, value: object) -> None:
     if type(value) is not int or value < 0:
         raise RuleSetError(
@@ -161,8 +101,39 @@ def first_bidder(option: FirstBidder, dealer: int, players: int) -> int:
     return dealer if option is FirstBidder.DEALER else (dealer + 1) % players
 
 
+class _BiddingPart(Part):
+    """What both bidding shapes share: the first bidder, the redeal after a
+    throw-in, and refusals explained from :meth:`legal_calls`."""
+
+    __slots__ = ()
+    first_bidder: FirstBidder
+    all_pass: AllPass
+
+    def first(self, dealer: int, players: int) -> int:
+        """Who speaks first: left of the dealer, or the dealer (``first_bidder``)."""
+        return first_bidder(self.first_bidder, dealer, players)
+
+    def redealer(self, dealer: int, players: int) -> int:
+        """Who deals again after a thrown-in deal (option ``all_pass``)."""
+        return dealer if self.all_pass is AllPass.REDEAL_SAME_DEALER else (dealer + 1) % players
+
+    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        raise NotImplementedError
+
+    def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
+        raise NotImplementedError
+
+    def explain(self, ctx: BiddingContext, move: Move) -> Refusal:
+        """Why ``move`` is refused (the engine asks only for calls not in :meth:`legal_calls`)."""
+        why = self.refusal(ctx, move)
+        if why is None:  # pragma: no cover - legal_calls lists what refusal lets through
+            return (Reason.WRONG_PHASE, f"{move} is not a call these rules allow now")
+        return why
+
+
+@register
 @attrs.frozen(slots=True)
-class OnceAroundBidding(Part):
+class OnceAroundBidding(_BiddingPart):
     """Each player bids exactly once, starting with ``first_bidder``
     (RULES.md 1.4): ``pass`` (when ``pass_allowed``; counts as 0), a number
     from ``min_bid`` to ``hand size - max_bid_below_hand``, or ``board`` (when
@@ -179,7 +150,6 @@ class OnceAroundBidding(Part):
 
     tag: ClassVar[str] = "once-around"
     part: ClassVar[str] = "bidding"
-    has_declarer: ClassVar[bool] = False
 
     pass_allowed: bool = attrs.field(default=True, validator=is_bool)
     min_bid: int = attrs.field(default=1, validator=_nonneg)
@@ -198,8 +168,11 @@ class OnceAroundBidding(Part):
     )
     hook: bool = attrs.field(default=False, validator=is_bool)
 
-    def first(self, dealer: int, players: int) -> int:
-        return first_bidder(self.first_bidder, dealer, players)
+    def provides(self) -> frozenset[str]:
+        return frozenset({"summed-contracts"})
+
+    def problems(self, rules: Any) -> list[str]:
+        return _once_around_fit(self, rules.schedule.hand_sizes, rules.seating.players)
 
     def max_bid(self, hand_size: int) -> int:
         return hand_size - self.max_bid_below_hand
@@ -372,8 +345,9 @@ class AuctionState:
     multiplier: int = 1
 
 
+@register
 @attrs.frozen(slots=True)
-class Auction(Part):
+class Auction(_BiddingPart):
     """The Vietnam ascending auction (RULES.md 2.2).  Each player speaks once,
     starting with ``first_bidder``: ``pass``; a number of tricks strictly
     higher than the highest so far (from ``min_bid`` up to the hand size); or,
@@ -384,8 +358,6 @@ class Auction(Part):
 
     tag: ClassVar[str] = "auction"
     part: ClassVar[str] = "bidding"
-    has_declarer: ClassVar[bool] = True
-    board: ClassVar[bool] = False
 
     min_bid: int = attrs.field(default=1, validator=_nonneg)
     counters: int = attrs.field(default=3, validator=_nonneg)
@@ -394,8 +366,20 @@ class Auction(Part):
         default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder
     )
 
-    def first(self, dealer: int, players: int) -> int:
-        return first_bidder(self.first_bidder, dealer, players)
+    def provides(self) -> frozenset[str]:
+        every = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
+        return frozenset(
+            {"declarer", "declarer-contract", *(("declarer-every-deal",) if every else ())}
+        )
+
+    def problems(self, rules: Any) -> list[str]:
+        smallest = min(rules.schedule.hand_sizes)
+        if self.min_bid > smallest:
+            return [
+                f"bidding and schedule: the lowest bid {self.min_bid} exceeds the "
+                f"{smallest}-card deal"
+            ]
+        return []
 
     def max_bid(self, hand_size: int) -> int:
         return hand_size
@@ -487,4 +471,30 @@ class Auction(Part):
         return text + _all_pass_text(self.all_pass)
 
 
-Bidding = OnceAroundBidding | Auction
+
+def _once_around_fit(
+    bidding: OnceAroundBidding, hand_sizes: Sequence[int], players: int
+) -> list[str]:
+    """Every deal of the schedule must leave each seat a call, and some call
+    must contract for a trick (else the deal would be thrown in forever)."""
+    out: list[str] = []
+    board_can_run_out = len(bidding.board_multipliers) < players or (
+        bidding.board_claims is BoardClaims.OPPONENTS_ONLY and players > 2
+    )
+    for size in sorted(set(hand_sizes)):
+        low, high = bidding.min_bid, bidding.max_bid(size)
+        numeric = low <= high
+        if not bidding.pass_allowed and not numeric and (not bidding.board or board_can_run_out):
+            out.append(
+                f"bidding and schedule: with {size} card(s) there is no pass and no numeric bid, "
+                "and board claims can run out, so a seat can be left with no legal call"
+            )
+            break
+        contracting = bidding.board or high >= max(low, 1)
+        if not contracting and bidding.all_pass is not AllPass.PLAY_FOR_OVERTRICKS:
+            out.append(
+                f"bidding and schedule: with {size} card(s) no call contracts for a trick, so "
+                f"every such deal is thrown in again forever (all_pass = {bidding.all_pass.value})"
+            )
+            break
+    return out

@@ -8,6 +8,8 @@ from typing import ClassVar
 import attrs
 
 from backalley.rules.base import Option, Part
+from backalley.rules.context import DealContext
+from backalley.rules.registry import register
 
 __all__ = ["DealerRotation", "NextDealer"]
 
@@ -22,6 +24,7 @@ class NextDealer(Option):
     clockwise from the previous dealer; on a tie, plain clockwise (Vietnam)."""
 
 
+@register
 @attrs.frozen(slots=True)
 class DealerRotation(Part):
     """The first dealer is chosen at random (from the game's seed, unless
@@ -33,10 +36,14 @@ class DealerRotation(Part):
 
     next_dealer: NextDealer = attrs.field(default=NextDealer.CLOCKWISE, converter=NextDealer)
 
+    def dealer_after(self, ctx: DealContext, points: Sequence[int]) -> int:
+        """The dealer of the next scored deal, given this deal's points per side."""
+        return self.after_deal(ctx.dealer, points, ctx.teams, ctx.players)
+
     def after_deal(
         self, dealer: int, points: Sequence[int], teams: Sequence[Sequence[int]], players: int
     ) -> int:
-        """The dealer of the next scored deal, given this deal's points per side."""
+        """:meth:`next_dealer` from the bare facts."""
         clockwise = (dealer + 1) % players
         if self.next_dealer is NextDealer.CLOCKWISE:
             return clockwise

@@ -10,6 +10,7 @@ import attrs
 from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, PLAIN_RANKS, Rank
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
+from backalley.rules.registry import register
 
 __all__ = ["Deck", "deck_cards", "deck_mask"]
 
@@ -35,6 +36,7 @@ def _check_jokers(instance: Deck, attribute: Any, value: int) -> None:
         raise RuleSetError([f"deck: the number of jokers must be 0 or 2, got {value!r}"])
 
 
+@register
 @attrs.frozen(slots=True)
 class Deck(Part):
     """The cards in play: every suit in the kept ``ranks``, plus ``jokers``

@@ -8,6 +8,7 @@ from typing import ClassVar
 import attrs
 
 from backalley.rules.base import Option, Part
+from backalley.rules.registry import register
 
 __all__ = ["EndPolicy", "TieBreak"]
 
@@ -19,6 +20,7 @@ class TieBreak(Option):
     """Equal top scores are a draw (``winner`` is ``None``)."""
 
 
+@register
 @attrs.frozen(slots=True)
 class EndPolicy(Part):
     """The game ends after the schedule's last deal; the side with the most

@@ -6,7 +6,12 @@ from typing import ClassVar
 
 import attrs
 
+from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, SUITS
+from backalley.errors import Reason
 from backalley.rules.base import Option, Part, is_bool
+from backalley.rules.context import DealContext
+from backalley.rules.protocols import Restriction
+from backalley.rules.registry import register
 
 __all__ = ["BlooperForced", "FollowPolicy"]
 
@@ -20,13 +25,15 @@ class BlooperForced(Option):
     """Only the leader's opponents; the leader's partner just follows (bab-online)."""
 
 
+@register
 @attrs.frozen(slots=True)
 class FollowPolicy(Part):
     """Players must follow the suit led if able; jokers belong to the trump
     suit (RULES.md 1.6).  With ``blooper_lead_forcing``, a led Big Blooper
     (``BJ``) forces every ``blooper_forced`` player holding a trump to play
     their highest trump, and - with ``little_blooper_forcing`` - a led Little
-    Blooper (``LJ``) forces their lowest trump."""
+    Blooper (``LJ``) forces their lowest trump.  Without jokers in the deck
+    the blooper rules never apply."""
 
     tag: ClassVar[str] = "follow"
     part: ClassVar[str] = "follow"
@@ -42,6 +49,39 @@ class FollowPolicy(Part):
         if not self.blooper_lead_forcing or not (big or self.little_blooper_forcing):
             return False
         return self.blooper_forced is BlooperForced.ALL_OTHERS or seat_is_opponent
+
+    def restrictions(
+        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+    ) -> tuple[Restriction, ...]:
+        """RULES.md 1.6: follow the suit led if able (a led joker is a trump
+        lead); a led blooper forces the highest (BJ) or lowest (LJ) trump."""
+        led = trick[0]
+        ranking = ctx.ranking
+        same = hand & ranking.suit_cards(led, ctx.trump)
+        if not same:
+            return ()
+        if led >= LJ_INDEX and self.forces(led == BJ_INDEX, ctx.is_opponent(seat, leader)):
+            if led == BJ_INDEX:
+                forced = (1 << ranking.highest(same, ctx.trump), Reason.MUST_PLAY_HIGHEST_TRUMP)
+            else:
+                forced = (1 << ranking.lowest(same, ctx.trump), Reason.MUST_PLAY_LOWEST_TRUMP)
+            return (forced, (same, Reason.MUST_FOLLOW_SUIT))
+        return ((same, Reason.MUST_FOLLOW_SUIT),)
+
+    def explain(
+        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+    ) -> str:
+        if reason is Reason.MUST_PLAY_HIGHEST_TRUMP:
+            best = CARDS[ctx.ranking.highest(allowed, ctx.trump)]
+            return f"the Big Blooper was led, so you must play your highest trump, {best}"
+        if reason is Reason.MUST_PLAY_LOWEST_TRUMP:
+            low = CARDS[ctx.ranking.lowest(allowed, ctx.trump)]
+            return f"the Little Blooper was led, so you must play your lowest trump, {low}"
+        led = trick[0]
+        if (ctx.ranking.trumps(ctx.trump) >> led) & 1:
+            return f"a trump was led and you hold a trump, so you must play a trump, not {CARDS[card]}"
+        name = SUITS[led // 13].plural
+        return f"you hold a {name[:-1]}, so you must follow {name}"
 
     def describe(self) -> str:
         text = (

@@ -7,7 +7,12 @@ from typing import ClassVar
 
 import attrs
 
+from backalley.cards import CARDS
+from backalley.errors import Reason
 from backalley.rules.base import Option, Part
+from backalley.rules.context import DealContext
+from backalley.rules.protocols import Restriction
+from backalley.rules.registry import register
 
 __all__ = ["FirstLead", "LeadPolicy", "TrumpBrokenBy", "TrumpLead"]
 
@@ -47,6 +52,7 @@ class TrumpBrokenBy(Option):
     """Only a trump played by a player who could not follow the suit led."""
 
 
+@register
 @attrs.frozen(slots=True)
 class LeadPolicy(Part):
     """Who leads first (``first_lead``), when trump may be led (``trump_lead``)
@@ -63,6 +69,19 @@ class LeadPolicy(Part):
         default=TrumpBrokenBy.ANY_TRUMP, converter=TrumpBrokenBy
     )
 
+    def needs(self) -> frozenset[str]:
+        return frozenset({"declarer"}) if self.first_lead is FirstLead.DECLARER else frozenset()
+
+    def first_leader(self, ctx: DealContext) -> int:
+        """Who leads the first trick (RULES.md 1.5, 2.2); the player left of
+        the dealer when the bidding names nobody."""
+        left = (ctx.dealer + 1) % ctx.players
+        outcome = ctx.outcome
+        if outcome is None or self.first_lead is FirstLead.LEFT_OF_DEALER:
+            return left
+        seat = outcome.declarer if self.first_lead is FirstLead.DECLARER else outcome.highest_bidder
+        return left if seat is None else seat
+
     def may_lead_trump(self, broken: bool, bid_board: bool) -> bool:
         """Whether a hand that holds a non-trump may lead a trump (RULES.md 1.6)."""
         mode = self.trump_lead
@@ -70,9 +89,37 @@ class LeadPolicy(Part):
             return True
         return mode is TrumpLead.AFTER_BROKEN_OR_BOARD and bid_board
 
-    def breaks_trump(self, led_is_trump: bool) -> bool:
-        """Whether a trump played to a trick breaks trump."""
-        return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not led_is_trump
+    def restrictions(
+        self, ctx: DealContext, seat: int, hand: int, broken: bool
+    ) -> tuple[Restriction, ...]:
+        """RULES.md 1.6 "Leading trump": no trump lead until trump is broken
+        (or by a board bidder, with ``after-broken-or-board``), unless the hand
+        holds nothing but trumps."""
+        if self.trump_lead is TrumpLead.ANY_TIME or broken:
+            return ()
+        trumps = hand & ctx.ranking.trumps(ctx.trump)
+        if not trumps or trumps == hand:
+            return ()
+        if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD and seat in ctx.board_bidders:
+            return ()
+        return ((hand & ~trumps, Reason.TRUMP_NOT_BROKEN),)
+
+    def explain(self, ctx: DealContext, reason: Reason, card: int, allowed: int) -> str:
+        msg = (
+            f"trump has not been broken, so you may not lead a trump ({CARDS[card]}) while you "
+            "hold other suits"
+        )
+        if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD:
+            msg += " (unless you bid board)"
+        return msg
+
+    def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
+        """RULES.md 1.6, option ``trump_broken_by``: any trump played breaks
+        trump, or only one played by a player who could not follow."""
+        tmask = ctx.ranking.trumps(ctx.trump)
+        if not any((tmask >> card) & 1 for card in trick):
+            return False
+        return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not (tmask >> trick[0]) & 1
 
     def describe(self) -> str:
         who = {

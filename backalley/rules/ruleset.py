@@ -1,50 +1,59 @@
 """A rule set: the composition of one policy per rule part (RULES.md §3).
 
-The parts are checked for fit when the rule set is built; every clash is
-reported at once, each naming the parts involved.
+The parts are checked for fit when the rule set is built: each part must be a
+registered rule of its slot, every capability a part needs (a declarer, a
+declarer's contract, ...) must be provided by another part, and each part's
+own ``problems()`` must be empty.  Every clash is reported at once, each
+naming the parts involved.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from backalley.errors import RuleSetError
-from backalley.rules.bidding import AllPass, Auction, Bidding, BoardClaims, OnceAroundBidding
+from backalley.rules.bidding import OnceAroundBidding
 from backalley.rules.dealer import DealerRotation
 from backalley.rules.deck import Deck
 from backalley.rules.end import EndPolicy
 from backalley.rules.follow import FollowPolicy
-from backalley.rules.lead import FirstLead, LeadPolicy
-from backalley.rules.schedule import Schedule
-from backalley.rules.scoring import AuctionScoring, ContractScoring, Scoring
-from backalley.rules.seating import Cutthroat, Partnerships, Seating
-from backalley.rules.trump import (
-    DeclarerNamesTrump,
-    FixedTrump,
-    JokerTurnUp,
-    NoTrump,
-    Trump,
-    TurnUpTrump,
+from backalley.rules.lead import LeadPolicy
+from backalley.rules.protocols import (
+    BiddingRule,
+    DealerRule,
+    DeckRule,
+    EndRule,
+    FollowRule,
+    LeadRule,
+    Ranking,
+    ScheduleRule,
+    ScoringRule,
+    SeatingRule,
+    TrumpRule,
 )
+from backalley.rules.ranking import JokersHigh
+from backalley.rules.registry import PART_NAMES, is_registered, part_classes, registered_parts
+from backalley.rules.schedule import Schedule
+from backalley.rules.scoring import ContractScoring
+from backalley.rules.seating import Partnerships
+from backalley.rules.trump import TurnUpTrump
 
-__all__ = ["PART_NAMES", "PART_TYPES", "RuleSet"]
+if TYPE_CHECKING:
+    from backalley.rules.plan import Plan
 
-PART_TYPES: dict[str, tuple[type, ...]] = {
-    "deck": (Deck,),
-    "seating": (Partnerships, Cutthroat),
-    "schedule": (Schedule,),
-    "dealer": (DealerRotation,),
-    "trump": (TurnUpTrump, FixedTrump, DeclarerNamesTrump, NoTrump),
-    "bidding": (OnceAroundBidding, Auction),
-    "lead": (LeadPolicy,),
-    "follow": (FollowPolicy,),
-    "scoring": (ContractScoring, AuctionScoring),
-    "end": (EndPolicy,),
-}
-PART_NAMES: tuple[str, ...] = tuple(PART_TYPES)
+__all__ = ["PART_NAMES", "RuleSet"]
+
 _UNSET: Any = object()
+
+CAPABILITIES: dict[str, str] = {
+    "declarer": "a declarer (the winner of an auction)",
+    "declarer-every-deal": "a declarer in every deal that is played",
+    "declarer-contract": "one declarer's contract",
+    "summed-contracts": "each side's bids summed into its contract",
+}
+"""What the built-in capabilities mean, for error messages."""
 
 
 @attrs.frozen(slots=True)
@@ -57,16 +66,17 @@ class RuleSet:
     label only (it takes no part in equality).
     """
 
-    deck: Deck = attrs.field(factory=Deck)
-    seating: Seating = attrs.field(factory=Partnerships)
-    schedule: Schedule = attrs.field(factory=Schedule)
-    dealer: DealerRotation = attrs.field(factory=DealerRotation)
-    trump: Trump = attrs.field(factory=TurnUpTrump)
-    bidding: Bidding = attrs.field(factory=OnceAroundBidding)
-    lead: LeadPolicy = attrs.field(factory=LeadPolicy)
-    follow: FollowPolicy = attrs.field(factory=FollowPolicy)
-    scoring: Scoring = attrs.field(factory=ContractScoring)
-    end: EndPolicy = attrs.field(factory=EndPolicy)
+    deck: DeckRule = attrs.field(factory=Deck)
+    seating: SeatingRule = attrs.field(factory=Partnerships)
+    schedule: ScheduleRule = attrs.field(factory=Schedule)
+    dealer: DealerRule = attrs.field(factory=DealerRotation)
+    trump: TrumpRule = attrs.field(factory=TurnUpTrump)
+    bidding: BiddingRule = attrs.field(factory=OnceAroundBidding)
+    lead: LeadRule = attrs.field(factory=LeadPolicy)
+    follow: FollowRule = attrs.field(factory=FollowPolicy)
+    ranking: Ranking = attrs.field(factory=JokersHigh)
+    scoring: ScoringRule = attrs.field(factory=ContractScoring)
+    end: EndRule = attrs.field(factory=EndPolicy)
     name: str | None = attrs.field(default=None, eq=False)
     seat_teams: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
     """The side of each seat (derived from the seating, for the engine)."""
@@ -76,6 +86,8 @@ class RuleSet:
     """The seats of each side (derived from the seating)."""
     _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     """The rule set as plain data, once written (see :mod:`backalley.serialize`)."""
+    _plan: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    """The compiled plan, once built (see :attr:`plan`)."""
 
     def __attrs_post_init__(self) -> None:
         problems = self.problems()
@@ -88,23 +100,44 @@ class RuleSet:
             self, "seat_teams", tuple(seating.team_of(s) for s in range(seating.players))
         )
 
+    def __getstate__(self) -> dict[str, Any]:
+        # pickle the parts and the name only: derived fields and caches are rebuilt
+        return {name: getattr(self, name) for name in (*PART_NAMES, "name")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        fresh = RuleSet(**state)
+        for field in attrs.fields(RuleSet):
+            object.__setattr__(self, field.name, getattr(fresh, field.name))
+
+    @property
+    def plan(self) -> Plan:
+        """The rule set compiled into fast per-rule-set functions (built once)."""
+        plan = self._plan
+        if plan is None:
+            from backalley.rules.plan import Plan
+
+            plan = Plan(self)
+            object.__setattr__(self, "_plan", plan)
+        return plan  # type: ignore[no-any-return]
+
     def parts(self) -> dict[str, Any]:
-        """The ten parts, by name, in the order of RULES.md §3."""
+        """The eleven parts, by name, in the order of a rules sheet."""
         return {name: getattr(self, name) for name in PART_NAMES}
 
     def replace(
         self,
         *,
-        deck: Deck = _UNSET,
-        seating: Seating = _UNSET,
-        schedule: Schedule = _UNSET,
-        dealer: DealerRotation = _UNSET,
-        trump: Trump = _UNSET,
-        bidding: Bidding = _UNSET,
-        lead: LeadPolicy = _UNSET,
-        follow: FollowPolicy = _UNSET,
-        scoring: Scoring = _UNSET,
-        end: EndPolicy = _UNSET,
+        deck: DeckRule = _UNSET,
+        seating: SeatingRule = _UNSET,
+        schedule: ScheduleRule = _UNSET,
+        dealer: DealerRule = _UNSET,
+        trump: TrumpRule = _UNSET,
+        bidding: BiddingRule = _UNSET,
+        lead: LeadRule = _UNSET,
+        follow: FollowRule = _UNSET,
+        ranking: Ranking = _UNSET,
+        scoring: ScoringRule = _UNSET,
+        end: EndRule = _UNSET,
         name: str | None = None,
     ) -> RuleSet:
         """A new rule set with some parts replaced (validated as a whole).
@@ -121,6 +154,7 @@ class RuleSet:
             "bidding": bidding,
             "lead": lead,
             "follow": follow,
+            "ranking": ranking,
             "scoring": scoring,
             "end": end,
         }
@@ -131,11 +165,18 @@ class RuleSet:
     def problems(self) -> list[str]:
         """Every reason the parts do not fit together (empty when they do)."""
         problems = []
-        for part, types in PART_TYPES.items():
+        if self.name is not None and not _good_name(self.name):
+            problems.append(
+                f"name: a rule set's name must be text of 1 to 200 characters, got {self.name!r}"
+            )
+        for part in PART_NAMES:
             value = getattr(self, part)
-            if not isinstance(value, types):
-                names = " or ".join(t.__name__ for t in types)
-                problems.append(f"{part}: expected {names}, got {value!r}")
+            if not is_registered(value) or type(value).part != part:
+                known = ", ".join(sorted(part_classes(part)))
+                problems.append(
+                    f"{part}: expected a registered {part} rule ({known}, or a class of your own "
+                    f"decorated with @backalley.rules.register), got {value!r}"
+                )
         if problems:
             return problems
         return _fit(self)
@@ -147,101 +188,57 @@ class RuleSet:
         return rules_sheet(self)
 
 
+def _good_name(name: object) -> bool:
+    """A name is text of 1 to 200 characters that can be written as UTF-8."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 200:
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _fit(rules: RuleSet) -> list[str]:
+    """Every capability needed is provided; then each part's own problems."""
+    parts = rules.parts()
+    provided: dict[str, list[str]] = {}
+    for name, part in parts.items():
+        for capability in part.provides():
+            provided.setdefault(capability, []).append(name)
     out: list[str] = []
-    deck, seating, schedule = rules.deck, rules.seating, rules.schedule
-    trump, bidding, lead, follow, scoring = (
-        rules.trump,
-        rules.bidding,
-        rules.lead,
-        rules.follow,
-        rules.scoring,
-    )
-    players = seating.players
-    extra = 1 if isinstance(trump, TurnUpTrump) else 0
-    swap = (
-        extra and deck.has_jokers and trump.joker_turn_up is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER  # type: ignore[union-attr]
-    )
-    if swap:
-        extra = 2  # the turn-up, and a card to draw for the swapped joker
-    largest = schedule.largest
-    if players * largest + extra > deck.size:
-        need = f"{players} x {largest} cards"
-        if extra:
-            need += " + 1 card to turn up" + (" + 1 to draw for a swapped joker" if swap else "")
-        out.append(
-            f"deck and schedule{' and trump' if extra else ''}: a deal of {largest} cards to "
-            f"{players} players needs {need}, but the deck has {deck.size}"
-        )
-    if trump.named_by_declarer and not bidding.has_declarer:
-        out.append(
-            f"trump and bidding: {trump.tag!r} trump is named by a declarer, but "
-            f"{bidding.tag!r} bidding has no declarer (use the auction)"
-        )
-    if (
-        trump.named_by_declarer
-        and bidding.has_declarer
-        and bidding.all_pass is AllPass.PLAY_FOR_OVERTRICKS
-    ):
-        out.append(
-            "trump and bidding: with all_pass = play-for-overtricks a deal can be played with "
-            "no declarer, but this trump part needs a declarer to name trump"
-        )
-    if lead.first_lead is FirstLead.DECLARER and not bidding.has_declarer:
-        out.append(
-            f"lead and bidding: the declarer leads first, but {bidding.tag!r} bidding has no declarer"
-        )
-    if isinstance(scoring, AuctionScoring) and not isinstance(bidding, Auction):
-        out.append(
-            f"scoring and bidding: auction scoring needs a declarer's contract, but "
-            f"{bidding.tag!r} bidding makes none"
-        )
-    if isinstance(scoring, ContractScoring) and isinstance(bidding, Auction):
-        out.append(
-            "scoring and bidding: contract scoring sums each side's bids, but the auction gives "
-            "one declarer's contract (use auction scoring)"
-        )
-    if follow.blooper_lead_forcing and not deck.has_jokers:
-        out.append(
-            "follow and deck: blooper lead forcing needs the jokers, but the deck has none "
-            "(turn blooper_lead_forcing off)"
-        )
-    if isinstance(bidding, OnceAroundBidding):
-        out.extend(_once_around_fit(bidding, schedule, players))
-    if isinstance(bidding, Auction) and bidding.min_bid > min(schedule.hand_sizes):
-        out.append(
-            f"bidding and schedule: the lowest bid {bidding.min_bid} exceeds the "
-            f"{min(schedule.hand_sizes)}-card deal"
-        )
-    if scoring.rainbow is not None and scoring.rainbow.hand_size not in schedule.hand_sizes:
-        out.append(
-            f"scoring and schedule: the rainbow bonus is for the {scoring.rainbow.hand_size}-card "
-            "deal, which the schedule never deals"
-        )
+    for name, part in parts.items():
+        for capability in sorted(part.needs()):
+            if capability in provided:
+                continue
+            providers = _providers_of(capability)
+            where = " and ".join([name, *(p for p in providers if p != name)])
+            what = CAPABILITIES.get(capability, repr(capability))
+            givers = " or ".join(
+                f"{tag!r}" for p in providers for tag, cls in part_classes(p).items() if _gives(cls, capability)
+            )
+            hint = f" (use {givers})" if givers else ""
+            out.append(
+                f"{where}: {part.tag!r} {name} needs {what}, which this rule set's "
+                f"{' and '.join(repr(parts[p].tag) for p in providers) or 'parts'} "
+                f"{'does' if len(providers) == 1 else 'do'} not provide{hint}"
+            )
+    for part in parts.values():
+        out.extend(part.problems(rules))
     return out
 
 
-def _once_around_fit(bidding: OnceAroundBidding, schedule: Schedule, players: int) -> list[str]:
-    """Every deal of the schedule must leave each seat a call, and some call
-    must contract for a trick (else the deal would be thrown in forever)."""
-    out: list[str] = []
-    board_can_run_out = len(bidding.board_multipliers) < players or (
-        bidding.board_claims is BoardClaims.OPPONENTS_ONLY and players > 2
-    )
-    for size in sorted(set(schedule.hand_sizes)):
-        low, high = bidding.min_bid, bidding.max_bid(size)
-        numeric = low <= high
-        if not bidding.pass_allowed and not numeric and (not bidding.board or board_can_run_out):
-            out.append(
-                f"bidding and schedule: with {size} card(s) there is no pass and no numeric bid, "
-                "and board claims can run out, so a seat can be left with no legal call"
-            )
-            break
-        contracting = bidding.board or high >= max(low, 1)
-        if not contracting and bidding.all_pass is not AllPass.PLAY_FOR_OVERTRICKS:
-            out.append(
-                f"bidding and schedule: with {size} card(s) no call contracts for a trick, so "
-                f"every such deal is thrown in again forever (all_pass = {bidding.all_pass.value})"
-            )
-            break
-    return out
+def _providers_of(capability: str) -> list[str]:
+    """The rule parts whose registered classes can provide ``capability``."""
+    found = []
+    for part, table in registered_parts().items():
+        if any(_gives(cls, capability) for cls in table.values()):
+            found.append(part)
+    return found
+
+
+def _gives(cls: type, capability: str) -> bool:
+    try:
+        return capability in cls().provides()  # the class's default instance
+    except Exception:  # noqa: BLE001 - a class without defaults cannot be asked
+        return False

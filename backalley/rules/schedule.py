@@ -9,6 +9,7 @@ import attrs
 
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
+from backalley.rules.registry import register
 
 __all__ = ["Schedule"]
 
@@ -32,6 +33,7 @@ def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> 
             )
 
 
+@register
 @attrs.frozen(slots=True)
 class Schedule(Part):
     """The hand size of each scored deal, in order; the game has one deal per entry.
@@ -74,6 +76,21 @@ class Schedule(Part):
     @property
     def largest(self) -> int:
         return max(self.hand_sizes)
+
+    def problems(self, rules: Any) -> list[str]:
+        """A deal of the largest hand size must fit the deck, with the cards
+        the trump part needs beyond the hands (the turn-up, a card to draw)."""
+        deck, players = rules.deck, rules.seating.players
+        extra = rules.trump.stock_needed(deck)
+        if players * self.largest + extra <= deck.size:
+            return []
+        need = f"{players} x {self.largest} cards"
+        if extra:
+            need += " + 1 card to turn up" + (" + 1 to draw for a swapped joker" if extra > 1 else "")
+        return [
+            f"deck and schedule{' and trump' if extra else ''}: a deal of {self.largest} cards to "
+            f"{players} players needs {need}, but the deck has {deck.size}"
+        ]
 
     def describe(self) -> str:
         sizes = ", ".join(map(str, self.hand_sizes))

@@ -10,9 +10,11 @@ import attrs
 from backalley.cards import JOKERS_MASK
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part, is_bool
-from backalley.rules.bidding import Contract
+from backalley.rules.context import DealContext
+from backalley.rules.registry import register
+from backalley.values import Contract
 
-__all__ = ["AuctionScoring", "ContractScoring", "Rainbow", "Scoring"]
+__all__ = ["AuctionScoring", "ContractScoring", "Rainbow"]
 
 SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
@@ -61,7 +63,23 @@ class _SideScoring(Part):
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         raise NotImplementedError
 
-    def score(
+    def problems(self, rules: Any) -> list[str]:
+        rainbow = self.rainbow
+        if rainbow is not None and rainbow.hand_size not in rules.schedule.hand_sizes:
+            return [
+                f"scoring and schedule: the rainbow bonus is for the {rainbow.hand_size}-card "
+                "deal, which the schedule never deals"
+            ]
+        return []
+
+    def score(self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]) -> tuple[int, ...]:
+        """The points of each side for one deal."""
+        assert ctx.outcome is not None
+        return self.side_points(
+            ctx.outcome.contracts, tricks, ctx.hand_size, ctx.teams, dealt, ctx.trump
+        )
+
+    def side_points(
         self,
         contracts: Sequence[Contract | None],
         tricks: Sequence[int],
@@ -70,7 +88,7 @@ class _SideScoring(Part):
         dealt: Sequence[int],
         trump: int | None,
     ) -> tuple[int, ...]:
-        """The points of each side for one deal."""
+        """:meth:`score` from the bare facts."""
         points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
         rainbow = self.rainbow
         if rainbow is not None and hand_size == rainbow.hand_size:
@@ -81,6 +99,7 @@ class _SideScoring(Part):
         return tuple(points)
 
 
+@register
 @attrs.frozen(slots=True)
 class ContractScoring(_SideScoring):
     """Gamerules scoring (RULES.md 1.7).  A numeric contract ``b`` with ``t``
@@ -91,7 +110,6 @@ class ContractScoring(_SideScoring):
 
     tag: ClassVar[str] = "contract"
     part: ClassVar[str] = "scoring"
-    for_auction: ClassVar[bool] = False
 
     per_bid_trick: int = attrs.field(default=5, validator=_int)
     per_overtrick: int = attrs.field(default=1, validator=_int)
@@ -99,6 +117,9 @@ class ContractScoring(_SideScoring):
     per_board_trick: int = attrs.field(default=10, validator=_int)
     set_per_board_trick: int = attrs.field(default=10, validator=_int)
     rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow)
+
+    def needs(self) -> frozenset[str]:
+        return frozenset({"summed-contracts"})
 
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
@@ -123,6 +144,7 @@ class ContractScoring(_SideScoring):
         return text + _rainbow_text(self.rainbow)
 
 
+@register
 @attrs.frozen(slots=True)
 class AuctionScoring(_SideScoring):
     """Vietnam scoring (RULES.md 2.4).  The contracting side that takes at
@@ -133,12 +155,14 @@ class AuctionScoring(_SideScoring):
 
     tag: ClassVar[str] = "auction"
     part: ClassVar[str] = "scoring"
-    for_auction: ClassVar[bool] = True
 
     per_trick: int = attrs.field(default=10, validator=_int)
     set_per_trick: int = attrs.field(default=10, validator=_int)
     defenders_score_tricks: bool = attrs.field(default=False, validator=is_bool)
     rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow)
+
+    def needs(self) -> frozenset[str]:
+        return frozenset({"declarer-contract"})
 
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
@@ -169,5 +193,3 @@ def _rainbow_text(rainbow: Rainbow | None) -> str:
         f"suit (a joker counting as trump) earns {rainbow.points:+d} for their side, made or set."
     )
 
-
-Scoring = ContractScoring | AuctionScoring

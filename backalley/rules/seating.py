@@ -8,10 +8,12 @@ import attrs
 
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
+from backalley.rules.registry import register
 
-__all__ = ["Cutthroat", "Partnerships", "Seating"]
+__all__ = ["Cutthroat", "Partnerships"]
 
 
+@register
 @attrs.frozen(slots=True)
 class Partnerships(Part):
     """Four players in two fixed partnerships, partners opposite:
@@ -40,6 +42,7 @@ def _check_players(instance: Cutthroat, attribute: Any, value: int) -> None:
         raise RuleSetError([f"seating: a cutthroat game has 2 to 8 players, got {value!r}"])
 
 
+@register
 @attrs.frozen(slots=True)
 class Cutthroat(Part):
     """Every player alone: ``players`` seats, each its own side, each scored alone."""
@@ -59,5 +62,3 @@ class Cutthroat(Part):
     def describe(self) -> str:
         return f"{self.players} players, each playing and scoring alone (cutthroat)."
 
-
-Seating = Partnerships | Cutthroat

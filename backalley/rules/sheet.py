@@ -21,6 +21,7 @@ _HEADINGS = {
     "bidding": "Bidding",
     "lead": "Leading",
     "follow": "Following",
+    "ranking": "Card order and tricks",
     "scoring": "Scoring",
     "end": "End of the game",
 }
@@ -31,7 +32,7 @@ def rules_sheet(rules: RuleSet) -> str:
     title = f"Back Alley: {rules.name}" if rules.name else "Back Alley (custom rules)"
     lines = [title, "=" * len(title), ""]
     for name, part in rules.parts().items():
-        lines.append(f"{_HEADINGS[name]}: {part.describe()}")
+        lines.append(f"{_HEADINGS.get(name, name.capitalize())}: {part.describe()}")
         lines.append("")
     lines.append("Options:")
     lines.extend(f"  {row}" for row in options_table(rules))

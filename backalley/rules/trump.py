@@ -12,9 +12,11 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import BJ_INDEX, LJ_INDEX, Suit
+from backalley.cards import BJ_INDEX, LJ_INDEX, SUITS, Suit
 from backalley.errors import RuleSetError
 from backalley.rules.base import Option, Part, is_bool
+from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.registry import register
 
 __all__ = [
     "DeclarerNamesTrump",
@@ -23,7 +25,6 @@ __all__ = [
     "NoTrump",
     "TrumpSetup",
     "TurnUpTrump",
-    "Trump",
 ]
 
 
@@ -51,21 +52,54 @@ class TrumpSetup:
     discards: int = 0
 
 
+class _TrumpPart(Part):
+    """Defaults of the trump protocol: no card turned up, nobody names trump."""
+
+    __slots__ = ()
+
+    def turns_up(self) -> bool:
+        return False
+
+    def stock_needed(self, deck: Any) -> int:
+        """Cards the part needs beyond the hands (the turn-up, a card to draw)."""
+        return 0
+
+    def choices(self, ctx: DealContext) -> tuple[Suit | None, ...]:
+        return ()
+
+    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+        return NO_TRUMP
+
+    def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+        trump = self.trump_for(ctx, None)
+        return TrumpSetup(hands, stock, None, None if trump == NO_TRUMP else trump)
+
+
+@register
 @attrs.frozen(slots=True)
-class TurnUpTrump(Part):
+class TurnUpTrump(_TrumpPart):
     """After dealing, the top card of the stock is turned up; its suit is trump
     (RULES.md 1.3).  A turned joker is handled by ``joker_turn_up``."""
 
     tag: ClassVar[str] = "turn-up"
     part: ClassVar[str] = "trump"
-    named_by_declarer: ClassVar[bool] = False
-    turns_up: ClassVar[bool] = True
 
     joker_turn_up: JokerTurnUp = attrs.field(
         default=JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER, converter=JokerTurnUp
     )
 
-    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+    def turns_up(self) -> bool:
+        return True
+
+    def stock_needed(self, deck: Any) -> int:
+        swap = self.joker_turn_up is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER and deck.has_jokers
+        return 2 if swap else 1
+
+    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+        """The turned card's suit; no trump suit for a turned joker (or none turned)."""
+        return NO_TRUMP if turn_up is None or turn_up >= 52 else turn_up // 13
+
+    def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
         if not stock:  # pragma: no cover - RuleSet makes sure a stock card exists
             return TrumpSetup(hands, stock, None, None)
         top, rest = stock[0], stock[1:]
@@ -130,58 +164,54 @@ def _to_suit(value: Any) -> Suit:
         raise RuleSetError([f"trump: {exc}"]) from None
 
 
+@register
 @attrs.frozen(slots=True)
-class FixedTrump(Part):
+class FixedTrump(_TrumpPart):
     """The same suit is trump in every deal (e.g. spades, RULES.md 2.5, 5); nothing is turned up."""
 
     tag: ClassVar[str] = "fixed"
     part: ClassVar[str] = "trump"
-    named_by_declarer: ClassVar[bool] = False
-    turns_up: ClassVar[bool] = False
 
     suit: Suit = attrs.field(default=Suit.SPADES, converter=_to_suit)
 
-    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
-        return TrumpSetup(hands, stock, None, self.suit.index)
+    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+        return self.suit.index
 
     def describe(self) -> str:
         return f"{self.suit.plural.capitalize()} are always trump; nothing is turned up."
 
 
+@register
 @attrs.frozen(slots=True)
-class DeclarerNamesTrump(Part):
+class DeclarerNamesTrump(_TrumpPart):
     """The declarer names trump after the auction (RULES.md 2.2); with
     ``allow_no_trump`` the declarer may also call no trump."""
 
     tag: ClassVar[str] = "declarer-names"
     part: ClassVar[str] = "trump"
-    named_by_declarer: ClassVar[bool] = True
-    turns_up: ClassVar[bool] = False
 
     allow_no_trump: bool = attrs.field(default=False, validator=is_bool)
 
-    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
-        return TrumpSetup(hands, stock, None, None)
+    def needs(self) -> frozenset[str]:
+        return frozenset({"declarer-every-deal"})
+
+    def choices(self, ctx: DealContext) -> tuple[Suit | None, ...]:
+        """The four suits (C D H S), then no trump when ``allow_no_trump``."""
+        return (*SUITS, None) if self.allow_no_trump else SUITS
 
     def describe(self) -> str:
         text = "The declarer names the trump suit after the auction"
         return text + (", or no trump." if self.allow_no_trump else " (one of the four suits).")
 
 
+@register
 @attrs.frozen(slots=True)
-class NoTrump(Part):
+class NoTrump(_TrumpPart):
     """No deal has a trump suit (jokers, if any, are the only trumps)."""
 
     tag: ClassVar[str] = "none"
     part: ClassVar[str] = "trump"
-    named_by_declarer: ClassVar[bool] = False
-    turns_up: ClassVar[bool] = False
-
-    def setup(self, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
-        return TrumpSetup(hands, stock, None, None)
 
     def describe(self) -> str:
         return "No deal has a trump suit; jokers, if any, are the only trumps."
 
-
-Trump = TurnUpTrump | FixedTrump | DeclarerNamesTrump | NoTrump

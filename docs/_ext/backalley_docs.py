@@ -11,7 +11,7 @@ Directives
     last thing in its section: it adds one subsection per variant.
 
 ``.. rule-parts::``
-    A table of the ten rule parts (:data:`backalley.rules.PART_TYPES`): the
+    A table of the eleven rule parts (:func:`backalley.rules.registered_parts`): the
     policy classes that can fill each part, with their stable tags and their
     parameters' defaults, read from the classes themselves.
 
@@ -24,6 +24,22 @@ Directives
     documented (under any name) earlier in the build of this document, so
     that a name added to the public API is never missing from the API
     reference.  Modules and private names are skipped.
+
+``.. backalley-position::``
+    A picture (:func:`backalley.svg.board`) of a real position: the game of
+    ``:variant:`` (default ``gamerules``) dealt from ``:seed:``, after
+    ``:moves:`` random legal moves (a ``random.Random(seed)`` picks them), as
+    the full state or, with ``:seat:``, that seat's view; ``:legal:`` marks
+    the legal moves and ``:last:`` the last move.  The content is the caption.
+
+``.. backalley-run::``
+    A notebook cell: the Python code of the content is run (one namespace per
+    page, so later cells see earlier names) and shown, followed by what it
+    printed and by the value of its last line, drawn as a picture when it
+    has one (``_repr_svg_``, as a notebook shows it) or else as text.
+
+The pictures are SVG files written into the build (``_images/``) when it
+finishes, so they always show what the library draws.
 
 The sheet text is turned into docutils nodes directly (never parsed as
 reStructuredText), so whatever a policy's ``describe()`` says cannot break
@@ -234,12 +250,13 @@ class RulePartsDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         from backalley import rules as rules_pkg
-        from backalley.rules.ruleset import PART_TYPES
+        from backalley.rules.registry import registered_parts
 
         _note_package_sources(self)
         default = rules_pkg.RuleSet()
         rows: list[list[nodes.Node | str]] = []
-        for part, classes in PART_TYPES.items():
+        for part, table in registered_parts().items():
+            classes = [c for c in table.values() if c.__module__.startswith("backalley.")]
             for i, cls in enumerate(classes):
                 public = f"backalley.rules.{cls.__name__}"
                 cell = nodes.paragraph()
@@ -418,6 +435,155 @@ def _stand_alone(
     lines[:] = text.split("\n")
 
 
+# -- pictures of positions ----------------------------------------------------------
+
+
+def _pictures(env: Any) -> dict[str, dict[str, str]]:
+    """The SVG files of every page: ``{docname: {file name: svg}}`` (kept in the env)."""
+    if not hasattr(env, "backalley_pictures"):
+        env.backalley_pictures = {}
+    pictures: dict[str, dict[str, str]] = env.backalley_pictures
+    return pictures
+
+
+def _picture_node(directive: SphinxDirective, svg: str, alt: str) -> nodes.raw:
+    """An ``<img>`` of ``svg``, whose file is written into the build's ``_images``."""
+    docname = directive.env.docname
+    count = directive.env.temp_data.get("backalley_picture_count", 0) + 1
+    directive.env.temp_data["backalley_picture_count"] = count
+    name = f"backalley-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}-{count}.svg"
+    _pictures(directive.env).setdefault(docname, {})[name] = svg
+    _note_package_sources(directive)
+    src = "../" * docname.count("/") + "_images/" + name
+    alt_text = alt.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    html = (
+        f'<p class="backalley-picture"><img src="{src}" alt="{alt_text}" '
+        f'style="width: 100%; max-width: 480px"/></p>'
+    )
+    return nodes.raw("", html, format="html")
+
+
+def _alt(svg: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", svg)
+    return found.group(1) if found else "a position"
+
+
+class PositionDirective(SphinxDirective):
+    """``.. backalley-position::``: the picture of a real position (see the module docstring)."""
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "variant": directives.unchanged,
+        "seed": directives.nonnegative_int,
+        "moves": directives.nonnegative_int,
+        "seat": directives.nonnegative_int,
+        "legal": directives.flag,
+        "last": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        import random
+
+        import backalley as ba
+        from backalley.svg import board
+
+        seed = self.options.get("seed", 0)
+        try:
+            state = ba.new_game(
+                ba.variants.get(self.options.get("variant", "gamerules")), seed=seed
+            )
+            rng = random.Random(seed)
+            last = None
+            for _ in range(self.options.get("moves", 0)):
+                if state.is_over:
+                    break
+                last = rng.choice(state.legal_moves())
+                state = state.apply(last)
+            position: Any = state
+            if "seat" in self.options:
+                position = state.view(self.options["seat"])
+            svg = board(
+                position,
+                legal="legal" in self.options,
+                highlight=last if "last" in self.options else None,
+            )
+        except ba.BackAlleyError as exc:
+            raise self.error(f"backalley-position: {exc}") from None
+        out: list[nodes.Node] = [_picture_node(self, svg, _alt(svg))]
+        if self.content:
+            caption = nodes.container(classes=["backalley-caption"])
+            self.state.nested_parse(self.content, self.content_offset, caption)
+            out.append(caption)
+        return out
+
+
+class RunDirective(SphinxDirective):
+    """``.. backalley-run::``: a notebook cell (see the module docstring)."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        import ast
+        import contextlib
+        import io
+
+        code = "\n".join(self.content)
+        namespace = self.env.temp_data.setdefault("backalley_namespace", {"__name__": "__main__"})
+        tree = ast.parse(code)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        printed = io.StringIO()
+        value: Any = None
+        try:
+            with contextlib.redirect_stdout(printed):
+                exec(compile(tree, f"<{self.env.docname}>", "exec"), namespace)
+                if last is not None:
+                    value = eval(
+                        compile(ast.Expression(last.value), f"<{self.env.docname}>", "eval"),
+                        namespace,
+                    )
+        except Exception as exc:  # a failing cell is a documentation error
+            raise self.error(f"backalley-run: {type(exc).__name__}: {exc}") from None
+        _note_package_sources(self)
+        out: list[nodes.Node] = [
+            nodes.literal_block(code, code, language="python", classes=["backalley-cell"])
+        ]
+        text = printed.getvalue()
+        if value is not None and not hasattr(value, "_repr_svg_"):
+            text += repr(value) + "\n"
+        if text:
+            out.append(
+                nodes.literal_block(text, text, language="text", classes=["backalley-output"])
+            )
+        if value is not None and hasattr(value, "_repr_svg_"):
+            svg = value._repr_svg_()
+            out.append(_picture_node(self, svg, _alt(svg)))
+        return out
+
+
+def _purge_pictures(app: Sphinx, env: Any, docname: str) -> None:
+    _pictures(env).pop(docname, None)
+
+
+def _merge_pictures(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+    theirs = _pictures(other)
+    for docname in docnames:
+        if docname in theirs:
+            _pictures(env)[docname] = theirs[docname]
+
+
+def _write_pictures(app: Sphinx, exception: Exception | None) -> None:
+    """Write every page's pictures into ``_images`` of an HTML build."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from pathlib import Path
+
+    target = Path(app.outdir) / "_images"
+    target.mkdir(parents=True, exist_ok=True)
+    for files in _pictures(app.env).values():
+        for name, svg in files.items():
+            (target / name).write_text(svg, encoding="utf-8")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("backalley_hide_signatures", [], "env", types=[list])
     app.connect("autodoc-process-signature", _hide_signature)
@@ -426,4 +592,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("rule-parts", RulePartsDirective)
     app.add_directive("rule-options", RuleOptionsDirective)
     app.add_directive("public-names", PublicNamesDirective)
+    app.add_directive("backalley-position", PositionDirective)
+    app.add_directive("backalley-run", RunDirective)
+    app.connect("env-purge-doc", _purge_pictures)
+    app.connect("env-merge-info", _merge_pictures)
+    app.connect("build-finished", _write_pictures)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,89 @@
+"""What the rule parts decide from: one value describing the deal in progress.
+
+The engine builds a :class:`DealContext` when a deal opens and again when its
+bidding ends (and when the declarer names trump); the parts' decision methods
+read it.  It is a plain named tuple, cheap to build, so that a compiled plan
+can hand it to the parts without cost on the per-card path.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from backalley.moves import Move
+from backalley.values import BiddingOutcome
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import Ranking
+
+__all__ = ["NO_TRUMP", "BiddingContext", "DealContext"]
+
+NO_TRUMP = 4
+"""The effective trump of a deal without a trump suit (suits are 0..3: C D H S)."""
+
+
+class DealContext(NamedTuple):
+    """The facts of one deal that the rules decide from.
+
+    - ``players``, ``seat_teams`` (the side of each seat), ``teams`` (the seats of each side);
+    - ``deal_index``: which deal of the schedule this is (0 for the first; a
+      thrown-in deal is dealt again with the same index);
+    - ``dealer``, ``hand_size``;
+    - ``outcome``: the bidding's result once every player has called, else ``None``
+      (the contracts, the declarer, the board bidders);
+    - ``trump``: the effective trump, a suit index 0..3 or :data:`NO_TRUMP` (4);
+      before the trump part has opened the deal, and while a declarer is still to
+      name trump, it is :data:`NO_TRUMP`;
+    - ``ranking``: the rule set's ranking part (card order and trick winner), for
+      parts that need to know which card is higher.
+    """
+
+    players: int
+    seat_teams: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+    deal_index: int
+    dealer: int
+    hand_size: int
+    outcome: BiddingOutcome | None
+    trump: int
+    ranking: Ranking
+
+    @property
+    def board_bidders(self) -> frozenset[int]:
+        """The seats that bid board this deal (none before the bidding ends)."""
+        outcome = self.outcome
+        return frozenset() if outcome is None else outcome.board_bidders
+
+    def is_opponent(self, seat: int, other: int) -> bool:
+        """Whether ``seat`` and ``other`` are on different sides."""
+        return self.seat_teams[seat] != self.seat_teams[other]
+
+
+class BiddingContext(NamedTuple):
+    """What a bidding part needs to know about the bidding in progress."""
+
+    hand_size: int
+    players: int
+    first: int
+    calls: tuple[Move, ...]
+    teams: tuple[tuple[int, ...], ...]
+    seat_teams: tuple[int, ...]
+
+    @property
+    def seat(self) -> int:
+        """The seat now speaking."""
+        return (self.first + len(self.calls)) % self.players
+
+    def seat_of(self, i: int) -> int:
+        """The seat that made (or makes) call number ``i``."""
+        return (self.first + i) % self.players
+
+    def team_of(self, seat: int) -> int:
+        return self.seat_teams[seat]
+
+    @property
+    def is_last(self) -> bool:
+        return len(self.calls) == self.players - 1
+
+    def with_calls(self, calls: tuple[Move, ...]) -> BiddingContext:
+        return self._replace(calls=calls)

@@ -1,0 +1,52 @@
+"""House rule "must trump when void" (a follow part): a player who cannot
+follow the suit led must play a trump if they hold one."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from backalley.cards import CARDS
+from backalley.errors import Reason
+from backalley.rules.context import DealContext
+from backalley.rules.follow import FollowPolicy
+from backalley.rules.protocols import Restriction
+from backalley.rules.registry import register
+
+__all__ = ["MustTrumpWhenVoid"]
+
+
+@register
+@attrs.frozen(slots=True)
+class MustTrumpWhenVoid(FollowPolicy):
+    """Players must follow the suit led if able, as in :class:`FollowPolicy`
+    (with its blooper options); in addition, a player who cannot follow must
+    play a trump (a joker counts as a trump) if they hold one."""
+
+    tag: ClassVar[str] = "must-trump"
+
+    def restrictions(
+        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+    ) -> tuple[Restriction, ...]:
+        following = super().restrictions(ctx, seat, hand, trick, leader)
+        if following:
+            return following
+        trumps = hand & ctx.ranking.trumps(ctx.trump)
+        return ((trumps, Reason.MUST_TRUMP),) if trumps else ()
+
+    def explain(
+        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+    ) -> str:
+        if reason is Reason.MUST_TRUMP:
+            return (
+                f"you cannot follow the suit led, so you must play a trump if you hold one, "
+                f"not {CARDS[card]}"
+            )
+        return super().explain(ctx, reason, card, allowed, trick)
+
+    def describe(self) -> str:
+        return (
+            super().describe()
+            + " A player who cannot follow the suit led must play a trump if they hold one."
+        )

@@ -1,0 +1,262 @@
+"""The protocol of each rule part: the decisions the engine asks of it.
+
+Every part answers from one :class:`~backalley.rules.context.DealContext` (plus
+the few facts that change card by card: the hand, the trick, whether trump is
+broken).  The engine calls these methods and never looks at a part's type or
+options, so a new house rule is one class implementing its part's protocol,
+registered with :func:`backalley.rules.register`.
+
+A *restriction* is ``(allowed, reason)``: the cards of the hand a rule allows
+(a bit set of card indices, bit ``i`` for card index ``i``; see
+:mod:`backalley.cards`) and the :class:`~backalley.Reason` it gives for
+refusing the others.  The legal plays are the hand narrowed by every
+restriction in order; a refused card is explained by the first restriction
+that excludes it, through the same part's ``explain``.  Legal moves and
+refusals therefore come from the same method of the same part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from backalley.cards import Suit
+from backalley.errors import Reason
+from backalley.moves import Move
+from backalley.values import BiddingOutcome
+
+if TYPE_CHECKING:
+    from backalley.rules.context import BiddingContext, DealContext
+    from backalley.rules.ruleset import RuleSet
+    from backalley.rules.trump import TrumpSetup
+
+__all__ = [
+    "BiddingRule",
+    "DealerRule",
+    "DeckRule",
+    "EndRule",
+    "FollowRule",
+    "LeadRule",
+    "Ranking",
+    "Refusal",
+    "Restriction",
+    "RulePart",
+    "ScheduleRule",
+    "ScoringRule",
+    "SeatingRule",
+    "TrumpRule",
+]
+
+Restriction = tuple[int, Reason]
+"""``(allowed cards as a bit set, the reason the others are refused)``."""
+Refusal = tuple[Reason, str]
+"""``(reason, a sentence for the player)``."""
+
+
+class RulePart(Protocol):
+    """What every rule part has: a stable tag, its part, a description, and
+    what it needs from and provides to the other parts of a rule set."""
+
+    tag: ClassVar[str]
+    part: ClassVar[str]
+
+    def describe(self) -> str:
+        """The rule as a paragraph of the rules sheet."""
+        ...
+
+    def options(self) -> dict[str, Any]:
+        """The part's parameters, by name."""
+        ...
+
+    def summary(self) -> str:
+        """One line: the tag and the parameters."""
+        ...
+
+    def needs(self) -> frozenset[str]:
+        """Capabilities this part needs another part to provide (e.g. ``"declarer"``)."""
+        ...
+
+    def provides(self) -> frozenset[str]:
+        """Capabilities this part provides to the others."""
+        ...
+
+    def problems(self, rules: RuleSet) -> list[str]:
+        """Why this part does not fit the rest of ``rules`` (each problem names the parts)."""
+        ...
+
+
+class DeckRule(RulePart, Protocol):
+    """Which cards are in play."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def has_jokers(self) -> bool: ...
+
+    @property
+    def mask(self) -> int:
+        """The deck as a bit set of card indices."""
+        ...
+
+
+class SeatingRule(RulePart, Protocol):
+    """How many players there are and how they form sides."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]: ...
+
+    def team_of(self, seat: int) -> int: ...
+
+
+class ScheduleRule(RulePart, Protocol):
+    """The hand size of every scored deal."""
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]: ...
+
+    @property
+    def deals(self) -> int: ...
+
+    @property
+    def largest(self) -> int: ...
+
+
+class DealerRule(RulePart, Protocol):
+    """Who deals next."""
+
+    def dealer_after(self, ctx: DealContext, points: Sequence[int]) -> int:
+        """The dealer of the next scored deal, given this deal's points per side."""
+        ...
+
+
+class TrumpRule(RulePart, Protocol):
+    """How each deal's trump is fixed."""
+
+    def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+        """What the part does to a freshly dealt deal: the turn-up (and any
+        joker handling), the opening trump.  ``ctx.trump`` is not known yet."""
+        ...
+
+    def turns_up(self) -> bool:
+        """Whether a card is turned up after the deal."""
+        ...
+
+    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+        """The effective trump (0..3, or 4 for none) at the opening of a deal
+        with this turn-up (``None``: no card turned)."""
+        ...
+
+    def choices(self, ctx: DealContext) -> tuple[Suit | None, ...]:
+        """The trumps a declarer may name after the bidding (``None`` = no
+        trump); empty when nobody names trump."""
+        ...
+
+
+class BiddingRule(RulePart, Protocol):
+    """The calls, and the contracts they make."""
+
+    def first(self, dealer: int, players: int) -> int:
+        """Who speaks first."""
+        ...
+
+    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """The calls the seat to speak may make, in a fixed order."""
+        ...
+
+    def explain(self, ctx: BiddingContext, move: Move) -> Refusal:
+        """Why ``move`` (not among :meth:`legal_calls`) is refused."""
+        ...
+
+    def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
+        """The contracts made by the complete calls ``ctx.calls``."""
+        ...
+
+    def redealer(self, dealer: int, players: int) -> int:
+        """Who deals again after a thrown-in deal."""
+        ...
+
+    def max_bid(self, hand_size: int) -> int:
+        """The highest numeric bid on a deal of ``hand_size`` cards."""
+        ...
+
+
+class LeadRule(RulePart, Protocol):
+    """Who leads first, what may be led, and what breaks trump."""
+
+    def first_leader(self, ctx: DealContext) -> int:
+        """Who leads the first trick of the deal."""
+        ...
+
+    def restrictions(
+        self, ctx: DealContext, seat: int, hand: int, broken: bool
+    ) -> tuple[Restriction, ...]:
+        """The rules narrowing what ``seat`` may lead from ``hand``."""
+        ...
+
+    def explain(self, ctx: DealContext, reason: Reason, card: int, allowed: int) -> str:
+        """Why ``card`` may not be led (``allowed``: what the restriction allows)."""
+        ...
+
+    def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
+        """Whether a completed trick breaks trump."""
+        ...
+
+
+class FollowRule(RulePart, Protocol):
+    """What a player must play to a trick that has been led."""
+
+    def restrictions(
+        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+    ) -> tuple[Restriction, ...]:
+        """The rules narrowing what ``seat`` may play from ``hand`` to ``trick``."""
+        ...
+
+    def explain(
+        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+    ) -> str:
+        """Why ``card`` may not be played to ``trick``."""
+        ...
+
+
+class Ranking(RulePart, Protocol):
+    """The order of the cards and who wins a trick."""
+
+    def trumps(self, trump: int) -> int:
+        """The cards that are trumps under the effective trump (a bit set)."""
+        ...
+
+    def suit_cards(self, card: int, trump: int) -> int:
+        """The cards that belong to the same suit as ``card`` (what following it means)."""
+        ...
+
+    def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
+        """The position in ``trick`` (0 = the lead) of the card that wins it."""
+        ...
+
+    def highest(self, cards: int, trump: int) -> int:
+        """The highest card of a non-empty set of cards of one suit."""
+        ...
+
+    def lowest(self, cards: int, trump: int) -> int:
+        """The lowest card of a non-empty set of cards of one suit."""
+        ...
+
+
+class ScoringRule(RulePart, Protocol):
+    """Points per side at the end of a deal."""
+
+    def score(self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]) -> tuple[int, ...]:
+        """The points of each side: ``tricks`` per side, ``dealt`` the hands as dealt."""
+        ...
+
+
+class EndRule(RulePart, Protocol):
+    """Who wins when the last deal is scored."""
+
+    def winner(self, scores: Sequence[int]) -> int | None:
+        """The winning side, or ``None`` for a draw."""
+        ...

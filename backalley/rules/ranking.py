@@ -1,0 +1,143 @@
+"""The ranking part (RULES.md 1.1, 1.3, 1.6): the order of the cards and who
+wins a trick.
+
+Where the jokers rank is a rule: :class:`JokersHigh` (every source) puts the
+Big Blooper above the Little Blooper above the ace of trumps.  A house rule
+that ranks them elsewhere is one subclass of :class:`OrderedRanking` giving
+its own :meth:`~OrderedRanking.key` (see the docs, "Writing your own rule").
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from backalley.cards import JOKERS_MASK, LJ_INDEX
+from backalley.rules.base import Part
+from backalley.rules.registry import register
+
+__all__ = ["SUIT_BITS", "JokersHigh", "OrderedRanking"]
+
+SUIT_BITS: tuple[int, ...] = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39, 0)
+"""The plain cards of each suit 0..3 (and none for 4, "no trump")."""
+
+
+class OrderedRanking(Part):
+    """A ranking given by a strength :meth:`key` per card and trump.
+
+    The jokers belong to the trump suit; in a deal without a trump suit, a
+    joker still in play forms a trump suit of its own.  A trick is won by its
+    highest trump, else by the highest card of the suit led.  Subclasses give
+    :meth:`key`; everything else follows from it, compiled once per trump.
+    """
+
+    __slots__ = ()
+    part: ClassVar[str] = "ranking"
+
+    def key(self, card: int, trump: int) -> int:
+        """The strength of ``card`` within its suit (higher wins); trumps are
+        compared with trumps only, so the keys of different suits never meet."""
+        raise NotImplementedError
+
+    def _tables(self, trump: int) -> tuple[tuple[int, ...], int]:
+        cache = _TABLES.get((self, trump))
+        if cache is None:
+            keys = tuple(self.key(c, trump) for c in range(54))
+            cache = (keys, SUIT_BITS[trump] | JOKERS_MASK)
+            _TABLES[(self, trump)] = cache
+        return cache
+
+    def trumps(self, trump: int) -> int:
+        return SUIT_BITS[trump] | JOKERS_MASK
+
+    def suit_cards(self, card: int, trump: int) -> int:
+        if card >= LJ_INDEX or card // 13 == trump:
+            return SUIT_BITS[trump] | JOKERS_MASK
+        return SUIT_BITS[card // 13]
+
+    def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
+        keys, tmask = self._tables(trump)
+        led = trick[0]
+        best_trump = bool((tmask >> led) & 1)
+        suit = tmask if best_trump else SUIT_BITS[led // 13]
+        best_pos, best_key = 0, keys[led]
+        for pos in range(1, len(trick)):
+            card = trick[pos]
+            if (tmask >> card) & 1:
+                if not best_trump or keys[card] > best_key:
+                    best_pos, best_key, best_trump = pos, keys[card], True
+            elif not best_trump and (suit >> card) & 1 and keys[card] > best_key:
+                best_pos, best_key = pos, keys[card]
+        return best_pos
+
+    def highest(self, cards: int, trump: int) -> int:
+        keys = self._tables(trump)[0]
+        return max(_indices(cards), key=keys.__getitem__)
+
+    def lowest(self, cards: int, trump: int) -> int:
+        keys = self._tables(trump)[0]
+        return min(_indices(cards), key=keys.__getitem__)
+
+
+_TABLES: dict[tuple[OrderedRanking, int], tuple[tuple[int, ...], int]] = {}
+
+
+def _indices(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@register
+@attrs.frozen(slots=True)
+class JokersHigh(OrderedRanking):
+    """Cards rank A (high), K, Q, J, 10 … 2 (low) in each suit.  The two
+    jokers belong to the trump suit and rank above its ace: the Big Blooper
+    (BJ), then the Little Blooper (LJ), then the ace of trumps.  A trick is won
+    by its highest trump, else by the highest card of the suit led; the
+    winner leads the next trick."""
+
+    tag: ClassVar[str] = "jokers-high"
+
+    def key(self, card: int, trump: int) -> int:
+        return card  # card indices run 2..A within a suit, then LJ, BJ
+
+    # the card index *is* the key: the fast paths below are the same rule
+    def highest(self, cards: int, trump: int) -> int:
+        return cards.bit_length() - 1
+
+    def lowest(self, cards: int, trump: int) -> int:
+        return (cards & -cards).bit_length() - 1
+
+    def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
+        tmask = SUIT_BITS[trump] | JOKERS_MASK
+        led = trick[0]
+        if (tmask >> led) & 1:
+            suit = tmask
+        else:
+            suit = SUIT_BITS[led // 13]
+        best_pos, best_key = 0, led + (100 if suit == tmask else 0)
+        for pos in range(1, len(trick)):
+            card = trick[pos]
+            if (tmask >> card) & 1:
+                key = card + 100
+            elif (suit >> card) & 1:
+                key = card
+            else:
+                continue
+            if key > best_key:
+                best_pos, best_key = pos, key
+        return best_pos
+
+    def describe(self) -> str:
+        return (
+            "Cards rank A (high), K, Q, J, 10 down to 2 in each suit. The jokers belong to the "
+            "trump suit and rank above its ace: the Big Blooper (BJ), then the Little Blooper "
+            "(LJ), then the ace of trumps. In a deal without a trump suit, a joker still in "
+            "play is a trump of its own. A trick is won by its highest trump, else by the "
+            "highest card of the suit led; the winner leads the next trick."
+        )

@@ -1,0 +1,41 @@
+"""House rule "trump rotates each deal" (a trump part): clubs, diamonds,
+hearts, spades, then no trump, and round again."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.registry import register
+from backalley.rules.trump import _TrumpPart
+
+__all__ = ["RotatingTrump"]
+
+_CYCLE = (0, 1, 2, 3, NO_TRUMP)
+_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
+
+
+@register
+@attrs.frozen(slots=True)
+class RotatingTrump(_TrumpPart):
+    """Nothing is turned up: the first deal of the schedule is played with
+    clubs as trump, the second diamonds, then hearts, spades, no trump, and
+    round again.  A thrown-in deal is dealt again with the same trump (it is
+    the same deal of the schedule).  In a no-trump deal the jokers, if any,
+    are the only trumps."""
+
+    tag: ClassVar[str] = "rotating"
+    part: ClassVar[str] = "trump"
+
+    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+        return _CYCLE[ctx.deal_index % len(_CYCLE)]
+
+    def describe(self) -> str:
+        return (
+            "Nothing is turned up; trump rotates each deal: "
+            + ", ".join(_NAMES)
+            + ", and round again (a thrown-in deal keeps its trump). In a no-trump deal the "
+            "jokers, if any, are the only trumps."
+        )

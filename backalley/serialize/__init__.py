@@ -1,0 +1,40 @@
+"""JSON for every document type: states, views, moves, cards, rule sets,
+game records, deal results and contracts.
+
+One module per document (:mod:`~backalley.serialize.rules_doc`,
+:mod:`~backalley.serialize.results_doc`, :mod:`~backalley.serialize.state_doc`,
+:mod:`~backalley.serialize.view_doc`, :mod:`~backalley.serialize.record_doc`),
+shared helpers in :mod:`~backalley.serialize.common`, and the one cattrs
+converter in :mod:`~backalley.serialize.convert`.  The documents depend on the
+engine, never the reverse.
+"""
+
+from backalley.serialize.common import FORMAT_VERSION
+from backalley.serialize.convert import converter, from_data, from_json, to_data, to_json
+from backalley.serialize.results_doc import (
+    check_results,
+    deal_result_from_data,
+    deal_result_to_data,
+)
+from backalley.serialize.rules_doc import (
+    policy_from_data,
+    policy_to_data,
+    rules_from_data,
+    rules_to_data,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "check_results",
+    "converter",
+    "deal_result_from_data",
+    "deal_result_to_data",
+    "from_data",
+    "from_json",
+    "policy_from_data",
+    "policy_to_data",
+    "rules_from_data",
+    "rules_to_data",
+    "to_data",
+    "to_json",
+]

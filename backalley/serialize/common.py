@@ -1,0 +1,126 @@
+"""Reading and writing plain data: the shared helpers of every document
+(paths in error messages, numbers, lists, objects, cards, moves, suits)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from backalley.cards import CARDS, Card, Suit, indices_of_mask, parse_card
+from backalley.errors import NotationError, SerializationError
+from backalley.moves import Move, parse_move
+from backalley.values import Phase
+
+FORMAT_VERSION = 1
+"""The version of every document format written by this library."""
+
+
+def _fail(path: str, message: str) -> SerializationError:
+    return SerializationError(message, path)
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
+    if isinstance(value, bool) and kind is not bool and (kind is int or kind == (int,)):
+        raise _fail(path, f"expected {what}, got {json.dumps(value)}")
+    if not isinstance(value, kind):
+        raise _fail(path, f"expected {what}, got {_show(value)}")
+    return value
+
+
+def _show(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(path, f"expected a whole number, got {_show(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _fail(path, f"{value} is out of range {low}..{high}")
+    return value
+
+
+def _list(value: Any, path: str, what: str = "a list") -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(path, f"expected {what}, got {_show(value)}")
+    return value
+
+
+def _object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[str, Any]:
+    """A JSON object with the given keys (``True``: required); unknown keys are refused."""
+    if not isinstance(value, dict):
+        raise _fail(path, f"expected {what} (an object), got {_show(value)}")
+    for key in value:
+        if key not in keys:
+            known = ", ".join(keys)
+            raise _fail(f"{path}.{key}", f"unknown key {key!r} in {what}; known keys: {known}")
+    for key, required in keys.items():
+        if required and key not in value:
+            raise _fail(f"{path}.{key}", f"missing key {key!r} in {what}")
+    return value
+
+
+def _card(value: Any, path: str) -> Card:
+    if not isinstance(value, str):
+        raise _fail(path, f'expected a card like "QS", got {_show(value)}')
+    try:
+        return parse_card(value)
+    except NotationError as exc:
+        raise _fail(path, str(exc)) from None
+
+
+def _cards(value: Any, path: str) -> tuple[Card, ...]:
+    return tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(_list(value, path)))
+
+
+def _card_or_none(value: Any, path: str) -> Card | None:
+    return None if value is None else _card(value, path)
+
+
+def _move(value: Any, path: str) -> Move:
+    if not isinstance(value, str):
+        raise _fail(path, f'expected a move like "bid 3", got {_show(value)}')
+    try:
+        return parse_move(value)
+    except NotationError as exc:
+        raise _fail(path, str(exc)) from None
+
+
+def _suit(value: Any, path: str) -> Suit | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _fail(path, f"expected a suit letter C, D, H or S, got {_show(value)}")
+    try:
+        return Suit.parse(value)
+    except NotationError as exc:
+        raise _fail(path, str(exc)) from None
+
+
+_PHASES = {p.value: p for p in Phase}
+
+
+def _phase(value: Any, path: str) -> Phase:
+    if not isinstance(value, str) or value not in _PHASES:
+        raise _fail(path, f"expected one of {', '.join(_PHASES)}; got {_show(value)}")
+    return _PHASES[value]
+
+
+def _bits(cards: tuple[Card, ...], path: str) -> int:
+    mask = 0
+    for i, card in enumerate(cards):
+        bit = 1 << card.index
+        if mask & bit:
+            raise _fail(f"{path}[{i}]", f"{card} appears twice")
+        mask |= bit
+    return mask
+
+
+def _texts(mask: int) -> list[str]:
+    return [str(CARDS[i]) for i in indices_of_mask(mask)]
+
+

@@ -1,0 +1,193 @@
+"""The one cattrs converter behind :func:`to_json` and :func:`from_json`:
+every document type registered with its writer and reader."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import cattrs
+
+from backalley.cards import Card
+from backalley.errors import BackAlleyError, SerializationError
+from backalley.moves import MOVE_TYPES, Move
+from backalley.record import GameRecord
+from backalley.rules.registry import registered_parts
+from backalley.rules.ruleset import RuleSet
+from backalley.serialize.common import FORMAT_VERSION, _card, _fail, _move, _show
+from backalley.serialize.record_doc import record_from_data, record_to_data
+from backalley.serialize.results_doc import (
+    _contract_document,
+    contract_to_data,
+    deal_result_from_data,
+    deal_result_to_data,
+)
+from backalley.serialize.rules_doc import (
+    _rules_data,
+    policy_from_data,
+    policy_to_data,
+    rules_from_data,
+)
+from backalley.serialize.state_doc import state_from_data, state_to_data
+from backalley.serialize.view_doc import view_from_data, view_to_data
+from backalley.state import GameState
+from backalley.values import Contract, DealResult
+from backalley.views import PlayerView
+
+__all__ = ["converter", "from_data", "from_json", "to_data", "to_json"]
+
+T = TypeVar("T")
+
+
+converter = cattrs.Converter()
+"""The one converter: ``converter.unstructure(x)`` gives plain data for any
+document type, ``converter.structure(data, cls)`` reads it back (raising
+:class:`~backalley.SerializationError`)."""
+
+_KINDS: dict[type, str] = {}
+
+
+def _register(
+    cls: type, kind: str, dump: Callable[[Any], Any], load: Callable[[Any, str], Any]
+) -> None:
+    _KINDS[cls] = kind
+    # predicate hooks: cattrs need not resolve the classes' type annotations
+    converter.register_unstructure_hook_func(lambda t: t is cls, dump)
+    converter.register_structure_hook_func(lambda t: t is cls, lambda data, _t: load(data, "$"))
+
+
+def _register_all() -> None:
+    _register(Card, "card", str, _card)
+    for move_type in MOVE_TYPES:
+        _register(move_type, "move", str, _move_loader(move_type))
+    _register(RuleSet, "rules", _rules_data, rules_from_data)
+    _register(GameState, "state", state_to_data, state_from_data)
+    _register(PlayerView, "view", view_to_data, view_from_data)
+    _register(GameRecord, "record", record_to_data, record_from_data)
+    _register(DealResult, "deal-result", deal_result_to_data, deal_result_from_data)
+    _register(Contract, "contract", contract_to_data, _contract_document)
+    for part, table in registered_parts().items():
+        for cls in table.values():
+            _register(cls, "policy", policy_to_data, _policy_loader(part, cls))
+    converter.register_structure_hook_func(lambda t: t == Move, lambda data, _t: _move(data, "$"))
+
+
+def _move_loader(cls: type) -> Callable[[Any, str], Any]:
+    def load(data: Any, path: str) -> Any:
+        move = _move(data, path)
+        if not isinstance(move, cls):
+            raise _fail(path, f"{move} is not a {getattr(cls, 'kind', cls.__name__)} move")
+        return move
+
+    return load
+
+
+def _policy_loader(part: str, cls: type) -> Callable[[Any, str], Any]:
+    def load(data: Any, path: str) -> Any:
+        return _exact(policy_from_data(part, data, path), cls, path)
+
+    return load
+
+
+def _exact(value: Any, cls: type, path: str) -> Any:
+    if not isinstance(value, cls):
+        expected = getattr(cls, "tag", cls.__name__)
+        raise _fail(f"{path}.type", f"expected a {expected!r} policy, got {value.tag!r}")
+    return value
+
+
+def to_data(value: Any) -> Any:
+    """Plain data (dicts, lists, text, numbers) for any document type.
+
+    Top-level documents carry ``format`` and ``version``.
+    """
+    return copy.deepcopy(_document(value))
+
+
+def _document(value: Any) -> Any:
+    """:func:`to_data` without the copy: parts of it may be shared caches."""
+    if not _KINDS:
+        _register_all()
+    kind = _kind_of(value)
+    data = converter.unstructure(value)
+    if isinstance(data, dict):
+        return {"format": f"backalley/{kind}", "version": FORMAT_VERSION, **data}
+    return data
+
+
+def _kind_of(value: Any) -> str:
+    kind = _KINDS.get(type(value))
+    if kind is not None:
+        return kind
+    _register_new_parts()
+    kind = _KINDS.get(type(value))
+    if kind is not None:
+        return kind
+    part = getattr(type(value), "part", None)
+    if isinstance(part, str):
+        raise SerializationError(
+            f"cannot write {type(value).__qualname__}: it is not a registered rule part "
+            "(decorate the class with @backalley.rules.register, with a tag of its own)",
+            "$",
+        )
+    raise SerializationError(f"cannot write a {type(value).__name__} as JSON", "$")
+
+
+def _register_new_parts() -> None:
+    """Register the converter hooks of rule parts registered since the last call."""
+    for part, table in registered_parts().items():
+        for cls in table.values():
+            if cls not in _KINDS:
+                _register(cls, "policy", policy_to_data, _policy_loader(part, cls))
+
+
+def from_data(data: Any, cls: type[T]) -> T:
+    """Read plain data written by :func:`to_data` back as a ``cls`` value."""
+    if not _KINDS:
+        _register_all()
+    if cls not in _KINDS:
+        _register_new_parts()
+    kind = _KINDS.get(cls) if isinstance(cls, type) else None
+    if kind is None and cast(Any, cls) == Move:  # the union of the move types
+        kind = "move"
+    if kind is None:
+        raise SerializationError(f"cannot read a {getattr(cls, '__name__', cls)!r} from JSON", "$")
+    if isinstance(data, dict) and kind not in ("card", "move"):
+        data = dict(data)
+        fmt = data.pop("format", None)
+        version = data.pop("version", None)
+        if fmt is not None and fmt != f"backalley/{kind}":
+            raise _fail("$.format", f"this is a {fmt!r} document, not 'backalley/{kind}'")
+        if version is not None and version != FORMAT_VERSION:
+            raise _fail(
+                "$.version",
+                f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
+            )
+    try:
+        return converter.structure(data, cls)
+    except BackAlleyError:
+        raise
+    except RecursionError:
+        raise SerializationError("the document is nested too deeply", "$") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # pragma: no cover - defensive
+        raise SerializationError(f"malformed document: {exc}", "$") from None
+
+
+def to_json(value: Any, *, indent: int | None = None) -> str:
+    """JSON text for a state, view, move, card, rule set, record or deal result
+    (compact; ``indent=2`` for text meant for people)."""
+    return json.dumps(_document(value), indent=indent, ensure_ascii=False)
+
+
+def from_json(text: str | bytes, cls: type[T]) -> T:
+    """Read JSON text as a ``cls`` value; malformed or inconsistent input raises
+    :class:`~backalley.SerializationError` with the path of the offending field."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SerializationError(f"expected JSON text, got {type(text).__name__}", "$")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SerializationError(f"not valid JSON: {exc}", "$") from None
+    return from_data(data, cls)

@@ -1,0 +1,33 @@
+"""Checking a game record file: ``backalley check FILE``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from backalley.record import GameRecord, ReplayError, replay
+from backalley.serialize.convert import from_json
+from backalley.state import GameState
+
+__all__ = ["check_record_file"]
+
+
+def check_record_file(path: Path, out: TextIO) -> int:
+    """``backalley check FILE``: 0 when the record replays cleanly, 1 at the
+    first illegal move (reported with its index and reason), 2 for a file
+    that is not a record."""
+    record = from_json(path.read_text(encoding="utf-8"), GameRecord)
+    last: GameState | None = None
+    try:
+        for state in replay(record):
+            last = state
+    except ReplayError as exc:
+        where = "results" if exc.index is None else f"move {exc.index} ({exc.move})"
+        print(f"{path}: ILLEGAL at {where}: {exc.reason.name}: {exc}", file=out)
+        return 1
+    assert last is not None
+    status = (
+        "game over" if last.is_over else f"{last.phase.value}, {last.deals_played} deals scored"
+    )
+    print(f"{path}: OK, {len(record.moves)} moves, {status}, scores {list(last.scores)}", file=out)
+    return 0

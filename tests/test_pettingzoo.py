@@ -1,0 +1,164 @@
+"""The PettingZoo environment (backalley.pettingzoo): PettingZoo's API test on
+every variant, rewards per deal that add up to the scores, masks that are the
+legal moves, the observation shared with the OpenSpiel game, and rendering."""
+
+from __future__ import annotations
+
+import random
+import runpy
+import warnings
+from pathlib import Path
+
+import pytest
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+np = pytest.importorskip("numpy")
+
+import backalley as ba  # noqa: E402
+from backalley.encoding import Actions, observation_layout  # noqa: E402
+from backalley.pettingzoo import env, raw_env, render_text  # noqa: E402
+
+HAND_AT = 4 + 5 + 4 + 4 + 13  # seat, phase, to_act, dealer, hand_size (module docstring)
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_random.py"
+
+
+@pytest.mark.parametrize("name", ba.variants.names())
+def test_api_test_passes_for_every_variant(name: str) -> None:
+    with warnings.catch_warnings():
+        # PettingZoo suggests Box or Discrete spaces; a dict with an action mask is its own advice.
+        warnings.simplefilter("ignore", UserWarning)
+        pettingzoo_test.api_test(env(name), num_cycles=1000)
+
+
+def play(game: object, seed: int) -> dict[str, float]:
+    """Random legal actions to the end; each agent's summed reward."""
+    rng = random.Random(seed)
+    totals: dict[str, float] = {}
+    for agent in game.agent_iter():  # type: ignore[attr-defined]
+        observation, reward, termination, truncation, _info = game.last()  # type: ignore[attr-defined]
+        totals[agent] = totals.get(agent, 0.0) + reward
+        if termination or truncation:
+            game.step(None)  # type: ignore[attr-defined]
+            continue
+        mask = observation["action_mask"]
+        legal = [int(i) for i in np.flatnonzero(mask)]
+        state = game.unwrapped.state  # type: ignore[attr-defined]
+        seat = int(agent.split("_")[1])
+        assert state.to_act == seat
+        assert legal == sorted(Actions().id_of(m) for m in state.legal_moves())
+        game.step(rng.choice(legal))  # type: ignore[attr-defined]
+    return totals
+
+
+@pytest.mark.parametrize("name", ["gamerules", "vietnam", "cutthroat-5"])
+def test_rewards_per_deal_add_up_to_each_sides_score(name: str) -> None:
+    game = env(name, deals=3 if name != "vietnam" else None)
+    game.reset(seed=11)
+    totals = play(game, seed=2)
+    final = game.unwrapped.state
+    assert final.is_over
+    rules = final.rules
+    for side, team in enumerate(rules.teams):
+        for seat in team:
+            assert totals[f"player_{seat}"] == final.scores[side]
+    assert game.agents == []
+
+
+def test_rewards_arrive_when_a_deal_is_scored() -> None:
+    game = raw_env("vietnam")
+    game.reset(seed=3)
+    rng = random.Random(1)
+    while game.state.deals_played == 0:
+        assert all(r == 0 for r in game.rewards.values())
+        mask = game.observe(game.agent_selection)["action_mask"]
+        game.step(rng.choice(list(np.flatnonzero(mask))))
+    points = game.state.deal_results[0].points
+    assert game.rewards == {f"player_{s}": points[s % 2] for s in range(4)}
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    a, b = raw_env("gamerules"), raw_env("gamerules")
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.state == b.state
+    b.reset(seed=6)
+    assert a.state != b.state
+
+
+def test_the_layout_is_the_documented_one() -> None:
+    layout = observation_layout(4, 2, Actions())
+    names = [name for name, _size in layout]
+    assert sum(size for _name, size in layout[: names.index("hand")]) == HAND_AT
+    assert sum(size for _name, size in layout) == 717
+
+
+def test_masks_are_empty_for_seats_not_to_act_and_hands_stay_hidden() -> None:
+    game = raw_env("gamerules")
+    game.reset(seed=1)
+    acting = game.agent_selection
+    for agent in game.possible_agents:
+        obs = game.observe(agent)
+        assert obs["observation"].dtype == np.float32
+        assert obs["action_mask"].dtype == np.int8
+        assert obs["action_mask"].any() == (agent == acting)
+        seat = int(agent.split("_")[1])
+        hand = obs["observation"][HAND_AT : HAND_AT + 54]
+        assert sorted(np.flatnonzero(hand)) == [c.index for c in game.state.hands[seat]]
+
+
+def test_the_observation_is_the_openspiel_observation_tensor() -> None:
+    pytest.importorskip("pyspiel")
+    from backalley.openspiel import load_game
+
+    ospiel = load_game("gamerules", deals=1, dealer=0)
+    rng = random.Random(9)
+    state = ospiel.state_of(rng.sample(range(54), 53))
+    for _ in range(10):
+        state.apply_action(rng.choice(state.legal_actions()))
+    game = raw_env("gamerules", deals=1)
+    game.reset(seed=0)
+    game.state = state.engine_state
+    for seat in range(4):
+        ours = game.observe(f"player_{seat}")
+        assert np.array_equal(ours["observation"], np.asarray(state.observation_tensor(seat)))
+        mask = [int(i) for i in np.flatnonzero(ours["action_mask"])]
+        assert mask == state.legal_actions(seat)
+
+
+def test_ansi_render_shows_the_table() -> None:
+    game = raw_env("gamerules", render_mode="ansi")
+    game.reset(seed=4)
+    text = game.render()
+    assert text == render_text(game.state)
+    assert "seat 3" in text and str(game.state.hands[0][0]) in text
+    assert "scores: 0 0" in text
+    quiet = raw_env("gamerules")
+    quiet.reset(seed=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert quiet.render() is None
+
+
+def test_bad_arguments_and_illegal_actions_are_refused() -> None:
+    with pytest.raises(ba.UnknownVariantError):
+        env("no-such-game")
+    with pytest.raises(ba.SetupError):
+        env("gamerules", render_mode="human")
+    with pytest.raises(ba.SetupError):
+        env("gamerules", deals=0)
+    game = raw_env("gamerules")
+    game.reset(seed=2)
+    before = game.state
+    with pytest.raises(ba.IllegalMoveError):
+        game.step(0)  # a card during the bidding
+    with pytest.raises(ba.NotationError):
+        game.step(999)
+    assert game.state == before
+
+
+def test_the_pettingzoo_example_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    module = runpy.run_path(str(EXAMPLE))
+    totals = module["play"]("vietnam", seed=7)
+    assert set(totals) == {f"player_{s}" for s in range(4)}
+    assert totals["player_0"] == totals["player_2"]
+    assert "game over" in capsys.readouterr().out
