@@ -220,11 +220,18 @@ def format_table(summary: Summary) -> list[str]:
 
 
 def _rich_table(console: Any, summary: Summary) -> None:
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=_title(summary))
+    table = Table(title=_title(summary), box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for i, header in enumerate(HEADERS):
-        table.add_column(header, justify="left" if i == 1 else "right")
+        header = (
+            header.replace("/", "/\n", 1) if " " not in header else header.replace(" ", "\n", 1)
+        )
+        if i == 1:
+            table.add_column(header, justify="left", min_width=9)
+        else:
+            table.add_column(header, justify="right", no_wrap=True)
     for row in _rows(summary):
         table.add_row(*row)
     console.print(table)
