@@ -69,7 +69,9 @@ class Plan:
                 strength[card] = rank
                 mask |= 1 << card
             self.group_masks.append(mask)
-        trumps = [g for g, members in enumerate(groups) if _dominates_all(rules, trump, members, cards)]
+        trumps = [
+            g for g, members in enumerate(groups) if _dominates_all(rules, trump, members, cards)
+        ]
         if len(trumps) > 1:
             return
         if trumps:
@@ -146,9 +148,7 @@ def _same_signature(ordered: list[list[bool]], i: int, j: int) -> bool:
     return all(row_i[k] == row_j[k] for k in range(len(row_i)) if k != i and k != j)
 
 
-def _dominates_all(
-    rules: RuleSet, trump: int, members: list[int], cards: tuple[int, ...]
-) -> bool:
+def _dominates_all(rules: RuleSet, trump: int, members: list[int], cards: tuple[int, ...]) -> bool:
     inside = set(members)
     outside = [c for c in cards if c not in inside]
     if not outside:
@@ -172,9 +172,7 @@ def _must_follow(rules: RuleSet, trump: int, groups: list[list[int]], trump_grou
             if h != g:
                 hand |= 1 << others[0]
         for seat, leader in ((1, 0), (0, 1)):
-            allowed = _rules.legal_mask(
-                rules, hand, (led,), trump, True, seat, leader, frozenset()
-            )
+            allowed = _rules.legal_mask(rules, hand, (led,), trump, True, seat, leader, frozenset())
             if allowed != 1 << held:
                 return False
     return True

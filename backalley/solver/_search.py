@@ -32,36 +32,43 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from backalley.solver import _rules
-from backalley.solver._plan import plan_for
+from backalley.solver._plan import Plan, plan_for
 
 __all__ = ["Search"]
 
 _MEMO_LIMIT = 1 << 20
-_RELATIVE: dict[tuple[int, ...], int] = {}
-"""Relative-rank codes of one group's holdings (bounded; shared, pure)."""
+_RESULT = 1 << 60
+"""The bit of a search answer that says "the target is reached"; the bits
+below it are the answer's relevant cards (see :func:`_make_test`)."""
+_CARDS = (1 << 54) - 1
+_HOLDINGS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+"""Codes of one group's holdings (bounded; shared, pure): see :func:`_holding`."""
 
 
-def _relative(parts: tuple[int, ...]) -> int:
-    """The owners of the remaining cards of one group, lowest first, as one number."""
-    code = _RELATIVE.get(parts)
-    if code is not None:
-        return code
-    n = len(parts)
+def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
+    """One group's cards in the hands ``parts``: (the owners of its remaining
+    cards, highest first, ``bits`` bits each; how many remain; the number of
+    cards of each hand, packed)."""
     union = 0
+    lengths = 0
     for part in parts:
         union |= part
-    code = 1
+        lengths = (lengths << 6) | part.bit_count()
+    code = 0
+    total = 0
     while union:
-        low = union & -union
-        union ^= low
+        top = 1 << (union.bit_length() - 1)
+        union ^= top
         owner = 0
-        while not parts[owner] & low:
+        while not parts[owner] & top:
             owner += 1
-        code = code * n + owner
-    if len(_RELATIVE) >= _MEMO_LIMIT:
-        _RELATIVE.clear()
-    _RELATIVE[parts] = code
-    return code
+        code = (code << bits) | owner
+        total += 1
+    if len(_HOLDINGS) >= _MEMO_LIMIT:
+        _HOLDINGS.clear()
+    answer = (code, total, lengths)
+    _HOLDINGS[parts] = answer
+    return answer
 
 
 class Search:
@@ -118,12 +125,20 @@ class Search:
 
 
 def _make_test(
-    position: _rules.Position, plan: object, is_max: tuple[bool, ...], counter: Search
+    position: _rules.Position, plan: Plan, is_max: tuple[bool, ...], counter: Search
 ) -> Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]:
-    """The zero-window test, as closures over the position's constants."""
-    from backalley.solver._plan import Plan
+    """The zero-window test, as closures over the position's constants.
 
-    assert isinstance(plan, Plan)
+    The inner functions answer with an int: bit 60 (``_RESULT``) set when the
+    side reaches the target, and below it the *relevant cards* of the answer
+    (partition search): the answer holds for every position with the same
+    leader, trump broken or not, the same number of cards of each group in
+    each hand, and the same owners of each group's cards from its lowest
+    relevant card up.  A card is relevant when it won a trick by rank (a card
+    of its own group was beaten in that trick), when it was counted as a
+    quick trick, and (at a node where no move reached the goal) when it
+    stands for a class of equivalent cards that reaches above a relevant card.
+    """
     rules = position.rules
     trump = position.trump
     bidders = position.board_bidders
@@ -139,25 +154,25 @@ def _make_test(
     gmasks = tuple(plan.group_masks)
     tgroup = plan.trump_group
     tmask = plan.trump_mask
-    relative = _relative
-    tt: dict[tuple[object, ...], list[int]] = {}
+    holdings = _HOLDINGS
+    holding = _holding
+    bits = max(1, (n - 1).bit_length())
+    RESULT = _RESULT
+    CARDS = _CARDS
+    # bucket -> entries [mask, value, lo, hi, best, keep]: the entry applies to
+    # a position of the bucket whose code & mask == value; keep: for each
+    # group, how many of its remaining cards are relevant
+    tt: dict[tuple[object, ...], list[list[object]]] = {}
     lead_found = [-1]
 
-    def key_of(hands: tuple[int, ...], leader: int, broken: bool) -> tuple[object, ...]:
-        if fast:
-            return (
-                leader,
-                broken,
-                *[relative(tuple(map(gm.__and__, hands))) for gm in gmasks],
-            )
-        return (leader, broken, *hands)
-
-    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> int:
-        """Tricks the leader surely takes by cashing top cards from the lead."""
+    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int]:
+        """Tricks the leader surely takes by cashing top cards from the lead,
+        and the cards counted."""
         hand = hands[leader]
         leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
         ruffers = [hands[s] for s in range(n) if s != leader and hands[s] & tmask]
         total = 0
+        used = 0
         for g, gm in enumerate(gmasks):
             mine = hand & gm
             if not mine:
@@ -178,20 +193,26 @@ def _make_test(
                     length = (other & gm).bit_count()
                     if length < count:
                         count = length
-            total += count
-        return total if total < left else left
+            if count:
+                cashed = top << above
+                for _ in range(cashed.bit_count() - count):
+                    cashed &= cashed - 1
+                used |= cashed
+                total += count
+        return (total if total < left else left), used
 
     def order(
         cards: int, hands: tuple[int, ...], seat: int, leader: int, trick: tuple[int, ...], win: int
-    ) -> list[int]:
-        """The legal cards, one per class of equivalent cards, best guesses first."""
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """The legal cards, one per class of equivalent cards, best guesses
+        first; and the classes of more than one card, as (lowest, highest)."""
         if not fast:
             out = []
             while cards:
                 low = cards & -cards
                 cards ^= low
                 out.append(low.bit_length() - 1)
-            return out
+            return out, []
         others = 0
         for s in range(n):
             if s != seat:
@@ -199,21 +220,28 @@ def _make_test(
         for c in trick:
             others |= 1 << c
         reps: list[tuple[int, int]] = []
-        prev = -1
+        spans: list[tuple[int, int]] = []
+        rep = prev = -1
         mine_side = is_max[seat]
-        if not trick:
-            # leads: winners first, then leads towards the side's winners, then low cards
-            while cards:
-                low = cards & -cards
-                cards ^= low
-                c = low.bit_length() - 1
-                g = group[c]
-                if prev >= 0 and group[prev] == g and not (others & gmasks[g] & (low - (2 << prev))):
-                    prev = c
-                    continue
+        if trick:
+            wg = group[win]
+            ws = strength[win]
+            wseat = (leader + trick.index(win)) % n
+            ours = is_max[wseat] == mine_side
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            c = low.bit_length() - 1
+            g = group[c]
+            if prev >= 0 and group[prev] == g and not (others & gmasks[g] & (low - (2 << prev))):
                 prev = c
-                gm = gmasks[g]
-                higher = others & gm & ~((low << 1) - 1)
+                continue
+            if rep != prev:
+                spans.append((rep, prev))
+            rep = prev = c
+            if not trick:
+                # leads: winners first, then leads towards the side's winners, then low cards
+                higher = others & gmasks[g] & ~((low << 1) - 1)
                 if not higher:
                     score = 0 if g != tgroup else 1
                 else:
@@ -223,94 +251,131 @@ def _make_test(
                         owner += 1
                     score = 2 if is_max[owner] == mine_side else 3
                 reps.append((score * 64 + strength[c], c))
-        else:
-            wg = group[win]
-            ws = strength[win]
-            pos = len(trick)
-            # who holds the current winner
-            wseat = (leader + trick.index(win)) % n
-            ours = is_max[wseat] == mine_side
-            while cards:
-                low = cards & -cards
-                cards ^= low
-                c = low.bit_length() - 1
-                g = group[c]
-                if prev >= 0 and group[prev] == g and not (others & gmasks[g] & (low - (2 << prev))):
-                    prev = c
-                    continue
-                prev = c
+            else:
                 if g == wg:
                     beats = strength[c] > ws
                 else:
                     beats = g == tgroup
-                s = strength[c] + (32 if g == tgroup else 0)
+                key = strength[c] + (32 if g == tgroup else 0)
                 if ours:
-                    score = 0 if not beats else 1
+                    score = 1 if beats else 0
                 else:
                     score = 0 if beats else 1
-                reps.append((score * 64 + s, c))
-            del pos
+                reps.append((score * 64 + key, c))
+        if rep != prev:
+            spans.append((rep, prev))
         reps.sort()
-        return [c for _k, c in reps]
+        return [c for _k, c in reps], spans
 
-    def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> bool:
+    def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> int:
         """Can the side take ``target`` of the ``left`` tricks, ``leader`` to lead?"""
         if target <= 0:
-            return True
+            return RESULT
         if target > left:
-            return False
+            return 0
         if left == 1:
-            trick = tuple(
-                hands[(leader + i) % n].bit_length() - 1 for i in range(n)
-            )
-            w = (leader + rule_winner(rules, trick, trump)) % n
-            return is_max[w]
-        key = key_of(hands, leader, broken)
-        entry = tt.get(key)
-        if entry is not None:
-            if entry[0] >= target:
-                return True
-            if entry[1] < target:
-                return False
+            trick = tuple(hands[(leader + i) % n].bit_length() - 1 for i in range(n))
+            at = rule_winner(rules, trick, trump)
+            w = trick[at]
+            rel = 0
+            if standard:
+                g = group[w]
+                for c in trick:
+                    if c != w and group[c] == g:
+                        rel = 1 << w
+                        break
+            return (RESULT | rel) if is_max[(leader + at) % n] else rel
+        if fast:
+            full = 0
+            key: list[object] = [leader, broken]
+            for gm in gmasks:
+                parts = tuple(map(gm.__and__, hands))
+                held = holdings.get(parts)
+                if held is None:
+                    held = holding(parts, bits)
+                full = (full << (bits * held[1])) | held[0]
+                key.append(held[2])
+            bucket = tuple(key)
         else:
-            entry = [0, left, -1]
-            tt[key] = entry
+            full = 0
+            bucket = (leader, broken, *hands)
+        entries = tt.get(bucket)
+        best = -1
+        if entries is not None:
+            for e in entries:
+                if full & e[0] == e[1]:  # type: ignore[operator]
+                    if e[2] >= target:  # type: ignore[operator]
+                        return RESULT | kept(hands, e[5])  # type: ignore[arg-type]
+                    if e[3] < target:  # type: ignore[operator]
+                        return kept(hands, e[5])  # type: ignore[arg-type]
+                    if best < 0:
+                        best = e[4]  # type: ignore[assignment]
+        else:
+            entries = []
+            tt[bucket] = entries
         if quick_ok:
-            q = quick(hands, leader, broken, left)
+            q, used = quick(hands, leader, broken, left)
             if q:
                 if is_max[leader]:
-                    if q > entry[0]:
-                        entry[0] = q
                     if q >= target:
-                        return True
-                else:
-                    if left - q < entry[1]:
-                        entry[1] = left - q
-                    if left - q < target:
-                        return False
+                        return RESULT | used
+                elif left - q < target:
+                    return used
         hint = -1
-        best = entry[2]
         if best >= 0:
             # the best lead found before, stored as (group, how many of the
             # leader's cards of that group lie above it)
-            gm = gmasks[best >> 6]
-            mine = hands[leader] & gm
+            mine = hands[leader] & gmasks[best >> 6]
             for _ in range(best & 63):
                 mine ^= 1 << (mine.bit_length() - 1)
             if mine:
                 hint = mine.bit_length() - 1
-        result = play(hands, leader, broken, (), left, target, hint)
+        answer = play(hands, leader, broken, (), left, target, hint)
         found = lead_found[0]
         if found >= 0:
             g = group[found]
             above = hands[leader] & gmasks[g] & ~((2 << found) - 1)
-            entry[2] = g * 64 + above.bit_count()
-        if result:
-            if target > entry[0]:
-                entry[0] = target
-        elif target - 1 < entry[1]:
-            entry[1] = target - 1
-        return result
+            best = g * 64 + above.bit_count()
+        else:
+            best = -1
+        # the entry: for each group, its cards from the lowest relevant one up
+        rel = answer & CARDS
+        mask = 0
+        keep = []
+        if fast:
+            union = 0
+            for h in hands:
+                union |= h
+            for gm in gmasks:
+                rem = union & gm
+                total = rem.bit_count()
+                r = rel & gm
+                k = (rem & ~((r & -r) - 1)).bit_count() if r else 0
+                keep.append(k)
+                width = bits * total
+                mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
+        if answer & RESULT:
+            entries.append([mask, full & mask, target, left, best, keep])
+        else:
+            entries.append([mask, full & mask, 0, target - 1, best, keep])
+        return answer
+
+    def kept(hands: tuple[int, ...], keep: list[int]) -> int:
+        """The relevant cards of an entry, in this position: for each group,
+        its ``keep`` highest remaining cards."""
+        if not fast:
+            return 0
+        union = 0
+        for h in hands:
+            union |= h
+        out = 0
+        for gm, k in zip(gmasks, keep):
+            if k:
+                rem = union & gm
+                for _ in range(rem.bit_count() - k):
+                    rem &= rem - 1
+                out |= rem
+        return out
 
     def play(
         hands: tuple[int, ...],
@@ -320,25 +385,30 @@ def _make_test(
         left: int,
         target: int,
         win: int,
-    ) -> bool:
-        """The same test with ``trick`` on the table (``win``: its winning card so far)."""
+    ) -> int:
+        """The same test with ``trick`` on the table (``win``: its winning
+        card so far; at the lead, a card to try first or -1)."""
         counter.nodes += 1
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
         cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
         maximising = is_max[seat]
+        goal = RESULT if maximising else 0
         last = pos + 1 == n
-        moves = order(cards, hands, seat, leader, trick, win)
-        if pos == 0:
-            lead_found[0] = -1
-            if win >= 0 and win in moves:
-                moves.remove(win)
-                moves.insert(0, win)
+        moves, spans = order(cards, hands, seat, leader, trick, win)
+        if pos == 0 and win >= 0:
+            # the hint may stand for its class under another card
+            for i, c in enumerate(moves):
+                if c == win or (
+                    group[c] == group[win] and any(lo == c and lo <= win <= hi for lo, hi in spans)
+                ):
+                    moves.insert(0, moves.pop(i))
+                    break
+        union = 0
         for c in moves:
-            bit = 1 << c
             new = list(hands)
-            new[seat] = hand ^ bit
+            new[seat] = hand ^ (1 << c)
             after = tuple(new)
             played = (*trick, c)
             if standard:
@@ -354,20 +424,34 @@ def _make_test(
                 w = -1
             if last:
                 if standard:
-                    winner = (leader + played.index(w)) % n
+                    at = played.index(w)
+                    winner = (leader + at) % n
                 else:
                     winner = (leader + rule_winner(rules, played, trump)) % n
                 now = broken or rule_breaks(rules, played, trump)
-                result = start(after, winner, now, left - 1, target - is_max[winner])
+                answer = start(after, winner, now, left - 1, target - is_max[winner])
+                if standard:
+                    g = group[w]
+                    for x in played:
+                        if x != w and group[x] == g:
+                            answer |= 1 << w
+                            break
             else:
-                result = play(after, leader, broken, played, left, target, w)
-            if result is maximising:
+                answer = play(after, leader, broken, played, left, target, w)
+            if answer & RESULT == goal:
                 if pos == 0:
                     lead_found[0] = c
-                return result
+                return answer
+            union |= answer
         if pos == 0:
             lead_found[0] = -1
-        return not maximising
+        rel = union & CARDS
+        for lo, hi in spans:
+            r = rel & gmasks[group[lo]]
+            low = r & -r
+            if low and (1 << lo) < low <= (1 << hi):
+                rel |= 1 << lo
+        return (RESULT ^ goal) | rel
 
     def test(
         hands: tuple[int, ...],
@@ -378,7 +462,7 @@ def _make_test(
         target: int,
     ) -> bool:
         if not trick:
-            return start(hands, leader, broken, left, target)
+            return bool(start(hands, leader, broken, left, target) & RESULT)
         if target <= 0:
             return True
         if target > left:
@@ -386,6 +470,6 @@ def _make_test(
         win = -1
         if standard:
             win = trick[rule_winner(rules, trick, trump)]
-        return play(hands, leader, broken, trick, left, target, win)
+        return bool(play(hands, leader, broken, trick, left, target, win) & RESULT)
 
     return test
