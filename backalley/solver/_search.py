@@ -201,6 +201,55 @@ def _make_test(
                 total += count
         return (total if total < left else left), used
 
+    def entries_to_partner(
+        hands: tuple[int, ...], leader: int, broken: bool, left: int
+    ) -> tuple[int, int]:
+        """Tricks the leader's side surely takes by leading low to a partner's
+        top card of a group and cashing the partner's quick tricks from there."""
+        hand = hands[leader]
+        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
+        best, best_used = 0, 0
+        side = is_max[leader]
+        for p in range(n):
+            if p == leader or is_max[p] != side:
+                continue
+            partner = hands[p]
+            for g, gm in enumerate(gmasks):
+                mine = hand & gm & leads
+                theirs = partner & gm
+                if not mine or not theirs:
+                    continue
+                others = 0
+                for s in range(n):
+                    if s != p:
+                        others |= hands[s] & gm
+                top = 1 << (theirs.bit_length() - 1)
+                if others > top:
+                    continue
+                if g != tgroup and any(
+                    hands[s] & tmask and not hands[s] & gm
+                    for s in range(n)
+                    if s != p and s != leader
+                ):
+                    continue
+                low = mine & -mine
+                c = low.bit_length() - 1
+                if not legal(rules, partner, (c,), trump, broken, p, leader, bidders) & top:
+                    continue
+                after = list(hands)
+                for s in range(n):
+                    held = hands[s] & gm
+                    if s == leader:
+                        after[s] ^= low
+                    elif s == p:
+                        after[s] ^= top
+                    elif held:
+                        after[s] ^= held & -held
+                q, used = quick(tuple(after), p, broken, left - 1)
+                if q + 1 > best:
+                    best, best_used = q + 1, used | top
+        return best, best_used
+
     def order(
         cards: int, hands: tuple[int, ...], seat: int, leader: int, trick: tuple[int, ...], win: int
     ) -> tuple[list[int], list[tuple[int, int]]]:
@@ -315,12 +364,13 @@ def _make_test(
             tt[bucket] = entries
         if quick_ok:
             q, used = quick(hands, leader, broken, left)
-            if q:
-                if is_max[leader]:
-                    if q >= target:
-                        return RESULT | used
-                elif left - q < target:
-                    return used
+            need = target if is_max[leader] else left - target + 1
+            if q < need and n > 2:
+                q2, used2 = entries_to_partner(hands, leader, broken, left)
+                if q2 > q:
+                    q, used = q2, used2
+            if q >= need:
+                return (RESULT | used) if is_max[leader] else used
         hint = -1
         if best >= 0:
             # the best lead found before, stored as (group, how many of the
