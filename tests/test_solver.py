@@ -213,7 +213,7 @@ def bridge_state(trump: ba.Suit | None, seed: int, plays: int) -> ba.GameState:
     return state
 
 
-@pytest.mark.parametrize(("trump", "seed"), [(None, 0), (ba.Suit.SPADES, 3), (ba.Suit.HEARTS, 5)])
+@pytest.mark.parametrize(("trump", "seed"), [(None, 0), (ba.Suit.SPADES, 0), (ba.Suit.HEARTS, 0)])
 def test_whole_deal_agrees_with_dds(trump: ba.Suit | None, seed: int) -> None:
     state = bridge_state(trump, seed, 0)
     scores = dict(solve_board(endplay_deal(state)))
