@@ -251,7 +251,13 @@ def _make_test(
         return best, best_used
 
     def order(
-        cards: int, hands: tuple[int, ...], seat: int, leader: int, trick: tuple[int, ...], win: int
+        cards: int,
+        hands: tuple[int, ...],
+        seat: int,
+        leader: int,
+        trick: tuple[int, ...],
+        win: int,
+        rem: int,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The legal cards, one per class of equivalent cards, best guesses
         first; and the classes of more than one card, as (lowest, highest)."""
@@ -262,12 +268,7 @@ def _make_test(
                 cards ^= low
                 out.append(low.bit_length() - 1)
             return out, []
-        others = 0
-        for s in range(n):
-            if s != seat:
-                others |= hands[s]
-        for c in trick:
-            others |= 1 << c
+        others = rem & ~hands[seat]
         reps: list[tuple[int, int]] = []
         spans: list[tuple[int, int]] = []
         rep = prev = -1
@@ -380,7 +381,10 @@ def _make_test(
                 mine ^= 1 << (mine.bit_length() - 1)
             if mine:
                 hint = mine.bit_length() - 1
-        answer = play(hands, leader, broken, (), left, target, hint)
+        rem = 0
+        for h in hands:
+            rem |= h
+        answer = play(hands, leader, broken, (), left, target, hint, rem)
         found = lead_found[0]
         if found >= 0:
             g = group[found]
@@ -435,6 +439,7 @@ def _make_test(
         left: int,
         target: int,
         win: int,
+        rem: int,
     ) -> int:
         """The same test with ``trick`` on the table (``win``: its winning
         card so far; at the lead, a card to try first or -1)."""
@@ -446,7 +451,7 @@ def _make_test(
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
-        moves, spans = order(cards, hands, seat, leader, trick, win)
+        moves, spans = order(cards, hands, seat, leader, trick, win, rem)
         if pos == 0 and win >= 0:
             # the hint may stand for its class under another card
             for i, c in enumerate(moves):
@@ -487,7 +492,7 @@ def _make_test(
                             answer |= 1 << w
                             break
             else:
-                answer = play(after, leader, broken, played, left, target, w)
+                answer = play(after, leader, broken, played, left, target, w, rem)
             if answer & RESULT == goal:
                 if pos == 0:
                     lead_found[0] = c
@@ -520,6 +525,11 @@ def _make_test(
         win = -1
         if standard:
             win = trick[rule_winner(rules, trick, trump)]
-        return bool(play(hands, leader, broken, trick, left, target, win) & RESULT)
+        rem = 0
+        for h in hands:
+            rem |= h
+        for c in trick:
+            rem |= 1 << c
+        return bool(play(hands, leader, broken, trick, left, target, win, rem) & RESULT)
 
     return test
