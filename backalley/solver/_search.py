@@ -349,6 +349,9 @@ def _make_test(
         else:
             full = 0
             bucket = (leader, broken, *hands)
+        rem = 0
+        for h in hands:
+            rem |= h
         entries = tt.get(bucket)
         best = -1
         if entries is not None:
@@ -363,6 +366,22 @@ def _make_test(
         else:
             entries = []
             tt[bucket] = entries
+        if quick_ok and tmask:
+            # a hand's trumps above every other hand's trumps each win a trick
+            all_trumps = rem & tmask
+            for s in range(n):
+                mine = hands[s] & tmask
+                if not mine:
+                    continue
+                rest = all_trumps & ~mine
+                top = mine >> rest.bit_length()
+                if top:
+                    sure = top.bit_count()
+                    if is_max[s]:
+                        if sure >= target:
+                            return RESULT | (top << rest.bit_length())
+                    elif left - sure < target:
+                        return top << rest.bit_length()
         if quick_ok:
             q, used = quick(hands, leader, broken, left)
             need = target if is_max[leader] else left - target + 1
@@ -381,9 +400,6 @@ def _make_test(
                 mine ^= 1 << (mine.bit_length() - 1)
             if mine:
                 hint = mine.bit_length() - 1
-        rem = 0
-        for h in hands:
-            rem |= h
         answer = play(hands, leader, broken, (), left, target, hint, rem)
         found = lead_found[0]
         if found >= 0:
