@@ -129,6 +129,30 @@ def test_generated_deals_agree_with_minimax(name: str, size: int, seed: int, ext
     check_against_minimax(state)
 
 
+@pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online", "cutthroat-3"])
+def test_shortcuts_agree_with_the_plain_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 6-card deals (too big for the minimax above), the solver with its
+    shortcuts (relative ranks, relevant cards, rank equivalence, quick
+    tricks, the derived card order) agrees with its plain search, which asks
+    the rule set for every trick winner and stores exact positions."""
+    from backalley.solver import _plan, _search
+
+    class Plain:
+        def __init__(self, plan: _plan.Plan) -> None:
+            for slot in _plan.Plan.__slots__:
+                setattr(self, slot, getattr(plan, slot))
+            self.standard = self.monotone = self.follows = False
+
+    rules = ba.variants.get(name)
+    for seed in range(3):
+        state = playing(rules, 6, seed, 3 * seed)
+        assert state is not None and state.phase is ba.Phase.PLAYING
+        fast = solve(state)
+        with monkeypatch.context() as patch:
+            patch.setattr(_search, "plan_for", lambda r, t: Plain(_plan.plan_for(r, t)))
+            assert solve(state) == fast
+
+
 def test_refuses_a_state_outside_the_play() -> None:
     state = ba.new_game(ba.variants.GAMERULES, seed=1)
     assert state.phase is ba.Phase.BIDDING
