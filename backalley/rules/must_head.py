@@ -59,8 +59,11 @@ class MustHeadTrick(FollowPolicy):
         return super().explain(ctx, reason, card, allowed, trick)
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def _describe(self, jokers: bool) -> str:
         return (
-            super().describe()
+            super()._describe(jokers)
             + " A player must head the trick when able: among the cards they may play, one "
             "that beats the best card played so far, if they hold one."
         )

@@ -46,7 +46,10 @@ class MustTrumpWhenVoid(FollowPolicy):
         return super().explain(ctx, reason, card, allowed, trick)
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def _describe(self, jokers: bool) -> str:
         return (
-            super().describe()
+            super()._describe(jokers)
             + " A player who cannot follow the suit led must play a trump if they hold one."
         )
