@@ -212,6 +212,8 @@ def _registered_parts() -> dict[str, dict[str, dict[str, Schema]]]:
         described = PARTS.get(part, {})
         table: dict[str, dict[str, Schema]] = {}
         for tag, cls in registry[part].items():
+            if not cls.__module__.startswith("backalley."):
+                continue  # the schema describes the library's own rules
             names = [a.name for a in attrs.fields(cls)]
             if tag in described:
                 table[tag] = described[tag]

@@ -51,6 +51,7 @@ from backalley.rules.deck import deck_mask
 from backalley.serialize import rules_from_data, rules_to_data
 
 from .helpers import check_conservation
+from .strategies import registry_rule_sets
 
 VARIANTS = ba.variants.names()
 SEEDS = (0, 1)
@@ -488,6 +489,34 @@ def test_generated_strategy_builds_many_kinds() -> None:
         "jokers:2",
     ):
         assert kind in seen, kind
+
+
+@GENERATED
+@given(rules=registry_rule_sets(), seed=st.integers(0, 2**32))
+def test_registry_rule_sets_play_to_the_end(rules: ba.RuleSet, seed: int) -> None:
+    """Rule sets drawn from the registry (every registered part, options from
+    its types) play to the end with every invariant holding, and round-trip."""
+    play_checked(rules, seed)
+    check_round_trips(rules)
+
+
+def test_registry_strategy_reaches_every_registered_part() -> None:
+    """Every registered class of every part appears among drawn rule sets
+    (a check on the strategy: a new rule is exercised without editing it)."""
+    seen: set[tuple[str, str]] = set()
+
+    @settings(max_examples=300, deadline=None, database=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(rules=registry_rule_sets())
+    def collect(rules: ba.RuleSet) -> None:
+        for part in ba.rules.PART_NAMES:
+            seen.add((part, getattr(rules, part).tag))
+
+    collect()
+    for part, table in ba.rules.registered_parts().items():
+        for tag, cls in table.items():
+            if cls.__module__.startswith("backalley."):
+                assert (part, tag) in seen, (part, tag)
 
 
 def test_stuck_game_guard_is_not_hit_by_ordinary_games() -> None:

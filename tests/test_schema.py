@@ -105,7 +105,7 @@ def test_policy_definitions_match_the_engine(part: str) -> None:
     exactly its parameters, in ``options()`` order, and the enum values of
     its option types."""
     defs = schema()["$defs"]
-    classes = list(part_classes(part).values())
+    classes = [c for c in part_classes(part).values() if c.__module__.startswith("backalley.")]
     assert defs[f"policy:{part}"]["properties"]["type"]["enum"] == [c.tag for c in classes]
     for cls in classes:
         definition = defs[f"{part}:{cls.tag}"]

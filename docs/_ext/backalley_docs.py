@@ -11,7 +11,7 @@ Directives
     last thing in its section: it adds one subsection per variant.
 
 ``.. rule-parts::``
-    A table of the ten rule parts (:data:`backalley.rules.PART_TYPES`): the
+    A table of the eleven rule parts (:func:`backalley.rules.registered_parts`): the
     policy classes that can fill each part, with their stable tags and their
     parameters' defaults, read from the classes themselves.
 
@@ -250,12 +250,13 @@ class RulePartsDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         from backalley import rules as rules_pkg
-        from backalley.rules.ruleset import PART_TYPES
+        from backalley.rules.registry import registered_parts
 
         _note_package_sources(self)
         default = rules_pkg.RuleSet()
         rows: list[list[nodes.Node | str]] = []
-        for part, classes in PART_TYPES.items():
+        for part, table in registered_parts().items():
+            classes = [c for c in table.values() if c.__module__.startswith("backalley.")]
             for i, cls in enumerate(classes):
                 public = f"backalley.rules.{cls.__name__}"
                 cell = nodes.paragraph()
