@@ -206,6 +206,21 @@ def test_item_2_describe_still_works_for_a_users_part() -> None:
             return "Whoever has most wins."
 
     assert describe_part(Plain(), V.GAMERULES) == "Whoever has most wins."
+
+    @attrs.frozen
+    class Strict(ba.rules.FollowPolicy):
+        tag: ClassVar[str] = "test-sheets/strict"
+
+        def describe(self) -> str:
+            return super().describe() + " No aces on a void."
+
+    # a subclass of a built-in part that rewrites only describe() keeps its text
+    assert describe_part(Strict(), V.GAMERULES).endswith("their lowest trump. No aces on a void.")
+    # the built-in house rules leave the joker rules out without jokers
+    for follow in (ba.rules.MustHeadTrick(), ba.rules.MustTrumpWhenVoid()):
+        rules = V.SPADES_NO_JOKERS.replace(follow=follow)
+        text = paragraph(rules, "Following")
+        assert "must" in text and "joker" not in text and "Blooper" not in text
     # every built-in part describes itself without a rule set too
     for name in VARIANTS:
         for part in V.get(name).parts().values():

@@ -183,9 +183,15 @@ class Neighbours:
         return self.tag
 
 
-def test_item_4_one_per_team_needs_consecutive_seats_of_different_sides() -> None:
+def test_item_4_one_per_team_needs_consecutive_seats_of_different_sides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Choice (docs): one speaker per side speaks clockwise, so a seating where
     neighbours are partners is refused, naming the parts."""
+    from backalley.rules import registry
+
+    scratch = {part: dict(table) for part, table in registry._REGISTRY.items()}
+    monkeypatch.setattr(registry, "_REGISTRY", scratch)  # the test class leaves no trace
     ba.rules.register(Neighbours)
     V.VIETNAM.replace(seating=Neighbours())  # each player speaking is fine
     with pytest.raises(ba.RuleSetError) as info:

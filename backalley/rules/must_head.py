@@ -4,12 +4,13 @@ of the trick so far, if they hold one."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from backalley.cards import CARDS
 from backalley.errors import Reason
+from backalley.rules.base import has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.protocols import Restriction
@@ -60,6 +61,9 @@ class MustHeadTrick(FollowPolicy):
 
     def describe(self) -> str:
         return self._describe(jokers=True)
+
+    def describe_in(self, rules: Any) -> str:
+        return self._describe(jokers=has_jokers(rules))
 
     def _describe(self, jokers: bool) -> str:
         return (

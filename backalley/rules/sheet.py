@@ -42,11 +42,23 @@ def rules_sheet(rules: RuleSet) -> str:
 def describe_part(part: Any, rules: RuleSet) -> str:
     """A part's paragraph of the sheet of ``rules``: its ``describe_in(rules)``
     (only what can apply in that rule set), or ``describe()`` for a part that
-    has no ``describe_in`` (a user's part not built on :class:`~backalley.rules.Part`)."""
+    has no ``describe_in`` or overrides ``describe()`` in a subclass below it."""
     describe_in = getattr(part, "describe_in", None)
-    if callable(describe_in):
+    if callable(describe_in) and not _describe_is_newer(type(part)):
         return str(describe_in(rules))
     return str(part.describe())
+
+
+def _describe_is_newer(cls: type) -> bool:
+    """Whether ``cls`` (or a base nearer to it) overrides ``describe`` below the
+    class that gives ``describe_in``: a user's subclass of a built-in part that
+    rewrites only ``describe()`` is described by its own text."""
+    for klass in cls.__mro__:
+        if "describe_in" in vars(klass):
+            return False
+        if "describe" in vars(klass):
+            return True
+    return False
 
 
 def options_table(rules: RuleSet) -> list[str]:
