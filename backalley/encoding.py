@@ -155,6 +155,8 @@ class Actions:
         if isinstance(move, BoardBid):
             return self.board_id
         if isinstance(move, Counter):
+            if move.multiplier is not None:
+                raise NotationError(f"{move}: this action layout has no direct counters")
             return self.counter_id
         if isinstance(move, NameTrump):
             return self.trump_base + (4 if move.suit is None else move.suit.index)

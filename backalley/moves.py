@@ -1,7 +1,8 @@
 """Moves and their text form.
 
 Canonical text (DESIGN.md §1): ``pass``, ``bid N``, ``board``, ``counter``
-(``double``, ``triple`` and ``quadruple`` read as it too), ``trump X`` (``X`` one
+(``double``, ``triple`` and ``quadruple`` read as it too), ``counter xK`` (a
+direct counter to the multiplier ``K``), ``trump X`` (``X`` one
 of ``C D H S``, or ``NT`` where the rules allow no trump), ``play QS`` (a bare
 card ``QS`` reads as a play).  Suits may be written as symbols in input
 (``play Q♠``, ``trump ♥``); the canonical text stays ASCII.  ``parse_move(str(m)) == m`` for every move.
@@ -67,15 +68,25 @@ class BoardBid:
         return "board"
 
 
+def _check_multiplier(instance: Counter, attribute: Any, value: Any) -> None:
+    if value is not None and (type(value) is not int or not 2 <= value <= 99):
+        raise NotationError(f"a counter's multiplier is a whole number 2..99, not {value!r}")
+
+
 @attrs.frozen(slots=True)
 class Counter:
     """Take over the other side's contract at the next multiplier: double,
-    then triple, then quadruple (RULES.md 2.2)."""
+    then triple, then quadruple (RULES.md 2.2).
 
+    ``Counter(k)`` (text ``counter xK``) names the multiplier directly, for
+    auctions whose counter is one call of double, triple or quadruple
+    (RULES.md 2.6, ``counter_style = direct``)."""
+
+    multiplier: int | None = attrs.field(default=None, validator=_check_multiplier)
     kind: ClassVar[str] = "counter"
 
     def __str__(self) -> str:
-        return "counter"
+        return "counter" if self.multiplier is None else f"counter x{self.multiplier}"
 
 
 def _check_suit(instance: NameTrump, attribute: Any, value: Any) -> None:
@@ -154,6 +165,11 @@ def parse_move(text: str) -> Move:
     head, rest = words[0], words[1:]
     if head in _WORDS and not rest:
         return _WORDS[head]
+    if head == "counter" and len(rest) == 1 and rest[0][:1] == "x":
+        k = rest[0][1:]
+        if k.isascii() and k.isdigit() and len(k) <= 2 and int(k) >= 2:
+            return Counter(int(k))
+        raise NotationError(f"{text!r}: a direct counter is 'counter x2' .. 'counter x99'")
     if head == "bid" and len(rest) == 1:
         if rest[0].isascii() and rest[0].isdigit():
             if len(rest[0]) > 3:

@@ -114,7 +114,8 @@ class PublicFacts:
 
     @property
     def bids(self) -> tuple[Move | None, ...]:
-        """This deal's calls so far, per seat (``None``: not yet spoken)."""
+        """This deal's calls so far, per seat (``None``: not yet spoken, or -
+        where the bidding part lets only some seats speak - not speaking this deal)."""
         n, first = self.rules.players, self.first_bidder
         out: list[Move | None] = [None] * n
         for i, call in enumerate(self.calls):

@@ -326,11 +326,12 @@ class GameState(PublicFacts):
         rules = core.rules
         deal = core.deal
         calls = (*deal.calls, move)
-        if len(calls) < rules.players:
-            return self._with_deal(deal.with_calls(calls), _BIDDING, core.leader)
         plan = rules.plan
         ctx = deal.ctx
-        outcome = rules.bidding.outcome(plan.bidding_context(ctx, calls))
+        bctx = plan.bidding_context(ctx, calls)
+        if rules.bidding.speaker(bctx) is not None:
+            return self._with_deal(deal.with_calls(calls), _BIDDING, core.leader)
+        outcome = rules.bidding.outcome(bctx)
         if outcome.thrown_in:
             dealer = rules.bidding.redealer(ctx.dealer, rules.players)
             return start_deal(rules, core.match, dealer, ctx.hand_size)

@@ -15,6 +15,7 @@ from backalley.rules import (
     BlooperForced,
     BoardMultiplier,
     ContractScoring,
+    CounterStyle,
     Cutthroat,
     DealerRotation,
     Deck,
@@ -32,6 +33,7 @@ from backalley.rules import (
     RotatingTrump,
     RuleSet,
     Schedule,
+    Speakers,
     TrumpBrokenBy,
     TrumpLead,
     TurnUpTrump,
@@ -54,6 +56,7 @@ __all__ = [
     "VIETNAM",
     "VIETNAM_42",
     "VIETNAM_CUTTHROAT",
+    "VIETNAM_LITERAL",
     "VIETNAM_NO_JOKERS",
     "VIETNAM_SPADES",
     "get",
@@ -76,12 +79,9 @@ VIETNAM: RuleSet = RuleSet(
 """The Vietnam-era game (RULES.md §2): a match of two 13-card games, an
 ascending auction with counters, the declarer names trump and leads."""
 
-VIETNAM_NO_JOKERS: RuleSet = VIETNAM.replace(
-    deck=Deck(jokers=0),
-    follow=FollowPolicy(blooper_lead_forcing=False),
-    name="vietnam-no-jokers",
-)
-"""``VIETNAM`` with a plain 52-card deck (so no blooper rules)."""
+VIETNAM_NO_JOKERS: RuleSet = VIETNAM.replace(deck=Deck(jokers=0), name="vietnam-no-jokers")
+"""``VIETNAM`` with a plain 52-card deck (so no blooper rules: they keep their
+Vietnam settings and apply again if the jokers are put back)."""
 
 VIETNAM_42: RuleSet = VIETNAM.replace(
     deck=Deck(ranks=[r for r in Rank if Rank.FIVE <= r <= Rank.ACE]),
@@ -136,10 +136,7 @@ STRICT_TRUMP: RuleSet = GAMERULES.replace(
 trump, and bidding board gives no right to lead trump."""
 
 SPADES_NO_JOKERS: RuleSet = GAMERULES.replace(
-    deck=Deck(jokers=0),
-    trump=FixedTrump(Suit.SPADES),
-    follow=FollowPolicy(blooper_lead_forcing=False),
-    name="spades-no-jokers",
+    deck=Deck(jokers=0), trump=FixedTrump(Suit.SPADES), name="spades-no-jokers"
 )
 """Gamerules with a plain 52-card deck and spades always trump."""
 
@@ -170,6 +167,14 @@ ROTATING_TRUMP: RuleSet = GAMERULES.replace(
 MUST_HEAD: RuleSet = GAMERULES.replace(follow=MustHeadTrick(), name="must-head")
 """Gamerules where a player must head the trick whenever able."""
 
+VIETNAM_LITERAL: RuleSet = VIETNAM.replace(
+    bidding=Auction(speakers=Speakers.ONE_PER_TEAM, counter_style=CounterStyle.MULTIPLE_BID),
+    name="vietnam-literal",
+)
+"""The Vietnam game with the source's auction read word by word (RULES.md
+2.6): each side announces once, and a second announcement of at least two,
+three or four times the first doubles, triples or quadruples the contract."""
+
 PRESET_NOTES: dict[str, str] = {
     "bab-online": (
         "The Back Alley Bridge server: 13 deals of 12, 10, ..., 1, ..., 13 cards; a turned "
@@ -193,6 +198,12 @@ PRESET_NOTES: dict[str, str] = {
         "deal; a player who cannot follow must trump if able."
     ),
     "must-head": "A player must head the trick (beat the best card so far) whenever able.",
+    "vietnam-literal": (
+        "The source's auction read word by word: each side makes one announcement (left of "
+        "the dealer for their side, then the next player for the other side), higher than "
+        "the one before; a second announcement of at least 2x, 3x or 4x the first doubles, "
+        "triples or quadruples the contract (3 then 7 is a double), made or failed."
+    ),
 }
 """What each preset changes from the game it is based on."""
 
@@ -256,4 +267,4 @@ register(CUTTHROAT_5, "five-players")
 register(VIETNAM_LADDER, "vietnam-13-1-13")
 register(ROTATING_TRUMP, "rotating")
 register(MUST_HEAD, "head")
-
+register(VIETNAM_LITERAL, "vietnam-word-by-word")

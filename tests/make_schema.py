@@ -23,7 +23,7 @@ FORMAT_VERSION = 1
 MAX_SEAT = 7  # a cutthroat game seats at most 8 players
 
 CARD_RE = "(?:[2-9TJQKA][CDHS]|BJ|LJ)"
-CALL_RE = "(?:pass|board|counter|bid (?:0|[1-9][0-9]*))"
+CALL_RE = "(?:pass|board|counter(?: x(?:[2-9]|[1-9][0-9]))?|bid (?:0|[1-9][0-9]*))"
 
 Schema = dict[str, Any]
 
@@ -158,6 +158,8 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "counters": NON_NEGATIVE,
             "all_pass": ALL_PASS,
             "first_bidder": FIRST_BIDDER,
+            "speakers": enum("each-player", "one-per-team"),
+            "counter_style": enum("step", "direct", "multiple-bid"),
         },
     },
     "lead": {
@@ -354,7 +356,7 @@ def build() -> Schema:
         },
         "move": {
             "description": "A move in canonical text: pass, bid N, board, counter, "
-            "trump X (X one of C D H S, or NT), play QS.",
+            "counter xK, trump X (X one of C D H S, or NT), play QS.",
             **MOVE,
         },
         "phase": enum("bidding", "naming-trump", "playing", "game-over"),

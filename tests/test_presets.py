@@ -78,6 +78,7 @@ COVERED = {
     "vietnam-ladder",
     "rotating-trump",  # tests/test_new_rules.py
     "must-head",  # tests/test_new_rules.py
+    "vietnam-literal",  # tests/test_sheets.py
 }
 
 
@@ -496,7 +497,7 @@ def test_spades_no_jokers() -> None:
     """RULES.md §5 deck/trump: 52 cards without jokers; spades are always trump."""
     rules = V.SPADES_NO_JOKERS
     assert rules.deck.size == 52 and not rules.deck.has_jokers
-    assert not rules.follow.blooper_lead_forcing
+    assert rules.follow == V.GAMERULES.follow  # blooper rules inert without jokers
     for seed in range(3):
         state = ba.new_game(rules, seed=seed)
         assert state.trump is S and state.turn_up is None
@@ -643,6 +644,11 @@ SHEET_PHRASES = {
         "must play a trump if they hold one",
     ],
     "must-head": ["must head the trick when able"],
+    "vietnam-literal": [
+        "each side makes exactly one announcement",
+        "the next player clockwise for the other side",
+        "3 then 7 is a double",
+    ],
 }
 
 

@@ -77,10 +77,7 @@ def test_the_turn_up_needs_a_card_beyond_the_hands() -> None:
     names_parts(err, "deck", "schedule", "trump")
     assert "turn up" in str(err)
     # with spades fixed nothing is turned up: it fits (the spades-no-jokers preset)
-    assert (
-        G.replace(deck=NO_JOKERS, follow=NO_BLOOPERS, trump=FixedTrump(ba.Suit.SPADES))
-        == V.SPADES_NO_JOKERS
-    )
+    assert G.replace(deck=NO_JOKERS, trump=FixedTrump(ba.Suit.SPADES)) == V.SPADES_NO_JOKERS
 
 
 def test_too_many_players_for_the_deck() -> None:

@@ -559,7 +559,7 @@ def test_vietnam_no_jokers() -> None:
     """RULES.md 2.5 VIETNAM_NO_JOKERS: plain 52-card deck, no jokers, no blooper rules."""
     rules = V.VIETNAM_NO_JOKERS
     assert rules.deck.size == 52 and not rules.deck.has_jokers
-    assert not rules.follow.blooper_lead_forcing
+    assert rules.follow == V.VIETNAM.follow  # blooper rules inert without jokers
     for seed in range(3):
         state = ba.new_game(rules, seed=seed)
         assert [len(h) for h in state.hands] == [13] * 4

@@ -11,8 +11,10 @@ from backalley.rules.bidding import (
     Auction,
     BoardClaims,
     BoardMultiplier,
+    CounterStyle,
     FirstBidder,
     OnceAroundBidding,
+    Speakers,
 )
 from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
 from backalley.rules.dealer import DealerRotation, NextDealer
@@ -70,6 +72,7 @@ __all__ = [
     "BoardMultiplier",
     "Contract",
     "ContractScoring",
+    "CounterStyle",
     "Cutthroat",
     "DealContext",
     "DealerRotation",
@@ -108,6 +111,7 @@ __all__ = [
     "ScheduleRule",
     "ScoringRule",
     "SeatingRule",
+    "Speakers",
     "TieBreak",
     "TrumpBrokenBy",
     "TrumpLead",

@@ -9,7 +9,16 @@ import attrs
 
 from backalley.errors import RuleSetError
 
-__all__ = ["Option", "Part", "describe_value", "is_bool"]
+__all__ = [
+    "Option",
+    "Part",
+    "describe_value",
+    "has_board_bids",
+    "has_jokers",
+    "is_bool",
+    "plays_alone",
+    "side_word",
+]
 
 
 class Option(enum.Enum):
@@ -87,6 +96,14 @@ class Part:
         :class:`~backalley.RuleSet`); each problem starts with the parts involved."""
         return []
 
+    def describe_in(self, rules: Any) -> str:
+        """The rule as a paragraph of the rules sheet of ``rules`` (a
+        :class:`~backalley.RuleSet`), saying only what can apply there (no
+        joker rules without jokers, no board talk without board bids).  By
+        default the part's own ``describe()``."""
+        describe: Any = cast(Any, self).describe
+        return str(describe())
+
     def summary(self) -> str:
         """One line: the tag and the parameters."""
         opts = self.options()
@@ -94,3 +111,26 @@ class Part:
             return self.tag
         inner = "; ".join(f"{k}={describe_value(v)}" for k, v in opts.items())
         return f"{self.tag} ({inner})"
+
+
+# ------------------------------------------------- facts for describe_in(rules)
+
+
+def has_jokers(rules: Any) -> bool:
+    """Whether the deck of ``rules`` holds the jokers (else no joker rule can apply)."""
+    return bool(rules.deck.has_jokers)
+
+
+def has_board_bids(rules: Any) -> bool:
+    """Whether anyone can bid board under ``rules`` (capability ``"board-bids"``)."""
+    return bool("board-bids" in rules.bidding.provides())
+
+
+def plays_alone(rules: Any) -> bool:
+    """Whether every player is a side of their own (no partnerships)."""
+    return bool(len(rules.seating.teams) == rules.seating.players)
+
+
+def side_word(rules: Any) -> str:
+    """``"side"``, or ``"player"`` when every player plays alone."""
+    return "player" if plays_alone(rules) else "side"

@@ -18,7 +18,7 @@ import attrs
 
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
-from backalley.rules.base import Option, Part, is_bool
+from backalley.rules.base import Option, Part, is_bool, plays_alone
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
 from backalley.values import BiddingOutcome, Contract
@@ -30,8 +30,10 @@ __all__ = [
     "BoardClaims",
     "BoardMultiplier",
     "Contract",
+    "CounterStyle",
     "FirstBidder",
     "OnceAroundBidding",
+    "Speakers",
 ]
 
 Refusal = tuple[Reason, str]
@@ -113,6 +115,10 @@ class _BiddingPart(Part):
         """Who speaks first: left of the dealer, or the dealer (``first_bidder``)."""
         return first_bidder(self.first_bidder, dealer, players)
 
+    def speaker(self, ctx: BiddingContext) -> int | None:
+        """The next seat clockwise until every player has spoken once."""
+        return ctx.seat if len(ctx.calls) < ctx.players else None
+
     def redealer(self, dealer: int, players: int) -> int:
         """Who deals again after a thrown-in deal (option ``all_pass``)."""
         return dealer if self.all_pass is AllPass.REDEAL_SAME_DEALER else (dealer + 1) % players
@@ -169,7 +175,17 @@ class OnceAroundBidding(_BiddingPart):
     hook: bool = attrs.field(default=False, validator=is_bool)
 
     def provides(self) -> frozenset[str]:
-        return frozenset({"summed-contracts"})
+        return frozenset(
+            {
+                "summed-contracts",
+                *(("board-bids",) if self.board else ()),
+                *(
+                    ("contract-every-deal",)
+                    if self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
+                    else ()
+                ),
+            }
+        )
 
     def problems(self, rules: Any) -> list[str]:
         return _once_around_fit(self, rules.schedule.hand_sizes, rules.seating.players)
@@ -292,6 +308,13 @@ class OnceAroundBidding(_BiddingPart):
         )
 
     def describe(self) -> str:
+        return self._describe(alone=False)
+
+    def describe_in(self, rules: Any) -> str:
+        """The bidding as it plays under ``rules``' seating."""
+        return self._describe(alone=plays_alone(rules))
+
+    def _describe(self, alone: bool) -> str:
         parts = ["Each player bids exactly once, in turn"]
         parts.append(
             "starting left of the dealer"
@@ -309,17 +332,22 @@ class OnceAroundBidding(_BiddingPart):
         )
         calls.append(f"a number from {self.min_bid} to {high}")
         if self.board:
-            calls.append("board (the side takes every trick)")
-        text += ", ".join(calls) + ". Bids need not be higher than earlier bids; a side's "
-        text += "contract is the sum of its bids."
+            calls.append(f"board (the {'player' if alone else 'side'} takes every trick)")
+        text += ", ".join(calls[:-1]) + (" or " if len(calls) > 1 else "") + calls[-1]
+        text += ". Bids need not be higher than earlier bids; "
+        text += (
+            "each player's contract is their own bid."
+            if alone
+            else "a side's contract is the sum of its bids."
+        )
         if self.board:
             mults = ", ".join(f"x{m}" for m in self.board_multipliers)
             text += f" Board claims escalate one level per claim ({mults})"
             if self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM:
-                text += "; a side's multiplier is that of its own highest claim"
+                text += f"; a {'player' if alone else 'side'}'s multiplier is that of its own highest claim"
             else:
-                text += "; the number of claims sets every board side's multiplier"
-            if self.board_claims is BoardClaims.OPPONENTS_ONLY:
+                text += f"; the number of claims sets every board {'player' if alone else 'side'}'s multiplier"
+            if self.board_claims is BoardClaims.OPPONENTS_ONLY and not alone:
                 text += "; a partner of a board claimer may not claim again"
             text += "."
         if self.hook:
@@ -336,25 +364,97 @@ def _all_pass_text(option: AllPass) -> str:
     return "If nobody contracts for a trick, the deal is played for overtricks."
 
 
+class Speakers(Option):
+    """Option ``speakers`` of the auction (RULES.md 2.2, 2.6): who speaks."""
+
+    EACH_PLAYER = "each-player"
+    """Every player speaks once, in turn (RULES.md 2.2)."""
+    ONE_PER_TEAM = "one-per-team"
+    """Each side makes exactly one announcement: the first bidder speaks for
+    their side, then the next player clockwise for the next side, and so on
+    (RULES.md 2.6).  Without partnerships every player is a side of their own,
+    so every player speaks once."""
+
+
+class CounterStyle(Option):
+    """Option ``counter_style`` of the auction (RULES.md 2.2, 2.6): how a side
+    multiplies the other side's contract."""
+
+    STEP = "step"
+    """``counter`` calls (double, then triple, then quadruple), one step at a
+    time, each taking the contract over for the countering side (RULES.md 2.2)."""
+    DIRECT = "direct"
+    """One call, ``counter x2``, ``x3`` or ``x4`` (double, triple or
+    quadruple), answering an uncountered contract of another side; it cannot
+    be answered: every later player may only pass (RULES.md 2.6)."""
+    MULTIPLE_BID = "multiple-bid"
+    """No counter calls: a bid of at least 2, 3 or 4 times the other side's
+    announcement carries the multiplier 2, 3 or 4 (RULES.md 2.6: 3 then 7 is a
+    double)."""
+
+
+_COUNTER_NAMES = (
+    "double",
+    "triple",
+    "quadruple",
+    "quintuple",
+    "sextuple",
+    "septuple",
+    "octuple",
+    "nonuple",
+    "decuple",
+)
+
+
+def counter_names(counters: int) -> str:
+    """The multipliers of ``counters`` steps as words: ``double, triple, quadruple``;
+    past x10, ``double, triple, ... up to x12``."""
+    if counters <= len(_COUNTER_NAMES):
+        return ", ".join(_COUNTER_NAMES[:counters])
+    return f"double, triple, quadruple and so on up to x{counters + 1}"
+
+
 @attrs.frozen(slots=True)
 class AuctionState:
-    """Where an ascending auction stands: the highest number, who holds it, the multiplier."""
+    """Where an ascending auction stands: the highest number, who holds it,
+    the multiplier, and whether a direct counter has closed the auction."""
 
     tricks: int = 0
     holder: int | None = None
     multiplier: int = 1
+    closed: bool = False
 
 
 @register
 @attrs.frozen(slots=True)
 class Auction(_BiddingPart):
-    """The Vietnam ascending auction (RULES.md 2.2).  Each player speaks once,
-    starting with ``first_bidder``: ``pass``; a number of tricks strictly
-    higher than the highest so far (from ``min_bid`` up to the hand size); or,
-    when the current contract belongs to another side, a ``counter`` that
-    takes it over at the next multiplier (x2, x3, x4: ``counters`` steps).  A
-    higher number cancels the counters.  The last winning call makes its
-    player the declarer."""
+    """The Vietnam ascending auction (RULES.md 2.2, 2.6).
+
+    Players speak in turn, starting with ``first_bidder``: every player once
+    (``speakers = each-player``), or one player per side (``one-per-team``:
+    the first bidder for their side, then the next player clockwise for the
+    other side).  A call is ``pass``; a number of tricks strictly higher than
+    the highest so far (from ``min_bid`` up to the hand size); or a counter
+    against another side's contract, by ``counter_style``:
+
+    - ``step``: ``counter`` takes the contract over at the next multiplier
+      (x2, x3, ... up to ``counters`` steps); a higher number cancels the
+      counters;
+    - ``direct``: one call ``counter xK`` (K from 2 to ``counters + 1``) on a
+      contract not yet countered; it cannot be answered, so every later
+      player may only pass;
+    - ``multiple-bid``: no counter calls; a number of at least K times the
+      highest number so far, called by a side other than the one holding it,
+      carries the multiplier K (the largest such K up to ``counters + 1``).
+
+    The last winning call makes its player the declarer.
+
+    Choices where the source is silent (RULES.md 2.6): the multiple of a bid
+    is counted against the announcement it overbids (multipliers do not
+    accumulate: 2, then 4 (x2), then 8 is again x2); overbidding one's own
+    side's announcement carries no multiplier; after a direct counter even a
+    higher number may no longer be called.
+    """
 
     tag: ClassVar[str] = "auction"
     part: ClassVar[str] = "bidding"
@@ -365,45 +465,100 @@ class Auction(_BiddingPart):
     first_bidder: FirstBidder = attrs.field(
         default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder
     )
+    speakers: Speakers = attrs.field(default=Speakers.EACH_PLAYER, converter=Speakers)
+    counter_style: CounterStyle = attrs.field(default=CounterStyle.STEP, converter=CounterStyle)
 
     def provides(self) -> frozenset[str]:
         every = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
         return frozenset(
-            {"declarer", "declarer-contract", *(("declarer-every-deal",) if every else ())}
+            {
+                "declarer",
+                "declarer-contract",
+                *(("declarer-every-deal", "contract-every-deal") if every else ()),
+                *(("multiplied-contracts",) if self.counters else ()),
+            }
         )
 
     def problems(self, rules: Any) -> list[str]:
+        out = []
         smallest = min(rules.schedule.hand_sizes)
         if self.min_bid > smallest:
-            return [
+            out.append(
                 f"bidding and schedule: the lowest bid {self.min_bid} exceeds the "
                 f"{smallest}-card deal"
-            ]
-        return []
+            )
+        if self.speakers is Speakers.ONE_PER_TEAM:
+            seating = rules.seating
+            players, sides = seating.players, len(seating.teams)
+            for first in range(players):
+                spoken = {seating.team_of((first + i) % players) for i in range(sides)}
+                if len(spoken) != sides:
+                    out.append(
+                        f"bidding and seating: with one speaker per side, the {sides} players "
+                        f"from seat {first} clockwise must belong to {sides} different sides"
+                    )
+                    break
+        return out
 
     def max_bid(self, hand_size: int) -> int:
         return hand_size
 
+    def speaker(self, ctx: BiddingContext) -> int | None:
+        """The next seat clockwise, until every player (``each-player``) or
+        one player per side (``one-per-team``) has spoken."""
+        limit = len(ctx.teams) if self.speakers is Speakers.ONE_PER_TEAM else ctx.players
+        return ctx.seat if len(ctx.calls) < limit else None
+
     def state(self, ctx: BiddingContext) -> AuctionState:
         current = AuctionState()
+        multiple = self.counter_style is CounterStyle.MULTIPLE_BID
         for i, call in enumerate(ctx.calls):
             if isinstance(call, Bid):
-                current = AuctionState(call.tricks, ctx.seat_of(i), 1)
+                seat = ctx.seat_of(i)
+                mult = 1
+                holder = current.holder
+                if multiple and holder is not None and ctx.team_of(holder) != ctx.team_of(seat):
+                    mult = self._multiple(current.tricks, call.tricks)
+                current = AuctionState(call.tricks, seat, mult)
             elif isinstance(call, Counter):
-                current = AuctionState(current.tricks, ctx.seat_of(i), current.multiplier + 1)
+                if call.multiplier is None:
+                    current = AuctionState(current.tricks, ctx.seat_of(i), current.multiplier + 1)
+                else:
+                    current = AuctionState(current.tricks, ctx.seat_of(i), call.multiplier, True)
         return current
 
+    def _multiple(self, previous: int, tricks: int) -> int:
+        """The multiplier of a bid of ``tricks`` over another side's ``previous``."""
+        if previous <= 0:
+            return 1
+        return max(1, min(tricks // previous, self.counters + 1))
+
     def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        """The calls :meth:`refusal` lets through, in order: pass, numbers up, counter."""
+        """The calls :meth:`refusal` lets through, in order: pass, numbers up, counters."""
         current = self.state(ctx)
+        if current.closed:
+            return (PASS,)
         low = self.min_bid if current.holder is None else max(self.min_bid, current.tricks + 1)
-        counter = (COUNTER,) if self._counter_refusal(ctx, current) is None else ()
-        return (PASS, *bids_between(low, ctx.hand_size), *counter)
+        counters: tuple[Move, ...] = ()
+        if self._counter_refusal(ctx, current, None) is None:
+            counters = self._counter_calls()
+        return (PASS, *bids_between(low, ctx.hand_size), *counters)
+
+    def _counter_calls(self) -> tuple[Counter, ...]:
+        if self.counter_style is CounterStyle.DIRECT:
+            return tuple(Counter(k) for k in range(2, self.counters + 2))
+        return (COUNTER,)
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         if isinstance(move, Pass):
             return None
         current = self.state(ctx)
+        if isinstance(move, (Bid, Counter)) and current.closed:
+            return (
+                Reason.COUNTER_LIMIT,
+                f"the contract was countered to x{current.multiplier}, which cannot be "
+                "answered: you may only pass",
+            )
         if isinstance(move, Bid):
             if move.tricks < self.min_bid:
                 return (Reason.BID_TOO_LOW, f"the lowest bid is {self.min_bid}")
@@ -416,19 +571,49 @@ class Auction(_BiddingPart):
                 )
             return None
         if isinstance(move, Counter):
-            return self._counter_refusal(ctx, current)
+            return self._counter_refusal(ctx, current, move)
         if isinstance(move, BoardBid):
             return (Reason.BOARD_NOT_ALLOWED, "this auction has no board bid")
         return (Reason.WRONG_PHASE, f"{move} is not a call; it is time to bid")
 
-    def _counter_refusal(self, ctx: BiddingContext, current: AuctionState) -> Refusal | None:
-        """RULES.md 2.2: a counter takes over the other side's contract, one step at a time."""
+    def _counter_refusal(
+        self, ctx: BiddingContext, current: AuctionState, move: Counter | None
+    ) -> Refusal | None:
+        """RULES.md 2.2, 2.6: a counter takes over another side's contract."""
+        style = self.counter_style
+        if style is CounterStyle.MULTIPLE_BID:
+            return (
+                Reason.COUNTER_NOT_ALLOWED,
+                "this auction has no counter calls"
+                + (
+                    ": bid at least twice the other side's number to double it"
+                    if self.counters
+                    else ""
+                ),
+            )
         if current.holder is None:
             return (Reason.COUNTER_NOT_ALLOWED, "nobody has bid yet: there is nothing to counter")
         if ctx.team_of(current.holder) == ctx.team_of(ctx.seat):
             return (
                 Reason.COUNTER_NOT_ALLOWED,
                 "your own side holds the contract; only the other side may counter",
+            )
+        top = self.counters + 1
+        if style is CounterStyle.DIRECT:
+            if current.multiplier > 1:  # pragma: no cover - a direct counter closes the auction
+                return (Reason.COUNTER_LIMIT, "the contract cannot be countered any further")
+            if move is not None and move.multiplier is None:
+                return (
+                    Reason.COUNTER_NOT_ALLOWED,
+                    f"name the multiplier: {', '.join(str(c) for c in self._counter_calls())}",
+                )
+            if move is not None and move.multiplier is not None and move.multiplier > top:
+                return (Reason.COUNTER_LIMIT, f"the highest counter is x{top}")
+            return None
+        if move is not None and move.multiplier is not None:
+            return (
+                Reason.COUNTER_NOT_ALLOWED,
+                f"counters go one step at a time: call 'counter' (to x{current.multiplier + 1})",
             )
         if current.multiplier > self.counters:
             return (Reason.COUNTER_LIMIT, "the contract cannot be countered any further")
@@ -450,24 +635,68 @@ class Auction(_BiddingPart):
         return BiddingOutcome(contracts, highest_bidder=holder, declarer=holder)
 
     def describe(self) -> str:
-        steps = ["double", "triple", "quadruple", "quintuple", "sextuple"][: self.counters]
-        text = (
-            "An ascending auction, starting left of the dealer"
+        return self._describe(players=4, sides=2)
+
+    def describe_in(self, rules: Any) -> str:
+        """The auction as it plays under ``rules``' seating (sides or single players)."""
+        return self._describe(players=rules.seating.players, sides=len(rules.seating.teams))
+
+    def _describe(self, players: int, sides: int) -> str:
+        alone = sides == players
+        side = "player" if alone else "side"
+        steps = self.counters
+        if self.speakers is Speakers.ONE_PER_TEAM:
+            steps = min(steps, sides - 1)  # only the later sides' one call each can counter
+        where = (
+            "starting left of the dealer"
             if self.first_bidder is FirstBidder.LEFT_OF_DEALER
-            else "An ascending auction, starting with the dealer"
+            else "starting with the dealer"
         )
-        text += (
-            f"; each player speaks once: pass, a number of tricks higher than any so far "
+        if self.speakers is Speakers.ONE_PER_TEAM and not alone:
+            who = (
+                f"An ascending auction in which each side makes exactly one announcement, "
+                f"{where}: the first player speaks for their side, then the next player "
+                "clockwise for the other side"
+            )
+        else:
+            who = f"An ascending auction, {where}; each player speaks once"
+        text = (
+            f"{who}. A call is pass, or a number of tricks higher than any so far "
             f"(from {self.min_bid} up to the hand size)"
         )
-        if self.counters:
+        top = self.counters + 1
+        style = self.counter_style
+        if steps and style is CounterStyle.STEP:
             text += (
-                ", or - against the other side's contract - a counter ("
-                + ", ".join(steps)
+                f", or - against another {side}'s contract - a counter ("
+                + counter_names(steps)
                 + ") that takes the contract over at the next multiplier; a higher number "
                 "cancels the counters"
             )
-        text += ". The last winning call makes its player the declarer. "
+        elif self.counters and style is CounterStyle.DIRECT:
+            text += (
+                f", or - against another {side}'s contract not yet countered - one counter "
+                f"call naming the multiplier ({counter_names(self.counters)}: x2 to x{top}) "
+                "that takes the contract over and cannot be answered: every later player "
+                "may only pass"
+            )
+        text += "."
+        if self.counters and style is CounterStyle.MULTIPLE_BID:
+            examples = "; ".join(
+                f"at least {k} times carries x{k}" for k in range(2, min(top, 4) + 1)
+            )
+            text += (
+                f" A number called against another {side}'s announcement multiplies the "
+                f"contract by how many times it covers that announcement ({examples}"
+                f"{'' if top <= 4 else f', up to x{top}'}; 3 then 7 is a double)"
+            )
+            same_side_again = not alone and self.speakers is Speakers.EACH_PLAYER
+            text += (
+                "; a higher number by the side holding the contract carries no multiplier."
+                if same_side_again
+                else "."
+            )
+        text += " The last winning call makes its player the declarer. "
         return text + _all_pass_text(self.all_pass)
 
 

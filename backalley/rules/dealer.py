@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from backalley.rules.base import Option, Part
+from backalley.rules.base import Option, Part, plays_alone
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
 
@@ -64,12 +64,40 @@ class DealerRotation(Part):
         return clockwise  # pragma: no cover - every side has a seat
 
     def describe(self) -> str:
+        return "The first dealer is drawn at random. " + _DEALING + ". " + self._rotation(False)
+
+    def describe_in(self, rules: Any) -> str:
+        """Who deals and how (RULES.md 1.2, 2.1): the dealing procedure, what
+        becomes of the undealt cards under ``rules``, and the rotation."""
+        deck, players = rules.deck, rules.seating.players
+        left = {deck.size - players * size for size in rules.schedule.hand_sizes}
+        if left == {0}:
+            stock = "; every card is dealt"
+        else:
+            stock = "; the undealt cards" + (", if any," if 0 in left else "") + " are the stock"
+            if rules.trump.turns_up():
+                stock += " (kept face down in order; its first card is the top)"
+            else:
+                stock += ", which stays face down and takes no part in the deal"
+        rotation = self._rotation(plays_alone(rules))
+        return f"The first dealer is drawn at random. {_DEALING}{stock}. {rotation}"
+
+    def _rotation(self, alone: bool) -> str:
         if self.next_dealer is NextDealer.CLOCKWISE:
+            return "The deal passes clockwise after every deal."
+        if alone:
             return (
-                "The first dealer is drawn at random; the deal passes clockwise after every deal."
+                "After each deal the next dealer is the player who scored least in it (the "
+                "first of them clockwise from the previous dealer; plain clockwise when "
+                "everyone scored the same)."
             )
         return (
-            "The first dealer is drawn at random; after each game the deal goes to the "
-            "losing side's player next clockwise from the previous dealer (plain clockwise "
-            "after a tie)."
+            "After each deal the next dealer is the player of the side that lost it who sits "
+            "next clockwise from the previous dealer (plain clockwise after a tied deal)."
         )
+
+
+_DEALING = (
+    "The dealer shuffles and deals the cards one at a time, face down, clockwise, starting "
+    "with the player on their left, until each player holds the deal's hand size"
+)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from backalley.rules.base import Option, Part
+from backalley.rules.base import Option, Part, side_word
 from backalley.rules.registry import register
 
 __all__ = ["EndPolicy", "TieBreak"]
@@ -37,6 +37,13 @@ class EndPolicy(Part):
         return leaders[0] if len(leaders) == 1 else None
 
     def describe(self) -> str:
+        return self._describe("side")
+
+    def describe_in(self, rules: Any) -> str:
+        return self._describe(side_word(rules))
+
+    def _describe(self, side: str) -> str:
         return (
-            "After the last deal the side with the most points wins; equal top scores are a draw."
+            f"After the last deal the {side} with the most points wins; equal top scores are a "
+            "draw."
         )

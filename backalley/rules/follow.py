@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, SUITS
 from backalley.errors import Reason
-from backalley.rules.base import Option, Part, is_bool
+from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
@@ -84,6 +84,18 @@ class FollowPolicy(Part):
         return f"you hold a {name[:-1]}, so you must follow {name}"
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def describe_in(self, rules: Any) -> str:
+        """Without jokers in the deck, no joker or blooper rule is stated."""
+        return self._describe(jokers=has_jokers(rules))
+
+    def _describe(self, jokers: bool) -> str:
+        if not jokers:
+            return (
+                "Players must follow the suit led if able. A player who cannot follow may "
+                "play any card."
+            )
         text = (
             "Players must follow the suit led if able; the jokers belong to the trump suit, "
             "so a led trump or joker must be followed with a trump. A player who cannot "

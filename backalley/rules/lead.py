@@ -3,13 +3,13 @@ when trump may be led."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from backalley.cards import CARDS
 from backalley.errors import Reason
-from backalley.rules.base import Option, Part
+from backalley.rules.base import Option, Part, has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
@@ -122,27 +122,53 @@ class LeadPolicy(Part):
         return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not (tmask >> trick[0]) & 1
 
     def describe(self) -> str:
-        who = {
-            FirstLead.HIGHEST_BIDDER: (
-                "The last player to bid board leads the first trick; without a board, the "
-                "highest bidder (the earliest of equal bids); with no bid at all, the player "
-                "left of the dealer."
-            ),
-            FirstLead.DECLARER: "The declarer leads the first trick.",
-            FirstLead.LEFT_OF_DEALER: "The player left of the dealer leads the first trick.",
-        }[self.first_lead]
+        return self._describe(jokers=True, board=True, declarer=False, always=False)
+
+    def describe_in(self, rules: Any) -> str:
+        """Only what can apply under ``rules``: board bidders only where board
+        can be bid, the declarer where an auction makes one, jokers where the
+        deck has them."""
+        provided = rules.bidding.provides()
+        return self._describe(
+            jokers=has_jokers(rules),
+            board="board-bids" in provided,
+            declarer="declarer" in provided,
+            always="contract-every-deal" in provided,
+        )
+
+    def _describe(self, jokers: bool, board: bool, declarer: bool, always: bool) -> str:
+        fallback = "" if always else "; in a deal nobody bid for, the player left of the dealer"
+        first = self.first_lead
+        if first is FirstLead.HIGHEST_BIDDER and declarer:
+            first = FirstLead.DECLARER  # an auction's highest bidder is its declarer
+        if first is FirstLead.HIGHEST_BIDDER:
+            who = "The highest bidder leads the first trick (the earliest of equal bids)"
+            if board:
+                who = (
+                    "The last player to bid board leads the first trick; without a board, the "
+                    "highest bidder (the earliest of equal bids)"
+                )
+            who += fallback + "."
+        elif first is FirstLead.DECLARER:
+            who = "The declarer leads the first trick" + fallback + "."
+        else:
+            who = "The player left of the dealer leads the first trick."
+        a_trump = "A trump (jokers included)" if jokers else "A trump"
+        mode = self.trump_lead
+        if mode is TrumpLead.AFTER_BROKEN_OR_BOARD and not board:
+            mode = TrumpLead.AFTER_BROKEN
         when = {
             TrumpLead.AFTER_BROKEN_OR_BOARD: (
-                " A trump (jokers included) may be led only once trump is broken, by a player "
+                f" {a_trump} may be led only once trump is broken, by a player "
                 "who bid board, or from a hand of nothing but trumps."
             ),
             TrumpLead.AFTER_BROKEN: (
-                " A trump (jokers included) may be led only once trump is broken, or from a "
+                f" {a_trump} may be led only once trump is broken, or from a "
                 "hand of nothing but trumps."
             ),
             TrumpLead.ANY_TIME: " Any card may be led.",
-        }[self.trump_lead]
-        if self.trump_lead is not TrumpLead.ANY_TIME:
+        }[mode]
+        if mode is not TrumpLead.ANY_TIME:
             when += (
                 " Trump is broken by any trump played in an earlier trick."
                 if self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP

@@ -4,12 +4,13 @@ of the trick so far, if they hold one."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from backalley.cards import CARDS
 from backalley.errors import Reason
+from backalley.rules.base import has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.protocols import Restriction
@@ -59,8 +60,14 @@ class MustHeadTrick(FollowPolicy):
         return super().explain(ctx, reason, card, allowed, trick)
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def describe_in(self, rules: Any) -> str:
+        return self._describe(jokers=has_jokers(rules))
+
+    def _describe(self, jokers: bool) -> str:
         return (
-            super().describe()
+            super()._describe(jokers)
             + " A player must head the trick when able: among the cards they may play, one "
             "that beats the best card played so far, if they hold one."
         )

@@ -3,12 +3,13 @@ follow the suit led must play a trump if they hold one."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from backalley.cards import CARDS
 from backalley.errors import Reason
+from backalley.rules.base import has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.protocols import Restriction
@@ -46,7 +47,13 @@ class MustTrumpWhenVoid(FollowPolicy):
         return super().explain(ctx, reason, card, allowed, trick)
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def describe_in(self, rules: Any) -> str:
+        return self._describe(jokers=has_jokers(rules))
+
+    def _describe(self, jokers: bool) -> str:
         return (
-            super().describe()
+            super()._describe(jokers)
             + " A player who cannot follow the suit led must play a trump if they hold one."
         )

@@ -64,6 +64,12 @@ class RulePart(Protocol):
         """The rule as a paragraph of the rules sheet."""
         ...
 
+    def describe_in(self, rules: RuleSet) -> str:
+        """The rule as a paragraph of the rules sheet of ``rules``, mentioning
+        only what can apply there (:class:`~backalley.rules.Part` gives
+        :meth:`describe`)."""
+        ...
+
     def options(self) -> dict[str, Any]:
         """The part's parameters, by name."""
         ...
@@ -161,6 +167,14 @@ class BiddingRule(RulePart, Protocol):
 
     def first(self, dealer: int, players: int) -> int:
         """Who speaks first."""
+        ...
+
+    def speaker(self, ctx: BiddingContext) -> int | None:
+        """Who speaks next, or ``None`` when the calls ``ctx.calls`` end the
+        bidding.  Calls go round clockwise from :meth:`first` (call ``i`` is
+        made by ``ctx.seat_of(i)``), so the next speaker is ``ctx.seat``: a
+        part decides when the bidding ends (every player once by default;
+        one player per side in the literal Vietnam auction)."""
         ...
 
     def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:

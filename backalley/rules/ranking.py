@@ -9,12 +9,12 @@ its own :meth:`~OrderedRanking.key` (see the docs, "Writing your own rule").
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import JOKERS_MASK, LJ_INDEX
-from backalley.rules.base import Part
+from backalley.cards import CARDS, JOKERS_MASK, LJ_INDEX
+from backalley.rules.base import Part, has_jokers
 from backalley.rules.registry import register
 
 __all__ = ["SUIT_BITS", "JokersHigh", "OrderedRanking"]
@@ -134,10 +134,30 @@ class JokersHigh(OrderedRanking):
         return best_pos
 
     def describe(self) -> str:
-        return (
-            "Cards rank A (high), K, Q, J, 10 down to 2 in each suit. The jokers belong to the "
-            "trump suit and rank above its ace: the Big Blooper (BJ), then the Little Blooper "
-            "(LJ), then the ace of trumps. In a deal without a trump suit, a joker still in "
-            "play is a trump of its own. A trick is won by its highest trump, else by the "
-            "highest card of the suit led; the winner leads the next trick."
+        return self._describe(lowest="2", jokers=True) + (
+            " In a deal without a trump suit, a joker still in play is a trump of its own."
+        )
+
+    def describe_in(self, rules: Any) -> str:
+        """The card order of ``rules``' deck (down to its lowest rank; the
+        jokers only when the deck has them) and how a trick is won.  Which
+        no-trump deals keep a joker in play is the trump part's to say."""
+        mask = rules.deck.mask
+        plain = [CARDS[i].rank for i in range(52) if mask >> i & 1]
+        lowest = min(plain).letter if plain else "2"
+        return self._describe(lowest="10" if lowest == "T" else lowest, jokers=has_jokers(rules))
+
+    def _describe(self, lowest: str, jokers: bool) -> str:
+        text = f"Cards rank A (high), K, Q, J, 10 down to {lowest} (low) in each suit."
+        if lowest in ("A", "K", "Q", "J", "10"):
+            order = ["A", "K", "Q", "J", "10"]
+            text = f"Cards rank {', '.join(order[: order.index(lowest) + 1])} in each suit (high to low)."
+        if jokers:
+            text += (
+                " The jokers belong to the trump suit and rank above its ace: the Big Blooper "
+                "(BJ), then the Little Blooper (LJ), then the ace of trumps."
+            )
+        return text + (
+            " A trick is won by its highest trump, else by the highest card of the suit led; "
+            "the winner leads the next trick."
         )

@@ -3,10 +3,11 @@ hearts, spades, then no trump, and round again."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
+from backalley.rules.base import has_jokers
 from backalley.rules.context import NO_TRUMP, DealContext
 from backalley.rules.registry import register
 from backalley.rules.trump import _TrumpPart
@@ -33,9 +34,16 @@ class RotatingTrump(_TrumpPart):
         return _CYCLE[ctx.deal_index % len(_CYCLE)]
 
     def describe(self) -> str:
+        return self._describe() + " In a no-trump deal the jokers, if any, are the only trumps."
+
+    def describe_in(self, rules: Any) -> str:
+        if has_jokers(rules):
+            return self._describe() + " In a no-trump deal the jokers are the only trumps."
+        return self._describe()
+
+    def _describe(self) -> str:
         return (
             "Nothing is turned up; trump rotates each deal: "
             + ", ".join(_NAMES)
-            + ", and round again (a thrown-in deal keeps its trump). In a no-trump deal the "
-            "jokers, if any, are the only trumps."
+            + ", and round again (a thrown-in deal keeps its trump)."
         )

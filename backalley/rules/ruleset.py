@@ -52,6 +52,9 @@ CAPABILITIES: dict[str, str] = {
     "declarer-every-deal": "a declarer in every deal that is played",
     "declarer-contract": "one declarer's contract",
     "summed-contracts": "each side's bids summed into its contract",
+    "board-bids": "board bids",
+    "multiplied-contracts": "contracts multiplied by counters",
+    "contract-every-deal": "a contract in every deal that is played",
 }
 """What the built-in capabilities mean, for error messages."""
 

@@ -93,5 +93,9 @@ class Schedule(Part):
         ]
 
     def describe(self) -> str:
-        sizes = ", ".join(map(str, self.hand_sizes))
-        return f"{self.deals} scored deals of {sizes} cards."
+        sizes = self.hand_sizes
+        deals = f"{self.deals} scored deal{'s' if self.deals > 1 else ''}"
+        if len(set(sizes)) == 1:
+            each = " each" if self.deals > 1 else ""
+            return f"{deals} of {sizes[0]} card{'s' if sizes[0] > 1 else ''}{each}."
+        return f"{deals} of {', '.join(map(str, sizes))} cards."

@@ -9,7 +9,7 @@ import attrs
 
 from backalley.cards import JOKERS_MASK
 from backalley.errors import RuleSetError
-from backalley.rules.base import Part, is_bool
+from backalley.rules.base import Part, has_board_bids, is_bool, side_word
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
 from backalley.values import Contract
@@ -134,14 +134,27 @@ class ContractScoring(_SideScoring):
         return -self.set_per_bid_trick * b
 
     def describe(self) -> str:
+        return self._describe(side="side", board=True)
+
+    def describe_in(self, rules: Any) -> str:
+        """Board scoring only where board can be bid; "player" without partnerships."""
+        return self._describe(side=side_word(rules), board=has_board_bids(rules))
+
+    def _describe(self, side: str, board: bool) -> str:
         text = (
-            f"A side that makes its contract of b tricks scores {self.per_bid_trick} per bid "
-            f"trick and {self.per_overtrick} per overtrick; a side that is set loses "
-            f"{self.set_per_bid_trick} per bid trick. A board on an h-card deal scores "
-            f"{self.per_board_trick} x h x the multiplier when every trick is taken, and loses "
-            f"{self.set_per_board_trick} x h x the multiplier otherwise."
+            f"A {side} that makes its contract of b tricks scores {self.per_bid_trick} per bid "
+            f"trick and {self.per_overtrick} per overtrick; a {side} that is set loses "
+            f"{self.set_per_bid_trick} per bid trick."
         )
-        return text + _rainbow_text(self.rainbow)
+        if board:
+            text += (
+                f" A board on an h-card deal scores {self.per_board_trick} x h x the multiplier "
+                f"when every trick is taken, and loses {self.set_per_board_trick} x h x the "
+                "multiplier otherwise."
+            )
+        if side == "player":
+            text = text.replace("its contract", "their contract")
+        return text + _rainbow_text(self.rainbow, side)
 
 
 @register
@@ -172,24 +185,44 @@ class AuctionScoring(_SideScoring):
         return -self.set_per_trick * contract.tricks * contract.multiplier
 
     def describe(self) -> str:
+        return self._describe(side="side", multiplied=True)
+
+    def describe_in(self, rules: Any) -> str:
+        """The multiplier only where the bidding can multiply a contract."""
+        return self._describe(
+            side=side_word(rules), multiplied="multiplied-contracts" in rules.bidding.provides()
+        )
+
+    def _describe(self, side: str, multiplied: bool) -> str:
+        times = (
+            " times the contract's multiplier (x2 when doubled, x3 tripled, ...)"
+            if multiplied
+            else ""
+        )
+        again = " times the multiplier" if multiplied else ""
+        who = (
+            "contracting player, if they take"
+            if side == "player"
+            else "contracting side, if it takes"
+        )
         text = (
-            f"The contracting side, if it takes at least its contract, scores {self.per_trick} "
-            f"per trick taken times the counter multiplier; a failed contract loses "
-            f"{self.set_per_trick} per contracted trick times the multiplier. "
+            f"The {who} at least the contract, scores {self.per_trick} per trick taken{times}; "
+            f"a failed contract loses {self.set_per_trick} per contracted trick{again}. "
         )
         text += (
             f"Defenders score {self.per_trick} per trick they take."
             if self.defenders_score_tricks
             else "Defenders score nothing."
         )
-        return text + _rainbow_text(self.rainbow)
+        return text + _rainbow_text(self.rainbow, side)
 
 
-def _rainbow_text(rainbow: Rainbow | None) -> str:
+def _rainbow_text(rainbow: Rainbow | None, side: str = "side") -> str:
     if rainbow is None:
         return ""
+    whose = "themselves" if side == "player" else "their side"
     return (
         f" Rainbow: on the {rainbow.hand_size}-card deal, each player dealt one card of every "
-        f"suit (a joker counting as trump) earns {rainbow.points:+d} for their side, made or set."
+        f"suit (a joker counting as trump) earns {rainbow.points:+d} for {whose}, made or set."
     )
 

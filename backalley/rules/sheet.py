@@ -3,14 +3,14 @@ documentation cannot drift from the code."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from backalley.rules.base import describe_value
 
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
-__all__ = ["diff_rules", "options_table", "rules_sheet"]
+__all__ = ["describe_part", "diff_rules", "options_table", "rules_sheet"]
 
 _HEADINGS = {
     "deck": "Deck",
@@ -32,11 +32,33 @@ def rules_sheet(rules: RuleSet) -> str:
     title = f"Back Alley: {rules.name}" if rules.name else "Back Alley (custom rules)"
     lines = [title, "=" * len(title), ""]
     for name, part in rules.parts().items():
-        lines.append(f"{_HEADINGS.get(name, name.capitalize())}: {part.describe()}")
+        lines.append(f"{_HEADINGS.get(name, name.capitalize())}: {describe_part(part, rules)}")
         lines.append("")
     lines.append("Options:")
     lines.extend(f"  {row}" for row in options_table(rules))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def describe_part(part: Any, rules: RuleSet) -> str:
+    """A part's paragraph of the sheet of ``rules``: its ``describe_in(rules)``
+    (only what can apply in that rule set), or ``describe()`` for a part that
+    has no ``describe_in`` or overrides ``describe()`` in a subclass below it."""
+    describe_in = getattr(part, "describe_in", None)
+    if callable(describe_in) and not _describe_is_newer(type(part)):
+        return str(describe_in(rules))
+    return str(part.describe())
+
+
+def _describe_is_newer(cls: type) -> bool:
+    """Whether ``cls`` (or a base nearer to it) overrides ``describe`` below the
+    class that gives ``describe_in``: a user's subclass of a built-in part that
+    rewrites only ``describe()`` is described by its own text."""
+    for klass in cls.__mro__:
+        if "describe_in" in vars(klass):
+            return False
+        if "describe" in vars(klass):
+            return True
+    return False
 
 
 def options_table(rules: RuleSet) -> list[str]:

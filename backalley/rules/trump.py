@@ -14,7 +14,7 @@ import attrs
 
 from backalley.cards import BJ_INDEX, LJ_INDEX, SUITS, Suit
 from backalley.errors import RuleSetError
-from backalley.rules.base import Option, Part, is_bool
+from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import NO_TRUMP, DealContext
 from backalley.rules.registry import register
 
@@ -135,7 +135,16 @@ class TurnUpTrump(_TrumpPart):
         return TrumpSetup(tuple(new_hands), rest, top, None, discards)
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def describe_in(self, rules: Any) -> str:
+        """Without jokers in the deck nothing is said of a turned joker."""
+        return self._describe(jokers=has_jokers(rules))
+
+    def _describe(self, jokers: bool) -> str:
         text = "After the deal the top stock card is turned up; its suit is trump."
+        if not jokers:
+            return text
         mode = self.joker_turn_up
         if mode is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER:
             text += (
@@ -145,7 +154,8 @@ class TurnUpTrump(_TrumpPart):
         elif mode is JokerTurnUp.TURN_NEXT_CARD:
             text += (
                 " A turned joker is buried and the next card turned, until a suited card shows"
-                " (if the stock runs out first, the deal has no trump suit)."
+                " (if the stock runs out first, the deal has no trump suit and a joker in a "
+                "hand is the only trump)."
             )
         else:
             text += (
@@ -200,8 +210,18 @@ class DeclarerNamesTrump(_TrumpPart):
         return (*SUITS, None) if self.allow_no_trump else SUITS
 
     def describe(self) -> str:
+        return self._describe(jokers=True)
+
+    def describe_in(self, rules: Any) -> str:
+        return self._describe(jokers=has_jokers(rules))
+
+    def _describe(self, jokers: bool) -> str:
         text = "The declarer names the trump suit after the auction"
-        return text + (", or no trump." if self.allow_no_trump else " (one of the four suits).")
+        if not self.allow_no_trump:
+            return text + " (one of the four suits)."
+        return text + (
+            ", or no trump (the jokers are then the only trumps)." if jokers else ", or no trump."
+        )
 
 
 @register
@@ -215,3 +235,7 @@ class NoTrump(_TrumpPart):
     def describe(self) -> str:
         return "No deal has a trump suit; jokers, if any, are the only trumps."
 
+    def describe_in(self, rules: Any) -> str:
+        if has_jokers(rules):
+            return "No deal has a trump suit; the two jokers are the only trumps."
+        return "No deal has a trump suit."

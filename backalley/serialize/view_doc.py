@@ -182,12 +182,12 @@ def load_view(
     ctx = ctx._replace(trump=rules.trump.trump_for(ctx, None if turn_up is None else turn_up.index))
     # the bidding, call by call through the bidding part
     for i, call in enumerate(calls):
-        if i >= n:
-            raise fail(f"calls[{i}]", "every player has spoken already")
         bctx = plan.bidding_context(ctx, calls[:i])
+        if rules.bidding.speaker(bctx) is None:
+            raise fail(f"calls[{i}]", "the bidding is over already")
         if call not in plan.legal_calls(bctx):
             raise fail(f"calls[{i}]", f"illegal call {call}: {rules.bidding.explain(bctx, call)[1]}")
-    bidding_over = len(calls) == n
+    bidding_over = rules.bidding.speaker(plan.bidding_context(ctx, calls)) is None
     if bidding_over:
         outcome = rules.bidding.outcome(plan.bidding_context(ctx, calls))
         if outcome.thrown_in:

@@ -1,0 +1,184 @@
+"""What the solver learns about a rule set's card play, once per (rules, trump).
+
+Nothing here knows a card order: it is read off the rule set's own trick
+winner (through :mod:`backalley.solver._rules`) by playing every pair of
+cards of the deck against each other, in both orders.
+
+- Card ``a`` *dominates* ``b`` when ``a`` wins the two-card trick whether it
+  is led or played second.  Two cards are *ordered* when one dominates the
+  other (cards of one suit, or a trump against a plain card); cards of two
+  plain suits are not (the card led wins).
+- Cards fall into *groups* (the suits as far as winning goes): ``a`` and ``b``
+  are in one group when they are ordered and every third card is ordered
+  with both or with neither of them.  Within a group domination must be a
+  strict total order: a card's *strength* is how many of its group it beats.
+- The *trump group* is the group whose every card dominates every card
+  outside it (there is none in a deal without trumps and without jokers).
+
+When all of that holds (``standard``), the solver computes trick winners
+with the rule "the strongest trump played, else the strongest card of the
+group led" and uses its fast techniques (rank equivalence, relative ranks in
+the transposition table, quick tricks).  When it does not hold, the solver
+still gives exact answers, by asking the rule set's trick winner for every
+trick and searching without those shortcuts.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from backalley.solver._rules import DealRules
+from backalley.solver import _rules
+
+__all__ = ["Plan", "plan_for"]
+
+
+class Plan:
+    """The tables derived for one rule set and one effective trump."""
+
+    __slots__ = (
+        "follows",
+        "group",
+        "group_masks",
+        "monotone",
+        "standard",
+        "strength",
+        "trump_group",
+        "trump_mask",
+    )
+
+    def __init__(self, rules: DealRules, trump: int) -> None:
+        cards = _rules.deck_indices(rules)
+        group = [-1] * 54
+        strength = [0] * 54
+        self.group = group
+        self.strength = strength
+        self.group_masks: list[int] = []
+        self.trump_group = -1
+        self.trump_mask = 0
+        self.standard = False
+        self.monotone = False
+        self.follows = False
+        groups = _groups(rules, trump, cards)
+        if groups is None:
+            return
+        for g, members in enumerate(groups):
+            mask = 0
+            for rank, card in enumerate(members):
+                group[card] = g
+                strength[card] = rank
+                mask |= 1 << card
+            self.group_masks.append(mask)
+        trumps = [
+            g for g, members in enumerate(groups) if _dominates_all(rules, trump, members, cards)
+        ]
+        if len(trumps) > 1:
+            return
+        if trumps:
+            self.trump_group = trumps[0]
+            self.trump_mask = self.group_masks[trumps[0]]
+        self.standard = True
+        self.monotone = all(list(members) == sorted(members) for members in groups)
+        self.follows = _must_follow(rules, trump, groups, self.trump_group)
+
+
+def _winner(rules: DealRules, trump: int, a: int, b: int) -> int:
+    return _rules.trick_winner(rules, (a, b), trump)
+
+
+def _groups(rules: DealRules, trump: int, cards: tuple[int, ...]) -> list[list[int]] | None:
+    """The groups, each in ascending strength, or ``None`` when the rule set's
+    trick winner does not fit the model described in the module docstring."""
+    n = len(cards)
+    # beats[i][j]: card i beats card j whether led or played second
+    beats = [[False] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = cards[i], cards[j]
+            first = _winner(rules, trump, a, b)  # a led
+            second = _winner(rules, trump, b, a)  # b led
+            if first == 0 and second == 1:
+                beats[i][j] = True
+            elif first == 1 and second == 0:
+                beats[j][i] = True
+            elif not (first == 0 and second == 0):
+                return None  # the second card wins whatever: not a trick-taking order
+    ordered = [[beats[i][j] or beats[j][i] for j in range(n)] for i in range(n)]
+    assigned = [-1] * n
+    groups_idx: list[list[int]] = []
+    for i in range(n):
+        if assigned[i] >= 0:
+            continue
+        members = [i]
+        assigned[i] = len(groups_idx)
+        for j in range(i + 1, n):
+            if assigned[j] < 0 and ordered[i][j] and _same_signature(ordered, i, j):
+                members.append(j)
+                assigned[j] = len(groups_idx)
+        groups_idx.append(members)
+    out: list[list[int]] = []
+    for members in groups_idx:
+        for x in members:
+            for y in members:
+                if x != y and not ordered[x][y]:
+                    return None
+        ranked = sorted(members, key=lambda x: sum(beats[x][y] for y in members))
+        size = len(ranked)
+        for r, x in enumerate(ranked):
+            if sum(beats[x][y] for y in members) != r:
+                return None  # not a strict total order
+            for y in ranked[r + 1 : size]:
+                if not beats[y][x]:
+                    return None
+        out.append([cards[x] for x in ranked])
+    # cards of two different groups: either one group's cards all dominate the
+    # other's (a trump group), or the card led wins (two plain groups)
+    for g, gm in enumerate(groups_idx):
+        for h, hm in enumerate(groups_idx):
+            if g >= h:
+                continue
+            kinds = {(beats[x][y], beats[y][x]) for x in gm for y in hm}
+            if len(kinds) != 1:
+                return None
+    return out
+
+
+def _same_signature(ordered: list[list[bool]], i: int, j: int) -> bool:
+    row_i, row_j = ordered[i], ordered[j]
+    return all(row_i[k] == row_j[k] for k in range(len(row_i)) if k != i and k != j)
+
+
+def _dominates_all(rules: DealRules, trump: int, members: list[int], cards: tuple[int, ...]) -> bool:
+    inside = set(members)
+    outside = [c for c in cards if c not in inside]
+    if not outside:
+        return False
+    return all(
+        _winner(rules, trump, t, c) == 0 and _winner(rules, trump, c, t) == 1
+        for t in members
+        for c in outside
+    )
+
+
+def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_group: int) -> bool:
+    """Whether a player holding a card of the group led must play one (checked
+    on a hand with a card of the group, a trump and a card of another group)."""
+    for g, members in enumerate(groups):
+        if len(members) < 2:
+            continue
+        led, held = members[0], members[-1]
+        hand = 1 << held
+        for h, others in enumerate(groups):
+            if h != g:
+                hand |= 1 << others[0]
+        for seat, leader in ((1, 0), (0, 1)):
+            allowed = _rules.legal_mask(rules, hand, (led,), trump, True, seat, leader, frozenset())
+            if allowed != 1 << held:
+                return False
+    return True
+
+
+@functools.lru_cache(maxsize=64)
+def plan_for(rules: DealRules, trump: int) -> Plan:
+    """The (cached) plan of ``rules`` with effective trump ``trump``."""
+    return Plan(rules, trump)

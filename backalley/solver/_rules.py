@@ -1,0 +1,114 @@
+"""The solver's one door into the engine.
+
+Everything the solver needs from the rules and from a state's raw facts
+comes through this module, from the rule set's compiled plan and the deal's
+own :class:`~backalley.rules.DealContext` - the same decisions legality uses,
+so a new rule is solved correctly without touching the solver:
+
+- :func:`legal_mask`, :func:`trick_winner`, :func:`breaks_trump`: the play
+  rules of the deal, on card indices and bit-set hands;
+- :func:`position`: a state's raw facts (hands as bit sets, the trick so far,
+  who leads it, whether trump is broken, the effective trump, the seats that
+  bid board), read through :mod:`backalley.lowlevel`.
+
+``trump`` is the effective trump: a suit index 0..3, or 4 in a deal without a
+trump suit.  ``rules`` below is a :class:`DealRules`: the rule set with the
+context of the deal being solved (hashable, so plans can be cached by it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from backalley import lowlevel
+from backalley.rules.context import DealContext
+from backalley.rules.ruleset import RuleSet
+from backalley.state import GameState
+from backalley.values import Phase
+
+__all__ = [
+    "DealRules",
+    "Position",
+    "breaks_trump",
+    "deck_indices",
+    "legal_mask",
+    "position",
+    "seat_teams",
+    "trick_winner",
+]
+
+
+class DealRules(NamedTuple):
+    """A rule set and the context of the deal it is applied to."""
+
+    rules: RuleSet
+    ctx: DealContext
+
+
+def _ctx(rules: DealRules, trump: int) -> DealContext:
+    ctx = rules.ctx
+    return ctx if ctx.trump == trump else ctx._replace(trump=trump)
+
+
+def legal_mask(
+    rules: DealRules,
+    hand: int,
+    trick: Sequence[int],
+    trump: int,
+    broken: bool,
+    seat: int,
+    leader: int,
+    board_bidders: frozenset[int],
+) -> int:
+    """The cards of ``hand`` (a bit set) that ``seat`` may play to ``trick``
+    (the board bidders are the deal's own, from its context)."""
+    return rules.rules.plan.play_mask(_ctx(rules, trump), seat, hand, tuple(trick), leader, broken)
+
+
+def trick_winner(rules: DealRules, trick: Sequence[int], trump: int) -> int:
+    """The position in ``trick`` (0 = the leader's card) of the card that wins it."""
+    return rules.rules.ranking.trick_winner(tuple(trick), trump)
+
+
+def breaks_trump(rules: DealRules, trick: Sequence[int], trump: int) -> bool:
+    """Whether the completed ``trick`` breaks trump for the rest of the deal."""
+    return rules.rules.lead.breaks_trump(_ctx(rules, trump), tuple(trick))
+
+
+def deck_indices(rules: DealRules) -> tuple[int, ...]:
+    """The card indices of the rule set's deck, in index order."""
+    return rules.rules.plan.deck_cards
+
+
+def seat_teams(rules: DealRules) -> tuple[int, ...]:
+    """The side of each seat (its team, or the seat itself without partnerships)."""
+    return tuple(rules.rules.seat_teams)
+
+
+class Position(NamedTuple):
+    """The raw facts of a state in the playing phase."""
+
+    rules: DealRules
+    hands: tuple[int, ...]
+    trick: tuple[int, ...]
+    leader: int
+    broken: bool
+    trump: int
+    board_bidders: frozenset[int]
+
+
+def position(state: GameState) -> Position | None:
+    """The raw facts of ``state``, or ``None`` when it is not in the playing phase."""
+    if state.phase is not Phase.PLAYING:
+        return None
+    ctx = lowlevel.deal_context(state)
+    return Position(
+        DealRules(state.rules, ctx),
+        tuple(lowlevel.hand_bits(state, s) for s in range(state.players)),
+        lowlevel.trick_cards(state),
+        state.leader,
+        lowlevel.broken(state),
+        ctx.trump,
+        ctx.board_bidders,
+    )

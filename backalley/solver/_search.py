@@ -1,0 +1,551 @@
+"""The search: a zero-window alpha-beta over the play, one card at a time.
+
+``Search(position, seat)`` answers questions about one deal position for one
+side (``seat``'s side, the *maximising* side; every other seat minimises its
+tricks).  :meth:`Search.value` finds the number of tricks by a binary search
+on zero-window tests "can the side take at least ``t`` of the remaining
+tricks?", which share one transposition table.
+
+Techniques (after Bo Haglund's double-dummy solver):
+
+- **Transposition table**, consulted at the start of each trick and keyed by
+  the leader, whether trump is broken, and the hands with ranks made
+  relative (for each group, the owners of its remaining cards in strength
+  order), so positions that differ only in cards already played are one
+  entry.  An entry holds a lower and an upper bound on the side's tricks.
+- **Rank equivalence**: cards of one group in one hand with no card of
+  another hand (or on the table) between them are one move.
+- **Quick tricks**: at the start of a trick, the leader's sure winners (top
+  cards of a group, capped where an opponent could trump) give a lower bound
+  for the leader's side, or an upper bound for the other.
+- **Move ordering**: winners and leads towards a partner's winner first; in
+  second to last seat, the cheapest card that wins when the trick is not
+  already the side's, else the cheapest card.
+
+Legality always comes from the rule set (:func:`backalley.solver._rules.legal_mask`);
+trick winners from the rule set's trick winner, through the groups of
+:mod:`backalley.solver._plan` when those fit (else by asking it per trick).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from backalley.solver import _rules
+from backalley.solver._plan import Plan, plan_for
+
+__all__ = ["Search"]
+
+_MEMO_LIMIT = 1 << 20
+_RESULT = 1 << 60
+"""The bit of a search answer that says "the target is reached"; the bits
+below it are the answer's relevant cards (see :func:`_make_test`)."""
+_CARDS = (1 << 54) - 1
+_HOLDINGS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+"""Codes of one group's holdings (bounded; shared, pure): see :func:`_holding`."""
+
+
+def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
+    """One group's cards in the hands ``parts``: (the owners of its remaining
+    cards, highest first, ``bits`` bits each; how many remain; the number of
+    cards of each hand, packed)."""
+    union = 0
+    lengths = 0
+    for part in parts:
+        union |= part
+        lengths = (lengths << 6) | part.bit_count()
+    code = 0
+    total = 0
+    while union:
+        top = 1 << (union.bit_length() - 1)
+        union ^= top
+        owner = 0
+        while not parts[owner] & top:
+            owner += 1
+        code = (code << bits) | owner
+        total += 1
+    if len(_HOLDINGS) >= _MEMO_LIMIT:
+        _HOLDINGS.clear()
+    answer = (code, total, lengths)
+    _HOLDINGS[parts] = answer
+    return answer
+
+
+class Search:
+    """Exact search of one position for the side of ``seat``."""
+
+    def __init__(self, position: _rules.Position, seat: int) -> None:
+        rules = position.rules
+        trump = position.trump
+        plan = plan_for(rules, trump)
+        teams = _rules.seat_teams(rules)
+        self.position = position
+        self.players = len(teams)
+        self.is_max = tuple(team == teams[seat] for team in teams)
+        self.nodes = 0
+        self.test: Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]
+        self.test = _make_test(position, plan, self.is_max, self)
+
+    def value(
+        self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]
+    ) -> int:
+        """The side's tricks among the remaining ones (the current trick included)."""
+        n = self.players
+        left = hands[(leader + len(trick)) % n].bit_count()
+        lo, hi = 0, left
+        while lo < hi:
+            target = (lo + hi + 1) // 2
+            if self.test(hands, leader, broken, trick, left, target):
+                lo = target
+            else:
+                hi = target - 1
+        return lo
+
+    def after(
+        self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...], card: int
+    ) -> int:
+        """The side's tricks among the remaining ones once ``card`` is played now."""
+        n = self.players
+        seat = (leader + len(trick)) % n
+        left = hands[seat].bit_count()
+        new = list(hands)
+        new[seat] ^= 1 << card
+        hands = tuple(new)
+        trick = (*trick, card)
+        if len(trick) < n:
+            return self.value(hands, leader, broken, trick)
+        position = self.position
+        rules, trump = position.rules, position.trump
+        winner = (leader + _rules.trick_winner(rules, trick, trump)) % n
+        broken = broken or _rules.breaks_trump(rules, trick, trump)
+        won = 1 if self.is_max[winner] else 0
+        if left == 1:
+            return won
+        return won + self.value(hands, winner, broken, ())
+
+
+def _make_test(
+    position: _rules.Position, plan: Plan, is_max: tuple[bool, ...], counter: Search
+) -> Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]:
+    """The zero-window test, as closures over the position's constants.
+
+    The inner functions answer with an int: bit 60 (``_RESULT``) set when the
+    side reaches the target, and below it the *relevant cards* of the answer
+    (partition search): the answer holds for every position with the same
+    leader, trump broken or not, the same number of cards of each group in
+    each hand, and the same owners of each group's cards from its lowest
+    relevant card up.  A card is relevant when it won a trick by rank (a card
+    of its own group was beaten in that trick), when it was counted as a
+    quick trick, and (at a node where no move reached the goal) when it
+    stands for a class of equivalent cards that reaches above a relevant card.
+    """
+    rules = position.rules
+    trump = position.trump
+    bidders = position.board_bidders
+    n = len(is_max)
+    legal = _rules.legal_mask
+    rule_winner = _rules.trick_winner
+    rule_breaks = _rules.breaks_trump
+    standard = plan.standard
+    fast = plan.standard and plan.monotone
+    quick_ok = fast and plan.follows
+    group = plan.group
+    strength = plan.strength
+    gmasks = tuple(plan.group_masks)
+    tgroup = plan.trump_group
+    tmask = plan.trump_mask
+    holdings = _HOLDINGS
+    holding = _holding
+    bits = max(1, (n - 1).bit_length())
+    RESULT = _RESULT
+    CARDS = _CARDS
+    # bucket -> entries [mask, value, lo, hi, best, keep]: the entry applies to
+    # a position of the bucket whose code & mask == value; keep: for each
+    # group, how many of its remaining cards are relevant
+    tt: dict[tuple[object, ...], list[list[object]]] = {}
+    lead_found = [-1]
+
+    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int]:
+        """Tricks the leader surely takes by cashing top cards from the lead,
+        and the cards counted."""
+        hand = hands[leader]
+        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
+        ruffers = [hands[s] for s in range(n) if s != leader and hands[s] & tmask]
+        total = 0
+        used = 0
+        for g, gm in enumerate(gmasks):
+            mine = hand & gm
+            if not mine:
+                continue
+            others = 0
+            for s in range(n):
+                if s != leader:
+                    others |= hands[s] & gm
+            above = others.bit_length()
+            top = mine >> above
+            if not top:
+                continue
+            if not (leads >> (top.bit_length() - 1 + above)) & 1:
+                continue
+            count = top.bit_count()
+            if g != tgroup:
+                for other in ruffers:
+                    length = (other & gm).bit_count()
+                    if length < count:
+                        count = length
+            if count:
+                cashed = top << above
+                for _ in range(cashed.bit_count() - count):
+                    cashed &= cashed - 1
+                used |= cashed
+                total += count
+        return (total if total < left else left), used
+
+    def entries_to_partner(
+        hands: tuple[int, ...], leader: int, broken: bool, left: int
+    ) -> tuple[int, int]:
+        """Tricks the leader's side surely takes by leading low to a partner's
+        top card of a group and cashing the partner's quick tricks from there."""
+        hand = hands[leader]
+        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
+        best, best_used = 0, 0
+        side = is_max[leader]
+        for p in range(n):
+            if p == leader or is_max[p] != side:
+                continue
+            partner = hands[p]
+            for g, gm in enumerate(gmasks):
+                mine = hand & gm & leads
+                theirs = partner & gm
+                if not mine or not theirs:
+                    continue
+                others = 0
+                for s in range(n):
+                    if s != p:
+                        others |= hands[s] & gm
+                top = 1 << (theirs.bit_length() - 1)
+                if others > top:
+                    continue
+                if g != tgroup and any(
+                    hands[s] & tmask and not hands[s] & gm
+                    for s in range(n)
+                    if s != p and s != leader
+                ):
+                    continue
+                low = mine & -mine
+                c = low.bit_length() - 1
+                if not legal(rules, partner, (c,), trump, broken, p, leader, bidders) & top:
+                    continue
+                after = list(hands)
+                for s in range(n):
+                    held = hands[s] & gm
+                    if s == leader:
+                        after[s] ^= low
+                    elif s == p:
+                        after[s] ^= top
+                    elif held:
+                        after[s] ^= held & -held
+                q, used = quick(tuple(after), p, broken, left - 1)
+                if q + 1 > best:
+                    best, best_used = q + 1, used | top
+        return best, best_used
+
+    def order(
+        cards: int,
+        hands: tuple[int, ...],
+        seat: int,
+        leader: int,
+        trick: tuple[int, ...],
+        win: int,
+        rem: int,
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """The legal cards, one per class of equivalent cards, best guesses
+        first; and the classes of more than one card, as (lowest, highest)."""
+        if not fast:
+            out = []
+            while cards:
+                low = cards & -cards
+                cards ^= low
+                out.append(low.bit_length() - 1)
+            return out, []
+        others = rem & ~hands[seat]
+        reps: list[tuple[int, int]] = []
+        spans: list[tuple[int, int]] = []
+        rep = prev = -1
+        mine_side = is_max[seat]
+        if trick:
+            wg = group[win]
+            ws = strength[win]
+            wseat = (leader + trick.index(win)) % n
+            ours = is_max[wseat] == mine_side
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            c = low.bit_length() - 1
+            g = group[c]
+            if prev >= 0 and group[prev] == g and not (others & gmasks[g] & (low - (2 << prev))):
+                prev = c
+                continue
+            if rep != prev:
+                spans.append((rep, prev))
+            rep = prev = c
+            if not trick:
+                # leads: winners first, then leads towards the side's winners, then low cards
+                higher = others & gmasks[g] & ~((low << 1) - 1)
+                if not higher:
+                    score = 0 if g != tgroup else 1
+                else:
+                    top = 1 << (higher.bit_length() - 1)
+                    owner = 0
+                    while not hands[owner] & top:
+                        owner += 1
+                    score = 2 if is_max[owner] == mine_side else 3
+                reps.append((score * 64 + strength[c], c))
+            else:
+                if g == wg:
+                    beats = strength[c] > ws
+                else:
+                    beats = g == tgroup
+                key = strength[c] + (32 if g == tgroup else 0)
+                if ours:
+                    score = 1 if beats else 0
+                else:
+                    score = 0 if beats else 1
+                reps.append((score * 64 + key, c))
+        if rep != prev:
+            spans.append((rep, prev))
+        reps.sort()
+        return [c for _k, c in reps], spans
+
+    def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> int:
+        """Can the side take ``target`` of the ``left`` tricks, ``leader`` to lead?"""
+        if target <= 0:
+            return RESULT
+        if target > left:
+            return 0
+        if left == 1:
+            trick = tuple(hands[(leader + i) % n].bit_length() - 1 for i in range(n))
+            at = rule_winner(rules, trick, trump)
+            w = trick[at]
+            rel = 0
+            if standard:
+                g = group[w]
+                for c in trick:
+                    if c != w and group[c] == g:
+                        rel = 1 << w
+                        break
+            return (RESULT | rel) if is_max[(leader + at) % n] else rel
+        if fast:
+            full = 0
+            key: list[object] = [leader, broken]
+            for gm in gmasks:
+                parts = tuple(map(gm.__and__, hands))
+                held = holdings.get(parts)
+                if held is None:
+                    held = holding(parts, bits)
+                full = (full << (bits * held[1])) | held[0]
+                key.append(held[2])
+            bucket = tuple(key)
+        else:
+            full = 0
+            bucket = (leader, broken, *hands)
+        rem = 0
+        for h in hands:
+            rem |= h
+        entries = tt.get(bucket)
+        best = -1
+        if entries is not None:
+            for e in entries:
+                if full & e[0] == e[1]:  # type: ignore[operator]
+                    if e[2] >= target:  # type: ignore[operator]
+                        return RESULT | kept(hands, e[5])  # type: ignore[arg-type]
+                    if e[3] < target:  # type: ignore[operator]
+                        return kept(hands, e[5])  # type: ignore[arg-type]
+                    if best < 0:
+                        best = e[4]  # type: ignore[assignment]
+        else:
+            entries = []
+            tt[bucket] = entries
+        if quick_ok and tmask:
+            # a hand's trumps above every other hand's trumps each win a trick
+            all_trumps = rem & tmask
+            for s in range(n):
+                mine = hands[s] & tmask
+                if not mine:
+                    continue
+                rest = all_trumps & ~mine
+                top = mine >> rest.bit_length()
+                if top:
+                    sure = top.bit_count()
+                    if is_max[s]:
+                        if sure >= target:
+                            return RESULT | (top << rest.bit_length())
+                    elif left - sure < target:
+                        return top << rest.bit_length()
+        if quick_ok:
+            q, used = quick(hands, leader, broken, left)
+            need = target if is_max[leader] else left - target + 1
+            if q < need and n > 2:
+                q2, used2 = entries_to_partner(hands, leader, broken, left)
+                if q2 > q:
+                    q, used = q2, used2
+            if q >= need:
+                return (RESULT | used) if is_max[leader] else used
+        hint = -1
+        if best >= 0:
+            # the best lead found before, stored as (group, how many of the
+            # leader's cards of that group lie above it)
+            mine = hands[leader] & gmasks[best >> 6]
+            for _ in range(best & 63):
+                mine ^= 1 << (mine.bit_length() - 1)
+            if mine:
+                hint = mine.bit_length() - 1
+        answer = play(hands, leader, broken, (), left, target, hint, rem)
+        found = lead_found[0]
+        if found >= 0:
+            g = group[found]
+            above = hands[leader] & gmasks[g] & ~((2 << found) - 1)
+            best = g * 64 + above.bit_count()
+        else:
+            best = -1
+        # the entry: for each group, its cards from the lowest relevant one up
+        rel = answer & CARDS
+        mask = 0
+        keep = []
+        if fast:
+            union = 0
+            for h in hands:
+                union |= h
+            for gm in gmasks:
+                rem = union & gm
+                total = rem.bit_count()
+                r = rel & gm
+                k = (rem & ~((r & -r) - 1)).bit_count() if r else 0
+                keep.append(k)
+                width = bits * total
+                mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
+        if answer & RESULT:
+            entries.append([mask, full & mask, target, left, best, keep])
+        else:
+            entries.append([mask, full & mask, 0, target - 1, best, keep])
+        return answer
+
+    def kept(hands: tuple[int, ...], keep: list[int]) -> int:
+        """The relevant cards of an entry, in this position: for each group,
+        its ``keep`` highest remaining cards."""
+        if not fast:
+            return 0
+        union = 0
+        for h in hands:
+            union |= h
+        out = 0
+        for gm, k in zip(gmasks, keep):
+            if k:
+                rem = union & gm
+                for _ in range(rem.bit_count() - k):
+                    rem &= rem - 1
+                out |= rem
+        return out
+
+    def play(
+        hands: tuple[int, ...],
+        leader: int,
+        broken: bool,
+        trick: tuple[int, ...],
+        left: int,
+        target: int,
+        win: int,
+        rem: int,
+    ) -> int:
+        """The same test with ``trick`` on the table (``win``: its winning
+        card so far; at the lead, a card to try first or -1)."""
+        counter.nodes += 1
+        pos = len(trick)
+        seat = (leader + pos) % n
+        hand = hands[seat]
+        cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+        maximising = is_max[seat]
+        goal = RESULT if maximising else 0
+        last = pos + 1 == n
+        moves, spans = order(cards, hands, seat, leader, trick, win, rem)
+        if pos == 0 and win >= 0:
+            # the hint may stand for its class under another card
+            for i, c in enumerate(moves):
+                if c == win or (
+                    group[c] == group[win] and any(lo == c and lo <= win <= hi for lo, hi in spans)
+                ):
+                    moves.insert(0, moves.pop(i))
+                    break
+        union = 0
+        for c in moves:
+            new = list(hands)
+            new[seat] = hand ^ (1 << c)
+            after = tuple(new)
+            played = (*trick, c)
+            if standard:
+                if pos == 0:
+                    w = c
+                else:
+                    gc, gw = group[c], group[win]
+                    if gc == gw:
+                        w = c if strength[c] > strength[win] else win
+                    else:
+                        w = c if gc == tgroup else win
+            else:
+                w = -1
+            if last:
+                if standard:
+                    at = played.index(w)
+                    winner = (leader + at) % n
+                else:
+                    winner = (leader + rule_winner(rules, played, trump)) % n
+                now = broken or rule_breaks(rules, played, trump)
+                answer = start(after, winner, now, left - 1, target - is_max[winner])
+                if standard:
+                    g = group[w]
+                    for x in played:
+                        if x != w and group[x] == g:
+                            answer |= 1 << w
+                            break
+            else:
+                answer = play(after, leader, broken, played, left, target, w, rem)
+            if answer & RESULT == goal:
+                if pos == 0:
+                    lead_found[0] = c
+                return answer
+            union |= answer
+        if pos == 0:
+            lead_found[0] = -1
+        rel = union & CARDS
+        for lo, hi in spans:
+            r = rel & gmasks[group[lo]]
+            low = r & -r
+            if low and (1 << lo) < low <= (1 << hi):
+                rel |= 1 << lo
+        return (RESULT ^ goal) | rel
+
+    def test(
+        hands: tuple[int, ...],
+        leader: int,
+        broken: bool,
+        trick: tuple[int, ...],
+        left: int,
+        target: int,
+    ) -> bool:
+        if not trick:
+            return bool(start(hands, leader, broken, left, target) & RESULT)
+        if target <= 0:
+            return True
+        if target > left:
+            return False
+        win = -1
+        if standard:
+            win = trick[rule_winner(rules, trick, trump)]
+        rem = 0
+        for h in hands:
+            rem |= h
+        for c in trick:
+            rem |= 1 << c
+        return bool(play(hands, leader, broken, trick, left, target, win, rem) & RESULT)
+
+    return test

@@ -1,0 +1,254 @@
+"""The double-dummy solver (backalley.solver) against references.
+
+- An exhaustive minimax written here from the public API only
+  (``legal_moves``/``apply``/``tricks_won``/``deal_results``), on small deals
+  of every registered variant, at the first lead and in mid-trick positions.
+- The ``endplay`` package's DDS on bridge-like rule sets (52 cards, fixed
+  trump or no trump, trump led any time), whole deal and per card.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import backalley as ba
+from backalley.rules.follow import FollowPolicy
+from backalley.rules.lead import LeadPolicy, TrumpLead
+from backalley.solver import analyse, solve
+
+MAX_LEFT = 3
+"""The minimax reference searches positions with at most this many tricks left."""
+
+
+def side_tricks(state: ba.GameState, seat: int, deals: int) -> int:
+    """The tricks the side of ``seat`` has taken so far in deal number ``deals``."""
+    teams = state.rules.teams
+    side = next(team for team in teams if seat in team)
+    if len(state.deal_results) > deals:
+        return state.deal_results[deals].tricks[teams.index(side)]
+    return sum(state.tricks_won[s] for s in side)
+
+
+def minimax(state: ba.GameState, seat: int) -> int:
+    """The remaining tricks of ``seat``'s side with best play by every seat:
+    that side maximises, every other seat minimises (plain exhaustive search)."""
+    deals = len(state.deal_results)
+    side = next(team for team in state.rules.teams if seat in team)
+    base = side_tricks(state, seat, deals)
+
+    def value(s: ba.GameState) -> int:
+        if len(s.deal_results) > deals:
+            return side_tricks(s, seat, deals) - base
+        results = [value(s.apply(m)) for m in s.legal_moves()]
+        return max(results) if s.to_act in side else min(results)
+
+    return value(state)
+
+
+def playing(rules: ba.RuleSet, size: int, seed: int, plays: int) -> ba.GameState | None:
+    """A state of a ``size``-card deal of ``rules`` after random calls and
+    ``plays`` random cards (None when the rules cannot deal ``size`` cards)."""
+    try:
+        rules = rules.replace(
+            schedule=ba.rules.Schedule(hand_sizes=(size, *rules.schedule.hand_sizes))
+        )
+    except ba.RuleSetError:
+        return None
+    rng = random.Random(seed)
+    state = ba.new_game(rules, seed=seed)
+    for _ in range(200):
+        if state.phase is ba.Phase.PLAYING:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    else:  # pragma: no cover - thrown in 200 times
+        return None
+    for _ in range(plays):
+        nxt = state.apply(rng.choice(state.legal_moves()))
+        if nxt.deal_results:
+            break
+        state = nxt
+    return state
+
+
+def check_against_minimax(state: ba.GameState) -> None:
+    seat = state.to_act
+    assert seat is not None
+    deals = len(state.deal_results)
+    expected = minimax(state, seat)
+    assert solve(state) == expected
+    values = analyse(state)
+    assert list(values) == list(state.legal_moves())
+    for move, tricks in values.items():
+        child = state.apply(move)
+        gained = side_tricks(child, seat, deals) - side_tricks(state, seat, deals)
+        rest = minimax(child, seat) if len(child.deal_results) == deals else 0
+        assert tricks == gained + rest, (move, tricks, gained, rest)
+    assert max(values.values()) == expected
+
+
+def start_for(rules: ba.RuleSet, size: int, seed: int, extra: int) -> ba.GameState | None:
+    """A position of a ``size``-card deal with at most MAX_LEFT tricks left."""
+    state = playing(rules, size, seed, 0)
+    if state is None:
+        return None
+    players = state.players
+    first = max(0, size - MAX_LEFT) * players
+    return playing(rules, size, seed, first + extra)
+
+
+@pytest.mark.parametrize("name", ba.variants.names())
+def test_every_variant_agrees_with_minimax(name: str) -> None:
+    rules = ba.variants.get(name)
+    checked = 0
+    for size in (1, 2, 3, 5):
+        for seed in range(2):
+            for extra in (0, 1 + seed):
+                state = start_for(rules, size, seed, extra)
+                if state is None or state.phase is not ba.Phase.PLAYING:
+                    continue
+                check_against_minimax(state)
+                checked += 1
+    assert checked
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from(ba.variants.names()),
+    size=st.integers(1, 5),
+    seed=st.integers(0, 10_000),
+    extra=st.integers(0, 7),
+)
+def test_generated_deals_agree_with_minimax(name: str, size: int, seed: int, extra: int) -> None:
+    state = start_for(ba.variants.get(name), size, seed, extra)
+    if state is None or state.phase is not ba.Phase.PLAYING:
+        return
+    check_against_minimax(state)
+
+
+@pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online", "cutthroat-3"])
+def test_shortcuts_agree_with_the_plain_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 6-card deals (too big for the minimax above), the solver with its
+    shortcuts (relative ranks, relevant cards, rank equivalence, quick
+    tricks, the derived card order) agrees with its plain search, which asks
+    the rule set for every trick winner and stores exact positions."""
+    from backalley.solver import _plan, _search
+
+    class Plain:
+        def __init__(self, plan: _plan.Plan) -> None:
+            for slot in _plan.Plan.__slots__:
+                setattr(self, slot, getattr(plan, slot))
+            self.standard = self.monotone = self.follows = False
+
+    rules = ba.variants.get(name)
+    for seed in range(3):
+        state = playing(rules, 6, seed, 3 * seed)
+        assert state is not None and state.phase is ba.Phase.PLAYING
+        fast = solve(state)
+        with monkeypatch.context() as patch:
+            patch.setattr(_search, "plan_for", lambda r, t: Plain(_plan.plan_for(r, t)))
+            assert solve(state) == fast
+
+
+def test_refuses_a_state_outside_the_play() -> None:
+    state = ba.new_game(ba.variants.GAMERULES, seed=1)
+    assert state.phase is ba.Phase.BIDDING
+    with pytest.raises(ba.SetupError, match="bidding"):
+        solve(state)
+    with pytest.raises(ba.SetupError, match="bidding"):
+        analyse(state)
+    with pytest.raises(ba.SetupError, match="GameState"):
+        solve(state.view(0))  # type: ignore[arg-type]
+
+
+def test_solver_is_not_imported_by_the_library() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, backalley; print('backalley.solver' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- endplay's DDS
+
+endplay = pytest.importorskip("endplay")
+from endplay.dds import solve_board  # noqa: E402
+from endplay.types import Deal, Denom, Player  # noqa: E402
+
+_PLAYERS = (Player.north, Player.east, Player.south, Player.west)  # our seats 0..3, clockwise
+_DENOMS = {None: Denom.nt, "S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds}
+_DENOMS["C"] = Denom.clubs
+
+
+def bridge_rules(trump: ba.Suit | None) -> ba.RuleSet:
+    part = ba.rules.NoTrump() if trump is None else ba.rules.FixedTrump(trump)
+    return ba.variants.GAMERULES.replace(
+        deck=ba.rules.Deck(jokers=0),
+        trump=part,
+        lead=LeadPolicy(trump_lead=TrumpLead.ANY_TIME),
+        follow=FollowPolicy(blooper_lead_forcing=False),
+        schedule=ba.rules.Schedule(hand_sizes=(13,)),
+    )
+
+
+def pbn(hands: tuple[tuple[ba.Card, ...], ...]) -> str:
+    """The hands (seats 0..3 = N, E, S, W) in PBN: ``N:spades.hearts.diamonds.clubs ...``."""
+    out = []
+    for hand in hands:
+        suits = []
+        for letter in "SHDC":
+            held = sorted((c for c in hand if c.suit.letter == letter), key=lambda c: -c.rank)
+            suits.append("".join(str(c)[:-1] for c in held))
+        out.append(".".join(suits))
+    return "N:" + " ".join(out)
+
+
+def endplay_deal(state: ba.GameState) -> Deal:
+    """The state's remaining cards as an endplay deal, the current trick replayed."""
+    on_table = {card for _seat, card in state.trick}
+    hands = tuple(
+        tuple(state.hands[seat]) + tuple(c for s, c in state.trick if s == seat)
+        for seat in range(4)
+    )
+    leader = state.trick[0][0] if state.trick else state.to_act
+    assert leader is not None
+    deal = Deal(pbn(hands))
+    deal.first = _PLAYERS[leader]
+    deal.trump = _DENOMS[None if state.trump is None else state.trump.letter]
+    for _seat, card in state.trick:
+        deal.play(str(card)[-1] + str(card)[:-1])
+    assert len(on_table) == len(state.trick)
+    return deal
+
+
+def card_of(played: object) -> ba.Card:
+    """Our card for an endplay card."""
+    suit = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+    return ba.parse_card(played.rank.name[1:] + suit[played.suit.name])  # type: ignore[attr-defined]
+
+
+def bridge_state(trump: ba.Suit | None, seed: int, plays: int) -> ba.GameState:
+    state = playing(bridge_rules(trump), 13, seed, plays)
+    assert state is not None and state.phase is ba.Phase.PLAYING
+    return state
+
+
+@pytest.mark.parametrize(("trump", "seed"), [(None, 0), (ba.Suit.SPADES, 0), (ba.Suit.HEARTS, 0)])
+def test_whole_deal_agrees_with_dds(trump: ba.Suit | None, seed: int) -> None:
+    state = bridge_state(trump, seed, 0)
+    scores = dict(solve_board(endplay_deal(state)))
+    assert solve(state) == max(scores.values())
+
+
+@pytest.mark.parametrize(
+    ("trump", "seed", "plays"), [(None, 1, 22), (ba.Suit.SPADES, 2, 17), (ba.Suit.CLUBS, 4, 25)]
+)
+def test_every_card_agrees_with_dds(trump: ba.Suit | None, seed: int, plays: int) -> None:
+    state = bridge_state(trump, seed, plays)
+    scores = {card_of(c): tricks for c, tricks in solve_board(endplay_deal(state))}
+    ours = {move.card: tricks for move, tricks in analyse(state).items()}  # type: ignore[union-attr]
+    assert ours == scores
