@@ -111,6 +111,8 @@ class Rank(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """A plain rank from its notation (``"Q"``, ``"10"``, ``"T"``), any case."""
+        if not isinstance(text, str):
+            raise NotationError(f"a rank must be given as text like 'Q', not {type(text).__name__}")
         key = ascii_notation(text).strip().upper()
         rank = _RANK_PARSE.get(key)
         if rank is None or rank.is_joker:

@@ -24,7 +24,12 @@ def new_game(
 
     - ``seed``: all chance (the first dealer, every shuffle) comes from it; a
       random seed is drawn when none is given, and kept in the state, so the
-      rest of the game is reproducible from the state alone.
+      rest of the game is reproducible from the state alone.  Anyone who
+      learns or guesses the seed knows every hand: a small seed (``7``, a
+      counter, the time) is found from one player's own hand in a fraction of
+      a second.  For real games leave ``seed`` out (63 random bits from the
+      operating system, as :func:`backalley.secure_seed` draws) and keep the
+      state's seed secret; pass small seeds only for tests and examples.
     - ``dealer``: the first dealer (else drawn from the seed).
     - ``decks``: deck orders (sequences of cards, or card texts), used one per
       deal - thrown-in deals included - before the seed's shuffles take over.
@@ -42,8 +47,8 @@ def new_game(
         )
     if seed is None:
         seed = chance.random_seed()
-    elif not isinstance(seed, int) or isinstance(seed, bool):
-        raise SetupError(f"seed must be a whole number, not {seed!r}")
+    elif chance.check_seed(seed) is not None:
+        raise SetupError(f"seed: {chance.check_seed(seed)}")
     players = rules.players
     if dealer is None:
         dealer = chance.draw(seed, "dealer", players)

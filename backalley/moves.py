@@ -44,6 +44,12 @@ def _check_bid(instance: Bid, attribute: Any, value: Any) -> None:
         raise NotationError(f"a bid is a whole number of tricks, not {value!r}")
     if value < 0:
         raise NotationError(f"a bid cannot be negative, got {value}")
+    if value > MAX_BID:
+        raise NotationError(f"a bid of more than {MAX_BID} tricks is far more than any hand holds")
+
+
+MAX_BID = 999
+"""The highest bid a :class:`Bid` may hold (its text has at most three digits)."""
 
 
 @attrs.frozen(slots=True)

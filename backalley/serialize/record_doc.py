@@ -6,7 +6,7 @@ from typing import Any
 
 from backalley.errors import SerializationError
 from backalley.record import GameRecord
-from backalley.serialize.common import _cards, _int, _list, _move, _object
+from backalley.serialize.common import _cards, _seed, _int, _list, _move, _object
 from backalley.serialize.results_doc import (
     check_results,
     deal_result_from_data,
@@ -82,7 +82,7 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
     record = GameRecord(
         rules=rules,
         first_dealer=_int(obj["first_dealer"], f"{path}.first_dealer", 0, rules.players - 1),
-        seed=None if seed is None else _int(seed, f"{path}.seed"),
+        seed=None if seed is None else _seed(seed, f"{path}.seed"),
         decks=decks,
         moves=tuple(
             _move(m, f"{path}.moves[{i}]")

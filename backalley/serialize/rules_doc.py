@@ -17,7 +17,7 @@ from backalley.cards import Rank, Suit
 from backalley.errors import BackAlleyError, NotationError, RuleSetError
 from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.rules.ruleset import RuleSet
-from backalley.serialize.common import _expect, _fail, _int, _list, _object, _show, _suit
+from backalley.serialize.common import RulesDocumentError, _expect, _fail, _int, _list, _object, _show, _suit
 
 _PARAM_TYPES: dict[type, dict[str, Any]] = {}
 
@@ -197,6 +197,6 @@ def _rules_from_object(obj: dict[str, Any], path: str, allow_base: bool) -> Rule
     try:
         return RuleSet(**parts, name=name)
     except RuleSetError as exc:
-        raise RuleSetError([f"{path}: {p}" for p in exc.problems]) from None
+        raise RulesDocumentError([f"{path}: {p}" for p in exc.problems], path) from None
 
 

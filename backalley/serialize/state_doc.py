@@ -11,6 +11,7 @@ from backalley.errors import IllegalMoveError
 from backalley.moves import NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    _seed,
     _bits,
     _card_or_none,
     _cards,
@@ -91,7 +92,7 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
     players = rules.players
     full = rules.plan.deck_mask
-    seed = _int(obj["seed"], f"{path}.seed")
+    seed = _seed(obj["seed"], f"{path}.seed")
     first_dealer = _int(obj["first_dealer"], f"{path}.first_dealer", 0, players - 1)
     decks = []
     for k, order in enumerate(_list(obj.get("decks", []), f"{path}.decks")):
