@@ -135,7 +135,8 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         # JSON's escapes are TOML's, except for characters beyond the BMP (surrogate
         # pairs): write every character as itself and escape only what TOML requires.
-        return json.dumps(value, ensure_ascii=False)
+        # and DEL, which JSON writes as itself but TOML forbids
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise TypeError(value)  # pragma: no cover

@@ -100,7 +100,9 @@ class GameRecord:
         """The record of the game that ``moves`` play from the new game ``start``
         (with ``final``, the results it reached are recorded too)."""
         if not isinstance(start, GameState):
-            raise SetupError(f"a record starts from a GameState (backalley.new_game), not {start!r}")
+            raise SetupError(
+                f"a record starts from a GameState (backalley.new_game), not {start!r}"
+            )
         match = start._core.match
         if start.deals_played or start.calls or match.deal_number != 1:
             raise SetupError("a record starts from a new game (backalley.new_game)")

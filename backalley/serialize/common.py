@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from backalley.chance import check_seed
 from backalley.cards import CARDS, Card, Suit, indices_of_mask, parse_card
+from backalley.chance import check_seed
 from backalley.errors import NotationError, RuleSetError, SerializationError
 from backalley.moves import Move, parse_move
 from backalley.values import Phase
@@ -38,6 +38,21 @@ class RulesDocumentError(SerializationError, RuleSetError):
 
     def __reduce__(self) -> Any:
         return (type(self), (self.problems, self.path))
+
+
+Pending = list[tuple[dict[Any, Any], int, Any, Any]]
+"""Cache entries waiting for their document to load: (cache, size limit, key, value)."""
+
+CACHE_KEY_LIMIT = 4096
+"""The longest input (as its ``repr``) a cache keeps: valid parts are far shorter."""
+
+
+def _remember(pending: Pending) -> None:
+    """Put a loaded document's parts in their caches (only once it has loaded)."""
+    for cache, limit, key, value in pending:
+        if len(cache) >= limit:
+            cache.clear()
+        cache[key] = value
 
 
 def _fail(path: str, message: str) -> SerializationError:
@@ -160,5 +175,3 @@ def _bits(cards: tuple[Card, ...], path: str) -> int:
 
 def _texts(mask: int) -> list[str]:
     return [str(CARDS[i]) for i in indices_of_mask(mask)]
-
-
