@@ -19,6 +19,7 @@ from backalley.errors import (
     SetupError,
     UnknownVariantError,
 )
+from backalley.chance import secure_seed
 from backalley.game import new_game
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
 from backalley.record import GameRecord, ReplayError, replay
@@ -69,6 +70,7 @@ __all__ = [
     "parse_move",
     "replay",
     "rules",
+    "secure_seed",
     "to_json",
     "variants",
 ]
