@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+import os
 from typing import Any
 
 import attrs
@@ -251,3 +252,13 @@ def swapped_tricks_points(rules: Any, result: Any) -> tuple[list[int], list[int]
         4 if result.trump is None else result.trump.index,
     )
     return list(tricks), list(rules.scoring.score(ctx, tricks, (0,) * rules.players))
+
+
+FUZZ_SCALE = max(1, int(os.environ.get("BACKALLEY_FUZZ_SCALE", "1") or 1))
+"""How many times more examples the fuzz tests run: 1 in CI; a release runs
+``BACKALLEY_FUZZ_SCALE=100 python -m pytest -q -k fuzz`` (see the integration guide)."""
+
+
+def fuzz_examples(n: int) -> int:
+    """``n`` hypothesis examples, times :data:`FUZZ_SCALE`."""
+    return n * FUZZ_SCALE

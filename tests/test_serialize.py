@@ -29,13 +29,13 @@ from backalley.schema import schema
 from backalley.serialize import from_data, to_data
 from backalley.vectors import probe_moves
 
-from .helpers import check_conservation, short, swapped_tricks_points
+from .helpers import check_conservation, fuzz_examples, short, swapped_tricks_points
 from .randomgames import NAMES, games, play
 
 
 def fast(examples: int) -> settings:
     return settings(
-        max_examples=examples,
+        max_examples=fuzz_examples(examples),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
