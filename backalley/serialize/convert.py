@@ -180,7 +180,8 @@ def from_data(data: Any, cls: type[T]) -> T:
         if "format" in data:
             fmt = data.pop("format")
             if fmt != f"backalley/{kind}":
-                raise _fail("$.format", f"this is a {_show(fmt)} document, not 'backalley/{kind}'")
+                shown = repr(fmt) if isinstance(fmt, str) and len(fmt) <= 60 else _show(fmt)
+                raise _fail("$.format", f"this is a {shown} document, not 'backalley/{kind}'")
         if "version" in data:
             version = data.pop("version")
             if type(version) is not int or version != FORMAT_VERSION:
