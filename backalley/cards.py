@@ -186,6 +186,10 @@ class Card:
             return NotImplemented
         return self.index < other.index
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        """Pickled as its index: unpickling gives the shared card."""
+        return (card_from_index, (self.index,))
+
 
 def _build() -> tuple[Card, ...]:
     cards = [Card(rank, suit) for suit in SUITS for rank in PLAIN_RANKS]

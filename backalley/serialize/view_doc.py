@@ -239,7 +239,9 @@ def load_view(
     allowed = rules.trump.discardable(ctx, None if turn_up is None else turn_up.index)
     for card in discards:
         if not allowed >> card.index & 1:
-            raise fail("discards", f"{card} cannot be out of play: the trump part does not discard it")
+            raise fail(
+                "discards", f"{card} cannot be out of play: the trump part does not discard it"
+            )
     for card in (*discards, *(() if turn_up is None else (turn_up,))):
         if seen >> card.index & 1 or not full >> card.index & 1:
             raise fail("discards", f"{card} is out of place")
