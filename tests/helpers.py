@@ -7,9 +7,9 @@ the remainder is the stock, whose first card is the turn-up.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Sequence
-import os
 from typing import Any
 
 import attrs
