@@ -7,8 +7,11 @@ The public contract (DESIGN.md §1) is importable from here::
     state = state.apply(state.legal_moves()[0])
 """
 
-from backalley import houserules, lowlevel, rules, variants
+from typing import TYPE_CHECKING, Any
+
+from backalley import lowlevel, rules, variants
 from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
+from backalley.chance import secure_seed
 from backalley.errors import (
     BackAlleyError,
     IllegalMoveError,
@@ -23,12 +26,36 @@ from backalley.game import new_game
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
 from backalley.record import GameRecord, ReplayError, replay
 from backalley.rules import RuleSet
-from backalley.serialize import from_json, to_json
 from backalley.state import GameState
 from backalley.values import Contract, DealResult, Phase, Trick
 from backalley.views import PlayerView
 
+if TYPE_CHECKING:
+    from backalley import houserules
+    from backalley.serialize import from_json, to_json
+
 __version__ = "0.1.0"
+
+_LAZY = {
+    "houserules": "backalley.houserules",
+    "to_json": "backalley.serialize",
+    "from_json": "backalley.serialize",
+}
+"""Loaded on first use, so that ``import backalley`` loads only the engine
+(the documents bring cattrs and the TOML reader)."""
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'backalley' has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(where)
+    value = module if where.endswith(name) else getattr(module, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CARDS",
@@ -69,6 +96,7 @@ __all__ = [
     "parse_move",
     "replay",
     "rules",
+    "secure_seed",
     "to_json",
     "variants",
 ]

@@ -111,6 +111,8 @@ class Rank(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """A plain rank from its notation (``"Q"``, ``"10"``, ``"T"``), any case."""
+        if not isinstance(text, str):
+            raise NotationError(f"a rank must be given as text like 'Q', not {type(text).__name__}")
         key = ascii_notation(text).strip().upper()
         rank = _RANK_PARSE.get(key)
         if rank is None or rank.is_joker:
@@ -183,6 +185,10 @@ class Card:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index < other.index
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        """Pickled as its index: unpickling gives the shared card."""
+        return (card_from_index, (self.index,))
 
 
 def _build() -> tuple[Card, ...]:

@@ -13,7 +13,10 @@ import random
 import struct
 from collections.abc import Sequence
 
-__all__ = ["draw", "random_seed", "shuffled"]
+__all__ = ["SEED_LIMIT", "check_seed", "draw", "random_seed", "secure_seed", "shuffled"]
+
+SEED_LIMIT = 2**64
+"""Seeds are whole numbers with ``-SEED_LIMIT < seed < SEED_LIMIT``."""
 
 
 def _bits(seed: int, what: str, words: int) -> tuple[int, ...]:
@@ -41,6 +44,27 @@ def draw(seed: int, what: str, n: int) -> int:
     return _bits(seed, what, 1)[0] % n  # pragma: no cover - probability < 2**-900
 
 
-def random_seed() -> int:
-    """A fresh seed for a game started without one."""
+def check_seed(seed: object) -> str | None:
+    """Why ``seed`` is not a seed (``None`` when it is one)."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return f"a seed is a whole number, not {type(seed).__name__}"
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        return "a seed must be smaller than 2**64 in size"
+    return None
+
+
+def secure_seed() -> int:
+    """A seed of 63 random bits from the operating system's generator.
+
+    A game's seed decides every hand: a player who can guess it sees every
+    card.  Small or predictable seeds (a counter, a time, 7) are found from
+    one's own hand in well under a second, so a server dealing real games
+    should draw each game's seed with this function (``new_game()`` without
+    a seed does), and keep it secret until the game is over.
+    """
     return random.SystemRandom().getrandbits(63)
+
+
+def random_seed() -> int:
+    """A fresh seed for a game started without one (:func:`secure_seed`)."""
+    return secure_seed()

@@ -2,15 +2,57 @@
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from backalley import chance
+import attrs
+
+from backalley import chance, variants
 from backalley.cards import Card, cards_of_mask, parse_card
 from backalley.errors import NotationError, SetupError
 from backalley.rules.ruleset import RuleSet
-from backalley.state import GameState, Match, start_deal
+from backalley.state import Deal, GameState, Match, start_deal
 
 __all__ = ["new_game"]
+
+
+def _builtin_rules(name: str) -> RuleSet:
+    """A built-in variant by name (how a pickle refers to one)."""
+    return variants.get(name)
+
+
+_BUILTIN = {name: variants.get(name) for name in variants.names()}
+"""The variants built into the library: pickled by name, as every process has them."""
+
+
+def _reduce_rules(rules: RuleSet) -> Any:
+    """Pickle a built-in variant as its name (a state then pickles in a few
+    hundred bytes and unpickles without rebuilding the rule set); any other
+    rule set as its parts."""
+    name = rules.name
+    if name is not None and _BUILTIN.get(name) is rules:
+        return (_builtin_rules, (name,))
+    return object.__reduce_ex__(rules, 4)
+
+
+def _reduce_state(state: GameState) -> Any:
+    """A state pickles as its core (not its cached legal moves)."""
+    return (GameState, (state._core,))
+
+
+def _reduce_match(match: Match) -> Any:
+    return (Match, tuple(getattr(match, a.name) for a in attrs.fields(Match)))
+
+
+def _reduce_deal(deal: Deal) -> Any:
+    return (Deal, tuple(getattr(deal, a.name) for a in attrs.fields(Deal)))
+
+
+copyreg.pickle(RuleSet, _reduce_rules)
+copyreg.pickle(GameState, _reduce_state)
+copyreg.pickle(Match, _reduce_match)
+copyreg.pickle(Deal, _reduce_deal)
 
 
 def new_game(
@@ -24,7 +66,12 @@ def new_game(
 
     - ``seed``: all chance (the first dealer, every shuffle) comes from it; a
       random seed is drawn when none is given, and kept in the state, so the
-      rest of the game is reproducible from the state alone.
+      rest of the game is reproducible from the state alone.  Anyone who
+      learns or guesses the seed knows every hand: a small seed (``7``, a
+      counter, the time) is found from one player's own hand in a fraction of
+      a second.  For real games leave ``seed`` out (63 random bits from the
+      operating system, as :func:`backalley.secure_seed` draws) and keep the
+      state's seed secret; pass small seeds only for tests and examples.
     - ``dealer``: the first dealer (else drawn from the seed).
     - ``decks``: deck orders (sequences of cards, or card texts), used one per
       deal - thrown-in deals included - before the seed's shuffles take over.
@@ -42,8 +89,8 @@ def new_game(
         )
     if seed is None:
         seed = chance.random_seed()
-    elif not isinstance(seed, int) or isinstance(seed, bool):
-        raise SetupError(f"seed must be a whole number, not {seed!r}")
+    elif chance.check_seed(seed) is not None:
+        raise SetupError(f"seed: {chance.check_seed(seed)}")
     players = rules.players
     if dealer is None:
         dealer = chance.draw(seed, "dealer", players)

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from backalley.errors import SerializationError
+from backalley.errors import RuleSetError, SerializationError
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize import rules_from_data, rules_to_data
 
@@ -36,37 +36,75 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 __all__ = ["dumps_toml", "load", "loads"]
 
 
-def loads(text: str, *, format: str = "toml") -> RuleSet:
-    """A rule set from TOML (``format="toml"``) or JSON (``format="json"``) text."""
-    data: Any
-    if format == "toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise SerializationError(f"not valid TOML: {exc}", "$") from None
-    elif format == "json":
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise SerializationError(f"not valid JSON: {exc}", "$") from None
-        if isinstance(data, dict):
-            data = {k: v for k, v in data.items() if k not in ("format", "version")}
-    else:
+MAX_FILE_SIZE = 1_000_000
+"""The largest house-rules text read, in characters (or bytes): a rule file is a few hundred."""
+
+
+def loads(text: str | bytes, *, format: str = "toml") -> RuleSet:
+    """A rule set from TOML (``format="toml"``) or JSON (``format="json"``) text.
+
+    ``text`` may be bytes: TOML must be UTF-8, JSON UTF-8, UTF-16 or UTF-32.
+    Anything that is not such a rule set raises
+    :class:`~backalley.SerializationError` (or :class:`~backalley.RuleSetError`
+    for parts that do not fit together), never another exception.
+    """
+    if format not in ("toml", "json"):
         raise SerializationError(
-            f"unknown house-rules format {format!r}; use 'toml' or 'json'", "$"
+            f"unknown house-rules format {format!r:.40}; use 'toml' or 'json'", "$"
         )
-    return rules_from_data(data, "$")
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SerializationError(f"expected {format.upper()} text, got {type(text).__name__}", "$")
+    if len(text) > MAX_FILE_SIZE:
+        raise SerializationError(
+            f"the text is {len(text)} long; house rules are at most {MAX_FILE_SIZE}", "$"
+        )
+    data: Any
+    try:
+        if format == "toml":
+            if not isinstance(text, str):
+                text = _utf8(bytes(text))
+            data = tomllib.loads(text)
+        else:
+            data = json.loads(text)
+            if isinstance(data, dict):
+                data = {k: v for k, v in data.items() if k not in ("format", "version")}
+        return rules_from_data(data, "$")
+    except RecursionError:
+        raise SerializationError("the rules are nested too deeply", "$") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SerializationError(f"not valid TOML: {exc}", "$") from None
+    except (SerializationError, RuleSetError):
+        raise
+    except ValueError as exc:  # json.JSONDecodeError, UnicodeDecodeError, int too long
+        raise SerializationError(f"not valid {format.upper()}: {exc}", "$") from None
+
+
+def _utf8(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SerializationError(
+            f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", "$"
+        ) from None
 
 
 def load(path: str | Path) -> RuleSet:
-    """A rule set from a ``.toml`` or ``.json`` file (by its suffix; TOML otherwise)."""
+    """A rule set from a ``.toml`` or ``.json`` file (by its suffix; TOML otherwise).
+
+    A file that cannot be read, is not UTF-8 (TOML) or not UTF-8/16/32 (JSON),
+    or does not describe a rule set raises
+    :class:`~backalley.SerializationError` (or :class:`~backalley.RuleSetError`).
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_SIZE + 1)
     except OSError as exc:
         raise SerializationError(f"cannot read {path}: {exc.strerror}", str(path)) from None
-    rules = loads(text, format="json" if path.suffix.lower() == ".json" else "toml")
-    return rules
+    try:
+        return loads(data, format="json" if path.suffix.lower() == ".json" else "toml")
+    except SerializationError as exc:
+        raise SerializationError(f"{path}: {exc.message}", exc.path) from None
 
 
 def dumps_toml(rules: RuleSet) -> str:
@@ -97,7 +135,8 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         # JSON's escapes are TOML's, except for characters beyond the BMP (surrogate
         # pairs): write every character as itself and escape only what TOML requires.
-        return json.dumps(value, ensure_ascii=False)
+        # and DEL, which JSON writes as itself but TOML forbids
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise TypeError(value)  # pragma: no cover

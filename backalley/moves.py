@@ -39,12 +39,21 @@ class Pass:
     def __str__(self) -> str:
         return "pass"
 
+    def __reduce__(self) -> Any:
+        return (_word, ("pass",))
+
 
 def _check_bid(instance: Bid, attribute: Any, value: Any) -> None:
     if type(value) is not int:
         raise NotationError(f"a bid is a whole number of tricks, not {value!r}")
     if value < 0:
         raise NotationError(f"a bid cannot be negative, got {value}")
+    if value > MAX_BID:
+        raise NotationError(f"a bid of more than {MAX_BID} tricks is far more than any hand holds")
+
+
+MAX_BID = 999
+"""The highest bid a :class:`Bid` may hold (its text has at most three digits)."""
 
 
 @attrs.frozen(slots=True)
@@ -57,6 +66,9 @@ class Bid:
     def __str__(self) -> str:
         return f"bid {self.tricks}"
 
+    def __reduce__(self) -> Any:
+        return (bid, (self.tricks,))
+
 
 @attrs.frozen(slots=True)
 class BoardBid:
@@ -66,6 +78,9 @@ class BoardBid:
 
     def __str__(self) -> str:
         return "board"
+
+    def __reduce__(self) -> Any:
+        return (_word, ("board",))
 
 
 def _check_multiplier(instance: Counter, attribute: Any, value: Any) -> None:
@@ -87,6 +102,9 @@ class Counter:
 
     def __str__(self) -> str:
         return "counter" if self.multiplier is None else f"counter x{self.multiplier}"
+
+    def __reduce__(self) -> Any:
+        return (_word, ("counter",))
 
 
 def _check_suit(instance: NameTrump, attribute: Any, value: Any) -> None:
@@ -120,6 +138,9 @@ class Play:
     def __str__(self) -> str:
         return f"play {self.card}"
 
+    def __reduce__(self) -> Any:
+        return (_play, (self.card.index,))
+
 
 Move = Union[Pass, Bid, BoardBid, Counter, NameTrump, Play]  # noqa: UP007 - a runtime alias on 3.10
 """Any move a player can make."""
@@ -132,6 +153,16 @@ COUNTER = Counter()
 PLAYS: tuple[Play, ...] = tuple(Play(card) for card in CARDS)
 """The play of each card, by card index (shared values for the engine)."""
 _BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(64))
+
+
+def _word(word: str) -> Move:
+    """The shared move of a word (how a pickle refers to one)."""
+    return _WORDS[word]
+
+
+def _play(index: int) -> Play:
+    """The shared play of card ``index`` (how a pickle refers to one)."""
+    return PLAYS[index]
 
 
 def bid(tricks: int) -> Bid:

@@ -9,7 +9,7 @@ stops at the first illegal move with its index and reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -41,13 +41,34 @@ class ReplayError(IllegalMoveError):
         self.move = move
         self.state = state
 
-    def __reduce__(self) -> Any:  # pragma: no cover - not pickled in practice
-        return (IllegalMoveError, (self.reason, self.message))
+    def __reduce__(self) -> Any:
+        return (type(self), (self.reason, self.message, self.index, self.move, self.state))
 
 
-def _frozen_mapping(value: Mapping[str, str]) -> Mapping[str, str]:
-    """A read-only copy, so that a record stays a value."""
+def _frozen_mapping(value: Mapping[str, str] | None) -> Mapping[str, str]:
+    """A read-only copy, so that a record stays a value (``None``: no metadata)."""
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise SetupError(f"metadata is a mapping of text to text, not {type(value).__name__}")
     return MappingProxyType(dict(value))
+
+
+def _tuple(value: Any) -> tuple[Any, ...]:
+    """A tuple copy of a sequence, so that a record stays a value."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise SetupError(f"expected a sequence, not {type(value).__name__}")
+    return tuple(value)
+
+
+def _decks(value: Any) -> tuple[tuple[str, ...], ...]:
+    return tuple(_tuple(d) for d in _tuple(value))
+
+
+def _tuple_or_none(value: Any) -> tuple[Any, ...] | None:
+    return None if value is None else _tuple(value)
 
 
 @attrs.frozen(slots=True)
@@ -57,10 +78,10 @@ class GameRecord:
     rules: RuleSet
     first_dealer: int
     seed: int | None = None
-    decks: tuple[tuple[str, ...], ...] = ()
-    moves: tuple[Move, ...] = ()
-    results: tuple[DealResult, ...] | None = None
-    players: tuple[str, ...] | None = None
+    decks: tuple[tuple[str, ...], ...] = attrs.field(default=(), converter=_decks)
+    moves: tuple[Move, ...] = attrs.field(default=(), converter=_tuple)
+    results: tuple[DealResult, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
+    players: tuple[str, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
     metadata: Mapping[str, str] = attrs.field(
         factory=dict, converter=_frozen_mapping, eq=False, hash=False
     )
@@ -79,7 +100,9 @@ class GameRecord:
         """The record of the game that ``moves`` play from the new game ``start``
         (with ``final``, the results it reached are recorded too)."""
         if not isinstance(start, GameState):
-            raise SetupError(f"a record starts from a GameState (backalley.new_game), not {start!r}")
+            raise SetupError(
+                f"a record starts from a GameState (backalley.new_game), not {start!r}"
+            )
         match = start._core.match
         if start.deals_played or start.calls or match.deal_number != 1:
             raise SetupError("a record starts from a new game (backalley.new_game)")
@@ -108,6 +131,8 @@ def replay(record: GameRecord) -> Iterator[GameState]:
     Raises :class:`ReplayError` at the first illegal move (with its index and
     reason), or when the moves do not produce the recorded results.
     """
+    if not isinstance(record, GameRecord):
+        raise SetupError(f"replay plays a GameRecord, not {type(record).__name__}")
     state = record.start()
     yield state
     for index, move in enumerate(record.moves):

@@ -58,6 +58,9 @@ class Contract:
     multiplier: int = attrs.field(default=1, validator=_count)
     declarer: int | None = attrs.field(default=None, validator=_seat_or_none)
 
+    def __reduce__(self) -> Any:
+        return (Contract, (self.tricks, self.board, self.multiplier, self.declarer))
+
     def __str__(self) -> str:
         text = "board" if self.board else str(self.tricks)
         if self.multiplier != 1:
@@ -124,3 +127,21 @@ class DealResult:
     tricks: tuple[int, ...]
     points: tuple[int, ...]
     _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
+    def __reduce__(self) -> Any:
+        """Pickled as its facts (without the cached document form)."""
+        return (
+            DealResult,
+            (
+                self.number,
+                self.dealer,
+                self.hand_size,
+                self.turn_up,
+                self.trump,
+                self.bids,
+                self.contracts,
+                self.declarer,
+                self.tricks,
+                self.points,
+            ),
+        )

@@ -6,9 +6,11 @@ implementations to test themselves against this library.
 - one ``header`` line: ``{"type": "header", "format": "backalley/vectors",
   "version": 1, "variant": NAME, "rules": <rule set>, "games": N, "seed": S}``;
 - one ``position`` line per decision: ``{"type": "position", "game": g,
-  "ply": i, "seat": s, "view": <the player view of seat s, the seat to act>,
+  "ply": i, "seat": s, "view": <the player view of seat s, the seat to act,
+  without its "rules": the header states them once>,
   "legal": [<move text>, ...], "illegal": [{"move": <text>, "reason":
-  <Reason name>}, ...]}`` (``"state": <full state>`` too, with ``full=True``);
+  <Reason name>}, ...]}`` (``"state": <full state>`` too, without its rules,
+  with ``full=True``); to read a view back, add the header's ``"rules"``;
   ``legal`` is the exact set, in this library's order; ``illegal`` a sample of
   refused moves with the rule that refuses each;
 - one ``result`` line per game: ``{"type": "result", "game": g, "seed": s,
@@ -29,9 +31,16 @@ from backalley.errors import IllegalMoveError
 from backalley.game import new_game
 from backalley.moves import BOARD, COUNTER, PASS, PLAYS, Move, NameTrump, bid
 from backalley.rules.ruleset import RuleSet
-from backalley.serialize import FORMAT_VERSION, deal_result_to_data, rules_to_data, to_data
+from backalley.serialize import FORMAT_VERSION, deal_result_to_data, rules_to_data
+from backalley.serialize.convert import _document
 
 __all__ = ["probe_moves", "write_vectors"]
+
+
+def _without_rules(value: Any) -> dict[str, Any]:
+    """A document without its ``rules`` (the header states them once)."""
+    data = _document(value)
+    return {k: v for k, v in data.items() if k != "rules"}
 
 
 def probe_moves(hand_size: int) -> tuple[Move, ...]:
@@ -90,12 +99,12 @@ def write_vectors(
                 "game": g,
                 "ply": ply,
                 "seat": seat,
-                "view": to_data(state.view(seat)),
+                "view": _without_rules(state.view(seat)),
                 "legal": [str(m) for m in legal],
                 "illegal": refused,
             }
             if full:
-                line["state"] = to_data(state)
+                line["state"] = _without_rules(state)
             emit(line)
             move = legal[rng.randrange(len(legal))]
             moves.append(str(move))

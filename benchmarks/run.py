@@ -525,6 +525,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             )
         agg["ratios"] = ratios
         out["variants"][sub.name] = agg
+    out["serialization"] = serialization_rows(S, R)  # the loading helper's section
     out["targets"] = targets(out)
     out["elapsed_s"] = time.perf_counter() - t_start
     out["cpu_s"] = time.process_time() - cpu_start
@@ -786,11 +787,94 @@ def report(out: dict[str, Any]) -> str:
             f"Warning: this process had only {share:.0%} of a CPU during the run (a busy machine): "
             "wall-clock figures are noisy; try --clock cpu.",
         ]
+    lines += serialization_report(out.get("serialization"))
     if out["targets"]:
         lines += ["", "Targets (gamerules, this run)"]
         for t in out["targets"]:
             lines.append(f"  [{'PASS' if t['ok'] else 'FAIL'}] {t['target']}: {t['value']:.2f}")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------- serialization rows
+# JSON round trip by deals played, pickle, import time (issue 9, serialization).
+
+
+def _state_at(deals: int, seed: int = 3) -> Any:
+    """A gamerules state after ``deals`` scored deals and 8 more moves."""
+    rng = random.Random(seed)
+    state = ba.new_game(ba.variants.GAMERULES, seed=seed)
+    while state.deals_played < deals:
+        state = state.apply(rng.choice(state.legal_moves()))
+    for _ in range(8):
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def _per_call(fn: Any, seconds: float) -> float:
+    """CPU seconds per call of ``fn`` (after one warm-up call)."""
+    fn()
+    n, t0 = 0, time.process_time()
+    while True:
+        for _ in range(20):
+            fn()
+        n += 20
+        spent = time.process_time() - t0
+        if spent >= seconds:
+            return spent / n
+
+
+def serialization_rows(seconds: float, repeat: int) -> dict[str, Any]:
+    """JSON round trip (to_json + from_json, warm caches) at deals 1, 13 and 25,
+    pickle dumps + loads of a mid-game state, and ``import backalley`` in a
+    fresh interpreter (medians of ``repeat`` rounds)."""
+    import pickle
+    import subprocess
+
+    share = max(seconds / 16, 0.05)
+    out: dict[str, Any] = {"json_by_deal_s": {}, "json_bytes": {}}
+    for deal in (1, 13, 25):
+        state = _state_at(deal - 1)
+        text = ba.to_json(state)
+        out["json_bytes"][deal] = len(text.encode())
+        out["json_by_deal_s"][deal] = median(
+            [
+                _per_call(lambda: ba.from_json(ba.to_json(state), GameState), share)
+                for _ in range(repeat)
+            ]
+        )
+    state = _state_at(5)
+    out["pickle_bytes"] = len(pickle.dumps(state))
+    out["pickle_s"] = median(
+        [_per_call(lambda: pickle.loads(pickle.dumps(state)), share) for _ in range(repeat)]
+    )
+    code = "import time; t = time.perf_counter(); import backalley; print(time.perf_counter() - t)"
+    out["import_s"] = median(
+        [
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", code], capture_output=True, text=True, check=True
+                ).stdout
+            )
+            for _ in range(max(repeat, 3))
+        ]
+    )
+    return out
+
+
+def serialization_report(ser: dict[str, Any] | None) -> list[str]:
+    if not ser:
+        return []
+    by = ser["json_by_deal_s"]
+    first = by[1]
+    lines = ["", "Serialization (gamerules, CPU; import: wall)"]
+    for deal, t in by.items():
+        lines.append(
+            f"  JSON round trip at deal {deal:>2}: {t * 1e6:7.1f} us ({t / first:.2f}x deal 1), "
+            f"{ser['json_bytes'][deal]} B"
+        )
+    lines.append(f"  pickle dumps + loads: {ser['pickle_s'] * 1e6:.1f} us, {ser['pickle_bytes']} B")
+    lines.append(f"  import backalley: {ser['import_s'] * 1e3:.0f} ms")
+    return lines
 
 
 # ------------------------------------------------------------------ profile

@@ -7,8 +7,10 @@ the remainder is the stock, whose first card is the turn-up.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 import pytest
@@ -184,7 +186,11 @@ def check_conservation(state: ba.GameState) -> None:
     """Hands + cards played this deal + stock + turn-up + discards == the deck,
     with no card in two places (RULES.md 1.1-1.3)."""
     n = state.players
-    parts = [*(lowlevel.hand_bits(state, s) for s in range(n)), lowlevel.played_bits(state), lowlevel.discard_bits(state)]
+    parts = [
+        *(lowlevel.hand_bits(state, s) for s in range(n)),
+        lowlevel.played_bits(state),
+        lowlevel.discard_bits(state),
+    ]
     for i in lowlevel.stock_order(state):
         parts.append(1 << i)
     if lowlevel.turn_up_index(state) is not None:
@@ -228,3 +234,31 @@ def refused(state: ba.GameState, move: str | ba.Move) -> ba.Reason:
     with pytest.raises(ba.IllegalMoveError) as info:
         state.apply(move)
     return info.value.reason
+
+
+def swapped_tricks_points(rules: Any, result: Any) -> tuple[list[int], list[int]] | None:
+    """The first two sides' tricks of ``result`` swapped, and the points the
+    scoring part gives for them (no hand-dependent bonus): a deal result the
+    rules could have produced, though the game's moves did not (``None`` when
+    the swap changes nothing)."""
+    tricks = (result.tricks[1], result.tricks[0], *result.tricks[2:])
+    if tricks == result.tricks:
+        return None
+    ctx = rules.plan.deal_context(
+        result.number - 1,
+        result.dealer,
+        result.hand_size,
+        ba.values.BiddingOutcome(result.contracts, declarer=result.declarer),
+        4 if result.trump is None else result.trump.index,
+    )
+    return list(tricks), list(rules.scoring.score(ctx, tricks, (0,) * rules.players))
+
+
+FUZZ_SCALE = max(1, int(os.environ.get("BACKALLEY_FUZZ_SCALE", "1") or 1))
+"""How many times more examples the fuzz tests run: 1 in CI; a release runs
+``BACKALLEY_FUZZ_SCALE=100 python -m pytest -q -k fuzz`` (see the integration guide)."""
+
+
+def fuzz_examples(n: int) -> int:
+    """``n`` hypothesis examples, times :data:`FUZZ_SCALE`."""
+    return n * FUZZ_SCALE

@@ -197,6 +197,7 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
     },
 }
 
+
 def _registered_parts() -> dict[str, dict[str, dict[str, Schema]]]:
     """The hand-written table, extended to every registered rule part: a
     class with the same parameters as a described one of its part (a
@@ -511,10 +512,10 @@ def build() -> Schema:
                 "game": NON_NEGATIVE,
                 "ply": NON_NEGATIVE,
                 "seat": seat,
-                "view": ref("view"),
+                "view": ref("vectors_view"),
                 "legal": array(MOVE, minItems=1),
                 "illegal": array(obj({"move": MOVE, "reason": ref("reason")})),
-                "state": ref("state"),
+                "state": ref("vectors_state"),
             },
             required=["type", "game", "ply", "seat", "view", "legal", "illegal"],
             description="One decision: the view of the seat to act, its exact legal moves "
@@ -543,6 +544,16 @@ def build() -> Schema:
         required=[],
         description="A rule set as a top-level document (backalley.to_json(rules)).",
     )
+    # in vectors lines, views and states leave out the rules: the header states them once
+    for kind in ("view", "state"):
+        whole = defs[kind]
+        defs[f"vectors_{kind}"] = {
+            **whole,
+            "properties": {k: v for k, v in whole["properties"].items() if k != "rules"},
+            "required": [k for k in whole["required"] if k != "rules"],
+            "description": f"A {kind} in a vectors line: the {kind} document without "
+            "`rules` (the header line states them once).",
+        }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://backalley.invalid/schema/backalley.schema.json",

@@ -33,6 +33,8 @@ from backalley.rules import (
 )
 from backalley.serialize import rules_to_data
 
+from .helpers import fuzz_examples
+
 V = ba.variants
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "house_rules.toml"
@@ -449,7 +451,7 @@ _VALUE = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=fuzz_examples(150), deadline=None, database=None)
 @given(data=st.data())
 def test_mutated_house_rules_load_or_raise_the_librarys_errors(data: st.DataObject) -> None:
     """Any mutation of a valid rule-set document either loads (and then dumps

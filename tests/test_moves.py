@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import backalley as ba
 
+from .helpers import fuzz_examples
 from .test_cards import ALL_TEXTS
 
 EVERY_MOVE = [
@@ -184,27 +185,27 @@ def _only_notation_errors(parse, text):
         parse(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fuzz_examples(300), deadline=None)
 @given(st.one_of(structured, st.text(alphabet=st.characters(codec="ascii"), max_size=12)))
 def test_random_ascii_text_only_raises_notation_error(text):
     _only_notation_errors(ba.parse_move, text)
     _only_notation_errors(ba.parse_card, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fuzz_examples(300), deadline=None)
 @given(st.one_of(structured, st.text(max_size=12)))
 def test_random_text_into_parse_card_only_raises_notation_error(text):
     _only_notation_errors(ba.parse_card, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fuzz_examples(300), deadline=None)
 @given(st.one_of(structured, st.text(max_size=12)))
 @example("bid ²")
 def test_random_text_into_parse_move_only_raises_notation_error(text):
     _only_notation_errors(ba.parse_move, text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=fuzz_examples(200), deadline=None)
 @given(st.sampled_from(EVERY_MOVE))
 def test_parsed_text_is_canonical(move):
     text = str(move)

@@ -15,9 +15,19 @@ from backalley.rules.registry import register
 __all__ = ["Deck", "deck_cards", "deck_mask"]
 
 
+def _rank(r: Any) -> Rank:
+    if isinstance(r, str):
+        return Rank.parse(r)
+    if isinstance(r, bool) or not isinstance(r, int):
+        raise TypeError(f"{r!r} is not a rank")
+    return Rank(r)
+
+
 def _to_ranks(value: Any) -> frozenset[Rank]:
+    if isinstance(value, (str, bytes)):
+        raise RuleSetError([f"deck: ranks must be a list of ranks like ['A', 'K'], not {value!r}"])
     try:
-        ranks = frozenset(Rank(r) if not isinstance(r, str) else Rank.parse(r) for r in value)
+        ranks = frozenset(_rank(r) for r in value)
     except (TypeError, ValueError) as exc:
         raise RuleSetError([f"deck: ranks must be plain ranks 2..A ({exc})"]) from None
     return ranks

@@ -161,6 +161,12 @@ class TrumpRule(RulePart, Protocol):
         trump); empty when nobody names trump."""
         ...
 
+    def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
+        """The cards (a bit set) that :meth:`opening` may put out of play
+        besides the turn-up, in a deal with this turn-up (for checking a
+        player's view, which shows the discards)."""
+        ...
+
 
 class BiddingRule(RulePart, Protocol):
     """The calls, and the contracts they make."""

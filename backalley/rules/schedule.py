@@ -14,6 +14,10 @@ from backalley.rules.registry import register
 __all__ = ["Schedule"]
 
 
+MAX_DEALS = 1000
+"""The most deals a schedule may have (so that documents stay small)."""
+
+
 def _to_sizes(value: Iterable[int]) -> tuple[int, ...]:
     try:
         return tuple(value)
@@ -26,6 +30,8 @@ def _to_sizes(value: Iterable[int]) -> tuple[int, ...]:
 def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> None:
     if not value:
         raise RuleSetError(["schedule: a game needs at least one deal"])
+    if len(value) > MAX_DEALS:
+        raise RuleSetError([f"schedule: a game has at most {MAX_DEALS} deals, not {len(value)}"])
     for size in value:
         if type(size) is not int or size < 1:
             raise RuleSetError(

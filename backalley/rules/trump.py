@@ -70,6 +70,9 @@ class _TrumpPart(Part):
     def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
         return NO_TRUMP
 
+    def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
+        return 0
+
     def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
         trump = self.trump_for(ctx, None)
         return TrumpSetup(hands, stock, None, None if trump == NO_TRUMP else trump)
@@ -98,6 +101,16 @@ class TurnUpTrump(_TrumpPart):
     def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
         """The turned card's suit; no trump suit for a turned joker (or none turned)."""
         return NO_TRUMP if turn_up is None or turn_up >= 52 else turn_up // 13
+
+    def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
+        """A turned joker swaps the other joker out; buried jokers are out too."""
+        jokers = (1 << LJ_INDEX) | (1 << BJ_INDEX)
+        mode = self.joker_turn_up
+        if turn_up is None or mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
+            return 0
+        if mode is JokerTurnUp.TURN_NEXT_CARD:
+            return jokers & ~(1 << turn_up)
+        return jokers & ~(1 << turn_up) if turn_up >= 52 else 0
 
     def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
         if not stock:  # pragma: no cover - RuleSet makes sure a stock card exists

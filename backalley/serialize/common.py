@@ -8,12 +8,51 @@ from collections.abc import Mapping
 from typing import Any
 
 from backalley.cards import CARDS, Card, Suit, indices_of_mask, parse_card
-from backalley.errors import NotationError, SerializationError
+from backalley.chance import check_seed
+from backalley.errors import NotationError, RuleSetError, SerializationError
 from backalley.moves import Move, parse_move
 from backalley.values import Phase
 
 FORMAT_VERSION = 1
 """The version of every document format written by this library."""
+
+
+MAX_NUMBER = 2**53 - 1
+"""The largest size of a number in a document (besides a seed): every JSON
+reader keeps whole numbers up to this exactly."""
+
+MAX_DOCUMENT_SIZE = 16_000_000
+"""The largest JSON text :func:`~backalley.from_json` reads, in characters or bytes."""
+
+
+class RulesDocumentError(SerializationError, RuleSetError):
+    """A rule set in a document whose parts do not fit together: both a
+    :class:`~backalley.SerializationError` (with the path of the rule set) and
+    a :class:`~backalley.RuleSetError` (with the problems)."""
+
+    def __init__(self, problems: Any, path: str = "$") -> None:
+        self.problems = tuple(problems)
+        self.path = path
+        self.message = "; ".join(self.problems)
+        Exception.__init__(self, f"{path}: {self.message}" if path else self.message)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.problems, self.path))
+
+
+Pending = list[tuple[dict[Any, Any], int, Any, Any]]
+"""Cache entries waiting for their document to load: (cache, size limit, key, value)."""
+
+CACHE_KEY_LIMIT = 4096
+"""The longest input (as its ``repr``) a cache keeps: valid parts are far shorter."""
+
+
+def _remember(pending: Pending) -> None:
+    """Put a loaded document's parts in their caches (only once it has loaded)."""
+    for cache, limit, key, value in pending:
+        if len(cache) >= limit:
+            cache.clear()
+        cache[key] = value
 
 
 def _fail(path: str, message: str) -> SerializationError:
@@ -31,16 +70,30 @@ def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> 
 def _show(value: Any) -> str:
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    """A whole number in ``low..high`` (each bound at most :data:`MAX_NUMBER` in size)."""
+    if type(value) is not int:
         raise _fail(path, f"expected a whole number, got {_show(value)}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise _fail(path, f"{value} is out of range {low}..{high}")
+    lo = -MAX_NUMBER if low is None else low
+    hi = MAX_NUMBER if high is None else high
+    if not lo <= value <= hi:
+        shown = value if -MAX_NUMBER <= value <= MAX_NUMBER else "the number"
+        raise _fail(path, f"{shown} is out of range {lo}..{hi}")
+    return value
+
+
+def _seed(value: Any, path: str) -> int:
+    """A game's seed: a whole number smaller than 2**64 in size."""
+    if type(value) is not int:
+        raise _fail(path, f"expected a whole number, got {_show(value)}")
+    why = check_seed(value)
+    if why is not None:
+        raise _fail(path, why)
     return value
 
 
@@ -122,5 +175,3 @@ def _bits(cards: tuple[Card, ...], path: str) -> int:
 
 def _texts(mask: int) -> list[str]:
     return [str(CARDS[i]) for i in indices_of_mask(mask)]
-
-

@@ -5,18 +5,27 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import cattrs
 
 from backalley.cards import Card
-from backalley.errors import BackAlleyError, SerializationError
+from backalley.errors import BackAlleyError, RuleSetError, SerializationError
 from backalley.moves import MOVE_TYPES, Move
 from backalley.record import GameRecord
 from backalley.rules.registry import registered_parts
 from backalley.rules.ruleset import RuleSet
-from backalley.serialize.common import FORMAT_VERSION, _card, _fail, _move, _show
+from backalley.serialize.common import (
+    FORMAT_VERSION,
+    MAX_DOCUMENT_SIZE,
+    RulesDocumentError,
+    _card,
+    _fail,
+    _move,
+    _show,
+)
 from backalley.serialize.record_doc import record_from_data, record_to_data
 from backalley.serialize.results_doc import (
     _contract_document,
@@ -47,6 +56,18 @@ document type, ``converter.structure(data, cls)`` reads it back (raising
 :class:`~backalley.SerializationError`)."""
 
 _KINDS: dict[type, str] = {}
+_LOCK = threading.Lock()
+_READY = False
+"""Set once every hook is registered: threads never see a half-filled converter."""
+
+
+def _ensure_registered() -> None:
+    global _READY
+    if not _READY:
+        with _LOCK:
+            if not _READY:
+                _register_all()
+                _READY = True
 
 
 def _register(
@@ -108,8 +129,7 @@ def to_data(value: Any) -> Any:
 
 def _document(value: Any) -> Any:
     """:func:`to_data` without the copy: parts of it may be shared caches."""
-    if not _KINDS:
-        _register_all()
+    _ensure_registered()
     kind = _kind_of(value)
     data = converter.unstructure(value)
     if isinstance(data, dict):
@@ -121,7 +141,8 @@ def _kind_of(value: Any) -> str:
     kind = _KINDS.get(type(value))
     if kind is not None:
         return kind
-    _register_new_parts()
+    with _LOCK:
+        _register_new_parts()
     kind = _KINDS.get(type(value))
     if kind is not None:
         return kind
@@ -145,10 +166,10 @@ def _register_new_parts() -> None:
 
 def from_data(data: Any, cls: type[T]) -> T:
     """Read plain data written by :func:`to_data` back as a ``cls`` value."""
-    if not _KINDS:
-        _register_all()
+    _ensure_registered()
     if cls not in _KINDS:
-        _register_new_parts()
+        with _LOCK:
+            _register_new_parts()
     kind = _KINDS.get(cls) if isinstance(cls, type) else None
     if kind is None and cast(Any, cls) == Move:  # the union of the move types
         kind = "move"
@@ -156,19 +177,26 @@ def from_data(data: Any, cls: type[T]) -> T:
         raise SerializationError(f"cannot read a {getattr(cls, '__name__', cls)!r} from JSON", "$")
     if isinstance(data, dict) and kind not in ("card", "move"):
         data = dict(data)
-        fmt = data.pop("format", None)
-        version = data.pop("version", None)
-        if fmt is not None and fmt != f"backalley/{kind}":
-            raise _fail("$.format", f"this is a {fmt!r} document, not 'backalley/{kind}'")
-        if version is not None and version != FORMAT_VERSION:
-            raise _fail(
-                "$.version",
-                f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
-            )
+        if "format" in data:
+            fmt = data.pop("format")
+            if fmt != f"backalley/{kind}":
+                shown = repr(fmt) if isinstance(fmt, str) and len(fmt) <= 60 else _show(fmt)
+                raise _fail("$.format", f"this is a {shown} document, not 'backalley/{kind}'")
+        if "version" in data:
+            version = data.pop("version")
+            if type(version) is not int or version != FORMAT_VERSION:
+                raise _fail(
+                    "$.version",
+                    f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
+                )
     try:
         return converter.structure(data, cls)
-    except BackAlleyError:
+    except SerializationError:
         raise
+    except RuleSetError as exc:
+        raise RulesDocumentError(exc.problems, "$") from None
+    except BackAlleyError as exc:
+        raise SerializationError(str(exc), "$") from None
     except RecursionError:
         raise SerializationError("the document is nested too deeply", "$") from None
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # pragma: no cover - defensive
@@ -178,7 +206,10 @@ def from_data(data: Any, cls: type[T]) -> T:
 def to_json(value: Any, *, indent: int | None = None) -> str:
     """JSON text for a state, view, move, card, rule set, record or deal result
     (compact; ``indent=2`` for text meant for people)."""
-    return json.dumps(_document(value), indent=indent, ensure_ascii=False)
+    try:
+        return json.dumps(_document(value), indent=indent, ensure_ascii=False)
+    except ValueError as exc:  # a number too long to write
+        raise SerializationError(f"cannot write the value: {exc}", "$") from None
 
 
 def from_json(text: str | bytes, cls: type[T]) -> T:
@@ -186,6 +217,10 @@ def from_json(text: str | bytes, cls: type[T]) -> T:
     :class:`~backalley.SerializationError` with the path of the offending field."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise SerializationError(f"expected JSON text, got {type(text).__name__}", "$")
+    if len(text) > MAX_DOCUMENT_SIZE:
+        raise SerializationError(
+            f"the document is {len(text)} long; documents are at most {MAX_DOCUMENT_SIZE}", "$"
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:

@@ -6,11 +6,20 @@ from typing import Any
 
 from backalley.errors import SerializationError
 from backalley.record import GameRecord
-from backalley.serialize.common import _cards, _int, _list, _move, _object
+from backalley.serialize.common import (
+    Pending,
+    _cards,
+    _int,
+    _list,
+    _move,
+    _object,
+    _remember,
+    _seed,
+)
 from backalley.serialize.results_doc import (
     check_results,
-    deal_result_from_data,
     deal_result_to_data,
+    results_from_data,
 )
 from backalley.serialize.rules_doc import rules_from_data, rules_to_data
 
@@ -48,7 +57,8 @@ _KEYS = {
 
 def record_from_data(value: Any, path: str = "$") -> GameRecord:
     obj = _object(value, path, _KEYS, "a game record")
-    rules = rules_from_data(obj["rules"], f"{path}.rules")
+    pending: Pending = []
+    rules = rules_from_data(obj["rules"], f"{path}.rules", pending=pending)
     seed = obj.get("seed")
     decks = tuple(
         tuple(str(c) for c in _cards(d, f"{path}.decks[{i}]"))
@@ -56,11 +66,9 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
     )
     results = None
     if "results" in obj:
-        results = tuple(
-            deal_result_from_data(r, f"{path}.results[{i}]")
-            for i, r in enumerate(_list(obj["results"], f"{path}.results"))
-        )
-        check_results(rules, results, None, path, "results")
+        results = results_from_data(obj["results"], f"{path}.results", pending)
+        first_dealer = _int(obj["first_dealer"], f"{path}.first_dealer", 0, rules.players - 1)
+        check_results(rules, results, None, path, "results", first_dealer=first_dealer)
     players = None
     if "players" in obj:
         names = _list(obj["players"], f"{path}.players")
@@ -82,7 +90,7 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
     record = GameRecord(
         rules=rules,
         first_dealer=_int(obj["first_dealer"], f"{path}.first_dealer", 0, rules.players - 1),
-        seed=None if seed is None else _int(seed, f"{path}.seed"),
+        seed=None if seed is None else _seed(seed, f"{path}.seed"),
         decks=decks,
         moves=tuple(
             _move(m, f"{path}.moves[{i}]")
@@ -96,4 +104,5 @@ def record_from_data(value: Any, path: str = "$") -> GameRecord:
         record.start()
     except ValueError as exc:
         raise SerializationError(str(exc), f"{path}.decks") from None
+    _remember(pending)
     return record

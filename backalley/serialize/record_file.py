@@ -5,18 +5,34 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
+from backalley.errors import SerializationError
 from backalley.record import GameRecord, ReplayError, replay
+from backalley.serialize.common import MAX_DOCUMENT_SIZE
 from backalley.serialize.convert import from_json
 from backalley.state import GameState
 
-__all__ = ["check_record_file"]
+__all__ = ["check_record_file", "read_document"]
+
+
+def read_document(path: Path) -> bytes:
+    """The bytes of a JSON document file (at most the largest document size);
+    :class:`~backalley.SerializationError` when it cannot be read."""
+    try:
+        with Path(path).open("rb") as f:
+            return f.read(MAX_DOCUMENT_SIZE + 1)
+    except OSError as exc:
+        raise SerializationError(f"cannot read {path}: {exc.strerror}", "$") from None
 
 
 def check_record_file(path: Path, out: TextIO) -> int:
     """``backalley check FILE``: 0 when the record replays cleanly, 1 at the
     first illegal move (reported with its index and reason), 2 for a file
-    that is not a record."""
-    record = from_json(path.read_text(encoding="utf-8"), GameRecord)
+    that is not a record.
+
+    A file that cannot be read or is not a record (not JSON, not UTF-8, -16
+    or -32 text) raises :class:`~backalley.SerializationError`.
+    """
+    record = from_json(read_document(path), GameRecord)
     last: GameState | None = None
     try:
         for state in replay(record):

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from backalley.cards import CARDS
-from backalley.moves import Bid, BoardBid, Counter, Pass
+from backalley.rules.context import NO_TRUMP
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    CACHE_KEY_LIMIT,
+    Pending,
     _card_or_none,
     _expect,
     _fail,
@@ -97,18 +99,30 @@ _RESULT_KEYS = {
 
 
 _RESULTS_CACHE: dict[str, Any] = {}
+"""Deal results already loaded, by the ``repr`` of their data (exact for JSON
+data: 1, 1.0 and true differ), filled only by documents that loaded."""
+_RESULTS_LIMIT = 4096
 
 
 def deal_result_from_data(value: Any, path: str) -> Any:
-    """A deal result from plain data (memoized: results recur in every later state)."""
-    key = repr(value)  # exact for JSON data (1 != 1.0 != True), and fast
-    result = _RESULTS_CACHE.get(key)
-    if result is None:
-        result = _deal_result_from_data(value, path)
-        if len(_RESULTS_CACHE) >= 4096:
-            _RESULTS_CACHE.clear()
-        _RESULTS_CACHE[key] = result
-    return result
+    """A deal result from plain data (its form only: :func:`check_results`
+    checks it against the rules)."""
+    return _deal_result_from_data(value, path)
+
+
+def results_from_data(values: Any, path: str, pending: Pending) -> tuple[Any, ...]:
+    """The deal results of a document; those not seen before are added to
+    ``pending``, to be cached once the whole document has loaded."""
+    out = []
+    for i, value in enumerate(_list(values, path)):
+        key = repr(value)  # exact for JSON data (1 != 1.0 != True), and fast
+        result = _RESULTS_CACHE.get(key)
+        if result is None:
+            result = _deal_result_from_data(value, f"{path}[{i}]")
+            if len(key) <= CACHE_KEY_LIMIT:
+                pending.append((_RESULTS_CACHE, _RESULTS_LIMIT, key, result))
+        out.append(result)
+    return tuple(out)
 
 
 def _deal_result_from_data(value: Any, path: str) -> Any:
@@ -146,35 +160,190 @@ def _trick_to_data(raw: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:
 
 
 def check_results(
-    rules: RuleSet, results: tuple[Any, ...], scores: tuple[int, ...] | None, path: str, key: str
+    rules: RuleSet,
+    results: tuple[Any, ...],
+    scores: tuple[int, ...] | None,
+    path: str,
+    key: str,
+    *,
+    first_dealer: int | None = None,
+    dealer: int | None = None,
+    throw_ins: int | None = None,
 ) -> None:
-    """Deal results that the rules could have produced, summing to ``scores``
-    (when given): numbered in order, of the schedule's hand sizes, with one
-    entry per side, tricks that add up to the hand size, bids of every seat."""
+    """Refuse deal results that the rules could not have produced.
+
+    Each result is re-derived through the rule set's own decisions, as far
+    as the recorded facts allow:
+
+    - numbered in order, with the schedule's hand size, one entry per side,
+      tricks that add up to the hand size, a call from every seat;
+    - the calls, in bidding order from the bidding part's first bidder, each
+      legal after the ones before; the contracts and declarer are the bidding
+      part's outcome of them, and the deal was not thrown in;
+    - the turn-up present exactly when the trump part turns one up, the
+      trump the trump part's (from the turn-up, or one the declarer may name);
+    - the points the scoring part gives for the contracts and tricks; a
+      bonus that depends on the cards dealt (which a result does not hold,
+      such as a rainbow) is only checked to be one the scoring part gives to
+      some choice of seats;
+    - each dealer the dealer part's choice after the deal before (from
+      ``first_dealer`` for the first), allowing thrown-in deals redealt as
+      the bidding part says; ``dealer`` (the deal in progress) likewise after
+      the last result; with ``throw_ins`` (the number of thrown-in deals, when
+      the document knows it) the redeals needed must not exceed it;
+    - the sum of the points is ``scores`` (when given).
+    """
     sides = len(rules.teams)
     if scores is not None and len(scores) != sides:
         raise _fail(f"{path}.scores", f"expected {sides} scores, got {len(scores)}")
-    schedule = rules.schedule.hand_sizes
     totals = [0] * sides
+    expected_dealer = first_dealer
+    redeals = 0
     for i, r in enumerate(results):
         where = f"{path}.{key}[{i}]"
-        if r.number != i + 1 or i >= len(schedule) or r.hand_size != schedule[i]:
-            raise _fail(where, "the deal number or hand size does not fit the schedule")
-        for name in ("points", "tricks", "contracts"):
-            if len(getattr(r, name)) != sides:
-                raise _fail(f"{where}.{name}", f"expected {name} for {sides} sides")
-        if len(r.bids) != rules.players or not 0 <= r.dealer < rules.players:
-            raise _fail(f"{where}.bids", f"expected a dealer and the bids of {rules.players} seats")
-        for j, call in enumerate(r.bids):
-            if call is not None and not isinstance(call, (Pass, Bid, BoardBid, Counter)):
-                raise _fail(f"{where}.bids[{j}]", f"{call} is not a call")
-        if r.declarer is not None and not 0 <= r.declarer < rules.players:
-            raise _fail(f"{where}.declarer", f"seat {r.declarer} does not exist")
-        if sum(r.tricks) != r.hand_size:
-            raise _fail(f"{where}.tricks", "the tricks do not add up to the hand size")
+        next_dealer = _checked(rules, i, r, where)
+        if expected_dealer is not None:
+            steps = _redeals(rules, expected_dealer, r.dealer)
+            if steps is None:
+                raise _fail(
+                    f"{where}.dealer",
+                    f"seat {r.dealer} cannot deal deal {i + 1}: the dealer part names seat "
+                    f"{expected_dealer} (or its redealer after a thrown-in deal)",
+                )
+            redeals += steps
+        expected_dealer = next_dealer
         totals = [a + b for a, b in zip(totals, r.points)]
+    if dealer is not None and expected_dealer is not None and results:
+        steps = _redeals(rules, expected_dealer, dealer)
+        if steps is None:
+            raise _fail(
+                f"{path}.dealer" if key == "deal_results" else path,
+                f"seat {dealer} cannot deal deal {len(results) + 1}: the dealer part names seat "
+                f"{expected_dealer} (or its redealer after a thrown-in deal)",
+            )
+        redeals += steps
+    if throw_ins is not None and redeals > throw_ins:
+        raise _fail(
+            f"{path}.deal_number",
+            f"the dealers need {redeals} thrown-in deals, but the deal number allows {throw_ins}",
+        )
     if scores is not None and tuple(totals) != tuple(scores):
         raise _fail(
             f"{path}.scores",
             f"the scores {list(scores)} are not the sum of the deal results {totals}",
         )
+
+
+def _redeals(rules: RuleSet, start: int, target: int) -> int | None:
+    """How many thrown-in deals take the deal from ``start`` to ``target`` (``None``: never)."""
+    seat = start
+    for k in range(rules.players):
+        if seat == target:
+            return k
+        seat = rules.bidding.redealer(seat, rules.players)
+    return None
+
+
+_CHECKED: dict[tuple[int, int, int], tuple[Any, Any, int]] = {}
+"""Results already checked: (rule set, result, the next deal's dealer), by identity."""
+_CHECKED_LIMIT = 8192
+
+
+def _checked(rules: RuleSet, i: int, r: Any, where: str) -> int:
+    """Check deal result ``r`` (the ``i``-th) on its own; the next deal's dealer."""
+    key = (id(rules), id(r), i)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is r:
+        return hit[2]
+    next_dealer = _check_result(rules, i, r, where)
+    if len(_CHECKED) >= _CHECKED_LIMIT:
+        _CHECKED.clear()
+    _CHECKED[key] = (rules, r, next_dealer)
+    return next_dealer
+
+
+def _check_result(rules: RuleSet, i: int, r: Any, where: str) -> int:
+    n = rules.players
+    sides = len(rules.teams)
+    schedule = rules.schedule.hand_sizes
+    if r.number != i + 1 or i >= len(schedule) or r.hand_size != schedule[i]:
+        raise _fail(where, "the deal number or hand size does not fit the schedule")
+    for name in ("points", "tricks", "contracts"):
+        if len(getattr(r, name)) != sides:
+            raise _fail(f"{where}.{name}", f"expected {name} for {sides} sides")
+    if len(r.bids) != n or not 0 <= r.dealer < n:
+        raise _fail(f"{where}.bids", f"expected a dealer and the bids of {n} seats")
+    if r.declarer is not None and not 0 <= r.declarer < n:
+        raise _fail(f"{where}.declarer", f"seat {r.declarer} does not exist")
+    if sum(r.tricks) != r.hand_size:
+        raise _fail(f"{where}.tricks", "the tricks do not add up to the hand size")
+    plan = rules.plan
+    trump_part = rules.trump
+    ctx = plan.deal_context(i, r.dealer, r.hand_size)
+    # the opening: the turn-up and the trump it makes
+    turn_up = None if r.turn_up is None else r.turn_up.index
+    if trump_part.turns_up() != (turn_up is not None):
+        why = "these rules turn up a card" if turn_up is None else "these rules turn up no card"
+        raise _fail(f"{where}.turn_up", why)
+    if turn_up is not None and not plan.deck_mask >> turn_up & 1:
+        raise _fail(f"{where}.turn_up", f"{r.turn_up} is not in this rule set's deck")
+    ctx = ctx._replace(trump=trump_part.trump_for(ctx, turn_up))
+    # the calls, in bidding order, through the bidding part
+    calls: list[Any] = []
+    spoke: set[int] = set()
+    while len(calls) <= n:
+        bctx = plan.bidding_context(ctx, tuple(calls))
+        seat = rules.bidding.speaker(bctx)
+        if seat is None:
+            break
+        call = r.bids[seat]
+        if call is None or seat in spoke:
+            raise _fail(f"{where}.bids[{seat}]", f"seat {seat} made no call")
+        if call not in plan.legal_calls(bctx):
+            why = rules.bidding.explain(bctx, call)[1]
+            raise _fail(f"{where}.bids[{seat}]", f"seat {seat} could not call {call}: {why}")
+        calls.append(call)
+        spoke.add(seat)
+    for seat in range(n):
+        if seat not in spoke and r.bids[seat] is not None:
+            raise _fail(f"{where}.bids[{seat}]", f"seat {seat} does not speak in this bidding")
+    outcome = rules.bidding.outcome(plan.bidding_context(ctx, tuple(calls)))
+    if outcome.thrown_in:
+        raise _fail(f"{where}.bids", "these calls throw the deal in: it would not be scored")
+    if tuple(outcome.contracts) != tuple(r.contracts):
+        raise _fail(f"{where}.contracts", "the contracts are not what the calls make")
+    if outcome.declarer != r.declarer:
+        raise _fail(f"{where}.declarer", "the declarer is not the one the calls make")
+    ctx = ctx._replace(outcome=outcome)
+    # the trump: named by the declarer, or as the opening made it
+    choices = trump_part.choices(ctx)
+    if choices:
+        if r.trump not in choices:
+            named = ", ".join(str(c or "no trump") for c in choices)
+            raise _fail(f"{where}.trump", f"the declarer may name only {named}")
+        ctx = ctx._replace(trump=NO_TRUMP if r.trump is None else r.trump.index)
+    elif (NO_TRUMP if r.trump is None else r.trump.index) != ctx.trump:
+        raise _fail(f"{where}.trump", "the trump does not follow from the rules and the turn-up")
+    # the points, through the scoring part
+    if not _scored(rules, ctx, r.tricks, r.points):
+        raise _fail(f"{where}.points", "the points are not what the scoring part gives")
+    return rules.dealer.dealer_after(ctx, r.points)
+
+
+def _scored(rules: RuleSet, ctx: Any, tricks: tuple[int, ...], points: tuple[int, ...]) -> bool:
+    """Whether ``points`` are what the scoring part gives for these tricks, for
+    some dealt hands: exactly, when no seat is dealt anything that scores;
+    else with each seat dealt either nothing or every card (the cards a
+    result does not record), which gives every bonus for the cards held."""
+    score = rules.scoring.score
+    n = rules.players
+    if tuple(score(ctx, tricks, (0,) * n)) == tuple(points):
+        return True
+    full = rules.plan.deck_mask
+    if n > 10:  # pragma: no cover - 2**n hands to try; no rule set has so many seats
+        return False
+    for combo in range(1, 1 << n):
+        dealt = tuple(full if combo >> s & 1 else 0 for s in range(n))
+        if tuple(score(ctx, tricks, dealt)) == tuple(points):
+            return True
+    return False

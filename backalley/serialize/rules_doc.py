@@ -17,7 +17,19 @@ from backalley.cards import Rank, Suit
 from backalley.errors import BackAlleyError, NotationError, RuleSetError
 from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.rules.ruleset import RuleSet
-from backalley.serialize.common import _expect, _fail, _int, _list, _object, _show, _suit
+from backalley.serialize.common import (
+    CACHE_KEY_LIMIT,
+    Pending,
+    RulesDocumentError,
+    _expect,
+    _fail,
+    _int,
+    _list,
+    _object,
+    _remember,
+    _show,
+    _suit,
+)
 
 _PARAM_TYPES: dict[type, dict[str, Any]] = {}
 
@@ -39,7 +51,9 @@ def _unstructure_param(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_unstructure_param(v) for v in value]
     if attrs.has(type(value)):  # a structured option (e.g. a rainbow bonus): its fields
-        return {a.name: _unstructure_param(getattr(value, a.name)) for a in attrs.fields(type(value))}
+        return {
+            a.name: _unstructure_param(getattr(value, a.name)) for a in attrs.fields(type(value))
+        }
     return value
 
 
@@ -151,16 +165,22 @@ def _rules_data(rules: RuleSet) -> dict[str, Any]:
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}
+"""Rule sets already loaded, by the ``repr`` of their data, filled only by
+documents that loaded."""
+_RULES_LIMIT = 64
 
 
 _RULES_KEYS = {"name": False, "base": False, **{p: False for p in PART_NAMES}}
 
 
-def rules_from_data(value: Any, path: str = "$", *, allow_base: bool = True) -> RuleSet:
+def rules_from_data(
+    value: Any, path: str = "$", *, allow_base: bool = True, pending: Pending | None = None
+) -> RuleSet:
     """A rule set from plain data.  ``base`` names a registered variant to start
     from; each part table then overrides that part (its parameters only, when
     the ``type`` is unchanged).  Parts not given keep their default (or the
-    base's)."""
+    base's).  Inside a larger document, ``pending`` collects the cache entry
+    until the whole document has loaded."""
     obj = _object(value, path, _RULES_KEYS, "a rule set")
     if "base" in obj and not allow_base:
         raise _fail(f"{path}.base", "'base' is not allowed here")
@@ -169,9 +189,12 @@ def rules_from_data(value: Any, path: str = "$", *, allow_base: bool = True) -> 
     if cached is not None:
         return cached
     rules = _rules_from_object(obj, path, allow_base)
-    if len(_RULES_CACHE) >= 64:
-        _RULES_CACHE.clear()
-    _RULES_CACHE[key] = rules
+    if len(key) <= CACHE_KEY_LIMIT:
+        entry = (_RULES_CACHE, _RULES_LIMIT, key, rules)
+        if pending is None:
+            _remember([entry])  # the rule set is the document: it has loaded
+        else:
+            pending.append(entry)
     return rules
 
 
@@ -197,6 +220,4 @@ def _rules_from_object(obj: dict[str, Any], path: str, allow_base: bool) -> Rule
     try:
         return RuleSet(**parts, name=name)
     except RuleSetError as exc:
-        raise RuleSetError([f"{path}: {p}" for p in exc.problems]) from None
-
-
+        raise RulesDocumentError([f"{path}: {p}" for p in exc.problems], path) from None

@@ -11,6 +11,7 @@ from backalley.errors import IllegalMoveError
 from backalley.moves import NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    Pending,
     _bits,
     _card_or_none,
     _cards,
@@ -20,12 +21,14 @@ from backalley.serialize.common import (
     _move,
     _object,
     _phase,
+    _remember,
+    _seed,
     _texts,
 )
 from backalley.serialize.results_doc import (
     check_results,
-    deal_result_from_data,
     deal_result_to_data,
+    results_from_data,
 )
 from backalley.serialize.rules_doc import _rules_data, rules_from_data
 from backalley.state import GameState, Match, open_deal
@@ -88,10 +91,11 @@ _DEAL_KEYS = {
 
 def state_from_data(value: Any, path: str = "$") -> GameState:
     obj = _object(value, path, _STATE_KEYS, "a game state")
-    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
+    pending: Pending = []
+    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False, pending=pending)
     players = rules.players
     full = rules.plan.deck_mask
-    seed = _int(obj["seed"], f"{path}.seed")
+    seed = _seed(obj["seed"], f"{path}.seed")
     first_dealer = _int(obj["first_dealer"], f"{path}.first_dealer", 0, players - 1)
     decks = []
     for k, order in enumerate(_list(obj.get("decks", []), f"{path}.decks")):
@@ -101,10 +105,7 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
             raise _fail(where, "a deck order must hold exactly the rule set's deck")
         decks.append(tuple(c.index for c in cards))
     deal_number = _int(obj["deal_number"], f"{path}.deal_number", 1)
-    results = tuple(
-        deal_result_from_data(r, f"{path}.deal_results[{i}]")
-        for i, r in enumerate(_list(obj["deal_results"], f"{path}.deal_results"))
-    )
+    results = results_from_data(obj["deal_results"], f"{path}.deal_results", pending)
     phase_text = obj["phase"]
     phase = _phase(phase_text, f"{path}.phase")
     schedule = rules.schedule.hand_sizes
@@ -123,11 +124,28 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
     scores = tuple(
         _int(s, f"{path}.scores[{i}]") for i, s in enumerate(_list(obj["scores"], f"{path}.scores"))
     )
-    check_results(rules, results, scores, path, "deal_results")
-
     deal = _object(obj["deal"], f"{path}.deal", _DEAL_KEYS, "a deal")
     dpath = f"{path}.deal"
     dealer = _int(deal["dealer"], f"{dpath}.dealer", 0, players - 1)
+    # deals dealt: the scored ones, the one in progress, and any thrown in
+    throw_ins = deal_number - len(results) - (0 if over else 1)
+    if throw_ins < 0:
+        raise _fail(
+            f"{path}.deal_number",
+            f"deal number {deal_number}, but {len(earlier) + 1} deals have been dealt",
+        )
+    check_results(
+        rules,
+        results,
+        scores,
+        path,
+        "deal_results",
+        first_dealer=first_dealer,
+        dealer=None if over else dealer,
+        throw_ins=throw_ins,
+    )
+    if over and dealer != results[-1].dealer:
+        raise _fail(f"{dpath}.dealer", "the last deal's dealer is not its result's dealer")
     hand_size = _int(deal["hand_size"], f"{dpath}.hand_size", 1)
     expected_size = schedule[len(earlier)]
     if hand_size != expected_size:
@@ -199,6 +217,7 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
         )
     if state.deal_results != results:
         raise _fail(f"{path}.deal_results", "the deal results do not match what the moves produce")
+    _remember(pending)
     return state
 
 

@@ -12,6 +12,7 @@ from backalley.errors import SerializationError
 from backalley.moves import Move
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    Pending,
     _card_or_none,
     _cards,
     _int,
@@ -19,14 +20,15 @@ from backalley.serialize.common import (
     _move,
     _object,
     _phase,
+    _remember,
     _suit,
     _texts,
 )
 from backalley.serialize.results_doc import (
     _trick_to_data,
     check_results,
-    deal_result_from_data,
     deal_result_to_data,
+    results_from_data,
 )
 from backalley.serialize.rules_doc import _rules_data, rules_from_data
 from backalley.values import DealResult, Phase, RawTrick
@@ -79,7 +81,8 @@ _VIEW_KEYS = {
 
 def view_from_data(value: Any, path: str = "$") -> PlayerView:
     obj = _object(value, path, _VIEW_KEYS, "a player view")
-    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
+    pending: Pending = []
+    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False, pending=pending)
     players = rules.players
     phase = _phase(obj["phase"], f"{path}.phase")
     to_act = obj["to_act"]
@@ -99,11 +102,8 @@ def view_from_data(value: Any, path: str = "$") -> PlayerView:
         _int(c, f"{path}.hand_counts[{i}]", 0)
         for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts"))
     )
-    results = tuple(
-        deal_result_from_data(r, f"{path}.deal_results[{i}]")
-        for i, r in enumerate(_list(obj["deal_results"], f"{path}.deal_results"))
-    )
-    return load_view(
+    results = results_from_data(obj["deal_results"], f"{path}.deal_results", pending)
+    view = load_view(
         rules=rules,
         seat=_int(obj["seat"], f"{path}.seat", 0, players - 1),
         phase=phase,
@@ -129,6 +129,8 @@ def view_from_data(value: Any, path: str = "$") -> PlayerView:
         deal_results=results,
         path=path,
     )
+    _remember(pending)
+    return view
 
 
 def load_view(
@@ -171,14 +173,23 @@ def load_view(
         raise fail("phase", f"phase {phase.value!r} does not fit {len(deal_results)} scored deals")
     current = len(deal_results) - 1 if over else len(deal_results)
     if hand_size != schedule[current]:
-        raise fail("hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}")
-    check_results(rules, deal_results, scores, path, "deal_results")
+        raise fail(
+            "hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}"
+        )
+    check_results(
+        rules, deal_results, scores, path, "deal_results", dealer=None if over else dealer
+    )
+    if over and dealer != deal_results[-1].dealer:
+        raise fail("dealer", "the last deal's dealer is not its result's dealer")
     if len(hand_counts) != n:
         raise fail("hand_counts", f"expected {n} hand counts")
     ctx = plan.deal_context(current, dealer, hand_size)
     # the opening: the trump part's turn-up and trump
     if rules.trump.turns_up() != (turn_up is not None):
-        raise fail("turn_up", "these rules turn up a card" if turn_up is None else "these rules turn up no card")
+        raise fail(
+            "turn_up",
+            "these rules turn up a card" if turn_up is None else "these rules turn up no card",
+        )
     ctx = ctx._replace(trump=rules.trump.trump_for(ctx, None if turn_up is None else turn_up.index))
     # the bidding, call by call through the bidding part
     for i, call in enumerate(calls):
@@ -186,7 +197,9 @@ def load_view(
         if rules.bidding.speaker(bctx) is None:
             raise fail(f"calls[{i}]", "the bidding is over already")
         if call not in plan.legal_calls(bctx):
-            raise fail(f"calls[{i}]", f"illegal call {call}: {rules.bidding.explain(bctx, call)[1]}")
+            raise fail(
+                f"calls[{i}]", f"illegal call {call}: {rules.bidding.explain(bctx, call)[1]}"
+            )
     bidding_over = rules.bidding.speaker(plan.bidding_context(ctx, calls)) is None
     if bidding_over:
         outcome = rules.bidding.outcome(plan.bidding_context(ctx, calls))
@@ -202,12 +215,17 @@ def load_view(
     else:
         expected_phase = Phase.GAME_OVER if over else Phase.PLAYING
     if phase is not expected_phase:
-        raise fail("phase", f"the calls lead to phase {expected_phase.value!r}, not {phase.value!r}")
+        raise fail(
+            "phase", f"the calls lead to phase {expected_phase.value!r}, not {phase.value!r}"
+        )
     # trump: named by the declarer, or as the opening made it
     named = None if trump is None else trump.index
     if choices and phase is not Phase.NAMING_TRUMP:
         if trump not in choices:
-            raise fail("trump", f"the declarer may name only {', '.join(str(c or 'no trump') for c in choices)}")
+            raise fail(
+                "trump",
+                f"the declarer may name only {', '.join(str(c or 'no trump') for c in choices)}",
+            )
         ctx = ctx._replace(trump=4 if named is None else named)
     elif (4 if named is None else named) != ctx.trump or (choices and trump is not None):
         raise fail("trump", "the trump does not follow from the rules and the turn-up")
@@ -218,6 +236,12 @@ def load_view(
     if own.bit_count() != len(hand) or own & ~full:
         raise fail("hand", "the hand has a card twice or a card not in the deck")
     seen = own
+    allowed = rules.trump.discardable(ctx, None if turn_up is None else turn_up.index)
+    for card in discards:
+        if not allowed >> card.index & 1:
+            raise fail(
+                "discards", f"{card} cannot be out of play: the trump part does not discard it"
+            )
     for card in (*discards, *(() if turn_up is None else (turn_up,))):
         if seen >> card.index & 1 or not full >> card.index & 1:
             raise fail("discards", f"{card} is out of place")
@@ -239,16 +263,26 @@ def load_view(
     for i, (t_lead, cards, winner) in enumerate((*history, (leader, trick, None))):
         where = f"tricks[{i}]" if winner is not None else "trick"
         complete = winner is not None
-        if t_lead != lead or (complete and len(cards) != n) or len(cards) >= n + (1 if complete else 0):
+        if (
+            t_lead != lead
+            or (complete and len(cards) != n)
+            or len(cards) >= n + (1 if complete else 0)
+        ):
             raise fail(where, "the trick's leader or size does not fit the tricks before it")
         for k, c in enumerate(cards):
             player = (t_lead + k) % n
             if player != seat and (seen >> c & 1 or not full >> c & 1):
-                raise fail(f"{where}.cards[{k}]" if complete else f"trick[{k}]", f"{CARDS[c]} is out of place")
+                raise fail(
+                    f"{where}.cards[{k}]" if complete else f"trick[{k}]",
+                    f"{CARDS[c]} is out of place",
+                )
             if player == seat:
                 why = plan.play_refusal(ctx, seat, holding, cards[:k], t_lead, broken, c)
                 if why is not None:
-                    raise fail(f"{where}.cards[{k}]" if complete else f"trick[{k}]", f"your own play {CARDS[c]} is illegal: {why[1]}")
+                    raise fail(
+                        f"{where}.cards[{k}]" if complete else f"trick[{k}]",
+                        f"your own play {CARDS[c]} is illegal: {why[1]}",
+                    )
                 holding ^= 1 << c
             seen |= 1 << c
             plays[player] += 1
@@ -264,7 +298,9 @@ def load_view(
         if hand_counts[s] != hand_size - plays[s]:
             raise fail(f"hand_counts[{s}]", f"seat {s} should hold {hand_size - plays[s]} cards")
     if hand_counts[seat] != len(hand):
-        raise fail("hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}")
+        raise fail(
+            "hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}"
+        )
     if over:
         expected_to_act = None
     elif phase is Phase.BIDDING:
