@@ -7,6 +7,7 @@ the remainder is the stock, whose first card is the turn-up.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from collections.abc import Iterable, Sequence
@@ -262,3 +263,15 @@ FUZZ_SCALE = max(1, int(os.environ.get("BACKALLEY_FUZZ_SCALE", "1") or 1))
 def fuzz_examples(n: int) -> int:
     """``n`` hypothesis examples, times :data:`FUZZ_SCALE`."""
     return n * FUZZ_SCALE
+
+
+def result_objects(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (a state or view as plain data) with its deal results as
+    objects, the form older documents wrote and the library still reads."""
+    from backalley.serialize.results_doc import _deal_result_from_data, deal_result_to_data
+
+    document["deal_results"] = [
+        deal_result_to_data(_deal_result_from_data(r, "$")) if isinstance(r, str) else r
+        for r in document["deal_results"]
+    ]
+    return copy.deepcopy(document)

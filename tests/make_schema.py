@@ -25,6 +25,16 @@ MAX_SEAT = 7  # a cutthroat game seats at most 8 players
 CARD_RE = "(?:[2-9TJQKA][CDHS]|BJ|LJ)"
 CALL_RE = "(?:pass|board|counter(?: x(?:[2-9]|[1-9][0-9]))?|bid (?:0|[1-9][0-9]*))"
 
+_INT_RE = "(?:0|-?[1-9][0-9]*)"
+_COUNT_RE = "(?:0|[1-9][0-9]*)"
+_CONTRACT_RE = f"(?:-|{_COUNT_RE}B?(?:x[1-9][0-9]*)?(?:@{_COUNT_RE})?)"
+_CALLS_RE = f"(?:-|{CALL_RE})(?:,(?:-|{CALL_RE}))*"
+ROW_RE = (
+    f"[1-9][0-9]* {_COUNT_RE} [1-9][0-9]* (?:-|{CARD_RE}) (?:-|[CDHS])"
+    f";{_CALLS_RE};{_CONTRACT_RE}(?:,{_CONTRACT_RE})*;(?:-|{_COUNT_RE})"
+    f";{_COUNT_RE}(?:,{_COUNT_RE})*;{_INT_RE}(?:,{_INT_RE})*"
+)
+
 Schema = dict[str, Any]
 
 
@@ -379,6 +389,19 @@ def build() -> Schema:
         ),
         "contract": obj(contract, description="One side's contract."),
         "deal_result": obj(deal_result, description="The record of one scored deal."),
+        "deal_result_row": {
+            "type": "string",
+            "pattern": f"^{ROW_RE}$",
+            "description": "The record of one scored deal as one row of text, as state and "
+            "view documents write it: 'number dealer hand_size turn_up trump;calls;"
+            "contracts;declarer;tricks;points', '-' for a missing value, lists separated by "
+            "commas, a contract as its tricks then B (board), xK (multiplier), @S (declarer).",
+        },
+        "deal_results": array(
+            {"anyOf": [ref("deal_result_row"), ref("deal_result")]},
+            description="The scored deals, each a row of text (as written) or an object "
+            "(as also read).",
+        ),
         "trick": obj(
             {
                 "leader": seat,
@@ -408,7 +431,7 @@ def build() -> Schema:
                 "decks": array(array(CARD, minItems=1, uniqueItems=True)),
                 "deal_number": integer(1),
                 "scores": array(INT, **sides),
-                "deal_results": array(ref("deal_result")),
+                "deal_results": ref("deal_results"),
                 "phase": ref("phase"),
                 "deal": ref("deal"),
             },
@@ -444,7 +467,7 @@ def build() -> Schema:
                 "trick": array(CARD, maxItems=MAX_SEAT, uniqueItems=True),
                 "leader": seat,
                 "scores": array(INT, **sides),
-                "deal_results": array(ref("deal_result")),
+                "deal_results": ref("deal_results"),
             },
             required=[
                 "rules",

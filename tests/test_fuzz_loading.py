@@ -24,7 +24,7 @@ import backalley as ba
 from backalley import houserules
 from backalley.serialize.record_file import check_record_file
 
-from .helpers import fuzz_examples
+from .helpers import fuzz_examples, result_objects
 
 FUZZ = settings(
     max_examples=fuzz_examples(60),
@@ -145,7 +145,7 @@ def _played() -> tuple[ba.GameState, dict[str, Any]]:
         while state.deals_played < 4:
             state = state.apply(rng.choice(state.legal_moves()))
         PLAYED["state"] = state
-        PLAYED["doc"] = json.loads(ba.to_json(state))
+        PLAYED["doc"] = result_objects(json.loads(ba.to_json(state)))
     return PLAYED["state"], PLAYED["doc"]
 
 

@@ -22,7 +22,7 @@ from backalley import houserules
 from backalley.serialize import common, results_doc, rules_doc
 from backalley.serialize.record_file import check_record_file
 
-from .helpers import swapped_tricks_points
+from .helpers import result_objects, swapped_tricks_points
 
 
 def _play(rules: ba.RuleSet, seed: int, deals: int, extra: int = 5) -> ba.GameState:
@@ -39,7 +39,9 @@ def _play(rules: ba.RuleSet, seed: int, deals: int, extra: int = 5) -> ba.GameSt
 
 
 def _doc(value: Any) -> dict[str, Any]:
-    return copy.deepcopy(json.loads(ba.to_json(value)))
+    """The document, its deal results as objects (the long form, also read)."""
+    data = json.loads(ba.to_json(value))
+    return result_objects(data) if "deal_results" in data else copy.deepcopy(data)
 
 
 def _refused(document: Any, cls: type, path: str, match: str | None = None) -> None:

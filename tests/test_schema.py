@@ -351,7 +351,7 @@ def test_nested_documents_carry_no_format() -> None:
     valid("deal_result_document", result)
     invalid("deal_result", result, root=False)  # (the top level takes it as a document)
     nested = to_data(state)
-    nested["deal_results"][0]["format"] = "backalley/deal-result"
+    nested["deal_results"][0] = {**result}  # the long form, with "format": refused
     invalid("state", nested)
     with pytest.raises(ba.SerializationError):
         ba.from_json(json.dumps(nested), ba.GameState)

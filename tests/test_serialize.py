@@ -29,7 +29,13 @@ from backalley.schema import schema
 from backalley.serialize import from_data, to_data
 from backalley.vectors import probe_moves
 
-from .helpers import check_conservation, fuzz_examples, short, swapped_tricks_points
+from .helpers import (
+    check_conservation,
+    fuzz_examples,
+    result_objects,
+    short,
+    swapped_tricks_points,
+)
 from .randomgames import NAMES, games, play
 
 
@@ -141,7 +147,8 @@ def _game_over() -> ba.GameState:
 
 
 def _doc(state: ba.GameState) -> dict[str, Any]:
-    return copy.deepcopy(to_data(state))
+    """The state's document, its deal results as objects (the long form, also read)."""
+    return result_objects(to_data(state))
 
 
 def _refused(
@@ -475,7 +482,7 @@ VIEW_RESULTS = [
 )
 def test_view_deal_results_that_do_not_fit_are_refused(field: str, change: Any) -> None:
     """A view's deal results are checked as a state's are."""
-    d = copy.deepcopy(to_data(_mid_game().view(2)))
+    d = result_objects(to_data(_mid_game().view(2)))
     change(d["deal_results"][0])
     with pytest.raises(ba.SerializationError) as info:
         ba.from_json(json.dumps(d), ba.PlayerView)

@@ -15,6 +15,7 @@ from backalley.serialize.results_doc import (
     check_results,
     deal_result_from_data,
     deal_result_to_data,
+    deal_result_to_row,
 )
 from backalley.serialize.rules_doc import (
     policy_from_data,
@@ -29,6 +30,7 @@ __all__ = [
     "converter",
     "deal_result_from_data",
     "deal_result_to_data",
+    "deal_result_to_row",
     "from_data",
     "from_json",
     "policy_from_data",

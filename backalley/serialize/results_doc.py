@@ -3,6 +3,7 @@ deal results are ones its rules could have produced."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from backalley.cards import CARDS
@@ -11,6 +12,7 @@ from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
     CACHE_KEY_LIMIT,
     Pending,
+    _card,
     _card_or_none,
     _expect,
     _fail,
@@ -18,6 +20,7 @@ from backalley.serialize.common import (
     _list,
     _move,
     _object,
+    _show,
     _suit,
 )
 from backalley.values import Contract, DealResult
@@ -61,12 +64,67 @@ def _contract_document(value: Any, path: str) -> Contract:
 
 
 def deal_result_to_data(r: Any) -> dict[str, Any]:
-    """A deal result as plain data, built once per result and shared: never mutate it."""
-    data = r._data
+    """A deal result as plain data (an object with named keys), built once per
+    result and shared: never mutate it."""
+    cached = _cached(r)
+    data = cached[1]
     if data is None:
-        data = _deal_result_data(r)
-        object.__setattr__(r, "_data", data)
+        data = cached[1] = _deal_result_data(r)
     return data  # type: ignore[no-any-return]
+
+
+def deal_result_to_row(r: Any) -> str:
+    """A deal result as one compact row of text, as state and view documents
+    write it (built once per result and shared)::
+
+        number dealer hand_size turn_up trump;calls;contracts;declarer;tricks;points
+
+    ``-`` for a missing turn-up, trump, call, contract or declarer; calls by
+    seat and contracts, tricks and points by side, separated by commas; a
+    contract as its tricks, then ``B`` for a board, ``xK`` for a multiplier
+    other than 1 and ``@S`` for a declarer.  For example
+    ``"3 2 11 QS S;bid 4,bid 2,pass,bid 3;6,3;-;7,4;60,-30"``.
+    """
+    cached = _cached(r)
+    row = cached[0]
+    if row is None:
+        row = cached[0] = _deal_result_row(r)
+    return row  # type: ignore[no-any-return]
+
+
+def _cached(r: Any) -> list[Any]:
+    """The result's document forms (row, object), filled on first use."""
+    cached = r._data
+    if cached is None:
+        cached = [None, None]
+        object.__setattr__(r, "_data", cached)
+    return cached  # type: ignore[no-any-return]
+
+
+def _deal_result_row(r: Any) -> str:
+    turn_up = "-" if r.turn_up is None else str(r.turn_up)
+    trump = "-" if r.trump is None else r.trump.value
+    return ";".join(
+        (
+            f"{r.number} {r.dealer} {r.hand_size} {turn_up} {trump}",
+            ",".join("-" if b is None else str(b) for b in r.bids),
+            ",".join(_contract_token(c) for c in r.contracts),
+            "-" if r.declarer is None else str(r.declarer),
+            ",".join(map(str, r.tricks)),
+            ",".join(map(str, r.points)),
+        )
+    )
+
+
+def _contract_token(c: Contract | None) -> str:
+    if c is None:
+        return "-"
+    text = f"{c.tricks}B" if c.board else str(c.tricks)
+    if c.multiplier != 1:
+        text += f"x{c.multiplier}"
+    if c.declarer is not None:
+        text += f"@{c.declarer}"
+    return text
 
 
 def _deal_result_data(r: Any) -> dict[str, Any]:
@@ -99,15 +157,16 @@ _RESULT_KEYS = {
 
 
 _RESULTS_CACHE: dict[str, Any] = {}
-"""Deal results already loaded, by the ``repr`` of their data (exact for JSON
-data: 1, 1.0 and true differ), filled only by documents that loaded."""
+"""Deal results already loaded, by their row of text, or the ``repr`` of their
+object (exact for JSON data: 1, 1.0 and true differ), filled only by documents
+that loaded."""
 _RESULTS_LIMIT = 4096
 
 
 def deal_result_from_data(value: Any, path: str) -> Any:
     """A deal result from plain data (its form only: :func:`check_results`
     checks it against the rules)."""
-    return _deal_result_from_data(value, path)
+    return _deal_result_from_data(_object(value, path, _RESULT_KEYS, "a deal result"), path)
 
 
 def results_from_data(values: Any, path: str, pending: Pending) -> tuple[Any, ...]:
@@ -115,7 +174,8 @@ def results_from_data(values: Any, path: str, pending: Pending) -> tuple[Any, ..
     ``pending``, to be cached once the whole document has loaded."""
     out = []
     for i, value in enumerate(_list(values, path)):
-        key = repr(value)  # exact for JSON data (1 != 1.0 != True), and fast
+        # a row is its own key; an object its repr (exact for JSON data: 1 != 1.0 != True)
+        key = value if type(value) is str else repr(value)
         result = _RESULTS_CACHE.get(key)
         if result is None:
             result = _deal_result_from_data(value, f"{path}[{i}]")
@@ -125,7 +185,13 @@ def results_from_data(values: Any, path: str, pending: Pending) -> tuple[Any, ..
     return tuple(out)
 
 
+_ROW_FIELDS = tuple(_RESULT_KEYS)
+"""The fields of a deal result's row, in order."""
+
+
 def _deal_result_from_data(value: Any, path: str) -> Any:
+    if isinstance(value, str):
+        return _deal_result_from_row(value, path)
     obj = _object(value, path, _RESULT_KEYS, "a deal result")
     declarer = obj.get("declarer")
     return DealResult(
@@ -151,6 +217,80 @@ def _deal_result_from_data(value: Any, path: str) -> Any:
             _int(p, f"{path}.points[{i}]")
             for i, p in enumerate(_list(obj["points"], f"{path}.points"))
         ),
+    )
+
+
+_ROW_LIMIT = 4096
+"""The longest deal result row read (valid rows are far shorter)."""
+
+_CONTRACT_TOKEN = re.compile(r"(\d+)(B?)(?:x(\d+))?(?:@(\d+))?")
+
+
+def _deal_result_from_row(text: str, path: str) -> Any:
+    """A deal result from its row of text (see :func:`deal_result_to_row`);
+    only the canonical text of a result is read."""
+    if len(text) > _ROW_LIMIT:
+        raise _fail(path, f"a deal result row is at most {_ROW_LIMIT} characters")
+    fields = text.split(";")
+    head = fields[0].split(" ")
+    if len(fields) != 6 or len(head) != 5:
+        raise _fail(
+            path,
+            "expected a deal result row 'number dealer hand_size turn_up trump;calls;"
+            f"contracts;declarer;tricks;points', got {_show(text)}",
+        )
+    number, dealer, hand_size, turn_up, trump = head
+    _, calls, contracts, declarer, tricks, points = fields
+    result = DealResult(
+        number=_row_int(number, path, "number", 1),
+        dealer=_row_int(dealer, path, "dealer", 0, 15),
+        hand_size=_row_int(hand_size, path, "hand_size", 1),
+        turn_up=None if turn_up == "-" else _card(turn_up, f"{path} (turn_up)"),
+        trump=None if trump == "-" else _suit(trump, f"{path} (trump)"),
+        bids=tuple(
+            None if b == "-" else _move(b, f"{path} (bids[{i}])")
+            for i, b in enumerate(calls.split(","))
+        ),
+        contracts=tuple(
+            _contract_from_token(c, f"{path} (contracts[{i}])")
+            for i, c in enumerate(contracts.split(","))
+        ),
+        declarer=None if declarer == "-" else _row_int(declarer, path, "declarer", 0, 15),
+        tricks=tuple(_row_int(t, path, f"tricks[{i}]", 0) for i, t in enumerate(tricks.split(","))),
+        points=tuple(_row_int(p, path, f"points[{i}]") for i, p in enumerate(points.split(","))),
+    )
+    canonical = _deal_result_row(result)
+    if canonical != text:
+        raise _fail(path, f"expected the row in canonical form, {_show(canonical)}")
+    return result
+
+
+def _row_int(
+    text: str, path: str, field: str, low: int | None = None, high: int | None = None
+) -> int:
+    """A whole number in a row (its canonical form is checked with the whole row)."""
+    try:
+        value = int(text) if len(text) <= 20 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise _fail(path, f"{field}: expected a whole number, got {_show(text)}")
+    return _int(value, f"{path} ({field})", low, high)
+
+
+def _contract_from_token(token: str, path: str) -> Contract | None:
+    """A contract in a row: ``-`` or tricks, ``B`` (board), ``xK`` (multiplier), ``@S`` (declarer)."""
+    if token == "-":
+        return None
+    match = _CONTRACT_TOKEN.fullmatch(token)
+    if match is None:
+        raise _fail(path, f"expected a contract like 5, 13B, 7x2@1 or -, got {_show(token)}")
+    tricks, board, multiplier, declarer = match.groups()
+    return Contract(
+        tricks=_row_int(tricks, path, "tricks", 0),
+        board=board == "B",
+        multiplier=1 if multiplier is None else _row_int(multiplier, path, "multiplier", 1),
+        declarer=None if declarer is None else _row_int(declarer, path, "declarer", 0, 15),
     )
 
 
@@ -196,23 +336,7 @@ def check_results(
     sides = len(rules.teams)
     if scores is not None and len(scores) != sides:
         raise _fail(f"{path}.scores", f"expected {sides} scores, got {len(scores)}")
-    totals = [0] * sides
-    expected_dealer = first_dealer
-    redeals = 0
-    for i, r in enumerate(results):
-        where = f"{path}.{key}[{i}]"
-        next_dealer = _checked(rules, i, r, where)
-        if expected_dealer is not None:
-            steps = _redeals(rules, expected_dealer, r.dealer)
-            if steps is None:
-                raise _fail(
-                    f"{where}.dealer",
-                    f"seat {r.dealer} cannot deal deal {i + 1}: the dealer part names seat "
-                    f"{expected_dealer} (or its redealer after a thrown-in deal)",
-                )
-            redeals += steps
-        expected_dealer = next_dealer
-        totals = [a + b for a, b in zip(totals, r.points)]
+    expected_dealer, redeals, totals = _checked_all(rules, results, path, key, first_dealer)
     if dealer is not None and expected_dealer is not None and results:
         steps = _redeals(rules, expected_dealer, dealer)
         if steps is None:
@@ -232,6 +356,44 @@ def check_results(
             f"{path}.scores",
             f"the scores {list(scores)} are not the sum of the deal results {totals}",
         )
+
+
+_CHECKED_ALL: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""Lists of results already checked in order: by (rule set, first dealer, each
+result), by identity (the entry holds them, so no identity is reused)."""
+_CHECKED_ALL_LIMIT = 1024
+
+
+def _checked_all(
+    rules: RuleSet, results: tuple[Any, ...], path: str, key: str, first_dealer: int | None
+) -> tuple[int | None, int, list[int]]:
+    """Check ``results`` one by one and as a sequence of dealers: the dealer
+    the last one hands on to, the redeals the dealers need, the points summed."""
+    cache_key = (id(rules), first_dealer, *map(id, results))
+    hit = _CHECKED_ALL.get(cache_key)
+    if hit is not None:  # the entry holds the rule set and results: the ids are theirs
+        return hit[2], hit[3], list(hit[4])
+    totals = [0] * len(rules.teams)
+    expected_dealer = first_dealer
+    redeals = 0
+    for i, r in enumerate(results):
+        where = f"{path}.{key}[{i}]"
+        next_dealer = _checked(rules, i, r, where)
+        if expected_dealer is not None:
+            steps = _redeals(rules, expected_dealer, r.dealer)
+            if steps is None:
+                raise _fail(
+                    f"{where}.dealer",
+                    f"seat {r.dealer} cannot deal deal {i + 1}: the dealer part names seat "
+                    f"{expected_dealer} (or its redealer after a thrown-in deal)",
+                )
+            redeals += steps
+        expected_dealer = next_dealer
+        totals = [a + b for a, b in zip(totals, r.points)]
+    if len(_CHECKED_ALL) >= _CHECKED_ALL_LIMIT:
+        _CHECKED_ALL.clear()
+    _CHECKED_ALL[cache_key] = (rules, results, expected_dealer, redeals, tuple(totals))
+    return expected_dealer, redeals, totals
 
 
 def _redeals(rules: RuleSet, start: int, target: int) -> int | None:

@@ -27,7 +27,7 @@ from backalley.serialize.common import (
 )
 from backalley.serialize.results_doc import (
     check_results,
-    deal_result_to_data,
+    deal_result_to_row,
     results_from_data,
 )
 from backalley.serialize.rules_doc import _rules_data, rules_from_data
@@ -53,7 +53,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         "decks": [[str(CARDS[i]) for i in order] for order in match.decks],
         "deal_number": match.deal_number,
         "scores": list(match.scores),
-        "deal_results": [deal_result_to_data(r) for r in match.results],
+        "deal_results": [deal_result_to_row(r) for r in match.results],
         "phase": state.phase.value,
         "deal": {
             "dealer": state.dealer,
@@ -184,7 +184,8 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
         first_dealer,
         tuple(decks),
         deal_number,
-        tuple(_sum_points(earlier, len(scores))),
+        # the points of the deals before this one (``check_results`` proved the sum)
+        tuple(s - p for s, p in zip(scores, results[-1].points)) if over else scores,
         earlier,
     )
     state = open_deal(
@@ -227,13 +228,6 @@ def _disjoint(seen: int, bits: int, full: int, path: str) -> int:
     if seen & bits:
         raise _fail(path, f"{' '.join(_texts(seen & bits))} already appears elsewhere in the deal")
     return seen | bits
-
-
-def _sum_points(results: tuple[Any, ...], sides: int) -> list[int]:
-    totals = [0] * sides
-    for r in results:
-        totals = [a + b for a, b in zip(totals, r.points)]
-    return totals
 
 
 def _opening_trump(rules: RuleSet, ctx: Any, turn_up: Card | None, path: str) -> int:

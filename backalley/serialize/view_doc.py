@@ -27,7 +27,7 @@ from backalley.serialize.common import (
 from backalley.serialize.results_doc import (
     _trick_to_data,
     check_results,
-    deal_result_to_data,
+    deal_result_to_row,
     results_from_data,
 )
 from backalley.serialize.rules_doc import _rules_data, rules_from_data
@@ -54,7 +54,7 @@ def view_to_data(view: PlayerView) -> dict[str, Any]:
         "trick": [str(CARDS[c]) for c in view._trick_cards],
         "leader": view.leader,
         "scores": list(view.scores),
-        "deal_results": [deal_result_to_data(r) for r in view.deal_results],
+        "deal_results": [deal_result_to_row(r) for r in view.deal_results],
     }
 
 
