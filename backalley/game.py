@@ -9,10 +9,12 @@ from typing import Any
 import attrs
 
 from backalley import chance, variants
-from backalley.cards import Card, cards_of_mask, parse_card
+from backalley.cards import CARDS, Card, Suit, cards_of_mask, parse_card
 from backalley.errors import NotationError, SetupError
+from backalley.moves import parse_move
 from backalley.rules.ruleset import RuleSet
-from backalley.state import Deal, GameState, Match, start_deal
+from backalley.state import Core, Deal, GameState, Match, start_deal
+from backalley.values import BiddingOutcome, Contract, DealResult, Phase
 
 __all__ = ["new_game"]
 
@@ -37,12 +39,159 @@ def _reduce_rules(rules: RuleSet) -> Any:
 
 
 def _reduce_state(state: GameState) -> Any:
-    """A state pickles as its core (not its cached legal moves)."""
-    return (GameState, (state._core,))
+    """A state pickles as its core (not its cached legal moves), the deal's
+    context as its facts: the rule set's part of it comes back from the rules."""
+    core = state._core
+    values = list(core)
+    deal = core.deal
+    ctx = deal.ctx
+    facts = [getattr(deal, name) for name in _DEAL_FIELDS]
+    facts[_CTX] = (
+        ctx.deal_index,
+        ctx.dealer,
+        ctx.hand_size,
+        _packed_outcome(ctx.outcome),
+        ctx.trump,
+    )
+    values[_DEAL] = tuple(facts)
+    values[_PHASE] = core.phase.value
+    return (_state, tuple(values))
+
+
+_CORE_FIELDS = Core._fields
+_DEAL = _CORE_FIELDS.index("deal")
+_PHASE = _CORE_FIELDS.index("phase")
+_DEAL_FIELDS = tuple(a.name for a in attrs.fields(Deal))
+_CTX = _DEAL_FIELDS.index("ctx")
+_PHASES = {p.value: p for p in Phase}
+
+
+def _state(*values: Any) -> GameState:
+    """A state from its pickle (see :func:`_reduce_state`)."""
+    fields = list(values)
+    rules = fields[_CORE_FIELDS.index("rules")]
+    facts = list(fields[_DEAL])
+    index, dealer, size, outcome, trump = facts[_CTX]
+    facts[_CTX] = rules.plan.deal_context(index, dealer, size, _outcome(outcome), trump)
+    fields[_DEAL] = Deal(*facts)
+    fields[_PHASE] = _PHASES[fields[_PHASE]]
+    return GameState(Core(*fields))
+
+
+_OUTCOMES: dict[tuple[Any, ...], BiddingOutcome] = {}
+"""Bidding outcomes already unpickled, by their packed facts (immutable values, shared)."""
+
+
+def _packed_outcome(outcome: BiddingOutcome | None) -> tuple[Any, ...] | None:
+    if outcome is None:
+        return None
+    return (
+        tuple(
+            None if c is None else (c.tricks, c.board, c.multiplier, c.declarer)
+            for c in outcome.contracts
+        ),
+        outcome.highest_bidder,
+        outcome.declarer,
+        tuple(sorted(outcome.board_bidders)),
+        outcome.thrown_in,
+    )
+
+
+def _outcome(packed: tuple[Any, ...] | None) -> BiddingOutcome | None:
+    if packed is None:
+        return None
+    outcome = _OUTCOMES.get(packed)
+    if outcome is None:
+        contracts, highest, declarer, boards, thrown_in = packed
+        outcome = BiddingOutcome(
+            tuple(None if c is None else Contract(*c) for c in contracts),
+            highest,
+            declarer,
+            frozenset(boards),
+            thrown_in,
+        )
+        if len(_OUTCOMES) >= _RESULTS_SEEN_LIMIT:
+            _OUTCOMES.clear()
+        _OUTCOMES[packed] = outcome
+    return outcome
 
 
 def _reduce_match(match: Match) -> Any:
-    return (Match, tuple(getattr(match, a.name) for a in attrs.fields(Match)))
+    """A match pickles with its deal results as plain tuples (see :func:`_match`)."""
+    values = [getattr(match, a.name) for a in attrs.fields(Match)]
+    values[_RESULTS] = tuple(map(_packed, match.results))
+    return (_match, tuple(values))
+
+
+_RESULTS = [a.name for a in attrs.fields(Match)].index("results")
+
+_RESULTS_SEEN: dict[tuple[Any, ...], DealResult] = {}
+"""Deal results already unpickled, by their packed facts: a result is an
+immutable value, so states unpickled in one process share them (as states
+played there do), and unpickling a long game builds no result twice."""
+_RESULTS_SEEN_LIMIT = 8192
+
+
+_PACKED: dict[int, tuple[DealResult, tuple[Any, ...]]] = {}
+"""Packed facts of results already pickled, by identity (the entry holds the result)."""
+
+
+def _packed(r: DealResult) -> tuple[Any, ...]:
+    hit = _PACKED.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    packed = _pack_result(r)
+    if len(_PACKED) >= _RESULTS_SEEN_LIMIT:
+        _PACKED.clear()
+    _PACKED[id(r)] = (r, packed)
+    return packed
+
+
+def _pack_result(r: DealResult) -> tuple[Any, ...]:
+    return (
+        r.number,
+        r.dealer,
+        r.hand_size,
+        None if r.turn_up is None else r.turn_up.index,
+        None if r.trump is None else r.trump.value,
+        tuple(None if b is None else str(b) for b in r.bids),
+        tuple(
+            None if c is None else (c.tricks, c.board, c.multiplier, c.declarer)
+            for c in r.contracts
+        ),
+        r.declarer,
+        r.tricks,
+        r.points,
+    )
+
+
+def _unpack_result(packed: tuple[Any, ...]) -> DealResult:
+    result = _RESULTS_SEEN.get(packed)
+    if result is None:
+        number, dealer, size, turn_up, trump, bids, contracts, declarer, tricks, points = packed
+        result = DealResult(
+            number,
+            dealer,
+            size,
+            None if turn_up is None else CARDS[turn_up],
+            None if trump is None else Suit.parse(trump),
+            tuple(None if b is None else parse_move(b) for b in bids),
+            tuple(None if c is None else Contract(*c) for c in contracts),
+            declarer,
+            tricks,
+            points,
+        )
+        if len(_RESULTS_SEEN) >= _RESULTS_SEEN_LIMIT:
+            _RESULTS_SEEN.clear()
+        _RESULTS_SEEN[packed] = result
+    return result
+
+
+def _match(*values: Any) -> Match:
+    """A match from its pickle: the deal results from their packed facts."""
+    fields = list(values)
+    fields[_RESULTS] = tuple(map(_unpack_result, values[_RESULTS]))
+    return Match(*fields)
 
 
 def _reduce_deal(deal: Deal) -> Any:
