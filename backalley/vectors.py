@@ -22,6 +22,7 @@ decision, a uniformly random legal move (``random.Random(f"{S}/{g}")``).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any, TextIO
@@ -43,6 +44,20 @@ def _without_rules(value: Any) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "rules"}
 
 
+_TEXTS: dict[Move, str] = {}
+"""Moves' canonical texts, by move (moves are immutable values)."""
+
+
+def _text(move: Move) -> str:
+    text = _TEXTS.get(move)
+    if text is None:
+        if len(_TEXTS) >= 4096:
+            _TEXTS.clear()
+        text = _TEXTS[move] = str(move)
+    return text
+
+
+@functools.lru_cache(maxsize=64)
 def probe_moves(hand_size: int) -> tuple[Move, ...]:
     """Every move worth probing: all plays, bids 0..hand size + 1, the words, trump calls."""
     bids = tuple(bid(n) for n in range(hand_size + 2))
@@ -88,26 +103,27 @@ def write_vectors(
             assert seat is not None
             legal = state.legal_moves()
             refused = []
-            probes = [m for m in probe_moves(state.hand_size) if m not in legal]
+            allowed = set(legal)
+            probes = [m for m in probe_moves(state.hand_size) if m not in allowed]
             for move in rng.sample(probes, min(illegal_samples, len(probes))):
                 try:
                     state.check(move)
                 except IllegalMoveError as exc:
-                    refused.append({"move": str(move), "reason": exc.reason.name})
+                    refused.append({"move": _text(move), "reason": exc.reason.name})
             line: dict[str, Any] = {
                 "type": "position",
                 "game": g,
                 "ply": ply,
                 "seat": seat,
                 "view": _without_rules(state.view(seat)),
-                "legal": [str(m) for m in legal],
+                "legal": [_text(m) for m in legal],
                 "illegal": refused,
             }
             if full:
                 line["state"] = _without_rules(state)
             emit(line)
             move = legal[rng.randrange(len(legal))]
-            moves.append(str(move))
+            moves.append(_text(move))
             state = state.apply(move)
             ply += 1
         emit(

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from backalley.cards import CARDS, Card, Suit, indices_of_mask, parse_card
+from backalley.cards import CARDS, Card, Suit, parse_card
 from backalley.chance import check_seed
 from backalley.errors import NotationError, RuleSetError, SerializationError
 from backalley.moves import Move, parse_move
@@ -117,7 +117,18 @@ def _object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[
     return value
 
 
+CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
+"""Each card's canonical text, by card index."""
+_CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
+_MOVE_OF_TEXT: dict[str, Move] = {}
+"""Moves already read, by their canonical text (moves are immutable values)."""
+_MOVE_LIMIT = 4096
+
+
 def _card(value: Any, path: str) -> Card:
+    card = _CARD_OF_TEXT.get(value) if type(value) is str else None
+    if card is not None:
+        return card
     if not isinstance(value, str):
         raise _fail(path, f'expected a card like "QS", got {_show(value)}')
     try:
@@ -135,12 +146,20 @@ def _card_or_none(value: Any, path: str) -> Card | None:
 
 
 def _move(value: Any, path: str) -> Move:
+    move = _MOVE_OF_TEXT.get(value) if type(value) is str else None
+    if move is not None:
+        return move
     if not isinstance(value, str):
         raise _fail(path, f'expected a move like "bid 3", got {_show(value)}')
     try:
-        return parse_move(value)
+        move = parse_move(value)
     except NotationError as exc:
         raise _fail(path, str(exc)) from None
+    if str(move) == value:  # only canonical texts are kept
+        if len(_MOVE_OF_TEXT) >= _MOVE_LIMIT:
+            _MOVE_OF_TEXT.clear()
+        _MOVE_OF_TEXT[value] = move
+    return move
 
 
 def _suit(value: Any, path: str) -> Suit | None:
@@ -174,4 +193,10 @@ def _bits(cards: tuple[Card, ...], path: str) -> int:
 
 
 def _texts(mask: int) -> list[str]:
-    return [str(CARDS[i]) for i in indices_of_mask(mask)]
+    """The canonical texts of the cards in a bit set, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARD_TEXT[low.bit_length() - 1])
+        mask ^= low
+    return out

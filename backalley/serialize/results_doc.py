@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from backalley.cards import CARDS
 from backalley.rules.context import NO_TRUMP
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
     CACHE_KEY_LIMIT,
+    CARD_TEXT,
     Pending,
     _card,
     _card_or_none,
@@ -296,7 +296,7 @@ def _contract_from_token(token: str, path: str) -> Contract | None:
 
 def _trick_to_data(raw: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:
     lead, cards, winner = raw
-    return {"leader": lead, "cards": [str(CARDS[c]) for c in cards], "winner": winner}
+    return {"leader": lead, "cards": [CARD_TEXT[c] for c in cards], "winner": winner}
 
 
 def check_results(

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from backalley.cards import CARDS, Card
+from backalley.cards import Card
 from backalley.errors import IllegalMoveError
 from backalley.moves import NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    CARD_TEXT,
     Pending,
     _bits,
     _card_or_none,
@@ -44,13 +45,13 @@ def state_to_data(state: GameState) -> dict[str, Any]:
     if core.rules.trump.choices(deal.ctx) and core.phase in (Phase.PLAYING, Phase.GAME_OVER):
         moves.append(str(NameTrump(state.trump)))
     for _lead, cards, _win in core.history:
-        moves.extend(f"play {CARDS[c]}" for c in cards)
-    moves.extend(f"play {CARDS[c]}" for c in core.trick_cards)
+        moves.extend("play " + CARD_TEXT[c] for c in cards)
+    moves.extend("play " + CARD_TEXT[c] for c in core.trick_cards)
     return {
         "rules": _rules_data(state.rules),
         "seed": match.seed,
         "first_dealer": match.first_dealer,
-        "decks": [[str(CARDS[i]) for i in order] for order in match.decks],
+        "decks": [[CARD_TEXT[i] for i in order] for order in match.decks],
         "deal_number": match.deal_number,
         "scores": list(match.scores),
         "deal_results": [deal_result_to_row(r) for r in match.results],
@@ -59,8 +60,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             "dealer": state.dealer,
             "hand_size": state.hand_size,
             "hands": [_texts(h) for h in deal.dealt_bits],
-            "stock": [str(CARDS[i]) for i in deal.stock_order],
-            "turn_up": None if deal.turn_up_index is None else str(CARDS[deal.turn_up_index]),
+            "stock": [CARD_TEXT[i] for i in deal.stock_order],
+            "turn_up": None if deal.turn_up_index is None else CARD_TEXT[deal.turn_up_index],
             "discards": _texts(deal.discard_bits),
             "moves": moves,
         },

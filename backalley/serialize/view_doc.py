@@ -12,6 +12,7 @@ from backalley.errors import SerializationError
 from backalley.moves import Move
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    CARD_TEXT,
     Pending,
     _card_or_none,
     _cards,
@@ -51,7 +52,7 @@ def view_to_data(view: PlayerView) -> dict[str, Any]:
         "trump": None if view.trump is None else view.trump.value,
         "calls": [str(c) for c in view.calls],
         "tricks": [_trick_to_data(t) for t in view._history],
-        "trick": [str(CARDS[c]) for c in view._trick_cards],
+        "trick": [CARD_TEXT[c] for c in view._trick_cards],
         "leader": view.leader,
         "scores": list(view.scores),
         "deal_results": [deal_result_to_row(r) for r in view.deal_results],
