@@ -138,7 +138,14 @@ def _card(value: Any, path: str) -> Card:
 
 
 def _cards(value: Any, path: str) -> tuple[Card, ...]:
-    return tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(_list(value, path)))
+    items = _list(value, path)
+    try:  # canonical texts: one lookup each
+        cards = tuple(map(_CARD_OF_TEXT.get, items))
+    except TypeError:  # an unhashable item: read one by one for the error
+        cards = (None,)
+    if None not in cards:
+        return cards  # type: ignore[return-value]
+    return tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(items))
 
 
 def _card_or_none(value: Any, path: str) -> Card | None:

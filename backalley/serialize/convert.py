@@ -70,9 +70,17 @@ def _ensure_registered() -> None:
                 _READY = True
 
 
+_WRITERS: dict[type, Callable[[Any], Any]] = {}
+_READERS: dict[type, Callable[[Any, str], Any]] = {}
+"""Each document type's writer and reader, called directly by :func:`to_json`
+and :func:`from_json` (the converter's hooks call the same functions)."""
+
+
 def _register(
     cls: type, kind: str, dump: Callable[[Any], Any], load: Callable[[Any, str], Any]
 ) -> None:
+    _WRITERS[cls] = dump
+    _READERS[cls] = load
     _KINDS[cls] = kind
     # predicate hooks: cattrs need not resolve the classes' type annotations
     converter.register_unstructure_hook_func(lambda t: t is cls, dump)
@@ -131,7 +139,7 @@ def _document(value: Any) -> Any:
     """:func:`to_data` without the copy: parts of it may be shared caches."""
     _ensure_registered()
     kind = _kind_of(value)
-    data = converter.unstructure(value)
+    data = _WRITERS[type(value)](value)
     if isinstance(data, dict):
         return {"format": f"backalley/{kind}", "version": FORMAT_VERSION, **data}
     return data
@@ -190,6 +198,9 @@ def from_data(data: Any, cls: type[T]) -> T:
                     f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
                 )
     try:
+        reader = _READERS.get(cls)
+        if reader is not None:
+            return reader(data, "$")  # type: ignore[no-any-return]
         return converter.structure(data, cls)
     except SerializationError:
         raise
