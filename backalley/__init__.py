@@ -24,7 +24,6 @@ from backalley.errors import (
 )
 from backalley.game import new_game
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
-from backalley.record import GameRecord, ReplayError, replay
 from backalley.rules import RuleSet
 from backalley.state import GameState
 from backalley.values import Contract, DealResult, Phase, Trick
@@ -32,27 +31,31 @@ from backalley.views import PlayerView
 
 if TYPE_CHECKING:
     from backalley import houserules
+    from backalley.record import GameRecord, ReplayError, replay
     from backalley.serialize import from_json, to_json
 
 __version__ = "0.1.0"
 
-_LAZY = {
-    "houserules": "backalley.houserules",
-    "to_json": "backalley.serialize",
-    "from_json": "backalley.serialize",
-}
-"""Loaded on first use, so that ``import backalley`` loads only the engine
-(the documents bring cattrs and the TOML reader)."""
-
 
 def __getattr__(name: str) -> Any:
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module 'backalley' has no attribute {name!r}")
-    import importlib
+    """Names loaded on first use, so that ``import backalley`` loads only the
+    engine: the documents (cattrs, the TOML reader) and game records."""
+    # plain ``import backalley.x`` statements: ``from backalley import x`` would
+    # ask this function for ``x`` again before importing it
+    if name == "houserules":
+        import backalley.houserules
 
-    module = importlib.import_module(where)
-    value = module if where.endswith(name) else getattr(module, name)
+        value: Any = backalley.houserules
+    elif name in ("to_json", "from_json"):
+        import backalley.serialize
+
+        value = getattr(backalley.serialize, name)
+    elif name in ("GameRecord", "ReplayError", "replay"):
+        import backalley.record
+
+        value = getattr(backalley.record, name)
+    else:
+        raise AttributeError(f"module 'backalley' has no attribute {name!r}")
     globals()[name] = value
     return value
 
