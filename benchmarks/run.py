@@ -787,7 +787,7 @@ def report(out: dict[str, Any]) -> str:
             f"Warning: this process had only {share:.0%} of a CPU during the run (a busy machine): "
             "wall-clock figures are noisy; try --clock cpu.",
         ]
-    lines += serialization_report(out.get("serialization"))
+    lines += serialization_report(out.get("serialization"), out.get("openspiel"))
     if out["targets"]:
         lines += ["", "Targets (gamerules, this run)"]
         for t in out["targets"]:
@@ -824,56 +824,133 @@ def _per_call(fn: Any, seconds: float) -> float:
 
 
 def serialization_rows(seconds: float, repeat: int) -> dict[str, Any]:
-    """JSON round trip (to_json + from_json, warm caches) at deals 1, 13 and 25,
-    pickle dumps + loads of a mid-game state, and ``import backalley`` in a
-    fresh interpreter (medians of ``repeat`` rounds)."""
+    """JSON round trip (to_json + from_json, warm caches) at deals 1, 13 and 25
+    (and each half), pickle dumps + loads at deals 1, 6 and 25, conformance
+    vectors of a few games, and ``import backalley`` in a fresh interpreter
+    (medians of ``repeat`` rounds)."""
+    import io
     import pickle
     import subprocess
+    import tracemalloc
+
+    from backalley.vectors import write_vectors
 
     share = max(seconds / 16, 0.05)
-    out: dict[str, Any] = {"json_by_deal_s": {}, "json_bytes": {}}
+    out: dict[str, Any] = {
+        "json_by_deal_s": {},
+        "to_json_by_deal_s": {},
+        "from_json_by_deal_s": {},
+        "json_bytes": {},
+        "pickle_by_deal_s": {},
+        "pickle_bytes_by_deal": {},
+    }
     for deal in (1, 13, 25):
         state = _state_at(deal - 1)
         text = ba.to_json(state)
         out["json_bytes"][deal] = len(text.encode())
         out["json_by_deal_s"][deal] = median(
             [
-                _per_call(lambda: ba.from_json(ba.to_json(state), GameState), share)
+                _per_call(lambda s=state: ba.from_json(ba.to_json(s), GameState), share)
                 for _ in range(repeat)
             ]
         )
-    state = _state_at(5)
-    out["pickle_bytes"] = len(pickle.dumps(state))
-    out["pickle_s"] = median(
-        [_per_call(lambda: pickle.loads(pickle.dumps(state)), share) for _ in range(repeat)]
+        out["to_json_by_deal_s"][deal] = median(
+            [_per_call(lambda s=state: ba.to_json(s), share) for _ in range(repeat)]
+        )
+        out["from_json_by_deal_s"][deal] = median(
+            [_per_call(lambda t=text: ba.from_json(t, GameState), share) for _ in range(repeat)]
+        )
+    for deal in (1, 6, 25):
+        state = _state_at(deal - 1)
+        out["pickle_bytes_by_deal"][deal] = len(pickle.dumps(state))
+        out["pickle_by_deal_s"][deal] = median(
+            [_per_call(lambda s=state: pickle.loads(pickle.dumps(s)), share) for _ in range(repeat)]
+        )
+    # the issue's pickle row: a state after 5 deals (deal 6)
+    out["pickle_bytes"] = out["pickle_bytes_by_deal"][6]
+    out["pickle_s"] = out["pickle_by_deal_s"][6]
+    games = 5
+    t0 = time.process_time()
+    write_vectors(ba.variants.GAMERULES, games=games, seed=0, out=io.StringIO())
+    out["vectors_games"] = games
+    out["vectors_s_per_game"] = (time.process_time() - t0) / games
+    tracemalloc.start()
+    write_vectors(ba.variants.GAMERULES, games=1, seed=0, out=io.StringIO())
+    out["vectors_peak_bytes"] = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    code = (
+        "import time; t, c = time.perf_counter(), time.process_time(); import backalley; "
+        "print(time.perf_counter() - t, time.process_time() - c)"
     )
-    code = "import time; t = time.perf_counter(); import backalley; print(time.perf_counter() - t)"
-    out["import_s"] = median(
-        [
-            float(
+    runs = [
+        tuple(
+            map(
+                float,
                 subprocess.run(
                     [sys.executable, "-c", code], capture_output=True, text=True, check=True
-                ).stdout
+                ).stdout.split(),
             )
-            for _ in range(max(repeat, 3))
-        ]
-    )
+        )
+        for _ in range(max(repeat, 5))
+    ]
+    out["import_s"] = median([wall for wall, _cpu in runs])
+    out["import_min_s"] = min(wall for wall, _cpu in runs)
+    out["import_cpu_s"] = median([cpu for _wall, cpu in runs])
     return out
 
 
-def serialization_report(ser: dict[str, Any] | None) -> list[str]:
+def serialization_report(
+    ser: dict[str, Any] | None, osp: dict[str, Any] | None = None
+) -> list[str]:
     if not ser:
         return []
     by = ser["json_by_deal_s"]
     first = by[1]
     lines = ["", "Serialization (gamerules, CPU; import: wall)"]
     for deal, t in by.items():
+        ratio = t / first
+        mark = (" ok" if ratio <= 1.5 else " !!") if deal == 25 else ""
+        versus = ""
+        if osp and osp.get("roundtrip_us"):
+            versus = f", {t * 1e6 / osp['roundtrip_us']:.0f}x OpenSpiel (target <= 10)"
         lines.append(
-            f"  JSON round trip at deal {deal:>2}: {t * 1e6:7.1f} us ({t / first:.2f}x deal 1), "
+            f"  JSON round trip at deal {deal:>2}: {t * 1e6:7.1f} us ({ratio:.2f}x deal 1"
+            f"{', target <= 1.5' if deal == 25 else ''}{mark}{versus}), "
             f"{ser['json_bytes'][deal]} B"
         )
-    lines.append(f"  pickle dumps + loads: {ser['pickle_s'] * 1e6:.1f} us, {ser['pickle_bytes']} B")
-    lines.append(f"  import backalley: {ser['import_s'] * 1e3:.0f} ms")
+        if "to_json_by_deal_s" in ser:
+            lines.append(
+                f"      to_json {ser['to_json_by_deal_s'][deal] * 1e6:6.1f} us, "
+                f"from_json {ser['from_json_by_deal_s'][deal] * 1e6:6.1f} us"
+            )
+    for deal, t in ser.get("pickle_by_deal_s", {1: None}).items():
+        if t is None:
+            continue
+        mark = (" ok" if t <= 30e-6 else " !!") if deal == 6 else ""
+        lines.append(
+            f"  pickle dumps + loads at deal {deal:>2}: {t * 1e6:6.1f} us"
+            f"{' (target <= 30 us)' + mark if deal == 6 else ''}, "
+            f"{ser['pickle_bytes_by_deal'][deal]} B"
+        )
+    if "vectors_s_per_game" in ser:
+        est = ser["vectors_s_per_game"] * 100
+        lines.append(
+            f"  conformance vectors: {ser['vectors_s_per_game']:.3f} s CPU a game "
+            f"({ser['vectors_games']} games), so about {est:.1f} s CPU for 100 games "
+            f"(target <= 10 s{' ok' if est <= 10 else ' !!'}); "
+            f"{ser['vectors_peak_bytes'] / 2**20:.1f} MiB allocated at the peak of a game"
+        )
+    imp = ser["import_s"] * 1e3
+    extra = ""
+    if "import_cpu_s" in ser:
+        extra = (
+            f"; fastest {ser['import_min_s'] * 1e3:.0f} ms wall, "
+            f"median {ser['import_cpu_s'] * 1e3:.0f} ms CPU"
+        )
+    lines.append(
+        f"  import backalley: {imp:.0f} ms wall, median of runs "
+        f"(target <= 80 ms{' ok' if imp <= 80 else ' !!'}){extra}"
+    )
     return lines
 
 
