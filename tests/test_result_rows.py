@@ -114,3 +114,22 @@ def test_the_schema_describes_both_forms() -> None:
         "x" + d["deal_results"][0],
     ):
         assert not rows.is_valid([bad]), bad
+
+
+@pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online"])
+def test_to_json_writes_the_documents_json(name: str) -> None:
+    """The rules' text is written once per rule set and spliced into states
+    and views: the text is still exactly the JSON of the document."""
+    from backalley.serialize import to_data
+
+    rules = ba.variants.get(name)
+    rng = random.Random(1)
+    state = ba.new_game(rules, seed=2)
+    for k in range(40):
+        for value in (state, state.view(k % rules.players)):
+            text = ba.to_json(value)
+            assert text == json.dumps(to_data(value), ensure_ascii=False)
+            assert ba.to_json(value, indent=2) == json.dumps(
+                to_data(value), indent=2, ensure_ascii=False
+            )
+        state = state.apply(rng.choice(state.legal_moves()))

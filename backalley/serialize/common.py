@@ -120,6 +120,7 @@ def _object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
 """Each card's canonical text, by card index."""
 _CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
+_INDEX_OF_TEXT: dict[str, int] = {str(c): c.index for c in CARDS}
 _MOVE_OF_TEXT: dict[str, Move] = {}
 """Moves already read, by their canonical text (moves are immutable values)."""
 _MOVE_LIMIT = 4096
@@ -138,14 +139,29 @@ def _card(value: Any, path: str) -> Card:
 
 
 def _cards(value: Any, path: str) -> tuple[Card, ...]:
+    return tuple(map(CARDS.__getitem__, _card_indices(value, path)))
+
+
+def _card_indices(value: Any, path: str) -> tuple[int, ...]:
+    """The card indices of a list of cards (canonical texts: one lookup each)."""
     items = _list(value, path)
-    try:  # canonical texts: one lookup each
-        cards = tuple(map(_CARD_OF_TEXT.get, items))
+    try:
+        indices = tuple(map(_INDEX_OF_TEXT.get, items))
     except TypeError:  # an unhashable item: read one by one for the error
-        cards = (None,)
-    if None not in cards:
-        return cards  # type: ignore[return-value]
-    return tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(items))
+        indices = (None,)
+    if None in indices:  # (ints compared with None: no Python-level __eq__)
+        return tuple(_card(v, f"{path}[{i}]").index for i, v in enumerate(items))
+    return indices  # type: ignore[return-value]
+
+
+def _index_bits(indices: tuple[int, ...], path: str) -> int:
+    """The bit set of card indices; a card given twice is refused."""
+    mask = 0
+    for i in indices:
+        mask |= 1 << i
+    if mask.bit_count() != len(indices):
+        return _bits(tuple(CARDS[i] for i in indices), path)  # raises, naming the card
+    return mask
 
 
 def _card_or_none(value: Any, path: str) -> Card | None:

@@ -218,9 +218,34 @@ def to_json(value: Any, *, indent: int | None = None) -> str:
     """JSON text for a state, view, move, card, rule set, record or deal result
     (compact; ``indent=2`` for text meant for people)."""
     try:
-        return json.dumps(_document(value), indent=indent, ensure_ascii=False)
+        document = _document(value)
+        rules = document.get("rules") if indent is None and isinstance(document, dict) else None
+        if rules is not None and isinstance(value, (GameState, PlayerView)):
+            # the rules' text is written once per rule set and spliced in
+            rest = {k: v for k, v in document.items() if k != "rules"}
+            head = f'{{"format": "{document["format"]}", "version": {FORMAT_VERSION}, "rules": '
+            del rest["format"], rest["version"]
+            return head + _rules_text(value.rules, rules) + ", " + _dumps(rest)[1:]
+        return json.dumps(document, indent=indent, ensure_ascii=False)
     except ValueError as exc:  # a number too long to write
         raise SerializationError(f"cannot write the value: {exc}", "$") from None
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+
+_RULES_TEXT: dict[int, tuple[RuleSet, str]] = {}
+"""Each rule set's JSON text, by identity (the entry holds the rule set)."""
+
+
+def _rules_text(rules: RuleSet, data: Any) -> str:
+    hit = _RULES_TEXT.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    text = _dumps(data)
+    if len(_RULES_TEXT) >= 256:
+        _RULES_TEXT.clear()
+    _RULES_TEXT[id(rules)] = (rules, text)
+    return text
 
 
 def from_json(text: str | bytes, cls: type[T]) -> T:

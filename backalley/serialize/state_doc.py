@@ -13,10 +13,10 @@ from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
     CARD_TEXT,
     Pending,
-    _bits,
+    _card_indices,
     _card_or_none,
-    _cards,
     _fail,
+    _index_bits,
     _int,
     _list,
     _move,
@@ -101,10 +101,10 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
     decks = []
     for k, order in enumerate(_list(obj.get("decks", []), f"{path}.decks")):
         where = f"{path}.decks[{k}]"
-        cards = _cards(order, where)
-        if _bits(cards, where) != full or len(cards) != rules.deck.size:
+        indices = _card_indices(order, where)
+        if _index_bits(indices, where) != full or len(indices) != rules.deck.size:
             raise _fail(where, "a deck order must hold exactly the rule set's deck")
-        decks.append(tuple(c.index for c in cards))
+        decks.append(indices)
     deal_number = _int(obj["deal_number"], f"{path}.deal_number", 1)
     results = results_from_data(obj["deal_results"], f"{path}.deal_results", pending)
     phase_text = obj["phase"]
@@ -161,19 +161,22 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
     hands = []
     for seat, hand in enumerate(hands_data):
         where = f"{dpath}.hands[{seat}]"
-        cards = _cards(hand, where)
-        if len(cards) != hand_size:
-            raise _fail(where, f"a hand of this deal has {hand_size} cards, this one {len(cards)}")
-        bits = _bits(cards, where)
+        indices = _card_indices(hand, where)
+        if len(indices) != hand_size:
+            raise _fail(
+                where, f"a hand of this deal has {hand_size} cards, this one {len(indices)}"
+            )
+        bits = _index_bits(indices, where)
         hands.append(bits)
         seen = _disjoint(seen, bits, full, where)
-    stock_cards = _cards(deal["stock"], f"{dpath}.stock")
-    seen = _disjoint(seen, _bits(stock_cards, f"{dpath}.stock"), full, f"{dpath}.stock")
+    stock = _card_indices(deal["stock"], f"{dpath}.stock")
+    seen = _disjoint(seen, _index_bits(stock, f"{dpath}.stock"), full, f"{dpath}.stock")
     turn_up = _card_or_none(deal.get("turn_up"), f"{dpath}.turn_up")
     if turn_up is not None:
         seen = _disjoint(seen, 1 << turn_up.index, full, f"{dpath}.turn_up")
-    discard_cards = _cards(deal.get("discards", []), f"{dpath}.discards")
-    discards = _bits(discard_cards, f"{dpath}.discards")
+    discards = _index_bits(
+        _card_indices(deal.get("discards", []), f"{dpath}.discards"), f"{dpath}.discards"
+    )
     seen = _disjoint(seen, discards, full, f"{dpath}.discards")
     if seen != full:
         missing = " ".join(_texts(full & ~seen))
@@ -194,7 +197,7 @@ def state_from_data(value: Any, path: str = "$") -> GameState:
         match,
         ctx,
         tuple(hands),
-        tuple(c.index for c in stock_cards),
+        stock,
         None if turn_up is None else turn_up.index,
         discards,
         trump,
