@@ -125,18 +125,17 @@ def _reduce_match(match: Match) -> Any:
 
 _RESULTS = [a.name for a in attrs.fields(Match)].index("results")
 
-_RESULTS_SEEN: dict[tuple[Any, ...], DealResult] = {}
-"""Deal results already unpickled, by their packed facts: a result is an
+_RESULTS_SEEN: dict[str, DealResult] = {}
+"""Deal results already unpickled, by their packed text: a result is an
 immutable value, so states unpickled in one process share them (as states
 played there do), and unpickling a long game builds no result twice."""
 _RESULTS_SEEN_LIMIT = 8192
 
+_PACKED: dict[int, tuple[DealResult, str]] = {}
+"""Packed texts of results already pickled, by identity (the entry holds the result)."""
 
-_PACKED: dict[int, tuple[DealResult, tuple[Any, ...]]] = {}
-"""Packed facts of results already pickled, by identity (the entry holds the result)."""
 
-
-def _packed(r: DealResult) -> tuple[Any, ...]:
+def _packed(r: DealResult) -> str:
     hit = _PACKED.get(id(r))
     if hit is not None and hit[0] is r:
         return hit[1]
@@ -147,44 +146,70 @@ def _packed(r: DealResult) -> tuple[Any, ...]:
     return packed
 
 
-def _pack_result(r: DealResult) -> tuple[Any, ...]:
-    return (
-        r.number,
-        r.dealer,
-        r.hand_size,
-        None if r.turn_up is None else r.turn_up.index,
-        None if r.trump is None else r.trump.value,
-        tuple(None if b is None else str(b) for b in r.bids),
-        tuple(
-            None if c is None else (c.tricks, c.board, c.multiplier, c.declarer)
-            for c in r.contracts
-        ),
-        r.declarer,
-        r.tricks,
-        r.points,
+def _pack_result(r: DealResult) -> str:
+    """A deal result as one short text (one object to pickle): its fields
+    separated by ``|``, lists by ``,``, ``-`` for ``None``, a contract as
+    ``tricks/board/multiplier/declarer``."""
+
+    def contract(c: Contract | None) -> str:
+        if c is None:
+            return "-"
+        return f"{c.tricks}/{int(c.board)}/{c.multiplier}/{_opt(c.declarer)}"
+
+    return "|".join(
+        (
+            str(r.number),
+            str(r.dealer),
+            str(r.hand_size),
+            _opt(None if r.turn_up is None else r.turn_up.index),
+            "-" if r.trump is None else r.trump.value,
+            ",".join("-" if b is None else str(b) for b in r.bids),
+            ",".join(map(contract, r.contracts)),
+            _opt(r.declarer),
+            ",".join(map(str, r.tricks)),
+            ",".join(map(str, r.points)),
+        )
     )
 
 
-def _unpack_result(packed: tuple[Any, ...]) -> DealResult:
+def _opt(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _unopt(text: str) -> int | None:
+    return None if text == "-" else int(text)
+
+
+def _unpack_result(packed: str) -> DealResult:
     result = _RESULTS_SEEN.get(packed)
     if result is None:
-        number, dealer, size, turn_up, trump, bids, contracts, declarer, tricks, points = packed
+        number, dealer, size, turn_up, trump, bids, contracts, declarer, tricks, points = (
+            packed.split("|")
+        )
+        turn_up_index = _unopt(turn_up)
         result = DealResult(
-            number,
-            dealer,
-            size,
-            None if turn_up is None else CARDS[turn_up],
-            None if trump is None else Suit.parse(trump),
-            tuple(None if b is None else parse_move(b) for b in bids),
-            tuple(None if c is None else Contract(*c) for c in contracts),
-            declarer,
-            tricks,
-            points,
+            int(number),
+            int(dealer),
+            int(size),
+            None if turn_up_index is None else CARDS[turn_up_index],
+            None if trump == "-" else Suit.parse(trump),
+            tuple(None if b == "-" else parse_move(b) for b in bids.split(",")),
+            tuple(_unpack_contract(c) for c in contracts.split(",")),
+            _unopt(declarer),
+            tuple(map(int, tricks.split(","))),
+            tuple(map(int, points.split(","))),
         )
         if len(_RESULTS_SEEN) >= _RESULTS_SEEN_LIMIT:
             _RESULTS_SEEN.clear()
         _RESULTS_SEEN[packed] = result
     return result
+
+
+def _unpack_contract(text: str) -> Contract | None:
+    if text == "-":
+        return None
+    tricks, board, multiplier, declarer = text.split("/")
+    return Contract(int(tricks), board == "1", int(multiplier), _unopt(declarer))
 
 
 def _match(*values: Any) -> Match:

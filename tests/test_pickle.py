@@ -55,3 +55,15 @@ def test_a_state_of_a_rule_set_of_ones_own_pickles_with_its_parts() -> None:
     state = next(s for s, _m in walk(rules, 5, 5) if s.deals_played == 1)
     back = pickle.loads(pickle.dumps(state))
     assert back == state and back.rules == rules and back.rules is not ba.variants.GAMERULES
+
+
+def test_a_pickle_loads_in_a_process_that_has_seen_none_of_its_results() -> None:
+    from backalley import game
+
+    rules = ba.variants.get("vietnam")  # an auction: declarers, counters, named trump
+    state = next(s for s, _m in walk(rules, 4, 4) if s.deals_played == 2)
+    data = pickle.dumps(state)
+    game._RESULTS_SEEN.clear()
+    game._OUTCOMES.clear()
+    back = pickle.loads(data)
+    assert back.deal_results == state.deal_results and back._core == state._core
