@@ -9,7 +9,7 @@ The public contract (DESIGN.md §1) is importable from here::
 
 from typing import TYPE_CHECKING, Any
 
-from backalley import lowlevel, rules, variants
+from backalley import rules, variants
 from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
 from backalley.chance import secure_seed
 from backalley.errors import (
@@ -30,7 +30,7 @@ from backalley.values import Contract, DealResult, Phase, Trick
 from backalley.views import PlayerView
 
 if TYPE_CHECKING:
-    from backalley import houserules
+    from backalley import houserules, lowlevel
     from backalley.record import GameRecord, ReplayError, replay
     from backalley.serialize import from_json, to_json
 
@@ -39,13 +39,17 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str) -> Any:
     """Names loaded on first use, so that ``import backalley`` loads only the
-    engine: the documents (cattrs, the TOML reader) and game records."""
+    engine: the documents (cattrs, the TOML reader), game records and the raw reads."""
     # plain ``import backalley.x`` statements: ``from backalley import x`` would
     # ask this function for ``x`` again before importing it
     if name == "houserules":
         import backalley.houserules
 
         value: Any = backalley.houserules
+    elif name == "lowlevel":
+        import backalley.lowlevel
+
+        value = backalley.lowlevel
     elif name in ("to_json", "from_json"):
         import backalley.serialize
 

@@ -9,7 +9,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-LAZY = ("cattrs", "backalley.serialize", "backalley.houserules", "backalley.record", "tomllib")
+LAZY = (
+    "cattrs",
+    "backalley.serialize",
+    "backalley.houserules",
+    "backalley.record",
+    "backalley.lowlevel",
+    "tomllib",
+)
 
 
 def _run(code: str) -> str:
