@@ -132,10 +132,7 @@ def possible_bits(view: PlayerView, seat: int) -> int:
     """The cards ``seat`` may still hold (see :meth:`PlayerView.possible_cards`)."""
     if seat == view.seat:
         return view.hand_bits
-    bits = 0
-    for card in view.possible_cards(seat):
-        bits |= 1 << card.index
-    return bits
+    return view._possible_bits(seat)
 
 
 def teams(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
@@ -192,10 +189,14 @@ def _call_size(call: Move) -> int:
 
 
 @lru_cache(maxsize=256)
-def _one_deal(rules: RuleSet, hand_size: int) -> RuleSet:
-    """``rules`` with a one-deal schedule of ``hand_size`` cards: the
-    determinised game ends (and is scored) with the deal."""
-    return rules.replace(schedule=Schedule((hand_size,)))
+def one_deal(rules: RuleSet, hand_size: int) -> RuleSet:
+    """``rules`` with a schedule whose first deal has ``hand_size`` cards:
+    one deal when the rule set allows it (the game then ends, and is scored,
+    with the deal), else that deal before the rule set's own schedule."""
+    try:
+        return rules.replace(schedule=Schedule((hand_size,)))
+    except BackAlleyError:
+        return rules.replace(schedule=Schedule((hand_size, *rules.schedule.hand_sizes)))
 
 
 def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
@@ -209,7 +210,7 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
     Its last deal result holds the deal's points per side.  Raises
     :class:`~backalley.BackAlleyError` when no such deal exists.
     """
-    rules = _one_deal(view.rules, view.hand_size)
+    rules = one_deal(view.rules, view.hand_size)
     n = rules.players
     # the hands as dealt: the hands now plus each seat's played cards
     dealt = list(hands)
@@ -283,7 +284,7 @@ def _replay(state: GameState, view: PlayerView) -> GameState:
 
 
 def value_of(state: GameState, side: int) -> int:
-    """The points ``side`` scored in the (one-deal) game's last deal; 0 when
-    no deal has been scored (a thrown-in deal is worth nothing)."""
+    """The points ``side`` scored in the game's first deal; 0 when no deal
+    has been scored (a thrown-in deal is worth nothing)."""
     results = state.deal_results
-    return results[-1].points[side] if results else 0
+    return results[0].points[side] if results else 0

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
@@ -148,14 +147,34 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
-@lru_cache(maxsize=65536)
+_TABLES: dict[tuple[int, tuple[Contract | None, ...], int, int], tuple[int, ...]] = {}
+_KEEP: dict[int, RuleSet] = {}
+
+
+def _table(
+    rules: RuleSet, contracts: tuple[Contract | None, ...], side: int, hand_size: int
+) -> tuple[int, ...]:
+    """The points of ``side`` for 0..hand_size tricks under these contracts (cached)."""
+    key = (id(rules), contracts, side, hand_size)
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 100_000:
+            _TABLES.clear()
+            _KEEP.clear()
+        _KEEP[id(rules)] = rules  # keeps the id from being reused
+        vec = [0] * len(contracts)
+        out = []
+        for k in range(hand_size + 1):
+            vec[side] = k
+            out.append(R.deal_points(rules, contracts, vec, hand_size)[side])
+        table = _TABLES[key] = tuple(out)
+    return table
+
+
 def _points(
     rules: RuleSet, contracts: tuple[Contract | None, ...], side: int, tricks: int, hand_size: int
 ) -> int:
-    sides = len(contracts)
-    vec = [0] * sides
-    vec[side] = tricks
-    return R.deal_points(rules, contracts, vec, hand_size)[side]
+    return _table(rules, contracts, side, hand_size)[min(tricks, hand_size)]
 
 
 def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
@@ -265,17 +284,18 @@ class HeuristicBot:
                 value = 0.0
             else:
                 value = 0.0
+                tables = [_table(rules, contracts, s, h) for s in range(sides)]
                 for k, p in enumerate(dist):
                     if p < 1e-4:
                         continue
                     k = min(k, h)
-                    mine = _points(rules, contracts, my_side, k, h)
+                    mine = tables[my_side][k]
                     rest = 0.0
                     if sides > 1:
                         each = round((h - k) / (sides - 1))
                         for s in range(sides):
                             if s != my_side:
-                                rest += _points(rules, contracts, s, each, h)
+                                rest += tables[s][each]
                         rest /= sides - 1
                     value += p * (mine - rest)
             key = (value, -i)
@@ -303,7 +323,6 @@ class HeuristicBot:
         contracts = view.contracts
         if contracts is None:  # pragma: no cover - play follows the bidding
             return 1.0
-        n = rules.players
         h = view.hand_size
         teams = R.teams(rules)
         my_side = R.side_of(rules, view.seat)
@@ -313,19 +332,15 @@ class HeuristicBot:
         others = 0.0
         for s, team in enumerate(teams):
             have = sum(won[x] for x in team)
-            delta = 0.0
-            for k in range(remaining):
-                t0 = min(h, have + k)
-                t1 = min(h, t0 + 1)
-                delta += _points(rules, contracts, s, t1, h) - _points(rules, contracts, s, t0, h)
-            delta /= max(1, remaining)
+            table = _table(rules, contracts, s, h)
+            top = min(h, have + remaining)
+            delta = (table[top] - table[min(h, have)]) / max(1, remaining)
             if s == my_side:
                 value += delta
             else:
                 others += delta
         if len(teams) > 1:
             value += others / (len(teams) - 1)
-        del n
         return value
 
     def play_card(self, view: PlayerView, legal: int) -> int:

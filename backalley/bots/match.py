@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from backalley.bots import _rules as R
 from backalley.bots._base import Bot
 from backalley.cards import CARDS, Card
 from backalley.errors import SetupError
@@ -28,7 +29,6 @@ from backalley.game import new_game
 from backalley.legality import Phase
 from backalley.rules.deck import deck_cards
 from backalley.rules.ruleset import RuleSet
-from backalley.rules.schedule import Schedule
 from backalley.state import GameState
 
 __all__ = ["GamesResult", "MatchResult", "duplicate_match", "play_games"]
@@ -115,8 +115,11 @@ def _deal_points(
     """Play one deal (a one-deal game; thrown-in deals are redealt from a
     fixed seed) and return its points per side."""
     state = new_game(rules, seed=dealer, dealer=dealer, decks=[order])
-    state = _play_out(state, bots)
-    return state.deal_results[-1].points
+    while not state.deal_results:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(bots[seat].choose(state.view(seat)))
+    return state.deal_results[0].points
 
 
 def duplicate_match(
@@ -144,7 +147,7 @@ def duplicate_match(
     rng = random.Random(seed)
     n = rules.players
     teams = rules.teams
-    one_deal = {h: rules.replace(schedule=Schedule((h,))) for h in set(sizes)}
+    one_deal = {h: R.one_deal(rules, h) for h in set(sizes)}
     deck = [CARDS[i] for i in deck_cards(rules.deck)]
     diffs: list[float] = []
     for k in range(deals):

@@ -87,16 +87,18 @@ def sample_hands(view: PlayerView, rng: Any, tries: int = 50) -> list[int] | Non
 
 
 def _deal_over(before: GameState, after: GameState) -> bool:
-    return after.phase is Phase.GAME_OVER or (
+    """Whether ``after`` is past the determinised deal: scored, or thrown in."""
+    return bool(after.deal_results) or (
         before.phase is Phase.BIDDING and after.phase is Phase.BIDDING and not after.calls
     )
 
 
 def _side_value(state: GameState, seat: int) -> float:
-    """The last deal's points for ``seat``'s side less the other sides' mean."""
-    if not state.deal_results or state.phase is not Phase.GAME_OVER:
-        return 0.0  # thrown in
-    points = state.deal_results[-1].points
+    """The first deal's points for ``seat``'s side less the other sides'
+    mean (0 when the deal was thrown in)."""
+    if not state.deal_results:
+        return 0.0
+    points = state.deal_results[0].points
     side = R.side_of(state.rules, seat)
     if len(points) == 1:
         return float(points[0])
@@ -110,7 +112,7 @@ _HEURISTIC = HeuristicBot()
 def rollout_value(state: GameState, seat: int) -> float:
     """Play the deal out with the heuristic bot at every seat; the value of
     the end for ``seat``'s side (see the module docstring)."""
-    while state.phase is not Phase.GAME_OVER:
+    while not state.deal_results:
         actor = state.to_act
         assert actor is not None
         move = _HEURISTIC.choose(state.view(actor))
@@ -266,7 +268,10 @@ class MonteCarloBot:
             except BackAlleyError:  # pragma: no cover - a sample the engine refuses
                 continue
             for i, move in enumerate(cands):
-                totals[i] += self._evaluate(base.apply(move), view.seat)
+                after = base.apply(move)
+                if _deal_over(base, after) and not after.deal_results:
+                    continue  # thrown in: worth nothing
+                totals[i] += self._evaluate(after, view.seat)
             done += 1
             if self.budget is not None and time.perf_counter() - start > self.budget:
                 break
