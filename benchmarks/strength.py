@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import backalley as ba  # noqa: E402
-from backalley.bots import MonteCarloBot, make_bot  # noqa: E402
-from backalley.bots._base import Bot  # noqa: E402
-from backalley.bots.match import duplicate_match, play_games  # noqa: E402
+import backalley as ba
+from backalley.bots import MonteCarloBot, make_bot
+from backalley.bots._base import Bot
+from backalley.bots.match import duplicate_match, play_games
 
 
 def main(argv: list[str] | None = None) -> None:

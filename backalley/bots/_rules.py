@@ -241,7 +241,7 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
             card = drawn.bit_length() - 1
             before = list(dealt)
             before[seat] = (dealt[seat] & ~(1 << card)) | discards
-            candidates.append((before, up + [card] + rest_cards))
+            candidates.append((before, [*up, card, *rest_cards]))
             break
     dealer = view.dealer
     for before, stock in candidates:

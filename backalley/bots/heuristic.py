@@ -103,6 +103,8 @@ def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[floa
             spare.append(len(chances))
         chances.append(p)
     opp_trump = 1.0 - math.exp(-unseen_t.bit_count() * q / max(1, n - 1))
+    # in a small deal a plain suit is often never led while the card is held
+    lead = min(1.0, 0.5 + view.hand_size / 12)
     shortness = 0.0
     for s in range(4):
         if s == t:
@@ -126,12 +128,15 @@ def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[floa
                 guard = (0.5 if k == 1 else 0.25) if guarded else 0.02
                 p, rnd = out + (1.0 - out) * guard, j + 1 + (k if guarded else 0)
             ruff = 1.0 - (1.0 - _void_chance(rnd, mean) * opp_trump) ** (n - 1)
-            chances.append(p * (1.0 - ruff))
+            chances.append(p * (1.0 - ruff) * lead)
     # spare trumps ruff in the short suits
     ruffs = min(len(spare), int(shortness + 0.5)) if view.hand_size >= 3 else 0
     for i in spare[-ruffs:] if ruffs else ():
         chances[i] = max(chances[i], 0.55)
-    return chances
+    # in a long deal low cards win some tricks too: late in the play, or when
+    # the others have to discard
+    low = max(0.0, 0.012 * (view.hand_size - 3))
+    return [p + (1.0 - p) * low for p in chances]
 
 
 def trick_distribution(chances: Sequence[float]) -> list[float]:
