@@ -152,27 +152,28 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
-_TABLES: dict[tuple[int, tuple[Contract | None, ...], int, int], tuple[int, ...]] = {}
+_TABLES: dict[tuple[int, Contract | None, int], tuple[int, ...]] = {}
 _KEEP: dict[int, RuleSet] = {}
 
 
 def _table(
     rules: RuleSet, contracts: tuple[Contract | None, ...], side: int, hand_size: int
 ) -> tuple[int, ...]:
-    """The points of ``side`` for 0..hand_size tricks under these contracts (cached)."""
-    key = (id(rules), contracts, side, hand_size)
+    """The points of ``side`` for 0..hand_size tricks under its contract
+    (cached per contract: a side's points depend on its own contract and tricks)."""
+    contract = contracts[side]
+    key = (id(rules), contract, hand_size)
     table = _TABLES.get(key)
     if table is None:
         if len(_TABLES) > 100_000:
             _TABLES.clear()
             _KEEP.clear()
         _KEEP[id(rules)] = rules  # keeps the id from being reused
-        vec = [0] * len(contracts)
-        out = []
-        for k in range(hand_size + 1):
-            vec[side] = k
-            out.append(R.deal_points(rules, contracts, vec, hand_size)[side])
-        table = _TABLES[key] = tuple(out)
+        same = (contract,) * len(contracts)
+        table = _TABLES[key] = tuple(
+            R.deal_points(rules, same, (k,) * len(contracts), hand_size)[0]
+            for k in range(hand_size + 1)
+        )
     return table
 
 
@@ -242,13 +243,11 @@ class HeuristicBot:
         my_side = R.side_of(rules, me)
         sides = len(R.teams(rules))
         chances = self._chances_for_bidding(view)
-        contracts_of = {m: R.contracts_if(view, m) for m in moves}
+        numeric = [m for m in moves if isinstance(m, Bid)]
+        probe = R.contracts_if(view, numeric[0] if numeric else moves[0])
         # an auction's winning call makes a declarer; once-around bids do not
-        ascending = any(
-            c is not None and c.declarer is not None
-            for cs in contracts_of.values()
-            if cs is not None
-            for c in cs
+        ascending = probe is not None and any(
+            c is not None and c.declarer is not None for c in probe
         )
         first = view.first_bidder
         said = {(first + i) % n: c for i, c in enumerate(view.calls)}
@@ -281,10 +280,24 @@ class HeuristicBot:
             else:  # speaks later and bids for itself
                 part = [1.0]
             dist = _convolve(dist, part)
+        # the numbers worth weighing: around the side's expected tricks (less
+        # what a partner has already bid), and the lowest one offered
+        mean = sum(k * p for k, p in enumerate(dist))
+        if not ascending:
+            mean -= sum(
+                c.tricks
+                for s, c in said.items()
+                if isinstance(c, Bid) and s in R.teams(rules)[my_side]
+            )
+        weighed = [
+            m
+            for m in moves
+            if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - mean) <= 2.5
+        ]
         best: tuple[float, int] | None = None
         choice = moves[0]
-        for i, move in enumerate(moves):
-            contracts = contracts_of[move]
+        for i, move in enumerate(weighed):
+            contracts = R.contracts_if(view, move)
             if contracts is None:
                 value = 0.0
             else:
