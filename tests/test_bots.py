@@ -323,3 +323,42 @@ def test_sample_hands_respects_voids() -> None:
         diamonds = sum(1 << c.index for c in CARDS[13:26])
         assert not hands[3] & diamonds  # seat 3 showed out of diamonds
         assert [h.bit_count() for h in hands] == list(view.hand_counts)
+
+
+def test_montecarlo_settings_and_evaluators(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    with pytest.raises(ba.SetupError, match="samples"):
+        MonteCarloBot(samples=0)
+    with pytest.raises(ba.SetupError, match="budget"):
+        MonteCarloBot(budget=-1)
+    with pytest.raises(ba.SetupError, match="evaluator"):
+        MonteCarloBot(evaluator="oracle")  # type: ignore[arg-type]
+    state = _position(
+        short(ba.variants.GAMERULES, 3),
+        ["KH 5D 6D", "4H 7D 8D", "3H 9D TD", "AH 2H 9S"],
+        "2C",
+        ["bid 1", "pass", "pass", "bid 2", "play KH", "play 4H", "play 3H"],
+    )
+    view = state.view(3)
+    seen: list[ba.GameState] = []
+
+    def value(after: ba.GameState, seat: int) -> float:
+        seen.append(after)
+        return 1.0 if ba.parse_card("2H") in after.tricks[-1].cards else 0.0
+
+    # a callable evaluator decides: it prefers the deuce
+    assert MonteCarloBot(seed=1, samples=2, evaluator=value).choose(view) == ba.parse_move("2H")
+    assert len(seen) == 4  # two samples, two distinct cards (AH, 2H; 9S is not legal)
+
+    # the solver evaluator uses backalley.solver when it exists
+    calls: list[ba.GameState] = []
+
+    def solve(s: ba.GameState) -> int:
+        calls.append(s)
+        return 0
+
+    monkeypatch.setitem(sys.modules, "backalley.solver", types.SimpleNamespace(solve=solve))
+    move = MonteCarloBot(seed=1, samples=2, evaluator="solver").choose(view)
+    assert calls and move in view.legal_moves()
