@@ -27,7 +27,6 @@ from backalley.cards import CARDS, Card
 from backalley.errors import SetupError
 from backalley.game import new_game
 from backalley.legality import Phase
-from backalley.rules.deck import deck_cards
 from backalley.rules.ruleset import RuleSet
 from backalley.state import GameState
 
@@ -148,7 +147,7 @@ def duplicate_match(
     n = rules.players
     teams = rules.teams
     one_deal = {h: R.one_deal(rules, h) for h in set(sizes)}
-    deck = [CARDS[i] for i in deck_cards(rules.deck)]
+    deck = [CARDS[i] for i in range(54) if R.deck_bits(rules) >> i & 1]
     diffs: list[float] = []
     for k in range(deals):
         size = sizes[k % len(sizes)]
