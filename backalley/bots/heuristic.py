@@ -36,7 +36,7 @@ its longest plain suit; following rules are the view's legal moves.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
@@ -202,7 +202,8 @@ def _poisson(mean: float, top: int) -> list[float]:
 
 class HeuristicBot:
     """Bids from hand strength and plays by card-play rules (see the module
-    docstring); deterministic, and reproducible from its seed."""
+    docstring).  Its choices depend on the view alone (the seed is accepted
+    for the bot factory protocol; the same view always gets the same move)."""
 
     def __init__(self, seed: object = None) -> None:
         self._rng = rng_from_seed(seed)
@@ -425,9 +426,8 @@ class HeuristicBot:
         cards: list[int],
         value: float,
         unseen: int,
-        cost: object,
+        cost: Callable[[int], int],
     ) -> int:
-        assert callable(cost)
         rules = view.rules
         n = rules.players
         me = view.seat
