@@ -44,6 +44,7 @@ __all__ = [
     "history",
     "legal_play_mask",
     "played_bits",
+    "possible_bits",
     "stock_order",
     "trick_cards",
     "trump_index",
@@ -110,6 +111,14 @@ def broken(position: PublicFacts) -> bool:
 def played_bits(position: PublicFacts) -> int:
     """The cards played to tricks this deal."""
     return position._played_bits()
+
+
+def possible_bits(view: PlayerView, seat: int) -> int:
+    """The cards ``seat`` may still hold as ``view`` sees it (see
+    :meth:`~backalley.PlayerView.possible_cards`), as a bit set."""
+    if seat == view.seat:
+        return view._hand_mask(seat)
+    return view._possible_bits(seat)
 
 
 def legal_play_mask(position: PublicFacts) -> int:
