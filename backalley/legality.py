@@ -37,6 +37,9 @@ def legal_play_mask(pos: Position) -> int:
 
 
 _RUNS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
+_PLAYS_OF: dict[int, tuple[Play, ...]] = {}
+PLAYS_CACHE_LIMIT = 1 << 16
+"""The most bit sets whose plays are remembered (the cache starts afresh beyond it)."""
 
 
 def _run(group: int, bits: int) -> tuple[Play, ...]:
@@ -46,18 +49,26 @@ def _run(group: int, bits: int) -> tuple[Play, ...]:
     return plays
 
 
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The plays of the cards in a bit set, in card order (runs of a suit are cached)."""
+def _plays(mask: int) -> tuple[Play, ...]:
     runs = _RUNS
     out: tuple[Play, ...] = ()
     group = 0
-    while mask:
-        bits = mask & 0x1FFF
+    rest = mask
+    while rest:
+        bits = rest & 0x1FFF
         if bits:
             out += runs[group].get(bits) or _run(group, bits)
-        mask >>= 13
+        rest >>= 13
         group += 1
+    if len(_PLAYS_OF) >= PLAYS_CACHE_LIMIT:
+        _PLAYS_OF.clear()
+    _PLAYS_OF[mask] = out
     return out
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The plays of the cards in a bit set, in card order (shared, cached tuples)."""
+    return _PLAYS_OF.get(mask) or _plays(mask)
 
 
 def _trump_choices(pos: Position) -> tuple[NameTrump, ...]:

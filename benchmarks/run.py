@@ -36,11 +36,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-try:
-    import backalley as ba
-except ImportError:  # not installed: measure the working tree
-    sys.path.insert(1, str(ROOT))
-    import backalley as ba
+# measure the tree this suite lives in (not another installed copy)
+sys.path.insert(1, str(ROOT))
+import backalley as ba  # noqa: E402
 
 import bare  # noqa: E402  (benchmarks/bare.py)
 
