@@ -27,7 +27,7 @@ import attrs
 from backalley import chance
 from backalley.cards import CARDS, SUITS, Card, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason, SetupError
-from backalley.legality import legal_moves, plays_of_mask, refusal
+from backalley.legality import _PLAYS_OF, legal_moves, plays_of_mask, refusal
 from backalley.moves import Move, NameTrump, Play
 from backalley.public import PublicFacts, bids_of
 from backalley.rules.context import NO_TRUMP, DealContext
@@ -118,6 +118,19 @@ class Core(NamedTuple):
     broken: bool
 
 
+Raw = tuple[
+    RuleSet,
+    Match,
+    Deal,
+    Phase,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[RawTrick, ...],
+    bool,
+]
+"""A state's fields as a plain tuple, in the order of :class:`Core`."""
+
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
 _new = object.__new__
 
@@ -132,31 +145,37 @@ class GameState(PublicFacts):
     compact form.
     """
 
-    _core: Core
+    _raw: Raw
+    """The fields of :class:`Core`, as a plain tuple (see :attr:`_core`)."""
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     """A cache: the legal plays as a bit set while playing, the legal moves otherwise."""
 
     @property
+    def _core(self) -> Core:
+        """The state's fields as a :class:`Core` (see :func:`backalley.lowlevel.core`)."""
+        return _tuple(Core, self._raw)
+
+    @property
     def rules(self) -> RuleSet:
-        return self._core.rules
+        return self._raw[0]
 
     @property
     def phase(self) -> Phase:
-        return self._core.phase
+        return self._raw[3]
 
     @property
     def leader(self) -> int:
         """Who leads the current trick (the first bidder before the play)."""
-        return self._core.leader
+        return self._raw[5]
 
     @property
     def is_over(self) -> bool:
-        return self._core.phase is _GAME_OVER
+        return self._raw[3] is _GAME_OVER
 
     @property
     def to_act(self) -> int | None:
         """The seat whose move it is (``None`` when the game is over)."""
-        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self._core
+        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self._raw
         if phase is _PLAYING:
             return (leader + len(trick)) % rules.players
         if phase is _BIDDING:
@@ -168,53 +187,53 @@ class GameState(PublicFacts):
     @property
     def calls(self) -> tuple[Move, ...]:
         """This deal's calls in the order spoken."""
-        return self._core.deal.calls
+        return self._raw[2].calls
 
     @property
     def outcome(self) -> Any:
         """The bidding's result once every player has called (a
         :class:`~backalley.values.BiddingOutcome`), else ``None``."""
-        return self._core.deal.ctx.outcome
+        return self._raw[2].ctx.outcome
 
     @property
     def dealer(self) -> int:
-        return self._core.deal.ctx.dealer
+        return self._raw[2].ctx.dealer
 
     @property
     def hand_size(self) -> int:
-        return self._core.deal.ctx.hand_size
+        return self._raw[2].ctx.hand_size
 
     # the raw forms PublicFacts reads (see backalley.lowlevel)
     @property
     def _ctx(self) -> DealContext:
-        return self._core.deal.ctx
+        return self._raw[2].ctx
 
     @property
     def _trick_cards(self) -> tuple[int, ...]:
-        return self._core.trick_cards
+        return self._raw[6]
 
     @property
     def _history(self) -> tuple[RawTrick, ...]:
-        return self._core.history
+        return self._raw[7]
 
     @property
     def _broken(self) -> bool:
-        return self._core.broken
+        return self._raw[8]
 
     @property
     def _turn_up_index(self) -> int | None:
-        return self._core.deal.turn_up_index
+        return self._raw[2].turn_up_index
 
     @property
     def _discard_bits(self) -> int:
-        return self._core.deal.discard_bits
+        return self._raw[2].discard_bits
 
     def _hand_mask(self, seat: int) -> int:
-        return self._core.hand_bits[seat]
+        return self._raw[4][seat]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the state is its core; caches are rebuilt on demand
-        return (_state, (self._core,))
+        return (_state, (self._raw,))
 
     # ------------------------------------------------------------------ reading
 
@@ -230,50 +249,50 @@ class GameState(PublicFacts):
     @property
     def seed(self) -> int:
         """The seed all chance in this game comes from (full information only)."""
-        return self._core.match.seed
+        return self._raw[1].seed
 
     @property
     def first_dealer(self) -> int:
-        return self._core.match.first_dealer
+        return self._raw[1].first_dealer
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's hand, each in card order."""
-        return tuple(cards_of_mask(h) for h in self._core.hand_bits)
+        return tuple(cards_of_mask(h) for h in self._raw[4])
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The hand of ``seat``, in card order."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
-        return cards_of_mask(self._core.hand_bits[seat])
+        return cards_of_mask(self._raw[4][seat])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first (the turn-up is not among them)."""
-        return tuple(CARDS[i] for i in self._core.deal.stock_order)
+        return tuple(CARDS[i] for i in self._raw[2].stock_order)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative points per side (team, or seat in a cutthroat game)."""
-        return self._core.match.scores
+        return self._raw[1].scores
 
     @property
     def deal_results(self) -> tuple[DealResult, ...]:
         """One record per scored deal."""
-        return self._core.match.results
+        return self._raw[1].results
 
     @property
     def winner(self) -> int | None:
         """The winning side when the game is over, ``None`` for a draw or while playing."""
         if self.phase is not Phase.GAME_OVER:
             return None
-        return self.rules.end.winner(self._core.match.scores)
+        return self.rules.end.winner(self._raw[1].scores)
 
     # ---------------------------------------------------------------- legality
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the seat to act, in a deterministic order."""
-        rules, _match, deal, phase, hands, leader, trick, _history, broken = self._core
+        rules, _match, deal, phase, hands, leader, trick, _history, broken = self._raw
         if phase is _PLAYING:
             mask = self._legal
             if mask is None:
@@ -284,7 +303,7 @@ class GameState(PublicFacts):
                 else:
                     mask = plan.lead_mask(deal.ctx, leader, hands[leader], broken)
                 _set_legal(self, mask)
-            return plays_of_mask(mask)
+            return _PLAYS_OF.get(mask) or plays_of_mask(mask)
         if phase is _BIDDING:
             return _node(rules, deal).legal
         legal = self._legal
@@ -297,7 +316,7 @@ class GameState(PublicFacts):
         """The legal plays (a bit set): the hand narrowed by every play rule."""
         mask = self._legal
         if mask is None:
-            rules, _match, deal, _phase, hands, leader, trick, _history, broken = self._core
+            rules, _match, deal, _phase, hands, leader, trick, _history, broken = self._raw
             plan = rules._plan or rules.plan
             if trick:
                 seat = (leader + len(trick)) % plan.players
@@ -309,11 +328,11 @@ class GameState(PublicFacts):
 
     def _accepts(self, move: object) -> bool:
         """Whether ``move`` is legal now (a bit test or an identity look-up first)."""
-        phase = self._core.phase
+        phase = self._raw[3]
         if phase is _PLAYING:
             return isinstance(move, Play) and bool(self._play_mask() >> move.card.index & 1)
         if phase is _BIDDING:
-            return _node(self._core.rules, self._core.deal).find(move) is not None
+            return _node(self._raw[0], self._raw[2]).find(move) is not None
         return move in self.legal_moves()
 
     def check(self, move: object, seat: int | None = None) -> None:
@@ -341,8 +360,8 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
-        core = self._core
-        phase = core.phase
+        raw = self._raw
+        phase = raw[3]
         if phase is _PLAYING:
             if type(move) is Play:
                 card = move.card.index
@@ -350,11 +369,33 @@ class GameState(PublicFacts):
                 if mask is None:
                     mask = self._play_mask()
                 if mask >> card & 1:
+                    rules, match, deal, _phase, hands, leader, trick, history, broken = raw
+                    n = rules.players
+                    if len(trick) < n - 1:  # the trick goes on (the common case, inline)
+                        hand_list = list(hands)
+                        hand_list[(leader + len(trick)) % n] ^= BITS[card]
+                        state = _new(GameState)
+                        _set_raw(
+                            state,
+                            (
+                                rules,
+                                match,
+                                deal,
+                                _PLAYING,
+                                tuple(hand_list),
+                                leader,
+                                (*trick, card),
+                                history,
+                                broken,
+                            ),
+                        )
+                        _set_legal(state, None)
+                        return state
                     return self._play(card)
             self.check(move)  # raises, with the reason
             return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
         if phase is _BIDDING:
-            node = _node(core.rules, core.deal)
+            node = _node(raw[0], raw[2])
             call = node.ids.get(id(move))
             if call is None:
                 call = node.find(move)
@@ -371,12 +412,12 @@ class GameState(PublicFacts):
         Only for moves taken from :meth:`legal_moves` of this very state; any
         other move gives an undefined (but still immutable) result.
         """
-        core = self._core
-        phase = core.phase
+        raw = self._raw
+        phase = raw[3]
         if phase is _PLAYING:
             return self._play(move.card.index)  # type: ignore[union-attr]
         if phase is _BIDDING:
-            node = _node(core.rules, core.deal)
+            node = _node(raw[0], raw[2])
             return self._call(node.ids.get(id(move)) or node.find(move) or move, node)
         return self._name_trump(move)  # type: ignore[arg-type]
 
@@ -394,7 +435,7 @@ class GameState(PublicFacts):
     def _call(self, call: Move, node: CallNode) -> GameState:
         """A call (one of ``node.legal``): the bidding goes on, or it ends and
         the deal is thrown in, goes to the declarer to name trump, or is played."""
-        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._core
+        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._raw
         child = node.after(call)
         calls = child.ctx.calls
         ctx = deal.ctx
@@ -408,9 +449,7 @@ class GameState(PublicFacts):
                 calls,
                 child,
             )
-            return _state(
-                _tuple(Core, (rules, match, new, _BIDDING, hands, leader, (), history, broken))
-            )
+            return _state((rules, match, new, _BIDDING, hands, leader, (), history, broken))
         outcome = child.outcome
         if outcome.thrown_in:
             dealer = rules.bidding.redealer(ctx.dealer, rules.players)
@@ -426,42 +465,23 @@ class GameState(PublicFacts):
             None,
         )
         if rules.trump.choices(ctx):
-            phase, leader = _NAMING, leader
+            phase = _NAMING
         else:
             phase, leader = _PLAYING, rules.lead.first_leader(ctx)
-        return _state(_tuple(Core, (rules, match, new, phase, hands, leader, (), history, broken)))
+        return _state((rules, match, new, phase, hands, leader, (), history, broken))
 
     def _name_trump(self, move: NameTrump) -> GameState:
-        core = self._core
-        deal = core.deal
+        rules, match, deal, _phase, hands, _leader, _trick, history, broken = self._raw
         ctx = deal.ctx
         ctx = _with(ctx, ctx.outcome, NO_TRUMP if move.suit is None else move.suit.index)
-        leader = core.rules.lead.first_leader(ctx)
-        return self._with_deal(deal.with_calls(deal.calls, ctx), _PLAYING, leader)
-
-    def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
-        core = self._core
-        return _state(
-            _tuple(
-                Core,
-                (
-                    core.rules,
-                    core.match,
-                    deal,
-                    phase,
-                    core.hand_bits,
-                    leader,
-                    (),
-                    core.history,
-                    core.broken,
-                ),
-            )
-        )
+        leader = rules.lead.first_leader(ctx)
+        new = deal.with_calls(deal.calls, ctx)
+        return _state((rules, match, new, _PLAYING, hands, leader, (), history, broken))
 
     def _play(self, card: int) -> GameState:
         """A card played by the seat to act: the trick goes on, or it is
         complete (its winner leads next), or it was the deal's last."""
-        rules, match, deal, _phase, hands, leader, trick, history, broken = self._core
+        rules, match, deal, _phase, hands, leader, trick, history, broken = self._raw
         n = rules.players
         trick = (*trick, card)
         seat = (leader + len(trick) - 1) % n
@@ -469,9 +489,10 @@ class GameState(PublicFacts):
         hand_list[seat] ^= BITS[card]
         hands = tuple(hand_list)
         if len(trick) < n:
-            return _state(
-                _tuple(Core, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
-            )
+            state = _new(GameState)
+            _set_raw(state, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
+            _set_legal(state, None)
+            return state
         ctx = deal.ctx
         plan = rules._plan or rules.plan
         winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
@@ -479,14 +500,15 @@ class GameState(PublicFacts):
         if not broken:
             broken = plan.breaks_trump(ctx, trick)
         if len(history) < ctx.hand_size:
-            return _state(
-                _tuple(Core, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
-            )
+            state = _new(GameState)
+            _set_raw(state, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
+            _set_legal(state, None)
+            return state
         return end_deal(rules, match, deal, hands, winner, history, broken)
 
     def _end_deal(self) -> GameState:
         """Score the finished deal, then deal the next one or end the game."""
-        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._core
+        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._raw
         return end_deal(rules, match, deal, hands, leader, history, broken)
 
     def _repr_svg_(self) -> str:
@@ -501,15 +523,15 @@ class GameState(PublicFacts):
         return diagram(self, ascii=ascii)
 
 
-_set_core = GameState.__dict__["_core"].__set__
+_set_raw = GameState.__dict__["_raw"].__set__
 _set_legal = GameState.__dict__["_legal"].__set__
 _deal_slots = tuple(Deal.__dict__[name].__set__ for name in (*_DEAL_FIELDS, "node"))
 
 
-def _state(core: Core) -> GameState:
-    """A state over ``core`` (two slot stores, no ``__init__``)."""
+def _state(raw: Raw) -> GameState:
+    """A state over the fields ``raw`` (two slot stores, no ``__init__``)."""
     state = _new(GameState)
-    _set_core(state, core)
+    _set_raw(state, raw)
     _set_legal(state, None)
     return state
 
@@ -612,7 +634,7 @@ def end_deal(
             match.seed, match.first_dealer, match.decks, match.deal_number, scores, results
         )
         core = (rules, match, deal, _GAME_OVER, hands, leader, (), history, broken)
-        return _state(_tuple(Core, core))
+        return _state(core)
     dealer = rules.dealer.dealer_after(ctx, points)
     return _start(
         rules,
@@ -704,4 +726,4 @@ def open_deal(
     ctx = _with(ctx, ctx.outcome, NO_TRUMP if trump is None else trump)
     first = rules.bidding.first(ctx.dealer, rules.players)
     deal = _deal(ctx, hands, stock, turn_up, discards, (), None)
-    return _state(_tuple(Core, (rules, match, deal, _BIDDING, hands, first, (), (), False)))
+    return _state((rules, match, deal, _BIDDING, hands, first, (), (), False))

@@ -178,26 +178,55 @@ class PlayerView(PublicFacts):
         return diagram(self, ascii=ascii)
 
 
+_new = object.__new__
+_FIELDS = tuple(a.name for a in attrs.fields(PlayerView))
+_SET = {name: PlayerView.__dict__[name].__set__ for name in _FIELDS}
+# make_view stores every field: a field added to PlayerView must be added there too
+assert set(_FIELDS) == {
+    "rules",
+    "seat",
+    "phase",
+    "to_act",
+    "_ctx",
+    "_hand_bits",
+    "hand_counts",
+    "_turn_up_index",
+    "_discard_bits",
+    "calls",
+    "leader",
+    "_trick_cards",
+    "_history",
+    "_broken",
+    "scores",
+    "deal_results",
+    "_legal",
+}, "make_view must store every field of PlayerView"
+
+
 def make_view(state: GameState, seat: int) -> PlayerView:
-    """The view of ``state`` from ``seat``."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {state.players - 1}")
-    core = state._core
-    return PlayerView(
-        rules=core.rules,
-        seat=seat,
-        phase=core.phase,
-        to_act=state.to_act,
-        ctx=core.deal.ctx,
-        hand_bits=core.hand_bits[seat],
-        hand_counts=tuple(h.bit_count() for h in core.hand_bits),
-        turn_up_index=core.deal.turn_up_index,
-        discard_bits=core.deal.discard_bits,
-        calls=core.deal.calls,
-        leader=core.leader,
-        trick_cards=core.trick_cards,
-        history=core.history,
-        broken=core.broken,
-        scores=core.match.scores,
-        deal_results=core.match.results,
-    )
+    """The view of ``state`` from ``seat``: built by slot stores from the
+    state's own fields (shared, not copied)."""
+    if type(seat) is not int or not 0 <= seat < state.players:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {state.players - 1}")
+    rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
+    view = _new(PlayerView)
+    s = _SET
+    s["rules"](view, rules)
+    s["seat"](view, seat)
+    s["phase"](view, phase)
+    s["to_act"](view, state.to_act)
+    s["_ctx"](view, deal.ctx)
+    s["_hand_bits"](view, hands[seat])
+    s["hand_counts"](view, tuple([h.bit_count() for h in hands]))
+    s["_turn_up_index"](view, deal.turn_up_index)
+    s["_discard_bits"](view, deal.discard_bits)
+    s["calls"](view, deal.calls)
+    s["leader"](view, leader)
+    s["_trick_cards"](view, trick)
+    s["_history"](view, history)
+    s["_broken"](view, broken)
+    s["scores"](view, match.scores)
+    s["deal_results"](view, match.results)
+    s["_legal"](view, None)
+    return view
