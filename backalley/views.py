@@ -207,8 +207,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     """The view of ``state`` from ``seat``: built by slot stores from the
     state's own fields (shared, not copied)."""
     if type(seat) is not int or not 0 <= seat < state.players:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {state.players - 1}")
+        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {state.players - 1}")
     rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
     view = _new(PlayerView)
     s = _SET

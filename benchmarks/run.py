@@ -38,9 +38,9 @@ sys.path.insert(0, str(HERE))
 
 # measure the tree this suite lives in (not another installed copy)
 sys.path.insert(1, str(ROOT))
-import backalley as ba  # noqa: E402
-
 import bare  # noqa: E402  (benchmarks/bare.py)
+
+import backalley as ba  # noqa: E402
 
 GameState = ba.GameState
 IllegalMoveError = ba.IllegalMoveError

@@ -77,7 +77,7 @@ class Compiled(TypedDict, total=False):
     """The ranking part's ``trick_winner``."""
 
 
-CALL_NODE_LIMIT = 50_000
+CALL_NODE_LIMIT = 20_000
 """The most bidding nodes a plan keeps; the table starts afresh beyond it."""
 
 
@@ -130,7 +130,7 @@ class CallNode:
         legal = plan.legal_calls(ctx) if len(ctx.calls) < ctx.players else ()
         self.legal: tuple[Move, ...] = legal
         """The calls the seat to speak may make (the bidding part's order)."""
-        self.ids: dict[int, Move] = {id(m): m for m in legal}
+        self.ids: dict[int, Move] = plan._ids_of(legal)
         """The legal calls by identity (each call is one of ``legal``)."""
         self._children: dict[int, CallNode] = {}
         self._outcome: BiddingOutcome | None = None
@@ -169,6 +169,7 @@ class Plan:
     """The compiled form of one :class:`~backalley.RuleSet` (see :attr:`RuleSet.plan`)."""
 
     __slots__ = (
+        "_ids",
         "_nodes",
         "_roots",
         "breaks_trump",
@@ -217,6 +218,7 @@ class Plan:
         self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
         self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
         self._roots: dict[tuple[int, int], CallNode] = {}
+        self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
         self._nodes = 0
 
     # ------------------------------------------------------------- contexts
@@ -275,11 +277,21 @@ class Plan:
             node = node.after(found)
         return node
 
+    def _ids_of(self, legal: tuple[Move, ...]) -> dict[int, Move]:
+        """The calls of ``legal`` by identity (one shared table per set of calls)."""
+        key = tuple(map(id, legal))
+        ids = self._ids.get(key)
+        if ids is None:
+            ids = {id(m): m for m in legal}
+            self._ids[key] = ids
+        return ids
+
     def _count_node(self) -> None:
         self._nodes += 1
         if self._nodes > CALL_NODE_LIMIT:
             # bounded: start a fresh table (nodes still held by states keep working)
             self._roots = {}
+            self._ids = {}
             self._nodes = 0
 
     # ----------------------------------------------------------------- play

@@ -83,7 +83,7 @@ class OrderedRanking(Part):
         :meth:`trick_winner` runs through it instead."""
         if type(self).trick_winner not in _KEYED_WINNERS:
             return {}
-        tables: dict[tuple[int, int], tuple[int, ...]] = {}
+        tables: list[tuple[int, ...] | None] = [None] * (5 * 54)
 
         def table(trump: int, led: int) -> tuple[int, ...]:
             keys, tmask = self._tables(trump)
@@ -94,12 +94,13 @@ class OrderedRanking(Part):
                 keys[c] - low + top if tmask >> c & 1 else keys[c] - low if suit >> c & 1 else -1
                 for c in range(54)
             )
-            tables[(trump, led)] = strength
+            tables[trump * 54 + led] = strength
             return strength
 
         def trick_winner(trick: tuple[int, ...], trump: int) -> int:
-            strength = tables.get((trump, trick[0])) or table(trump, trick[0])
-            keys = [strength[c] for c in trick]
+            led = trick[0]
+            strength = tables[trump * 54 + led] or table(trump, led)
+            keys = list(map(strength.__getitem__, trick))
             return keys.index(max(keys))
 
         return {"trick_winner": trick_winner}
