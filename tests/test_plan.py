@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import attrs
@@ -29,12 +30,12 @@ from backalley.rules import (
 )
 from backalley.rules import plan as plan_module
 from backalley.rules.plan import Plan, generic_follow_mask, generic_lead_mask
+from backalley.rules.registry import _REGISTRY
 from backalley.values import BiddingOutcome, Contract
 
 VARIANTS = ba.variants.names()
 
 
-@register
 @attrs.frozen(slots=True)
 class JokersLow(OrderedRanking):
     """A test ranking: the jokers are trumps below the two of trumps, the Big
@@ -51,7 +52,6 @@ class JokersLow(OrderedRanking):
         return "Jokers rank below the two of trumps."
 
 
-@register
 @attrs.frozen(slots=True)
 class FlatRanking(OrderedRanking):
     """A test ranking where every card of a suit is equal: the earliest wins."""
@@ -65,7 +65,6 @@ class FlatRanking(OrderedRanking):
         return "Every card of a suit is equal; the earliest played wins."
 
 
-@register
 @attrs.frozen(slots=True)
 class NoAceLeads(LeadPolicy):
     """A user's lead part without a compile hook of its own that changes the
@@ -89,6 +88,20 @@ class NoAceLeads(LeadPolicy):
 ACES = sum(1 << (13 * s + 12) for s in range(4))
 
 
+TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _test_parts() -> Iterator[None]:
+    """Register this module's test parts while its tests run (and only then:
+    the schema lists every registered part)."""
+    for cls in TEST_PARTS:
+        register(cls)
+    yield
+    for cls in TEST_PARTS:
+        del _REGISTRY[cls.part][cls.tag]
+
+
 LEADS = [
     LeadPolicy(),
     LeadPolicy(trump_lead=TrumpLead.AFTER_BROKEN),
@@ -101,7 +114,7 @@ FOLLOWS = [
     FollowPolicy(little_blooper_forcing=False),
     FollowPolicy(blooper_lead_forcing=False),
 ]
-RANKINGS = [ba.rules.JokersHigh(), JokersLow(), FlatRanking()]
+RANKINGS = [ba.rules.JokersHigh(), JokersLow(), FlatRanking()]  # instances need no registry
 
 
 @st.composite
