@@ -77,6 +77,8 @@ class Compiled(TypedDict, total=False):
     """The ranking part's ``trick_winner``."""
 
 
+_tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
+
 CALL_NODE_LIMIT = 20_000
 """The most bidding nodes a plan keeps; the table starts afresh beyond it."""
 
@@ -149,8 +151,11 @@ class CallNode:
         """The node after ``call``, which must be one of :attr:`legal` (by identity)."""
         child = self._children.get(id(call))
         if child is None:
-            ctx = self.ctx
-            child = CallNode(self._plan, ctx._replace(calls=(*ctx.calls, call)))
+            hand_size, players, first, calls, teams, seat_teams = self.ctx
+            ctx = _tuple(
+                BiddingContext, (hand_size, players, first, (*calls, call), teams, seat_teams)
+            )
+            child = CallNode(self._plan, ctx)
             self._children[id(call)] = child
             self._plan._count_node()
         return child
