@@ -79,8 +79,8 @@ class Compiled(TypedDict, total=False):
 
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
 
-CALL_NODE_LIMIT = 20_000
-"""The most bidding nodes a plan keeps; the table starts afresh beyond it."""
+CALL_NODE_LIMIT = 4_096
+"""The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
 
 
 def _compiled(part: object, rules: RuleSet) -> Compiled:
