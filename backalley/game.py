@@ -36,21 +36,16 @@ def _reduce_rules(rules: RuleSet) -> Any:
     return object.__reduce_ex__(rules, 4)
 
 
-def _reduce_state(state: GameState) -> Any:
-    """A state pickles as its core (not its cached legal moves)."""
-    return (GameState, (state._core,))
-
-
 def _reduce_match(match: Match) -> Any:
     return (Match, tuple(getattr(match, a.name) for a in attrs.fields(Match)))
 
 
 def _reduce_deal(deal: Deal) -> Any:
-    return (Deal, tuple(getattr(deal, a.name) for a in attrs.fields(Deal)))
+    """A deal pickles as its facts, not its cached bidding node."""
+    return (Deal, tuple(getattr(deal, a.name) for a in attrs.fields(Deal) if a.name != "node"))
 
 
 copyreg.pickle(RuleSet, _reduce_rules)
-copyreg.pickle(GameState, _reduce_state)
 copyreg.pickle(Match, _reduce_match)
 copyreg.pickle(Deal, _reduce_deal)
 
