@@ -13,7 +13,7 @@ from backalley.cards import CARDS, Card, Suit, cards_of_mask, parse_card
 from backalley.errors import NotationError, SetupError
 from backalley.moves import parse_move
 from backalley.rules.ruleset import RuleSet
-from backalley.state import Core, Deal, GameState, Match, start_deal
+from backalley.state import Core, Deal, GameState, Match, _state, start_deal
 from backalley.values import BiddingOutcome, Contract, DealResult, Phase
 
 __all__ = ["new_game"]
@@ -39,13 +39,13 @@ def _reduce_rules(rules: RuleSet) -> Any:
 
 
 def _reduce_state(state: GameState) -> Any:
-    """A state pickles as its core (not its cached legal moves), the deal's
-    context as its facts: the rule set's part of it comes back from the rules."""
+    """A state pickles as its fields (not its caches), the deal's context as
+    its facts: the rule set's part of it comes back from the rules."""
     core = state._core
-    values = list(core)
+    values: list[Any] = list(core)
     deal = core.deal
     ctx = deal.ctx
-    facts = [getattr(deal, name) for name in _DEAL_FIELDS]
+    facts = [getattr(deal, name) for name in _DEAL_FACTS]
     facts[_CTX] = (
         ctx.deal_index,
         ctx.dealer,
@@ -55,27 +55,29 @@ def _reduce_state(state: GameState) -> Any:
     )
     values[_DEAL] = tuple(facts)
     values[_PHASE] = core.phase.value
-    return (_state, tuple(values))
+    return (_unpickle_state, tuple(values))
 
 
 _CORE_FIELDS = Core._fields
+_RULES = _CORE_FIELDS.index("rules")
 _DEAL = _CORE_FIELDS.index("deal")
 _PHASE = _CORE_FIELDS.index("phase")
-_DEAL_FIELDS = tuple(a.name for a in attrs.fields(Deal))
-_CTX = _DEAL_FIELDS.index("ctx")
+_DEAL_FACTS = tuple(a.name for a in attrs.fields(Deal) if a.eq)
+"""A deal's facts (not its caches, such as the plan's bidding node)."""
+_CTX = _DEAL_FACTS.index("ctx")
 _PHASES = {p.value: p for p in Phase}
 
 
-def _state(*values: Any) -> GameState:
+def _unpickle_state(*values: Any) -> GameState:
     """A state from its pickle (see :func:`_reduce_state`)."""
     fields = list(values)
-    rules = fields[_CORE_FIELDS.index("rules")]
+    rules = fields[_RULES]
     facts = list(fields[_DEAL])
     index, dealer, size, outcome, trump = facts[_CTX]
     facts[_CTX] = rules.plan.deal_context(index, dealer, size, _outcome(outcome), trump)
-    fields[_DEAL] = Deal(*facts)
+    fields[_DEAL] = Deal(**dict(zip(_DEAL_FACTS, facts)))
     fields[_PHASE] = _PHASES[fields[_PHASE]]
-    return GameState(Core(*fields))
+    return _state(tuple(fields))
 
 
 _OUTCOMES: dict[tuple[Any, ...], BiddingOutcome] = {}
@@ -220,7 +222,8 @@ def _match(*values: Any) -> Match:
 
 
 def _reduce_deal(deal: Deal) -> Any:
-    return (Deal, tuple(getattr(deal, a.name) for a in attrs.fields(Deal)))
+    """A deal pickles as its facts, not its cached bidding node."""
+    return (Deal, tuple(getattr(deal, a.name) for a in attrs.fields(Deal) if a.name != "node"))
 
 
 copyreg.pickle(RuleSet, _reduce_rules)

@@ -36,7 +36,11 @@ def legal_play_mask(pos: Position) -> int:
     )
 
 
-_RUNS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
+_RUNS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(5))
+"""The plays of each set of cards of one 13-card group (a suit, or the jokers), filled on use."""
+_PLAYS_OF: dict[int, tuple[Play, ...]] = {}
+PLAYS_CACHE_LIMIT = 1 << 15
+"""The most bit sets whose plays are remembered whole (the cache starts afresh beyond it)."""
 
 
 def _run(group: int, bits: int) -> tuple[Play, ...]:
@@ -46,18 +50,31 @@ def _run(group: int, bits: int) -> tuple[Play, ...]:
     return plays
 
 
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The plays of the cards in a bit set, in card order (runs of a suit are cached)."""
-    runs = _RUNS
-    out: tuple[Play, ...] = ()
-    group = 0
-    while mask:
-        bits = mask & 0x1FFF
-        if bits:
-            out += runs[group].get(bits) or _run(group, bits)
-        mask >>= 13
-        group += 1
+def _plays(mask: int) -> tuple[Play, ...]:
+    r0, r1, r2, r3, r4 = _RUNS
+    a, b, c, d, e = (
+        mask & 0x1FFF,
+        mask >> 13 & 0x1FFF,
+        mask >> 26 & 0x1FFF,
+        mask >> 39 & 0x1FFF,
+        mask >> 52,
+    )
+    out = (
+        ((r0[a] or _run(0, a)) if a else ())
+        + ((r1[b] or _run(1, b)) if b else ())
+        + ((r2[c] or _run(2, c)) if c else ())
+        + ((r3[d] or _run(3, d)) if d else ())
+        + ((r4[e] or _run(4, e)) if e else ())
+    )
+    if len(_PLAYS_OF) >= PLAYS_CACHE_LIMIT:
+        _PLAYS_OF.clear()
+    _PLAYS_OF[mask] = out
     return out
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The plays of the cards in a bit set, in card order (shared, cached tuples)."""
+    return _PLAYS_OF.get(mask) or _plays(mask)
 
 
 def _trump_choices(pos: Position) -> tuple[NameTrump, ...]:

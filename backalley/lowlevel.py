@@ -11,20 +11,24 @@ A *position* is a :class:`~backalley.GameState` or a
 These functions read a position without building public values; they are
 stable, but the values they return are the engine's own and carry no
 validation.  :func:`deal_order` starts a deal from a known deck order (what
-frameworks with explicit chance nodes need).
+frameworks with explicit chance nodes need).  :func:`playout` plays many
+moves for bots and simulations without building a state per move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Union
 
 from backalley.cards import Card, parse_card
 from backalley.errors import NotationError, SetupError
+from backalley.legality import _PLAYS_OF, plays_of_mask
 from backalley.legality import legal_play_mask as _legal_play_mask
+from backalley.moves import Move, Play
 from backalley.public import PublicFacts
 from backalley.rules.context import DealContext
-from backalley.state import Core, Deal, GameState, Match
+from backalley.rules.plan import CallNode
+from backalley.state import BITS, Core, Deal, GameState, Match, Raw, _deal, _node, _state, end_deal
 from backalley.state import deal_order as _deal_order
 from backalley.values import Phase, RawTrick
 from backalley.views import PlayerView
@@ -44,6 +48,8 @@ __all__ = [
     "history",
     "legal_play_mask",
     "played_bits",
+    "playout",
+    "possible_bits",
     "stock_order",
     "trick_cards",
     "trump_index",
@@ -112,6 +118,14 @@ def played_bits(position: PublicFacts) -> int:
     return position._played_bits()
 
 
+def possible_bits(view: PlayerView, seat: int) -> int:
+    """The cards ``seat`` may still hold as ``view`` sees it (see
+    :meth:`~backalley.PlayerView.possible_cards`), as a bit set."""
+    if seat == view.seat:
+        return view._hand_mask(seat)
+    return view._possible_bits(seat)
+
+
 def legal_play_mask(position: PublicFacts) -> int:
     """The cards the seat to act may play, as a bit set (0 outside the play)."""
     if position.phase is not Phase.PLAYING:
@@ -154,3 +168,148 @@ def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState
     return _deal_order(rules, core.match, ctx.dealer, ctx.hand_size, tuple(indices))
 
 
+_UNTIL = ("game", "deal", "trick")
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+_GAME_OVER = Phase.GAME_OVER
+
+
+def playout(
+    state: GameState,
+    choose: Callable[[tuple[Move, ...]], Move],
+    *,
+    until: str = "game",
+    decisions: int | None = None,
+) -> GameState:
+    """Play on from ``state``, asking ``choose`` for every move, and return the
+    state reached: the same :class:`~backalley.GameState` as
+
+    .. code-block:: python
+
+        while not done:
+            state = state.apply(choose(state.legal_moves()))
+
+    but without building a state (or anything public) per move: the loop runs
+    on the engine's raw forms through the rule set's compiled plan, and builds
+    a state only at the end of a deal and at the end.
+
+    - ``choose(legal)`` gets the legal moves of the seat to act (the very tuple
+      :meth:`~backalley.GameState.legal_moves` gives, in its order) and returns
+      one of them; ``random.Random(seed).choice`` is a random playout.  A move
+      that is not legal raises :class:`~backalley.IllegalMoveError` with the
+      reason :meth:`~backalley.GameState.apply` gives, as ``apply`` would.
+    - ``until``: ``"game"`` (play to the end of the game), ``"deal"`` (stop once
+      a deal is scored: at the opening of the next deal, or the end), or
+      ``"trick"`` (stop once a trick is complete, or a deal scored).
+    - ``decisions``: stop after this many moves at most.
+
+    A game that is over is returned as it is.
+    """
+    if until not in _UNTIL:
+        raise SetupError(f"until must be one of {', '.join(map(repr, _UNTIL))}, not {until!r}")
+    if decisions is not None and (type(decisions) is not int or decisions < 0):
+        raise SetupError(f"decisions must be a whole number >= 0, not {decisions!r}")
+    budget = -1 if decisions is None else decisions
+    stop_trick = until == "trick"
+    stop_deal = until != "game"
+    plays_of = _PLAYS_OF
+    while budget:
+        raw = state._raw
+        rules, match, deal, phase, hands_t, leader, trick, history, broken = raw
+        if phase is _GAME_OVER:
+            break
+        if phase is _BIDDING:
+            # the calls: walk the plan's bidding nodes; a state only after the last call
+            node = _node(rules, deal)
+            last = rules.players - 1
+            while True:
+                move = choose(node.legal)
+                call = node.ids.get(id(move))
+                if call is None:
+                    call = node.find(move)
+                    if call is None:
+                        _bidding_state(raw, node).apply(move)  # raises, with the reason
+                        raise AssertionError("a refused call was applied")  # pragma: no cover
+                budget -= 1
+                if len(node.ctx.calls) == last:
+                    state = _bidding_state(raw, node)._call(call, node)
+                    break
+                node = node.after(call)
+                if not budget:
+                    return _bidding_state(raw, node)
+            if stop_deal and state._raw[1].results is not match.results:
+                break
+            continue
+        if phase is not _PLAYING:  # a declarer names trump
+            state = state.apply(choose(state.legal_moves()))
+            budget -= 1
+            continue
+        # the play: one loop over mutable hands; a state only where it stops
+        plan = rules._plan or rules.plan
+        n = plan.players
+        ctx = deal.ctx
+        trump = ctx.trump
+        size = ctx.hand_size
+        lead_mask, follow_mask = plan.lead_mask, plan.follow_mask
+        trick_winner, breaks_trump = plan.trick_winner, plan.breaks_trump
+        hands = list(hands_t)
+        while True:
+            k = len(trick)
+            seat = (leader + k) % n
+            hand = hands[seat]
+            if k:
+                mask = follow_mask(ctx, seat, hand, trick, leader)
+            else:
+                mask = lead_mask(ctx, seat, hand, broken)
+            move = choose(plays_of.get(mask) or plays_of_mask(mask))
+            budget -= 1
+            if type(move) is not Play or not mask >> move.card.index & 1:
+                # refused (it raises), or legal but not the shared Play: ask the state
+                here = (rules, match, deal, _PLAYING, tuple(hands), leader, trick, history, broken)
+                state = _state(here).apply(move)
+                raw = state._raw
+                if (stop_deal and raw[1].results is not match.results) or (
+                    stop_trick and raw[7] is not history
+                ):
+                    return state
+                break
+            card = move.card.index
+            hands[seat] = hand ^ BITS[card]
+            trick = (*trick, card)
+            if k + 1 < n:
+                if budget:
+                    continue
+            else:
+                winner = (leader + trick_winner(trick, trump)) % n
+                history = (*history, (leader, trick, winner))
+                if not broken:
+                    broken = breaks_trump(ctx, trick)
+                leader, trick = winner, ()
+                if len(history) == size:
+                    state = end_deal(rules, match, deal, tuple(hands), leader, history, broken)
+                    if stop_deal:
+                        return state
+                    break
+                if budget and not stop_trick:
+                    continue
+            here = (rules, match, deal, _PLAYING, tuple(hands), leader, trick, history, broken)
+            return _state(here)
+    return state
+
+
+def _bidding_state(raw: Raw, node: CallNode) -> GameState:
+    """The state of a bidding at ``node``, from the state ``raw`` of the same deal."""
+    rules, match, deal, phase, hands, leader, trick, history, broken = raw
+    calls = node.ctx.calls
+    if calls is deal.calls:
+        return _state(raw)
+    new = _deal(
+        deal.ctx,
+        deal.dealt_bits,
+        deal.stock_order,
+        deal.turn_up_index,
+        deal.discard_bits,
+        calls,
+        node,
+    )
+    return _state((rules, match, new, phase, hands, leader, trick, history, broken))

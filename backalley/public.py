@@ -15,9 +15,17 @@ from backalley.values import Contract, DealResult, Phase, RawTrick, Trick
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
-__all__ = ["PublicFacts", "RawTrick", "Trick"]
+__all__ = ["PublicFacts", "RawTrick", "Trick", "bids_of"]
 
 _GAME_OVER = Phase.GAME_OVER
+
+
+def bids_of(players: int, first: int, calls: tuple[Move, ...]) -> tuple[Move | None, ...]:
+    """The calls per seat (``None``: not yet spoken), the first by seat ``first``."""
+    out: list[Move | None] = [None] * players
+    for i, call in enumerate(calls):
+        out[(first + i) % players] = call
+    return tuple(out)
 
 
 class PublicFacts:
@@ -116,11 +124,7 @@ class PublicFacts:
     def bids(self) -> tuple[Move | None, ...]:
         """This deal's calls so far, per seat (``None``: not yet spoken, or -
         where the bidding part lets only some seats speak - not speaking this deal)."""
-        n, first = self.rules.players, self.first_bidder
-        out: list[Move | None] = [None] * n
-        for i, call in enumerate(self.calls):
-            out[(first + i) % n] = call
-        return tuple(out)
+        return bids_of(self.rules.players, self.first_bidder, self.calls)
 
     @property
     def contracts(self) -> tuple[Contract | None, ...] | None:

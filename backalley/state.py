@@ -2,10 +2,15 @@
 
 ``GameState.apply`` dispatches on the phase: calls go to the rule set's
 bidding part, the trump call to its trump part, cards to the lead and follow
-parts (through the rule set's compiled :attr:`~backalley.RuleSet.plan`), a
-completed trick to the ranking and lead parts, and a finished deal to the
-scoring, dealer and schedule parts.  The engine never looks at a part's type
-or options: it only asks the parts for decisions.
+parts, a completed trick to the ranking and lead parts, and a finished deal to
+the scoring, dealer and schedule parts - all through the rule set's compiled
+:attr:`~backalley.RuleSet.plan`.  The engine never looks at a part's type or
+options: it only asks the parts for decisions.
+
+The transitions are flat: one path for a play, one for the play that ends a
+trick, one for the end of a deal; a new state is built by two slot stores;
+legality is a bit test (plays) or an identity look-up (calls), with the full
+check - and its reason - only for a move that is refused.
 
 Internally cards are small integers and hands bit sets (see
 :mod:`backalley.cards`); the public properties give :class:`~backalley.Card`
@@ -20,12 +25,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import attrs
 
 from backalley import chance
-from backalley.cards import CARDS, Card, cards_of_mask
+from backalley.cards import CARDS, SUITS, Card, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason, SetupError
-from backalley.legality import legal_moves, plays_of_mask, refusal
-from backalley.moves import Move, NameTrump
-from backalley.public import PublicFacts
+from backalley.legality import _PLAYS_OF, legal_moves, plays_of_mask, refusal
+from backalley.moves import Move, NameTrump, Play
+from backalley.public import PublicFacts, bids_of
 from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.plan import CallNode, Plan
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick, Trick
 
@@ -38,6 +44,7 @@ BITS: tuple[int, ...] = tuple(1 << i for i in range(54))
 """The bit of each card index."""
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
+_NAMING = Phase.NAMING_TRUMP
 _GAME_OVER = Phase.GAME_OVER
 
 
@@ -56,6 +63,9 @@ class Match:
     results: tuple[DealResult, ...]
 
 
+_DEAL_FIELDS = ("ctx", "dealt_bits", "stock_order", "turn_up_index", "discard_bits", "calls")
+
+
 @attrs.frozen(slots=True)
 class Deal:
     """The parts of a deal that change at most during the bidding: its
@@ -69,17 +79,28 @@ class Deal:
     turn_up_index: int | None
     discard_bits: int
     calls: tuple[Move, ...] = ()
+    node: CallNode | None = attrs.field(default=None, eq=False, hash=False, repr=False)
+    """The plan's bidding node for ``calls`` (a cache: not compared, not pickled)."""
 
     def with_calls(self, calls: tuple[Move, ...], ctx: DealContext | None = None) -> Deal:
         """This deal with the calls so far (and a new context once the bidding is over)."""
-        return Deal(
+        return _deal(
             self.ctx if ctx is None else ctx,
             self.dealt_bits,
             self.stock_order,
             self.turn_up_index,
             self.discard_bits,
             calls,
+            None,
         )
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _DEAL_FIELDS)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(_DEAL_FIELDS, state):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "node", None)
 
 
 class Core(NamedTuple):
@@ -97,7 +118,21 @@ class Core(NamedTuple):
     broken: bool
 
 
-_core = tuple.__new__  # Core without NamedTuple.__new__'s Python-level call
+Raw = tuple[
+    RuleSet,
+    Match,
+    Deal,
+    Phase,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[RawTrick, ...],
+    bool,
+]
+"""A state's fields as a plain tuple, in the order of :class:`Core`."""
+
+_tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
+_new = object.__new__
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -110,84 +145,95 @@ class GameState(PublicFacts):
     compact form.
     """
 
-    _core: Core
+    _raw: Raw
+    """The fields of :class:`Core`, as a plain tuple (see :attr:`_core`)."""
     _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    """A cache: the legal plays as a bit set while playing, the legal moves otherwise."""
+
+    @property
+    def _core(self) -> Core:
+        """The state's fields as a :class:`Core` (see :func:`backalley.lowlevel.core`)."""
+        return _tuple(Core, self._raw)
 
     @property
     def rules(self) -> RuleSet:
-        return self._core.rules
+        return self._raw[0]
 
     @property
     def phase(self) -> Phase:
-        return self._core.phase
+        return self._raw[3]
 
     @property
     def leader(self) -> int:
         """Who leads the current trick (the first bidder before the play)."""
-        return self._core.leader
+        return self._raw[5]
 
     @property
     def is_over(self) -> bool:
-        return self._core.phase is _GAME_OVER
+        return self._raw[3] is _GAME_OVER
 
     @property
     def to_act(self) -> int | None:
         """The seat whose move it is (``None`` when the game is over)."""
-        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self._core
+        rules, _match, deal, phase, _hands, leader, trick, _history, _broken = self._raw
         if phase is _PLAYING:
             return (leader + len(trick)) % rules.players
         if phase is _BIDDING:
             return (leader + len(deal.calls)) % rules.players
-        if phase is Phase.NAMING_TRUMP:
+        if phase is _NAMING:
             return deal.ctx.outcome.declarer  # type: ignore[union-attr]
         return None
 
     @property
     def calls(self) -> tuple[Move, ...]:
         """This deal's calls in the order spoken."""
-        return self._core.deal.calls
+        return self._raw[2].calls
 
     @property
     def outcome(self) -> Any:
         """The bidding's result once every player has called (a
         :class:`~backalley.values.BiddingOutcome`), else ``None``."""
-        return self._core.deal.ctx.outcome
+        return self._raw[2].ctx.outcome
 
     @property
     def dealer(self) -> int:
-        return self._core.deal.ctx.dealer
+        return self._raw[2].ctx.dealer
 
     @property
     def hand_size(self) -> int:
-        return self._core.deal.ctx.hand_size
+        return self._raw[2].ctx.hand_size
 
     # the raw forms PublicFacts reads (see backalley.lowlevel)
     @property
     def _ctx(self) -> DealContext:
-        return self._core.deal.ctx
+        return self._raw[2].ctx
 
     @property
     def _trick_cards(self) -> tuple[int, ...]:
-        return self._core.trick_cards
+        return self._raw[6]
 
     @property
     def _history(self) -> tuple[RawTrick, ...]:
-        return self._core.history
+        return self._raw[7]
 
     @property
     def _broken(self) -> bool:
-        return self._core.broken
+        return self._raw[8]
 
     @property
     def _turn_up_index(self) -> int | None:
-        return self._core.deal.turn_up_index
+        return self._raw[2].turn_up_index
 
     @property
     def _discard_bits(self) -> int:
-        return self._core.deal.discard_bits
+        return self._raw[2].discard_bits
 
     def _hand_mask(self, seat: int) -> int:
-        return self._core.hand_bits[seat]
+        return self._raw[4][seat]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the state is its core; caches are rebuilt on demand
+        return (_state, (self._raw,))
 
     # ------------------------------------------------------------------ reading
 
@@ -203,68 +249,91 @@ class GameState(PublicFacts):
     @property
     def seed(self) -> int:
         """The seed all chance in this game comes from (full information only)."""
-        return self._core.match.seed
+        return self._raw[1].seed
 
     @property
     def first_dealer(self) -> int:
-        return self._core.match.first_dealer
+        return self._raw[1].first_dealer
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's hand, each in card order."""
-        return tuple(cards_of_mask(h) for h in self._core.hand_bits)
+        return tuple(cards_of_mask(h) for h in self._raw[4])
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The hand of ``seat``, in card order."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
-        return cards_of_mask(self._core.hand_bits[seat])
+        return cards_of_mask(self._raw[4][seat])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first (the turn-up is not among them)."""
-        return tuple(CARDS[i] for i in self._core.deal.stock_order)
+        return tuple(CARDS[i] for i in self._raw[2].stock_order)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative points per side (team, or seat in a cutthroat game)."""
-        return self._core.match.scores
+        return self._raw[1].scores
 
     @property
     def deal_results(self) -> tuple[DealResult, ...]:
         """One record per scored deal."""
-        return self._core.match.results
+        return self._raw[1].results
 
     @property
     def winner(self) -> int | None:
         """The winning side when the game is over, ``None`` for a draw or while playing."""
         if self.phase is not Phase.GAME_OVER:
             return None
-        return self.rules.end.winner(self._core.match.scores)
+        return self.rules.end.winner(self._raw[1].scores)
 
     # ---------------------------------------------------------------- legality
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the seat to act, in a deterministic order."""
+        rules, _match, deal, phase, hands, leader, trick, _history, broken = self._raw
+        if phase is _PLAYING:
+            mask = self._legal
+            if mask is None:
+                plan = rules._plan or rules.plan
+                if trick:
+                    seat = (leader + len(trick)) % plan.players
+                    mask = plan.follow_mask(deal.ctx, seat, hands[seat], trick, leader)
+                else:
+                    mask = plan.lead_mask(deal.ctx, leader, hands[leader], broken)
+                _set_legal(self, mask)
+            return _PLAYS_OF.get(mask) or plays_of_mask(mask)
+        if phase is _BIDDING:
+            return _node(rules, deal).legal
         legal = self._legal
         if legal is None:
-            core = self._core
-            if core.phase is _PLAYING:
-                legal = plays_of_mask(self._play_mask())
-            elif core.phase is _BIDDING:
-                deal = core.deal
-                plan = core.rules.plan
-                legal = plan.legal_calls(plan.bidding_context(deal.ctx, deal.calls))
-            else:
-                legal = legal_moves(self)
-            object.__setattr__(self, "_legal", legal)
+            legal = legal_moves(self)
+            _set_legal(self, legal)
         return legal  # type: ignore[no-any-return]
 
     def _play_mask(self) -> int:
         """The legal plays (a bit set): the hand narrowed by every play rule."""
-        rules, _match, deal, _phase, hands, leader, trick, _history, broken = self._core
-        seat = (leader + len(trick)) % rules.players
-        return rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
+        mask = self._legal
+        if mask is None:
+            rules, _match, deal, _phase, hands, leader, trick, _history, broken = self._raw
+            plan = rules._plan or rules.plan
+            if trick:
+                seat = (leader + len(trick)) % plan.players
+                mask = plan.follow_mask(deal.ctx, seat, hands[seat], trick, leader)
+            else:
+                mask = plan.lead_mask(deal.ctx, leader, hands[leader], broken)
+            _set_legal(self, mask)
+        return mask  # type: ignore[no-any-return]
+
+    def _accepts(self, move: object) -> bool:
+        """Whether ``move`` is legal now (a bit test or an identity look-up first)."""
+        phase = self._raw[3]
+        if phase is _PLAYING:
+            return isinstance(move, Play) and bool(self._play_mask() >> move.card.index & 1)
+        if phase is _BIDDING:
+            return _node(self._raw[0], self._raw[2]).find(move) is not None
+        return move in self.legal_moves()
 
     def check(self, move: object, seat: int | None = None) -> None:
         """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
@@ -272,10 +341,13 @@ class GameState(PublicFacts):
         With ``seat``, also refuse a move by a seat that is not to act
         (``NOT_YOUR_TURN``, or ``ALREADY_BID`` for a seat that has spoken).
         """
-        if seat is not None and self.phase is not Phase.GAME_OVER:
-            if type(seat) is not int or seat != self.to_act:
-                raise _turn_error(self, seat)
-        if move in self.legal_moves():
+        if (
+            seat is not None
+            and self.phase is not Phase.GAME_OVER
+            and (type(seat) is not int or seat != self.to_act)
+        ):
+            raise _turn_error(self, seat)
+        if self._accepts(move):
             return
         why = refusal(self, move)
         if why is None:  # pragma: no cover - legal_moves and refusal share their rules
@@ -288,14 +360,51 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_moves()
-        if move not in legal:
+        raw = self._raw
+        phase = raw[3]
+        if phase is _PLAYING:
+            if type(move) is Play:
+                card = move.card.index
+                mask = self._legal
+                if mask is None:
+                    mask = self._play_mask()
+                if mask >> card & 1:
+                    rules, match, deal, _phase, hands, leader, trick, history, broken = raw
+                    n = rules.players
+                    if len(trick) < n - 1:  # the trick goes on (the common case, inline)
+                        hand_list = list(hands)
+                        hand_list[(leader + len(trick)) % n] ^= BITS[card]
+                        state = _new(GameState)
+                        _set_raw(
+                            state,
+                            (
+                                rules,
+                                match,
+                                deal,
+                                _PLAYING,
+                                tuple(hand_list),
+                                leader,
+                                (*trick, card),
+                                history,
+                                broken,
+                            ),
+                        )
+                        _set_legal(state, None)
+                        return state
+                    return self._play(card)
             self.check(move)  # raises, with the reason
-        if self._core.phase is _PLAYING:
-            return self._play(move.card.index)  # type: ignore[union-attr]
-        return self._apply(move)
+            return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
+        if phase is _BIDDING:
+            node = _node(raw[0], raw[2])
+            call = node.ids.get(id(move))
+            if call is None:
+                call = node.find(move)
+                if call is None:
+                    self.check(move)  # raises, with the reason
+                    raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
+            return self._call(call, node)
+        self.check(move)
+        return self._name_trump(move)  # type: ignore[arg-type]
 
     def apply_unchecked(self, move: Move) -> GameState:
         """The fast path for simulations: ``apply`` without validating ``move``.
@@ -303,7 +412,14 @@ class GameState(PublicFacts):
         Only for moves taken from :meth:`legal_moves` of this very state; any
         other move gives an undefined (but still immutable) result.
         """
-        return self._apply(move)
+        raw = self._raw
+        phase = raw[3]
+        if phase is _PLAYING:
+            return self._play(move.card.index)  # type: ignore[union-attr]
+        if phase is _BIDDING:
+            node = _node(raw[0], raw[2])
+            return self._call(node.ids.get(id(move)) or node.find(move) or move, node)
+        return self._name_trump(move)  # type: ignore[arg-type]
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: see :class:`~backalley.PlayerView`."""
@@ -314,105 +430,86 @@ class GameState(PublicFacts):
     # ------------------------------------------------------------- transitions
 
     def _apply(self, move: Move) -> GameState:
-        phase = self._core.phase
-        if phase is _PLAYING:
-            return self._play(move.card.index)  # type: ignore[union-attr]
-        if phase is _BIDDING:
-            return self._call(move)
-        return self._name_trump(move)  # type: ignore[arg-type]
+        return self.apply_unchecked(move)
 
-    def _call(self, move: Move) -> GameState:
-        core = self._core
-        rules = core.rules
-        deal = core.deal
-        calls = (*deal.calls, move)
-        plan = rules.plan
+    def _call(self, call: Move, node: CallNode) -> GameState:
+        """A call (one of ``node.legal``): the bidding goes on, or it ends and
+        the deal is thrown in, goes to the declarer to name trump, or is played."""
+        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._raw
+        child = node.after(call)
+        calls = child.ctx.calls
         ctx = deal.ctx
-        bctx = plan.bidding_context(ctx, calls)
-        if rules.bidding.speaker(bctx) is not None:
-            return self._with_deal(deal.with_calls(calls), _BIDDING, core.leader)
-        outcome = rules.bidding.outcome(bctx)
+        if child.open:
+            new = _deal(
+                ctx,
+                deal.dealt_bits,
+                deal.stock_order,
+                deal.turn_up_index,
+                deal.discard_bits,
+                calls,
+                child,
+            )
+            return _state((rules, match, new, _BIDDING, hands, leader, (), history, broken))
+        outcome = child.outcome
         if outcome.thrown_in:
             dealer = rules.bidding.redealer(ctx.dealer, rules.players)
-            return start_deal(rules, core.match, dealer, ctx.hand_size)
-        ctx = ctx._replace(outcome=outcome)
+            return start_deal(rules, match, dealer, ctx.hand_size)
+        ctx = _with(ctx, outcome, ctx.trump)
+        new = _deal(
+            ctx,
+            deal.dealt_bits,
+            deal.stock_order,
+            deal.turn_up_index,
+            deal.discard_bits,
+            calls,
+            None,
+        )
         if rules.trump.choices(ctx):
-            return self._with_deal(deal.with_calls(calls, ctx), Phase.NAMING_TRUMP, core.leader)
-        return self._with_deal(deal.with_calls(calls, ctx), _PLAYING, rules.lead.first_leader(ctx))
+            phase = _NAMING
+        else:
+            phase, leader = _PLAYING, rules.lead.first_leader(ctx)
+        return _state((rules, match, new, phase, hands, leader, (), history, broken))
 
     def _name_trump(self, move: NameTrump) -> GameState:
-        core = self._core
-        deal = core.deal
-        ctx = deal.ctx._replace(trump=NO_TRUMP if move.suit is None else move.suit.index)
-        leader = core.rules.lead.first_leader(ctx)
-        return self._with_deal(deal.with_calls(deal.calls, ctx), _PLAYING, leader)
-
-    def _with_deal(self, deal: Deal, phase: Phase, leader: int) -> GameState:
-        core = self._core
-        return GameState(
-            _core(
-                Core,
-                (core.rules, core.match, deal, phase, core.hand_bits, leader, (), core.history, core.broken),
-            )
-        )
+        rules, match, deal, _phase, hands, _leader, _trick, history, broken = self._raw
+        ctx = deal.ctx
+        ctx = _with(ctx, ctx.outcome, NO_TRUMP if move.suit is None else move.suit.index)
+        leader = rules.lead.first_leader(ctx)
+        new = deal.with_calls(deal.calls, ctx)
+        return _state((rules, match, new, _PLAYING, hands, leader, (), history, broken))
 
     def _play(self, card: int) -> GameState:
-        rules, match, deal, _phase, hands, leader, trick, history, broken = self._core
+        """A card played by the seat to act: the trick goes on, or it is
+        complete (its winner leads next), or it was the deal's last."""
+        rules, match, deal, _phase, hands, leader, trick, history, broken = self._raw
         n = rules.players
         trick = (*trick, card)
         seat = (leader + len(trick) - 1) % n
         hand_list = list(hands)
-        hand_list[seat] ^= 1 << card
+        hand_list[seat] ^= BITS[card]
         hands = tuple(hand_list)
         if len(trick) < n:
-            return GameState(
-                _core(Core, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
-            )
+            state = _new(GameState)
+            _set_raw(state, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
+            _set_legal(state, None)
+            return state
         ctx = deal.ctx
-        plan = rules.plan
+        plan = rules._plan or rules.plan
         winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
         history = (*history, (leader, trick, winner))
-        broken = broken or plan.breaks_trump(ctx, trick)
-        state = GameState(
-            _core(Core, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
-        )
+        if not broken:
+            broken = plan.breaks_trump(ctx, trick)
         if len(history) < ctx.hand_size:
+            state = _new(GameState)
+            _set_raw(state, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
+            _set_legal(state, None)
             return state
-        return state._end_deal()
+        return end_deal(rules, match, deal, hands, winner, history, broken)
 
     def _end_deal(self) -> GameState:
         """Score the finished deal, then deal the next one or end the game."""
-        core = self._core
-        rules, match, deal = core.rules, core.match, core.deal
-        ctx = deal.ctx
-        won = [0] * rules.players
-        for _lead, _cards, winner in core.history:
-            won[winner] += 1
-        tricks = tuple(sum(won[s] for s in team) for team in rules.teams)
-        points = rules.scoring.score(ctx, tricks, deal.dealt_bits)
-        outcome = ctx.outcome
-        assert outcome is not None
-        result = DealResult(
-            number=len(match.results) + 1,
-            dealer=ctx.dealer,
-            hand_size=ctx.hand_size,
-            turn_up=self.turn_up,
-            trump=self.trump,
-            bids=self.bids,
-            contracts=outcome.contracts,
-            declarer=outcome.declarer,
-            tricks=tricks,
-            points=points,
-        )
-        scores = tuple(a + b for a, b in zip(match.scores, points))
-        match = Match(
-            match.seed, match.first_dealer, match.decks, match.deal_number, scores, (*match.results, result)
-        )
-        schedule = rules.schedule.hand_sizes
-        if len(match.results) >= len(schedule):
-            return GameState(core._replace(match=match, phase=Phase.GAME_OVER))
-        dealer = rules.dealer.dealer_after(ctx, points)
-        return start_deal(rules, match, dealer, schedule[len(match.results)])
+        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._raw
+        return end_deal(rules, match, deal, hands, leader, history, broken)
 
     def _repr_svg_(self) -> str:
         from backalley.svg import board
@@ -424,6 +521,58 @@ class GameState(PublicFacts):
         from backalley.diagram import diagram
 
         return diagram(self, ascii=ascii)
+
+
+_set_raw = GameState.__dict__["_raw"].__set__
+_set_legal = GameState.__dict__["_legal"].__set__
+_deal_slots = tuple(Deal.__dict__[name].__set__ for name in (*_DEAL_FIELDS, "node"))
+
+
+def _state(raw: Raw) -> GameState:
+    """A state over the fields ``raw`` (two slot stores, no ``__init__``)."""
+    state = _new(GameState)
+    _set_raw(state, raw)
+    _set_legal(state, None)
+    return state
+
+
+def _deal(
+    ctx: DealContext,
+    dealt: tuple[int, ...],
+    stock: tuple[int, ...],
+    turn_up: int | None,
+    discards: int,
+    calls: tuple[Move, ...],
+    node: CallNode | None,
+) -> Deal:
+    """A :class:`Deal` built by slot stores."""
+    deal = _new(Deal)
+    s_ctx, s_dealt, s_stock, s_turn, s_disc, s_calls, s_node = _deal_slots
+    s_ctx(deal, ctx)
+    s_dealt(deal, dealt)
+    s_stock(deal, stock)
+    s_turn(deal, turn_up)
+    s_disc(deal, discards)
+    s_calls(deal, calls)
+    s_node(deal, node)
+    return deal
+
+
+def _with(ctx: DealContext, outcome: Any, trump: int) -> DealContext:
+    """``ctx`` with a bidding outcome and an effective trump."""
+    players, seat_teams, teams, index, dealer, size, _outcome, _trump, ranking = ctx
+    return _tuple(
+        DealContext, (players, seat_teams, teams, index, dealer, size, outcome, trump, ranking)
+    )
+
+
+def _node(rules: RuleSet, deal: Deal) -> CallNode:
+    """The bidding node of ``deal`` (from the plan's table when not cached)."""
+    node = deal.node
+    if node is None:
+        node = (rules._plan or rules.plan).call_node(deal.ctx, deal.calls)
+        object.__setattr__(deal, "node", node)
+    return node
 
 
 def _turn_error(state: GameState, seat: object) -> IllegalMoveError:
@@ -440,6 +589,63 @@ def _turn_error(state: GameState, seat: object) -> IllegalMoveError:
         )
     return IllegalMoveError(
         Reason.NOT_YOUR_TURN, f"it is seat {state.to_act}'s turn, not seat {seat}'s"
+    )
+
+
+def end_deal(
+    rules: RuleSet,
+    match: Match,
+    deal: Deal,
+    hands: tuple[int, ...],
+    leader: int,
+    history: tuple[RawTrick, ...],
+    broken: bool,
+) -> GameState:
+    """Score the finished deal (its tricks in ``history``), then deal the next
+    one or end the game: one :class:`Match` built, no intermediate state."""
+    ctx = deal.ctx
+    plan: Plan = rules._plan or rules.plan
+    won = [0] * plan.players
+    for _lead, _cards, winner in history:
+        won[winner] += 1
+    tricks = tuple([sum([won[s] for s in team]) for team in plan.teams])
+    points = rules.scoring.score(ctx, tricks, deal.dealt_bits)
+    outcome = ctx.outcome
+    assert outcome is not None
+    turn_up = deal.turn_up_index
+    results = match.results
+    result = DealResult(
+        number=len(results) + 1,
+        dealer=ctx.dealer,
+        hand_size=ctx.hand_size,
+        turn_up=None if turn_up is None else CARDS[turn_up],
+        trump=None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
+        bids=bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls),
+        contracts=outcome.contracts,
+        declarer=outcome.declarer,
+        tricks=tricks,
+        points=points,
+    )
+    scores = tuple([a + b for a, b in zip(match.scores, points)])
+    results = (*results, result)
+    schedule = plan.hand_sizes
+    if len(results) >= len(schedule):
+        match = Match(
+            match.seed, match.first_dealer, match.decks, match.deal_number, scores, results
+        )
+        core = (rules, match, deal, _GAME_OVER, hands, leader, (), history, broken)
+        return _state(core)
+    dealer = rules.dealer.dealer_after(ctx, points)
+    return _start(
+        rules,
+        match.seed,
+        match.first_dealer,
+        match.decks,
+        match.deal_number,
+        scores,
+        results,
+        dealer,
+        schedule[len(results)],
     )
 
 
@@ -460,13 +666,36 @@ def deal_cards(
 
 def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> GameState:
     """Shuffle (or take the next given deck order), deal, fix trump, open the bidding."""
-    k = match.deal_number
-    plan = rules.plan
-    if k < len(match.decks):
-        order = match.decks[k]
+    return _start(
+        rules,
+        match.seed,
+        match.first_dealer,
+        match.decks,
+        match.deal_number,
+        match.scores,
+        match.results,
+        dealer,
+        hand_size,
+    )
+
+
+def _start(
+    rules: RuleSet,
+    seed: int,
+    first_dealer: int,
+    decks: tuple[tuple[int, ...], ...],
+    k: int,
+    scores: tuple[int, ...],
+    results: tuple[DealResult, ...],
+    dealer: int,
+    hand_size: int,
+) -> GameState:
+    """:func:`start_deal` from the match's fields (deal number ``k`` is next)."""
+    if k < len(decks):
+        order: Sequence[int] = decks[k]
     else:
-        order = chance.shuffled(match.seed, k, plan.deck_cards)
-    match = Match(match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results)
+        order = chance.shuffled(seed, k, (rules._plan or rules.plan).deck_cards)
+    match = Match(seed, first_dealer, decks, k + 1, scores, results)
     return deal_order(rules, match, dealer, hand_size, order)
 
 
@@ -494,8 +723,7 @@ def open_deal(
     trump: int | None,
 ) -> GameState:
     """The state at the start of a dealt deal: bidding opens with the first bidder."""
-    ctx = ctx._replace(trump=NO_TRUMP if trump is None else trump)
+    ctx = _with(ctx, ctx.outcome, NO_TRUMP if trump is None else trump)
     first = rules.bidding.first(ctx.dealer, rules.players)
-    deal = Deal(ctx, hands, stock, turn_up, discards)
-    return GameState(Core(rules, match, deal, Phase.BIDDING, hands, first, (), (), False))
-
+    deal = _deal(ctx, hands, stock, turn_up, discards, (), None)
+    return _state((rules, match, deal, _BIDDING, hands, first, (), (), False))

@@ -178,26 +178,76 @@ class PlayerView(PublicFacts):
         return diagram(self, ascii=ascii)
 
 
+_new = object.__new__
+_FIELDS = tuple(a.name for a in attrs.fields(PlayerView))
+_SET = {name: PlayerView.__dict__[name].__set__ for name in _FIELDS}
+# make_view stores every field, in this order: a field added to PlayerView must be added there too
+assert _FIELDS == (
+    "rules",
+    "seat",
+    "phase",
+    "to_act",
+    "_ctx",
+    "_hand_bits",
+    "hand_counts",
+    "_turn_up_index",
+    "_discard_bits",
+    "calls",
+    "leader",
+    "_trick_cards",
+    "_history",
+    "_broken",
+    "scores",
+    "deal_results",
+    "_legal",
+), "make_view must store every field of PlayerView"
+
+
+_SETTERS = tuple(_SET[name] for name in _FIELDS)
+_PLAYING = Phase.PLAYING
+
+
 def make_view(state: GameState, seat: int) -> PlayerView:
-    """The view of ``state`` from ``seat``."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {state.players - 1}")
-    core = state._core
-    return PlayerView(
-        rules=core.rules,
-        seat=seat,
-        phase=core.phase,
-        to_act=state.to_act,
-        ctx=core.deal.ctx,
-        hand_bits=core.hand_bits[seat],
-        hand_counts=tuple(h.bit_count() for h in core.hand_bits),
-        turn_up_index=core.deal.turn_up_index,
-        discard_bits=core.deal.discard_bits,
-        calls=core.deal.calls,
-        leader=core.leader,
-        trick_cards=core.trick_cards,
-        history=core.history,
-        broken=core.broken,
-        scores=core.match.scores,
-        deal_results=core.match.results,
-    )
+    """The view of ``state`` from ``seat``: built by slot stores from the
+    state's own fields (shared, not copied)."""
+    rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {rules.players - 1}")
+    view = _new(PlayerView)
+    (
+        s_rules,
+        s_seat,
+        s_phase,
+        s_to_act,
+        s_ctx,
+        s_hand,
+        s_counts,
+        s_turn_up,
+        s_discards,
+        s_calls,
+        s_leader,
+        s_trick,
+        s_history,
+        s_broken,
+        s_scores,
+        s_results,
+        s_legal,
+    ) = _SETTERS
+    s_rules(view, rules)
+    s_seat(view, seat)
+    s_phase(view, phase)
+    s_to_act(view, (leader + len(trick)) % rules.players if phase is _PLAYING else state.to_act)
+    s_ctx(view, deal.ctx)
+    s_hand(view, hands[seat])
+    s_counts(view, tuple([h.bit_count() for h in hands]))
+    s_turn_up(view, deal.turn_up_index)
+    s_discards(view, deal.discard_bits)
+    s_calls(view, deal.calls)
+    s_leader(view, leader)
+    s_trick(view, trick)
+    s_history(view, history)
+    s_broken(view, broken)
+    s_scores(view, match.scores)
+    s_results(view, match.results)
+    s_legal(view, None)
+    return view

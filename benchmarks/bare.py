@@ -204,6 +204,20 @@ def openspiel_serde_timers(
     }
 
 
+def openspiel_information_state_timer(
+    seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> float | None:
+    """Seconds per ``state.information_state_string(player)`` of the player to
+    act in a mid-game oh_hell state (what the library's ``view(seat)`` is
+    compared with); ``None`` without pyspiel."""
+    st = openspiel_midgame_state()
+    if st is None:
+        return None
+    return per_call(
+        "st.information_state_string(p)", seconds, {"st": st, "p": st.current_player()}, clock
+    )
+
+
 # --------------------------------------------------------------------------
 # A small timer shared with run.py.
 # --------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -12,6 +12,10 @@ from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
+
+if TYPE_CHECKING:
+    from backalley.rules.plan import Compiled
+    from backalley.rules.ruleset import RuleSet
 
 __all__ = ["BlooperForced", "FollowPolicy"]
 
@@ -67,6 +71,37 @@ class FollowPolicy(Part):
                 forced = (1 << ranking.lowest(same, ctx.trump), Reason.MUST_PLAY_LOWEST_TRUMP)
             return (forced, (same, Reason.MUST_FOLLOW_SUIT))
         return ((same, Reason.MUST_FOLLOW_SUIT),)
+
+    def compile(self, rules: RuleSet) -> Compiled:
+        """A fast form of :meth:`restrictions` (as a bit set), for the rule
+        set's plan: the same rule, with the ranking's suits looked up in a table
+        built once from its ``suit_cards``.  A subclass that changes
+        :meth:`restrictions` runs through its protocol method instead."""
+        if type(self).restrictions is not FollowPolicy.restrictions:
+            return {}
+        ranking = rules.ranking
+        suit_of = tuple(tuple(ranking.suit_cards(c, t) for c in range(54)) for t in range(5))
+        seat_teams = rules.seat_teams
+        big = self.forces(True, True), self.forces(True, False)
+        little = self.forces(False, True), self.forces(False, False)
+
+        def follow_mask(
+            ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+        ) -> int:
+            led = trick[0]
+            same = hand & suit_of[ctx.trump][led]
+            if not same:
+                return hand
+            if led >= LJ_INDEX:
+                opponent = seat_teams[seat] != seat_teams[leader]
+                if led == BJ_INDEX:
+                    if big[not opponent]:
+                        return 1 << ranking.highest(same, ctx.trump)
+                elif little[not opponent]:
+                    return 1 << ranking.lowest(same, ctx.trump)
+            return same
+
+        return {"follow_mask": follow_mask}
 
     def explain(
         self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]

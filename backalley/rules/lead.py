@@ -3,7 +3,7 @@ when trump may be led."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -13,6 +13,10 @@ from backalley.rules.base import Option, Part, has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
+
+if TYPE_CHECKING:
+    from backalley.rules.plan import Compiled
+    from backalley.rules.ruleset import RuleSet
 
 __all__ = ["FirstLead", "LeadPolicy", "TrumpBrokenBy", "TrumpLead"]
 
@@ -120,6 +124,43 @@ class LeadPolicy(Part):
         if not any((tmask >> card) & 1 for card in trick):
             return False
         return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not (tmask >> trick[0]) & 1
+
+    def compile(self, rules: RuleSet) -> Compiled:
+        """Fast forms of :meth:`restrictions` (as a bit set) and
+        :meth:`breaks_trump`, for the rule set's plan: the same rule, with the
+        ranking's trumps looked up once per trump.  A subclass that changes
+        either method runs through its protocol method instead."""
+        out: Compiled = {}
+        trumps_of = tuple(rules.ranking.trumps(t) for t in range(5))
+        if type(self).restrictions is LeadPolicy.restrictions:
+            mode = self.trump_lead
+            board_ok = mode is TrumpLead.AFTER_BROKEN_OR_BOARD
+
+            def lead_mask(ctx: DealContext, seat: int, hand: int, broken: bool) -> int:
+                if broken:
+                    return hand
+                trumps = hand & trumps_of[ctx.trump]
+                if not trumps or trumps == hand:
+                    return hand
+                if board_ok and seat in ctx.board_bidders:
+                    return hand
+                return hand ^ trumps
+
+            out["lead_mask"] = (
+                (lambda ctx, seat, hand, broken: hand) if mode is TrumpLead.ANY_TIME else lead_mask
+            )
+        if type(self).breaks_trump is LeadPolicy.breaks_trump:
+            any_trump = self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP
+
+            def breaks_trump(ctx: DealContext, trick: tuple[int, ...]) -> bool:
+                tmask = trumps_of[ctx.trump]
+                for card in trick:
+                    if tmask >> card & 1:
+                        return any_trump or not tmask >> trick[0] & 1
+                return False
+
+            out["breaks_trump"] = breaks_trump
+        return out
 
     def describe(self) -> str:
         return self._describe(jokers=True, board=True, declarer=False, always=False)

@@ -1,40 +1,192 @@
-"""A rule set compiled once into a plan: the per-rule-set functions the
-engine calls on every decision.
+"""A rule set compiled once into a plan: the per-rule-set functions and
+tables the engine calls on every decision.
 
-The rules live in their parts; the plan is how they run fast.  It binds each
-part's decision methods once (no attribute look-ups, no dispatch on the
-part's type per decision), and offers the few composite decisions the engine
-needs: the legal plays as a bit set and the refusal of a card, both from the
-same restrictions of the lead or follow part.
+The rules live in their parts; the plan is how they run fast.  It is built
+once per :class:`~backalley.RuleSet` (:attr:`RuleSet.plan`) from the parts'
+own methods:
+
+- **Plays**: :attr:`Plan.lead_mask` and :attr:`Plan.follow_mask` give the legal
+  plays as a bit set in one call.  A part may offer a fast form of its rule
+  through an optional ``compile(rules)`` method returning a
+  :class:`Compiled` mapping (the built-in lead and follow parts do); a part
+  without one - a user's own part, or a subclass that changes the rule - runs
+  through its protocol method ``restrictions``, narrowing the hand by each
+  restriction in turn.  Both forms give the same answer (the test suite checks
+  the built-in compiled functions against the protocol methods on random
+  positions).  A refused card is always explained from the protocol methods
+  (:meth:`Plan.play_refusal`), so the reasons never change.
+- **Bidding**: a table of :class:`CallNode` values keyed by (hand size, first
+  bidder, calls so far), built lazily from the bidding part's ``legal_calls``
+  and ``outcome`` and bounded in size: each node knows the legal calls, finds a
+  call among them by identity, and remembers the node after each call and the
+  outcome of a complete bidding.
+- **Trick and deal**: the ranking part's ``trick_winner``, the lead part's
+  ``breaks_trump`` (or their compiled forms), and the contexts the parts
+  decide from.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from backalley.cards import CARDS
 from backalley.errors import Reason
 from backalley.moves import Move
 from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
-from backalley.rules.protocols import Refusal
+from backalley.rules.protocols import FollowRule, LeadRule, Refusal
 from backalley.values import BiddingOutcome
 
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
-__all__ = ["Plan"]
+__all__ = [
+    "CALL_NODE_LIMIT",
+    "CallNode",
+    "Compiled",
+    "FollowMask",
+    "LeadMask",
+    "Plan",
+    "TrumpBreak",
+    "generic_follow_mask",
+    "generic_lead_mask",
+]
+
+LeadMask = Callable[[DealContext, int, int, bool], int]
+"""``lead_mask(ctx, seat, hand, broken)``: the cards ``seat`` may lead from ``hand``."""
+FollowMask = Callable[[DealContext, int, int, tuple[int, ...], int], int]
+"""``follow_mask(ctx, seat, hand, trick, leader)``: the cards ``seat`` may play to ``trick``."""
+TrumpBreak = Callable[[DealContext, tuple[int, ...]], bool]
+"""``breaks_trump(ctx, trick)``: whether a completed trick breaks trump."""
+TrickWinner = Callable[[tuple[int, ...], int], int]
+"""``trick_winner(trick, trump)``: the position in ``trick`` of the winning card."""
+
+
+class Compiled(TypedDict, total=False):
+    """What a part's optional ``compile(rules)`` may return: fast functions
+    that give exactly the answers of the part's protocol methods (any key
+    left out runs through the protocol method)."""
+
+    lead_mask: LeadMask
+    """The lead part's ``restrictions``, folded into a bit set."""
+    breaks_trump: TrumpBreak
+    """The lead part's ``breaks_trump``."""
+    follow_mask: FollowMask
+    """The follow part's ``restrictions``, folded into a bit set."""
+    trick_winner: TrickWinner
+    """The ranking part's ``trick_winner``."""
+
+
+_tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
+
+CALL_NODE_LIMIT = 4_096
+"""The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
+
+
+def _compiled(part: object, rules: RuleSet) -> Compiled:
+    """A part's compiled functions (none for a part without ``compile``)."""
+    hook = getattr(part, "compile", None)
+    if hook is None:
+        return {}
+    found: Compiled | None = hook(rules)
+    return found or {}
+
+
+def generic_lead_mask(lead: LeadRule) -> LeadMask:
+    """The lead part's rule run through its protocol method ``restrictions``."""
+    restrictions = lead.restrictions
+
+    def lead_mask(ctx: DealContext, seat: int, hand: int, broken: bool) -> int:
+        for allowed, _reason in restrictions(ctx, seat, hand, broken):
+            hand &= allowed
+        return hand
+
+    return lead_mask
+
+
+def generic_follow_mask(follow: FollowRule) -> FollowMask:
+    """The follow part's rule run through its protocol method ``restrictions``."""
+    restrictions = follow.restrictions
+
+    def follow_mask(
+        ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+    ) -> int:
+        for allowed, _reason in restrictions(ctx, seat, hand, trick, leader):
+            hand &= allowed
+        return hand
+
+    return follow_mask
+
+
+class CallNode:
+    """One point of a bidding: the calls so far (in :attr:`ctx`), the legal
+    calls, and - once met - the node after each call and the outcome of the
+    complete bidding.  Nodes are shared by every deal of the plan with the same
+    hand size, first bidder and calls; they never change what they answer."""
+
+    __slots__ = ("_children", "_outcome", "_plan", "ctx", "ids", "legal", "open")
+
+    def __init__(self, plan: Plan, ctx: BiddingContext) -> None:
+        self._plan = plan
+        self.ctx = ctx
+        self.open: bool = plan.rules.bidding.speaker(ctx) is not None
+        """Whether a seat is still to speak (the bidding part's ``speaker``)."""
+        legal = plan.legal_calls(ctx) if self.open else ()
+        self.legal: tuple[Move, ...] = legal
+        """The calls the seat to speak may make (the bidding part's order)."""
+        self.ids: dict[int, Move] = plan._ids_of(legal)
+        """The legal calls by identity (each call is one of ``legal``)."""
+        self._children: dict[int, CallNode] = {}
+        self._outcome: BiddingOutcome | None = None
+
+    def find(self, move: object) -> Move | None:
+        """The legal call equal to ``move`` (``None`` if it is not legal)."""
+        found = self.ids.get(id(move))
+        if found is not None:
+            return found
+        for m in self.legal:
+            if m == move:
+                return m
+        return None
+
+    def after(self, call: Move) -> CallNode:
+        """The node after ``call``, which must be one of :attr:`legal` (by identity)."""
+        child = self._children.get(id(call))
+        if child is None:
+            hand_size, players, first, calls, teams, seat_teams = self.ctx
+            ctx = _tuple(
+                BiddingContext, (hand_size, players, first, (*calls, call), teams, seat_teams)
+            )
+            child = CallNode(self._plan, ctx)
+            self._children[id(call)] = child
+            self._plan._count_node()
+        return child
+
+    @property
+    def outcome(self) -> BiddingOutcome:
+        """The bidding part's outcome of these (complete) calls."""
+        out = self._outcome
+        if out is None:
+            out = self._plan.rules.bidding.outcome(self.ctx)
+            self._outcome = out
+        return out
 
 
 class Plan:
     """The compiled form of one :class:`~backalley.RuleSet` (see :attr:`RuleSet.plan`)."""
 
     __slots__ = (
+        "_ids",
+        "_nodes",
+        "_roots",
         "breaks_trump",
         "deck_cards",
         "deck_mask",
         "first_bidder",
+        "follow_mask",
         "follow_restrictions",
         "hand_sizes",
+        "lead_mask",
         "lead_restrictions",
         "legal_calls",
         "players",
@@ -56,13 +208,25 @@ class Plan:
         self.deck_cards = tuple(i for i in range(54) if mask >> i & 1)
         self.hand_sizes = rules.schedule.hand_sizes
         self.ranking = rules.ranking
-        self.trick_winner = rules.ranking.trick_winner
         self.trumps = rules.ranking.trumps
         self.lead_restrictions = rules.lead.restrictions
         self.follow_restrictions = rules.follow.restrictions
-        self.breaks_trump = rules.lead.breaks_trump
         self.legal_calls = rules.bidding.legal_calls
         self.first_bidder = rules.bidding.first
+        lead = _compiled(rules.lead, rules)
+        follow = _compiled(rules.follow, rules)
+        ranking = _compiled(rules.ranking, rules)
+        self.lead_mask: LeadMask = lead.get("lead_mask") or generic_lead_mask(rules.lead)
+        """The legal leads as a bit set: ``lead_mask(ctx, seat, hand, broken)``."""
+        self.follow_mask: FollowMask = follow.get("follow_mask") or generic_follow_mask(
+            rules.follow
+        )
+        """The legal plays to a trick: ``follow_mask(ctx, seat, hand, trick, leader)``."""
+        self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
+        self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
+        self._roots: dict[tuple[int, int], CallNode] = {}
+        self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
+        self._nodes = 0
 
     # ------------------------------------------------------------- contexts
 
@@ -98,10 +262,55 @@ class Plan:
             self.seat_teams,
         )
 
+    # -------------------------------------------------------------- bidding
+
+    def call_node(self, ctx: DealContext, calls: tuple[Move, ...] = ()) -> CallNode:
+        """The bidding node of a deal after ``calls`` (each a call the bidding
+        part allowed at its turn)."""
+        first = self.first_bidder(ctx.dealer, self.players)
+        key = (ctx.hand_size, first)
+        node = self._roots.get(key)
+        if node is None:
+            node = CallNode(
+                self,
+                BiddingContext(ctx.hand_size, self.players, first, (), self.teams, self.seat_teams),
+            )
+            self._roots[key] = node
+            self._count_node()
+        for call in calls:
+            found = node.find(call)
+            if found is None:  # not a legal call: answer from the parts directly
+                return CallNode(self, self.bidding_context(ctx, calls))
+            node = node.after(found)
+        return node
+
+    def _ids_of(self, legal: tuple[Move, ...]) -> dict[int, Move]:
+        """The calls of ``legal`` by identity (one shared table per set of calls)."""
+        key = tuple(map(id, legal))
+        ids = self._ids.get(key)
+        if ids is None:
+            ids = {id(m): m for m in legal}
+            self._ids[key] = ids
+        return ids
+
+    def _count_node(self) -> None:
+        self._nodes += 1
+        if self._nodes > CALL_NODE_LIMIT:
+            # bounded: start a fresh table (nodes still held by states keep working)
+            self._roots = {}
+            self._ids = {}
+            self._nodes = 0
+
     # ----------------------------------------------------------------- play
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int, broken: bool
+        self,
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
     ) -> tuple[tuple[int, Reason], ...]:
         """The restrictions on ``seat``'s play: the lead part's when leading,
         else the follow part's."""
@@ -110,16 +319,18 @@ class Plan:
         return self.lead_restrictions(ctx, seat, hand, broken)
 
     def play_mask(
-        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int, broken: bool
+        self,
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
     ) -> int:
         """The cards ``seat`` may play from ``hand``, as a bit set."""
         if trick:
-            found = self.follow_restrictions(ctx, seat, hand, trick, leader)
-        else:
-            found = self.lead_restrictions(ctx, seat, hand, broken)
-        for allowed, _reason in found:
-            hand &= allowed
-        return hand
+            return self.follow_mask(ctx, seat, hand, trick, leader)
+        return self.lead_mask(ctx, seat, hand, broken)
 
     def play_refusal(
         self,
@@ -152,3 +363,8 @@ class Plan:
     def winner_of(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
         """The seat that wins a completed trick."""
         return (leader + self.trick_winner(trick, ctx.trump)) % self.players
+
+
+def compiled_parts(rules: RuleSet) -> dict[str, Any]:
+    """The compiled functions each part offers (for tests and curious readers)."""
+    return {name: _compiled(getattr(rules, name), rules) for name in ("lead", "follow", "ranking")}

@@ -1,0 +1,82 @@
+"""Players for simulations and the command line.
+
+A bot sees only a :class:`~backalley.PlayerView` and returns one of its legal
+moves.  Bots are registered by name: ``make_bot(name, seed)`` builds one, so
+that the command line (``--players``) and other programs can pick bots by
+text, and :func:`register_bot` adds your own.
+
+Built in:
+
+- ``random``: a uniformly random legal move (:class:`RandomBot`);
+- ``heuristic``: bids from hand strength and plays by card-play rules
+  (:class:`~backalley.bots.heuristic.HeuristicBot`);
+- ``montecarlo``: samples the hidden hands and rolls each choice out
+  (:class:`~backalley.bots.montecarlo.MonteCarloBot`).
+
+Every bot is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from backalley.bots._base import Bot, RandomBot
+from backalley.bots.heuristic import HeuristicBot
+from backalley.bots.montecarlo import MonteCarloBot
+from backalley.errors import SetupError
+
+__all__ = [
+    "Bot",
+    "HeuristicBot",
+    "MonteCarloBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "register_bot",
+]
+
+BotFactory = Callable[[object], Bot]
+"""Builds a bot from a seed (any hashable value, or ``None``)."""
+
+_BOTS: dict[str, BotFactory] = {}
+
+
+def _key(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise SetupError(f"a bot name must be non-empty text, not {name!r}")
+    return name.strip().lower()
+
+
+def register_bot(name: str, factory: BotFactory, *, replace: bool = False) -> None:
+    """Register ``factory`` (called with a seed, returning a :class:`Bot`) under
+    ``name``, so that ``make_bot(name)`` and ``--players name`` find it.
+
+    Names are case-insensitive.  Registering a name that is taken raises
+    :class:`~backalley.SetupError` unless ``replace`` is true.
+    """
+    key = _key(name)
+    if not callable(factory):
+        raise SetupError(f"the factory for bot {name!r} must be callable, not {factory!r}")
+    if key in _BOTS and not replace:
+        raise SetupError(f"a bot named {key!r} is registered already (pass replace=True)")
+    _BOTS[key] = factory
+
+
+def bot_names() -> tuple[str, ...]:
+    """The registered bot names, in the order registered."""
+    return tuple(_BOTS)
+
+
+def make_bot(name: str, seed: object = None) -> Bot:
+    """A bot by name (see :func:`bot_names`), reproducible from ``seed``."""
+    key = _key(name)
+    try:
+        factory = _BOTS[key]
+    except KeyError:
+        raise SetupError(f"unknown bot {name!r}; known bots: {', '.join(_BOTS)}") from None
+    return factory(seed)
+
+
+register_bot("random", RandomBot)
+register_bot("heuristic", HeuristicBot)
+register_bot("montecarlo", MonteCarloBot)

@@ -1,0 +1,296 @@
+"""The bots' one adapter to the engine's internals.
+
+Everything the bots need beyond the public :class:`~backalley.PlayerView` and
+:class:`~backalley.GameState` API goes through this module, so that when the
+engine moves (the trick winner into a compiled rule plan, the raw ``*_bits``
+fields), only this file changes:
+
+- which card beats which (:func:`beaters`, :func:`winner`), checked against
+  the engine's trick winner by the tests;
+- a view's raw facts as bit sets (:func:`hand_bits`, :func:`seen_bits`, ...);
+- the contracts a call would leave (:func:`contracts_if`) and the points a
+  side scores (:func:`deal_points`), asked of the rule set's own bidding and
+  scoring parts;
+- :func:`determinise`: a full :class:`~backalley.GameState` that deals
+  chosen hands and replays the view's public calls and plays.
+
+Cards are engine indices (0..53, see :mod:`backalley.cards`) and hands bit
+sets.  ``t`` is the effective trump: a suit index 0..3, or 4 for a deal
+without a trump suit (where a joker still in play is a trump of its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from backalley import lowlevel
+from backalley.cards import CARDS
+from backalley.errors import BackAlleyError
+from backalley.game import new_game
+from backalley.moves import Bid, Move, NameTrump, Pass, Play
+from backalley.rules.context import NO_TRUMP
+from backalley.rules.ranking import SUIT_BITS, JokersHigh
+from backalley.rules.ruleset import RuleSet
+from backalley.rules.schedule import Schedule
+from backalley.state import GameState
+from backalley.values import BiddingOutcome, Contract, Phase
+from backalley.views import PlayerView
+
+__all__ = [
+    "beaters",
+    "contracts_if",
+    "deal_points",
+    "determinise",
+    "trump_of",
+    "winner",
+]
+
+JOKERS = (1 << 52) | (1 << 53)
+TRUMP_MASKS: tuple[int, ...] = tuple(SUIT_BITS[t] | JOKERS for t in range(5))
+_CARD_MODEL = JokersHigh()
+"""The bots' card model for planning (the usual order: the jokers above the
+ace of trumps).  Legality never comes from it: a bot plays only moves from
+the view's ``legal_moves()``."""
+
+
+# ------------------------------------------------------------------ card order
+
+
+def trump_of(view: PlayerView | GameState) -> int:
+    """The effective trump of the deal: 0..3, or 4 without a trump suit."""
+    return lowlevel.trump_index(view)
+
+
+def trump_mask(t: int) -> int:
+    """The cards that are trumps (jokers included) when ``t`` is the trump."""
+    return TRUMP_MASKS[t]
+
+
+def suit_of(card: int, t: int) -> int:
+    """The suit a card belongs to for following: its own, or the trump for a joker."""
+    return card // 13 if card < 52 else t
+
+
+def suit_cards(suit: int, t: int) -> int:
+    """The cards of ``suit`` (the trump suit includes the jokers)."""
+    return TRUMP_MASKS[t] if suit == t else SUIT_BITS[suit]
+
+
+def above(card: int) -> int:
+    """Every card index above ``card``: within a suit or among trumps, a higher
+    index is a higher card (the jokers sit above every suited card)."""
+    return ~((2 << card) - 1) & ((1 << 54) - 1)
+
+
+def winner(trick: Sequence[int], t: int) -> int:
+    """The position (0 = the leader) of the card that wins ``trick``."""
+    return _CARD_MODEL.trick_winner(tuple(trick), t)
+
+
+def beaters(trick: Sequence[int], t: int) -> int:
+    """The cards that would win ``trick`` (non-empty) if played next: higher
+    trumps than the best trump, else any trump or a higher card of the suit led."""
+    best = trick[_CARD_MODEL.trick_winner(tuple(trick), t)]
+    tmask = TRUMP_MASKS[t]
+    if (1 << best) & tmask:
+        return tmask & above(best)
+    return tmask | (SUIT_BITS[best // 13] & above(best))
+
+
+# ---------------------------------------------------------------- view facts
+
+
+def hand_bits(view: PlayerView) -> int:
+    """The view's own hand as a bit set."""
+    return lowlevel.hand_bits(view, view.seat)
+
+
+def deck_bits(rules: RuleSet) -> int:
+    return rules.plan.deck_mask
+
+
+def out_of_play_bits(view: PlayerView) -> int:
+    """Cards no hand can hold: the turn-up and the discards."""
+    bits = lowlevel.discard_bits(view)
+    turn_up = lowlevel.turn_up_index(view)
+    if turn_up is not None:
+        bits |= 1 << turn_up
+    return bits
+
+
+def played_bits(view: PlayerView) -> int:
+    """The cards played to tricks this deal (the current trick included)."""
+    return lowlevel.played_bits(view)
+
+
+def trick_cards(view: PlayerView) -> tuple[int, ...]:
+    return lowlevel.trick_cards(view)
+
+
+def history(view: PlayerView) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """This deal's completed tricks: (leader, card indices, winner)."""
+    return lowlevel.history(view)
+
+
+def possible_bits(view: PlayerView, seat: int) -> int:
+    """The cards ``seat`` may still hold (see :meth:`PlayerView.possible_cards`)."""
+    return lowlevel.possible_bits(view, seat)
+
+
+def teams(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side."""
+    return rules.teams
+
+
+def side_of(rules: RuleSet, seat: int) -> int:
+    return rules.seat_teams[seat]
+
+
+def trump_named_later(view: PlayerView) -> bool:
+    """Whether the declarer names trump after the bidding (so that the trump
+    during the bidding is still open)."""
+    return not view.trump_known
+
+
+# ------------------------------------------------------------ calls and points
+
+
+def deal_points(
+    rules: RuleSet, contracts: Sequence[Contract | None], tricks: Sequence[int], hand_size: int
+) -> tuple[int, ...]:
+    """The points of each side for a deal with these contracts and tricks per
+    side (bonuses that depend on the dealt hands left out)."""
+    n = rules.players
+    ctx = rules.plan.deal_context(0, 0, hand_size, BiddingOutcome(tuple(contracts)), NO_TRUMP)
+    return rules.scoring.score(ctx, tricks, (0,) * n)
+
+
+def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | None:
+    """The contracts of the sides if this seat makes ``call`` and every later
+    seat makes its quietest call (a pass where offered, else the lowest bid);
+    ``None`` when the deal would be thrown in."""
+    rules = view.rules
+    plan = rules.plan
+    deal = lowlevel.deal_context(view)
+    calls: tuple[Move, ...] = (*view.calls, call)
+    for _ in range(rules.players):
+        ctx = plan.bidding_context(deal, calls)
+        if rules.bidding.speaker(ctx) is None:
+            break
+        legal = plan.legal_calls(ctx)
+        if not legal:  # pragma: no cover - a bidding part always offers a call
+            break
+        quiet = Pass() if Pass() in legal else min(legal, key=_call_size)
+        calls = (*calls, quiet)
+    outcome = rules.bidding.outcome(plan.bidding_context(deal, calls))
+    return None if outcome.thrown_in else outcome.contracts
+
+
+def _call_size(call: Move) -> int:
+    return call.tricks if isinstance(call, Bid) else 1000
+
+
+# --------------------------------------------------------------- determinise
+
+
+@lru_cache(maxsize=256)
+def one_deal(rules: RuleSet, hand_size: int) -> RuleSet:
+    """``rules`` with a schedule whose first deal has ``hand_size`` cards:
+    one deal when the rule set allows it (the game then ends, and is scored,
+    with the deal), else that deal before the rule set's own schedule."""
+    try:
+        return rules.replace(schedule=Schedule((hand_size,)))
+    except BackAlleyError:
+        return rules.replace(schedule=Schedule((hand_size, *rules.schedule.hand_sizes)))
+
+
+def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
+    """A full game state that agrees with ``view`` and in which the seats hold
+    ``hands`` (bit sets, the cards each seat holds *now*; the view's own seat
+    must hold its own hand).
+
+    The state is a one-deal game of the view's hand size, dealt from a deck
+    order built so that the trump part's turn-up handling reproduces the view's
+    turn-up and discards, with the view's calls, trump and plays replayed.
+    Its last deal result holds the deal's points per side.  Raises
+    :class:`~backalley.BackAlleyError` when no such deal exists.
+    """
+    rules = one_deal(view.rules, view.hand_size)
+    n = rules.players
+    # the hands as dealt: the hands now plus each seat's played cards
+    dealt = list(hands)
+    for lead, cards, _win in lowlevel.history(view):
+        for k, card in enumerate(cards):
+            dealt[(lead + k) % n] |= 1 << card
+    for k, card in enumerate(lowlevel.trick_cards(view)):
+        dealt[(view.leader + k) % n] |= 1 << card
+    used = 0
+    for h in dealt:
+        used |= h
+    turn_up = lowlevel.turn_up_index(view)
+    discards = lowlevel.discard_bits(view)
+    rest = deck_bits(view.rules) & ~used & ~discards
+    if turn_up is not None:
+        rest &= ~(1 << turn_up)
+    rest_cards = [i for i in range(54) if rest >> i & 1]
+    up = [] if turn_up is None else [turn_up]
+    disc = [i for i in range(54) if discards >> i & 1]
+    candidates: list[tuple[list[int], list[int]]] = [(list(dealt), disc + up + rest_cards)]
+    if turn_up is not None and disc:
+        # a turned joker whose partner was discarded by its holder, who drew
+        # the next stock card instead: any seat may have been the holder
+        for seat in (view.seat, *range(n)):
+            drawn = dealt[seat] & ~JOKERS
+            if not drawn:
+                continue
+            card = drawn.bit_length() - 1
+            before = list(dealt)
+            before[seat] = (dealt[seat] & ~(1 << card)) | discards
+            candidates.append((before, [*up, card, *rest_cards]))
+            break
+    dealer = view.dealer
+    for before, stock in candidates:
+        order = _order(before, stock, dealer, n, view.hand_size)
+        try:
+            state = new_game(rules, seed=0, dealer=dealer, decks=[[CARDS[i] for i in order]])
+        except BackAlleyError:  # pragma: no cover - the order is a whole deck
+            continue
+        if (
+            lowlevel.dealt_bits(state) == tuple(dealt)
+            and lowlevel.turn_up_index(state) == turn_up
+            and lowlevel.discard_bits(state) == discards
+        ):
+            return _replay(state, view)
+    raise BackAlleyError("no deal reproduces this view's turn-up and discards")
+
+
+def _order(hands: Sequence[int], stock: list[int], dealer: int, n: int, size: int) -> list[int]:
+    """The deck order that deals ``hands`` (one card at a time, clockwise from
+    the left of the dealer) and leaves ``stock`` (top first)."""
+    cards = [[i for i in range(54) if h >> i & 1] for h in hands]
+    order: list[int] = []
+    for k in range(size):
+        for offset in range(n):
+            order.append(cards[(dealer + 1 + offset) % n][k])
+    return order + stock
+
+
+def _replay(state: GameState, view: PlayerView) -> GameState:
+    for call in view.calls:
+        state = state.apply(call)
+    if state.phase is Phase.NAMING_TRUMP and view.phase is not Phase.NAMING_TRUMP:
+        state = state.apply(NameTrump(view.trump))
+    for _lead, cards, _win in lowlevel.history(view):
+        for card in cards:
+            state = state.apply_unchecked(Play(CARDS[card]))
+    for card in lowlevel.trick_cards(view):
+        state = state.apply_unchecked(Play(CARDS[card]))
+    return state
+
+
+def value_of(state: GameState, side: int) -> int:
+    """The points ``side`` scored in the game's first deal; 0 when no deal
+    has been scored (a thrown-in deal is worth nothing)."""
+    results = state.deal_results
+    return results[0].points[side] if results else 0

@@ -1,0 +1,282 @@
+"""The ``montecarlo`` bot: determinisation.
+
+For each decision the bot samples hidden hands consistent with its view -
+every other seat gets as many cards as it holds, drawn from the cards it may
+still hold (:meth:`~backalley.PlayerView.possible_cards`: the unseen cards,
+less the suits it has shown void in, the trumps a blooper lead showed it
+lacks) - builds the full deal for each sample (dealt so that the turn-up and
+discards are the view's, with the calls and plays so far replayed), and
+scores each candidate move on every sample with an *evaluator*.  It makes the
+move with the best mean value.  Every candidate is scored on the same samples,
+so the comparison is not drowned by the luck of the deal.
+
+A move's value is the deal's points for the bot's side less the mean points
+of the other sides, at the end of the deal.  Evaluators:
+
+- ``"rollout"`` (the default today): every seat plays the deal out with the
+  ``heuristic`` bot;
+- ``"solver"``: in the play, the double-dummy result of
+  :mod:`backalley.solver` (when that module is installed) turned into points;
+  in the bidding, rollouts;
+- ``"auto"``: the solver for play positions with at most ``solver_tricks``
+  tricks left when :mod:`backalley.solver` exists, else rollouts;
+- any callable ``(state, seat) -> float`` giving the value of a full
+  :class:`~backalley.GameState` for ``seat``'s side.
+
+Settings: ``samples`` (most samples per decision), ``budget`` (seconds per
+decision: sampling stops when it is spent, after at least one sample) and
+``bid_candidates`` (how many of the heuristic's best calls are tried).
+Equivalent cards (touching ranks of a suit, no unseen card between them) are
+tried once.  The bot is reproducible from its seed when the budget does not
+cut sampling short (a budget of ``None`` never does).
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from backalley.bots import _rules as R
+from backalley.bots._base import rng_from_seed
+from backalley.bots.heuristic import HeuristicBot
+from backalley.errors import BackAlleyError, SetupError
+from backalley.legality import Phase
+from backalley.moves import Bid, Move, NameTrump, Play
+from backalley.state import GameState
+from backalley.views import PlayerView
+
+__all__ = ["MonteCarloBot", "rollout_value", "sample_hands"]
+
+Evaluator = Callable[[GameState, int], float]
+
+
+def sample_hands(view: PlayerView, rng: Any, tries: int = 50) -> list[int] | None:
+    """One random assignment of the unseen cards to the other seats (bit
+    sets, the cards each seat holds now) consistent with the view, or
+    ``None`` when none was found in ``tries`` attempts."""
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    counts = view.hand_counts
+    unseen = R.deck_bits(rules) & ~(
+        R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
+    )
+    possible = {s: R.possible_bits(view, s) & unseen for s in range(n) if s != me and counts[s]}
+    for _ in range(tries):
+        hands = [0] * n
+        hands[me] = R.hand_bits(view)
+        avail = unseen
+        order = sorted(possible, key=lambda s: (possible[s] & avail).bit_count() - counts[s])
+        ok = True
+        for s in order:
+            pool = possible[s] & avail
+            cards = [i for i in range(54) if pool >> i & 1]
+            if len(cards) < counts[s]:
+                ok = False
+                break
+            chosen = 0
+            for c in rng.sample(cards, counts[s]):
+                chosen |= 1 << c
+            hands[s] = chosen
+            avail &= ~chosen
+        if ok:
+            return hands
+    return None
+
+
+def _deal_over(before: GameState, after: GameState) -> bool:
+    """Whether ``after`` is past the determinised deal: scored, or thrown in."""
+    return bool(after.deal_results) or (
+        before.phase is Phase.BIDDING and after.phase is Phase.BIDDING and not after.calls
+    )
+
+
+def _side_value(state: GameState, seat: int) -> float:
+    """The first deal's points for ``seat``'s side less the other sides'
+    mean (0 when the deal was thrown in)."""
+    if not state.deal_results:
+        return 0.0
+    points = state.deal_results[0].points
+    side = R.side_of(state.rules, seat)
+    if len(points) == 1:
+        return float(points[0])
+    others = sum(p for s, p in enumerate(points) if s != side) / (len(points) - 1)
+    return points[side] - others
+
+
+_HEURISTIC = HeuristicBot()
+
+
+def rollout_value(state: GameState, seat: int) -> float:
+    """Play the deal out with the heuristic bot at every seat; the value of
+    the end for ``seat``'s side (see the module docstring)."""
+    while not state.deal_results:
+        actor = state.to_act
+        assert actor is not None
+        move = _HEURISTIC.choose(state.view(actor))
+        after = state.apply_unchecked(move)
+        if _deal_over(state, after):
+            return _side_value(after, seat)
+        state = after
+    return _side_value(state, seat)
+
+
+def _solver_module() -> Any | None:
+    try:
+        return importlib.import_module("backalley.solver")
+    except ImportError:
+        return None
+
+
+def solver_value(state: GameState, seat: int) -> float:
+    """The value for ``seat``'s side when the rest of the deal is played
+    double-dummy (by :mod:`backalley.solver`); rollouts where the solver does
+    not answer (no solver installed, the bidding, a game without sides of
+    its own for the seat to act)."""
+    solver = _solver_module()
+    if solver is None or state.phase is not Phase.PLAYING:
+        return rollout_value(state, seat)
+    rules = state.rules
+    teams = R.teams(rules)
+    actor = state.to_act
+    assert actor is not None
+    if len(teams) != 2:
+        return rollout_value(state, seat)
+    won = state.tricks_won
+    have = [sum(won[s] for s in team) for team in teams]
+    remaining = state.hand_size - len(state.tricks)
+    best = int(solver.solve(state))
+    side = R.side_of(rules, actor)
+    future = [0, 0]
+    future[side] = best
+    future[1 - side] = remaining - best
+    contracts = state.contracts
+    assert contracts is not None
+    tricks = [have[s] + future[s] for s in range(2)]
+    points = R.deal_points(rules, contracts, tricks, state.hand_size)
+    mine = R.side_of(rules, seat)
+    return float(points[mine] - points[1 - mine])
+
+
+class MonteCarloBot:
+    """Chooses by sampling the hidden hands and scoring each move on every
+    sample (see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: object = None,
+        *,
+        samples: int = 40,
+        budget: float | None = 0.8,
+        evaluator: str | Evaluator = "auto",
+        solver_tricks: int = 5,
+        bid_candidates: int = 4,
+    ) -> None:
+        if not isinstance(samples, int) or samples < 1:
+            raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
+        if budget is not None and not (isinstance(budget, (int, float)) and budget > 0):
+            raise SetupError(f"budget must be a number of seconds > 0 or None, not {budget!r}")
+        if not callable(evaluator) and evaluator not in ("auto", "rollout", "solver"):
+            raise SetupError(
+                f"evaluator must be 'auto', 'rollout', 'solver' or a callable, not {evaluator!r}"
+            )
+        self._rng = rng_from_seed(seed)
+        self.samples = samples
+        self.budget = budget
+        self.evaluator = evaluator
+        self.solver_tricks = solver_tricks
+        self.bid_candidates = bid_candidates
+        self._heuristic = HeuristicBot(seed)
+
+    def _evaluate(self, state: GameState, seat: int) -> float:
+        ev = self.evaluator
+        if callable(ev):
+            return ev(state, seat)
+        if ev == "rollout":
+            return rollout_value(state, seat)
+        if ev == "solver":
+            return solver_value(state, seat)
+        left = state.hand_size - len(state.tricks)
+        if (
+            state.phase is Phase.PLAYING
+            and left <= self.solver_tricks
+            and _solver_module() is not None
+        ):
+            return solver_value(state, seat)
+        return rollout_value(state, seat)
+
+    def candidates(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
+        """The moves worth scoring: one card of each group of equivalent cards;
+        in the bidding, the calls around the heuristic's choice."""
+        if view.phase is Phase.PLAYING:
+            return self._distinct_cards(view, moves)
+        if isinstance(moves[0], NameTrump):
+            return list(moves)
+        pick = self._heuristic.choose(view)
+        out = [pick]
+        numbers = [m for m in moves if isinstance(m, Bid)]
+        if isinstance(pick, Bid):
+            numbers.sort(key=lambda m: abs(m.tricks - pick.tricks))
+        else:
+            numbers = numbers[:1]
+        others = [m for m in moves if not isinstance(m, Bid)]
+        for m in [*numbers, *others]:
+            if len(out) >= self.bid_candidates:
+                break
+            if m not in out:
+                out.append(m)
+        return out
+
+    def _distinct_cards(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
+        t = R.trump_of(view)
+        gone = R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
+        plays = sorted((m for m in moves if isinstance(m, Play)), key=lambda m: m.card.index)
+        out: list[Move] = []
+        prev = -1
+        for m in plays:
+            c = m.card.index
+            if prev >= 0 and R.suit_of(prev, t) == R.suit_of(c, t):
+                between = R.suit_cards(R.suit_of(c, t), t) & R.above(prev) & ~R.above(c - 1)
+                between &= ~(1 << c)
+                if not between & ~gone:
+                    prev = c
+                    continue  # touching the previous card: equivalent
+            out.append(m)
+            prev = c
+        return out or list(moves)
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = view.legal_moves()
+        if not moves:
+            raise SetupError(f"seat {view.seat} has no legal move now")
+        if len(moves) == 1:
+            return moves[0]
+        cands = self.candidates(view, moves)
+        if len(cands) == 1:
+            return cands[0]
+        start = time.perf_counter()
+        totals = [0.0] * len(cands)
+        done = 0
+        for _ in range(self.samples):
+            hands = sample_hands(view, self._rng)
+            if hands is None:
+                break
+            try:
+                base = R.determinise(view, hands)
+            except BackAlleyError:  # pragma: no cover - a sample the engine refuses
+                continue
+            for i, move in enumerate(cands):
+                after = base.apply(move)
+                if _deal_over(base, after) and not after.deal_results:
+                    continue  # thrown in: worth nothing
+                totals[i] += self._evaluate(after, view.seat)
+            done += 1
+            if self.budget is not None and time.perf_counter() - start > self.budget:
+                break
+        if not done:
+            return self._heuristic.choose(view)
+        # the first candidate wins ties (the heuristic's call in the bidding)
+        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        return cands[best]

@@ -1,0 +1,309 @@
+"""The compiled plan and the fast paths: the compiled functions agree with the
+parts' protocol methods, a part without a compile hook runs through its
+protocol methods, the flat transitions accept equal moves as the interned
+ones, and ``lowlevel.playout`` reaches the very state the public API does."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import backalley as ba
+from backalley import lowlevel
+from backalley.errors import Reason
+from backalley.rules import (
+    BlooperForced,
+    FirstLead,
+    FollowPolicy,
+    LeadPolicy,
+    OrderedRanking,
+    TrumpBrokenBy,
+    TrumpLead,
+    register,
+)
+from backalley.rules import plan as plan_module
+from backalley.rules.plan import Plan, generic_follow_mask, generic_lead_mask
+from backalley.rules.registry import _REGISTRY
+from backalley.values import BiddingOutcome, Contract
+
+VARIANTS = ba.variants.names()
+
+
+@attrs.frozen(slots=True)
+class JokersLow(OrderedRanking):
+    """A test ranking: the jokers are trumps below the two of trumps, the Big
+    Blooper above the Little one; ties in no case."""
+
+    tag: ClassVar[str] = "test-jokers-low"
+
+    def key(self, card: int, trump: int) -> int:
+        if card >= 52:
+            return card - 60  # below every plain card
+        return card % 13
+
+    def describe(self) -> str:
+        return "Jokers rank below the two of trumps."
+
+
+@attrs.frozen(slots=True)
+class FlatRanking(OrderedRanking):
+    """A test ranking where every card of a suit is equal: the earliest wins."""
+
+    tag: ClassVar[str] = "test-flat"
+
+    def key(self, card: int, trump: int) -> int:
+        return 0
+
+    def describe(self) -> str:
+        return "Every card of a suit is equal; the earliest played wins."
+
+
+@attrs.frozen(slots=True)
+class NoAceLeads(LeadPolicy):
+    """A user's lead part without a compile hook of its own that changes the
+    rule: no ace may be led while the other rules leave another card."""
+
+    tag: ClassVar[str] = "test-no-ace-leads"
+
+    def restrictions(
+        self, ctx: Any, seat: int, hand: int, broken: bool
+    ) -> tuple[tuple[int, Reason], ...]:
+        base = super().restrictions(ctx, seat, hand, broken)
+        narrowed = hand
+        for allowed, _reason in base:
+            narrowed &= allowed
+        aces = narrowed & ACES
+        if aces and aces != narrowed:
+            return (*base, (hand & ~aces, Reason.TRUMP_NOT_BROKEN))
+        return base
+
+
+ACES = sum(1 << (13 * s + 12) for s in range(4))
+
+
+TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _test_parts() -> Iterator[None]:
+    """Register this module's test parts while its tests run (and only then:
+    the schema lists every registered part)."""
+    for cls in TEST_PARTS:
+        register(cls)
+    yield
+    for cls in TEST_PARTS:
+        del _REGISTRY[cls.part][cls.tag]
+
+
+LEADS = [
+    LeadPolicy(),
+    LeadPolicy(trump_lead=TrumpLead.AFTER_BROKEN),
+    LeadPolicy(trump_lead=TrumpLead.ANY_TIME),
+    LeadPolicy(trump_broken_by=TrumpBrokenBy.DISCARD, first_lead=FirstLead.LEFT_OF_DEALER),
+]
+FOLLOWS = [
+    FollowPolicy(),
+    FollowPolicy(blooper_forced=BlooperForced.OPPONENTS),
+    FollowPolicy(little_blooper_forcing=False),
+    FollowPolicy(blooper_lead_forcing=False),
+]
+RANKINGS = [ba.rules.JokersHigh(), JokersLow(), FlatRanking()]  # instances need no registry
+
+
+@st.composite
+def positions(draw: Any) -> tuple[Any, ...]:
+    """A rule set, a deal context and a position of the play (hand, trick)."""
+    base = ba.variants.get(draw(st.sampled_from(VARIANTS)))
+    rules = base.replace(
+        lead=draw(st.sampled_from(LEADS)),
+        follow=draw(st.sampled_from(FOLLOWS)),
+        ranking=draw(st.sampled_from(RANKINGS)),
+    )
+    plan = rules.plan
+    n = rules.players
+    deck = list(plan.deck_cards)
+    cards = draw(st.permutations(deck))
+    size = draw(st.integers(1, min(13, len(deck) // n)))
+    hand = 0
+    for c in cards[:size]:
+        hand |= 1 << c
+    trick = tuple(cards[size : size + draw(st.integers(0, n - 1))])
+    seat = draw(st.integers(0, n - 1))
+    leader = (seat - len(trick)) % n
+    board = frozenset(draw(st.sets(st.integers(0, n - 1), max_size=2)))
+    outcome = BiddingOutcome(
+        tuple(Contract(1) for _ in rules.teams), highest_bidder=0, board_bidders=board
+    )
+    ctx = plan.deal_context(0, 0, size, outcome, draw(st.integers(0, 4)))
+    return rules, ctx, seat, hand, trick, leader, draw(st.booleans())
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_compiled_play_functions_agree_with_the_protocol_methods(pos: tuple[Any, ...]) -> None:
+    rules, ctx, seat, hand, trick, leader, broken = pos
+    plan = rules.plan
+    if trick:
+        assert plan.follow_mask(ctx, seat, hand, trick, leader) == generic_follow_mask(
+            rules.follow
+        )(ctx, seat, hand, trick, leader)
+        full = (*trick, (hand & -hand).bit_length() - 1)
+        assert plan.trick_winner(full, ctx.trump) == rules.ranking.trick_winner(full, ctx.trump)
+        assert plan.breaks_trump(ctx, full) == rules.lead.breaks_trump(ctx, full)
+    else:
+        assert plan.lead_mask(ctx, seat, hand, broken) == generic_lead_mask(rules.lead)(
+            ctx, seat, hand, broken
+        )
+
+
+def test_the_built_in_parts_compile_and_a_changed_rule_runs_through_its_methods() -> None:
+    rules = ba.variants.GAMERULES
+    compiled = plan_module.compiled_parts(rules)
+    assert set(compiled["lead"]) == {"lead_mask", "breaks_trump"}
+    assert set(compiled["follow"]) == {"follow_mask"}
+    assert set(compiled["ranking"]) == {"trick_winner"}
+    # subclasses that change the rule get no compiled form: their own methods run
+    must = ba.variants.get("must-head")
+    assert plan_module.compiled_parts(must)["follow"] == {}
+    user = rules.replace(lead=NoAceLeads())
+    assert "lead_mask" not in plan_module.compiled_parts(user)["lead"]
+    plan = user.plan
+    ctx = plan.deal_context(0, 0, 3, None, 0)
+    ace, club = 1 << 51, 1 << 1
+    assert plan.lead_mask(ctx, 0, ace | club, True) == club
+    state = ba.new_game(user, seed=3)
+    rng = random.Random(3)
+    while not state.is_over:  # a whole game through the protocol methods
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_fresh_equal_moves_are_applied_like_the_shared_ones(name: str) -> None:
+    rng = random.Random(5)
+    state = ba.new_game(ba.variants.get(name), seed=5)
+    for _ in range(60):
+        if state.is_over:
+            break
+        move = rng.choice(state.legal_moves())
+        fresh = ba.parse_move(str(move))
+        if isinstance(move, ba.Bid):
+            fresh = ba.Bid(move.tricks)  # a new object, equal to the shared one
+        elif isinstance(move, ba.Play):
+            fresh = ba.Play(ba.parse_card(str(move.card)))
+        assert state.is_legal(fresh)
+        assert state.apply(fresh) == state.apply(move) == state.apply_unchecked(move)
+        state = state.apply(fresh)
+
+
+def test_refusals_keep_their_reasons() -> None:
+    state = ba.new_game(seed=1)
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply(ba.Bid(40))
+    assert info.value.reason is Reason.BID_TOO_HIGH
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply(ba.Play(ba.parse_card("QS")))
+    assert info.value.reason is Reason.WRONG_PHASE
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply("bid 1")  # type: ignore[arg-type]
+    assert info.value.reason is Reason.NOT_A_MOVE
+
+
+def test_states_pickle_without_their_caches() -> None:
+    rng = random.Random(2)
+    state = ba.new_game(seed=2)
+    for _ in range(30):
+        state.legal_moves()
+        back = pickle.loads(pickle.dumps(state))
+        assert back == state and hash(back) == hash(state)
+        assert back.legal_moves() == state.legal_moves()
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_the_bidding_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plan_module, "CALL_NODE_LIMIT", 5)
+    rules = ba.variants.GAMERULES
+    plan = Plan(rules)
+    ctx = plan.deal_context(0, 0, 13)
+    for k in range(1, 12):
+        node = plan.call_node(ctx, (ba.moves.bid(k), ba.moves.bid(1)))
+        assert node.legal == rules.bidding.legal_calls(plan.bidding_context(ctx, node.ctx.calls))
+        assert plan._nodes <= 5
+
+
+# --------------------------------------------------------------- playout
+
+
+def _public(state: ba.GameState, choose: Any, until: str, decisions: int | None) -> ba.GameState:
+    """What ``playout`` promises: the public API's loop."""
+    results, history = len(state.deal_results), len(state.tricks)
+    done = 0
+    while not state.is_over and (decisions is None or done < decisions):
+        state = state.apply(choose(state.legal_moves()))
+        done += 1
+        if until != "game" and len(state.deal_results) != results:
+            break
+        if until == "trick" and state.tricks and len(state.tricks) != history:
+            break
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 10_000),
+    until=st.sampled_from(["game", "deal", "trick"]),
+    decisions=st.one_of(st.none(), st.integers(0, 60)),
+    start=st.integers(0, 80),
+)
+def test_playout_reaches_the_state_the_public_api_does(
+    name: str, seed: int, until: str, decisions: int | None, start: int
+) -> None:
+    rules = ba.variants.get(name)
+    rng = random.Random(seed)
+    state = ba.new_game(rules, seed=seed)
+    for _ in range(start):  # start anywhere: bidding, mid-trick, ...
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    if until == "game" and decisions is None and rules.schedule.deals > 8:
+        decisions = 300  # keep the test small
+    got = lowlevel.playout(state, random.Random(seed).choice, until=until, decisions=decisions)
+    want = _public(state, random.Random(seed).choice, until, decisions)
+    assert got == want
+    assert got.legal_moves() == want.legal_moves()
+
+
+def test_playout_refuses_an_illegal_choice_as_apply_does() -> None:
+    state = ba.new_game(seed=4)
+
+    def bad_bid(legal: tuple[ba.Move, ...]) -> ba.Move:
+        return ba.Bid(99)
+
+    with pytest.raises(ba.IllegalMoveError) as info:
+        lowlevel.playout(state, bad_bid)
+    assert info.value.reason is Reason.BID_TOO_HIGH
+    playing = lowlevel.playout(state, random.Random(1).choice, until="trick")
+    assert playing.phase is ba.Phase.PLAYING and len(playing.tricks) == 1
+    seat = playing.to_act
+    assert seat is not None
+    refused = [ba.Play(c) for c in playing.hands[seat] if ba.Play(c) not in playing.legal_moves()]
+    not_held = next(ba.Play(c) for c in ba.CARDS if c not in playing.hands[seat])
+    for move in [*refused[:1], not_held]:
+        with pytest.raises(ba.IllegalMoveError) as info:
+            lowlevel.playout(playing, lambda legal, m=move: m)
+        with pytest.raises(ba.IllegalMoveError) as direct:
+            playing.apply(move)
+        assert info.value.reason is direct.value.reason
+    with pytest.raises(ba.SetupError):
+        lowlevel.playout(state, random.Random(1).choice, until="hand")
+    with pytest.raises(ba.SetupError):
+        lowlevel.playout(state, random.Random(1).choice, decisions=-1)
+    over = lowlevel.playout(state, random.Random(1).choice)
+    assert over.is_over and lowlevel.playout(over, random.Random(1).choice) is over
