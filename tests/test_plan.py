@@ -280,6 +280,15 @@ def test_playout_reaches_the_state_the_public_api_does(
     assert got.legal_moves() == want.legal_moves()
 
 
+@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("until", ["deal", "trick"])
+def test_playout_of_every_variant_from_the_opening(name: str, until: str) -> None:
+    """Every variant, including biddings where only some seats speak."""
+    state = ba.new_game(ba.variants.get(name), seed=11)
+    got = lowlevel.playout(state, random.Random(11).choice, until=until)
+    assert got == _public(state, random.Random(11).choice, until, None)
+
+
 def test_playout_refuses_an_illegal_choice_as_apply_does() -> None:
     state = ba.new_game(seed=4)
 
