@@ -260,7 +260,15 @@ def _make_test(
         rem: int,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The legal cards, one per class of equivalent cards, best guesses
-        first; and the classes of more than one card, as (lowest, highest)."""
+        first; and the classes of more than one card, as (lowest, highest).
+
+        The guesses follow DDS: at the lead, cash the side's winners, lead
+        towards a partner's winner or a partner's ruff, force out a single
+        higher card with a sequence, avoid suits an opponent ruffs; later,
+        play the cheapest card that surely wins the trick when the other side
+        holds it, else a low card (high in third seat), and discard low cards
+        of groups without winners.
+        """
         if not fast:
             out = []
             while cards:
@@ -268,54 +276,129 @@ def _make_test(
                 cards ^= low
                 out.append(low.bit_length() - 1)
             return out, []
-        others = rem & ~hands[seat]
-        reps: list[tuple[int, int]] = []
+        hand = hands[seat]
+        others = rem & ~hand
         spans: list[tuple[int, int]] = []
+        classes: list[tuple[int, int]] = []
         rep = prev = -1
-        mine_side = is_max[seat]
-        if trick:
-            wg = group[win]
-            ws = strength[win]
-            wseat = (leader + trick.index(win)) % n
-            ours = is_max[wseat] == mine_side
         while cards:
             low = cards & -cards
             cards ^= low
             c = low.bit_length() - 1
-            g = group[c]
-            if prev >= 0 and group[prev] == g and not (others & gmasks[g] & (low - (2 << prev))):
+            if (
+                prev >= 0
+                and group[prev] == group[c]
+                and not (others & gmasks[group[c]] & (low - (2 << prev)))
+            ):
                 prev = c
                 continue
-            if rep != prev:
-                spans.append((rep, prev))
+            if rep >= 0:
+                classes.append((rep, prev))
             rep = prev = c
-            if not trick:
-                # leads: winners first, then leads towards the side's winners, then low cards
-                higher = others & gmasks[g] & ~((low << 1) - 1)
+        if rep >= 0:
+            classes.append((rep, prev))
+        side = is_max[seat]
+        weighted: list[tuple[int, int]] = []
+        if not trick:
+            seen_group = -1
+            for lo, hi in classes:
+                g = group[lo]
+                gm = gmasks[g]
+                if lo != hi:
+                    spans.append((lo, hi))
+                if g != seen_group:
+                    seen_group = g
+                    lowest = True
+                    danger = False
+                    ruff = False
+                    opp_trumps = False
+                    if tmask:
+                        for s in range(n):
+                            if s == seat:
+                                continue
+                            h = hands[s]
+                            if h & tmask:
+                                if is_max[s] != side:
+                                    opp_trumps = True
+                                    if g != tgroup and not h & gm:
+                                        danger = True
+                                elif g != tgroup and not h & gm:
+                                    ruff = True
+                else:
+                    lowest = False
+                higher = others & gm & ~((2 << hi) - 1)
                 if not higher:
-                    score = 0 if g != tgroup else 1
+                    if g == tgroup:
+                        w = 70 if opp_trumps else 5
+                    else:
+                        w = 5 if danger else 80
                 else:
                     top = 1 << (higher.bit_length() - 1)
                     owner = 0
                     while not hands[owner] & top:
                         owner += 1
-                    score = 2 if is_max[owner] == mine_side else 3
-                reps.append((score * 64 + strength[c], c))
-            else:
+                    if is_max[owner] == side:
+                        w = 60 if lowest else 20
+                    elif higher == top and lo != hi:
+                        w = 45
+                    elif lowest:
+                        w = 35
+                    else:
+                        w = 10
+                    if danger:
+                        w -= 30
+                    elif ruff:
+                        w += 30
+                    if g == tgroup:
+                        w -= 15
+                weighted.append((-w * 64 + (-strength[lo] if not higher else strength[lo]), lo))
+        else:
+            pos = len(trick)
+            wg = group[win]
+            ws = strength[win]
+            lg = group[trick[0]]
+            lmask = gmasks[lg]
+            wseat = (leader + trick.index(win)) % n
+            ours = is_max[wseat] == side
+            later = [hands[(seat + k) % n] for k in range(1, n - pos)]
+
+            def safe(card: int) -> bool:
+                g = group[card]
+                above = gmasks[g] & ~((2 << card) - 1)
+                for h in later:
+                    if g == lg:
+                        if h & above:
+                            return False
+                        if g != tgroup and not h & lmask and h & tmask:
+                            return False
+                    elif h & above and not h & lmask:
+                        return False
+                return True
+
+            partner_safe = ours and safe(win)
+            for lo, hi in classes:
+                if lo != hi:
+                    spans.append((lo, hi))
+                g = group[lo]
+                st = strength[lo]
                 if g == wg:
-                    beats = strength[c] > ws
+                    beats = st > ws
                 else:
                     beats = g == tgroup
-                key = strength[c] + (32 if g == tgroup else 0)
-                if ours:
-                    score = 1 if beats else 0
+                ruffing = g == tgroup and lg != tgroup
+                if partner_safe:
+                    w = -st - (100 if ruffing else 0)
+                elif beats and safe(hi):
+                    w = 200 - st
+                elif beats and not ours:
+                    w = (100 if pos + 2 == n else 40) - st - (60 if ruffing else 0)
                 else:
-                    score = 0 if beats else 1
-                reps.append((score * 64 + key, c))
-        if rep != prev:
-            spans.append((rep, prev))
-        reps.sort()
-        return [c for _k, c in reps], spans
+                    w = 60 - st - (50 if ruffing or g == tgroup else 0)
+                    if g != lg and not (others & gmasks[g] & ~((2 << hi) - 1)):
+                        w -= 40  # a winner of its group: keep it
+                weighted.append((-w, lo))
+        weighted.sort()
+        return [c for _k, c in weighted], spans
 
     def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> int:
         """Can the side take ``target`` of the ``left`` tricks, ``leader`` to lead?"""
