@@ -166,39 +166,53 @@ def _make_test(
     lead_found = [-1]
 
     def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int]:
-        """Tricks the leader surely takes by cashing top cards from the lead,
-        and the cards counted."""
+        """Tricks the leader surely takes by cashing cards from the lead, and
+        the cards whose rank that depends on.
+
+        The leader leads each group's cards from the top; a round counts when
+        no opponent still holding the group has a higher card, no opponent
+        (or partner) already void in it holds a trump, and no partner still
+        holding the group has a higher card (it could be made to overtake).
+        Opponents keep their highest cards as long as they can, partners
+        play their lowest, so the count holds whatever they do; rounds past
+        the opponents' length are the leader's long cards.
+        """
         hand = hands[leader]
         leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
-        ruffers = [hands[s] for s in range(n) if s != leader and hands[s] & tmask]
+        side = is_max[leader]
+        others = [
+            (hands[s], is_max[s] == side) for s in range(n) if s != leader and hands[s]
+        ]
+        union = hand
+        for h, _p in others:
+            union |= h
         total = 0
         used = 0
         for g, gm in enumerate(gmasks):
             mine = hand & gm
-            if not mine:
+            if not mine or not (leads >> (mine.bit_length() - 1)) & 1:
                 continue
-            others = 0
-            for s in range(n):
-                if s != leader:
-                    others |= hands[s] & gm
-            above = others.bit_length()
-            top = mine >> above
-            if not top:
-                continue
-            if not (leads >> (top.bit_length() - 1 + above)) & 1:
-                continue
-            count = top.bit_count()
-            if g != tgroup:
-                for other in ruffers:
-                    length = (other & gm).bit_count()
-                    if length < count:
-                        count = length
-            if count:
-                cashed = top << above
-                for _ in range(cashed.bit_count() - count):
-                    cashed &= cashed - 1
-                used |= cashed
-                total += count
+            plain = g != tgroup
+            k = 0
+            last = 0
+            while mine:
+                top = 1 << (mine.bit_length() - 1)
+                for h, _p in others:
+                    held = h & gm
+                    if held.bit_count() > k:
+                        if held > top:
+                            break
+                    elif plain and h & tmask:
+                        break
+                else:
+                    k += 1
+                    last = top
+                    mine ^= top
+                    continue
+                break
+            if k:
+                total += k
+                used |= union & gm & ~(last - 1)
         return (total if total < left else left), used
 
     def entries_to_partner(
