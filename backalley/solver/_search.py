@@ -463,22 +463,31 @@ def _make_test(
         else:
             entries = []
             tt[bucket] = entries
-        if quick_ok and tmask:
-            # a hand's trumps above every other hand's trumps each win a trick
-            all_trumps = rem & tmask
+        if fast and tmask and rem & tmask:
+            # a hand's trumps above all the other side's trumps each win a
+            # trick for its side (each lies in a trick of its own, which only
+            # a higher trump, its partner's, can take from it)
+            max_trumps = 0
+            min_trumps = 0
+            for s in range(n):
+                if is_max[s]:
+                    max_trumps |= hands[s] & tmask
+                else:
+                    min_trumps |= hands[s] & tmask
             for s in range(n):
                 mine = hands[s] & tmask
                 if not mine:
                     continue
-                rest = all_trumps & ~mine
-                top = mine >> rest.bit_length()
-                if top:
-                    sure = top.bit_count()
-                    if is_max[s]:
-                        if sure >= target:
-                            return RESULT | (top << rest.bit_length())
-                    elif left - sure < target:
-                        return top << rest.bit_length()
+                if is_max[s]:
+                    above = min_trumps.bit_length()
+                    sure = (mine >> above).bit_count()
+                    if sure >= target:
+                        return RESULT | (rem & tmask & ~((1 << above) - 1))
+                else:
+                    above = max_trumps.bit_length()
+                    sure = (mine >> above).bit_count()
+                    if left - sure < target:
+                        return rem & tmask & ~((1 << above) - 1)
         if quick_ok:
             q, used = quick(hands, leader, broken, left)
             need = target if is_max[leader] else left - target + 1
