@@ -164,6 +164,7 @@ def _make_test(
     # group, how many of its remaining cards are relevant
     tt: dict[tuple[object, ...], list[list[object]]] = {}
     lead_found = [-1]
+    legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
     def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int]:
         """Tricks the leader surely takes by cashing cards from the lead, and
@@ -530,10 +531,23 @@ def _make_test(
                 keep.append(k)
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
-        if answer & RESULT:
-            entries.append([mask, full & mask, target, left, best, keep])
+        value = full & mask
+        for e in entries:
+            if e[0] == mask and e[1] == value:
+                # the same class of positions: narrow its bounds
+                if answer & RESULT:
+                    if target > e[2]:  # type: ignore[operator]
+                        e[2] = target
+                elif target - 1 < e[3]:  # type: ignore[operator]
+                    e[3] = target - 1
+                if best >= 0:
+                    e[4] = best
+                break
         else:
-            entries.append([mask, full & mask, 0, target - 1, best, keep])
+            if answer & RESULT:
+                entries.append([mask, value, target, left, best, keep])
+            else:
+                entries.append([mask, value, 0, target - 1, best, keep])
         return answer
 
     def kept(hands: tuple[int, ...], keep: list[int]) -> int:
@@ -569,7 +583,11 @@ def _make_test(
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
-        cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+        lkey = (hand, trick, leader, broken)
+        cards = legal_memo.get(lkey, -1)
+        if cards < 0:
+            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+            legal_memo[lkey] = cards
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
