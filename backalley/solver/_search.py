@@ -166,7 +166,9 @@ def _make_test(
     lead_found = [-1]
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
-    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int]:
+    def quick(
+        hands: tuple[int, ...], leader: int, broken: bool, left: int
+    ) -> tuple[int, int, int]:
         """Tricks the leader surely takes by cashing cards from the lead, and
         the cards whose rank that depends on.
 
@@ -176,7 +178,9 @@ def _make_test(
         holding the group has a higher card (it could be made to overtake).
         Opponents keep their highest cards as long as they can, partners
         play their lowest, so the count holds whatever they do; rounds past
-        the opponents' length are the leader's long cards.
+        the opponents' length are the leader's long cards.  Also returned:
+        how many of the tricks are not won with trumps (no trump is played
+        in those).
         """
         hand = hands[leader]
         leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
@@ -188,6 +192,7 @@ def _make_test(
         for h, _p in others:
             union |= h
         total = 0
+        plains = 0
         used = 0
         for g, gm in enumerate(gmasks):
             mine = hand & gm
@@ -213,8 +218,10 @@ def _make_test(
                 break
             if k:
                 total += k
+                if plain:
+                    plains += k
                 used |= union & gm & ~(last - 1)
-        return (total if total < left else left), used
+        return (total if total < left else left), used, plains
 
     def entries_to_partner(
         hands: tuple[int, ...], leader: int, broken: bool, left: int
@@ -260,7 +267,7 @@ def _make_test(
                         after[s] ^= top
                     elif held:
                         after[s] ^= held & -held
-                q, used = quick(tuple(after), p, broken, left - 1)
+                q, used, _plain = quick(tuple(after), p, broken, left - 1)
                 if q + 1 > best:
                     best, best_used = q + 1, used | top
         return best, best_used
@@ -464,6 +471,8 @@ def _make_test(
         else:
             entries = []
             tt[bucket] = entries
+        side_sure = [0, 0]  # sure trump tricks of the minimising, maximising side
+        side_rel = [0, 0]
         if fast and tmask and rem & tmask:
             # a hand's trumps above all the other side's trumps each win a
             # trick for its side (each lies in a trick of its own, which only
@@ -479,25 +488,31 @@ def _make_test(
                 mine = hands[s] & tmask
                 if not mine:
                     continue
-                if is_max[s]:
-                    above = min_trumps.bit_length()
-                    sure = (mine >> above).bit_count()
-                    if sure >= target:
-                        return RESULT | (rem & tmask & ~((1 << above) - 1))
-                else:
-                    above = max_trumps.bit_length()
-                    sure = (mine >> above).bit_count()
-                    if left - sure < target:
-                        return rem & tmask & ~((1 << above) - 1)
+                m = is_max[s]
+                above = (max_trumps if not m else min_trumps).bit_length()
+                sure = (mine >> above).bit_count()
+                if sure > side_sure[m]:
+                    side_sure[m] = sure
+                    side_rel[m] = rem & tmask & ~((1 << above) - 1)
+            if side_sure[1] >= target:
+                return RESULT | side_rel[1]
+            if left - side_sure[0] < target:
+                return side_rel[0]
         if quick_ok:
-            q, used = quick(hands, leader, broken, left)
-            need = target if is_max[leader] else left - target + 1
+            q, used, plain = quick(hands, leader, broken, left)
+            lm = is_max[leader]
+            need = target if lm else left - target + 1
+            if q < need and side_sure[lm] > q - plain:
+                # the tricks cashed in plain groups use no trump: the side's
+                # sure trump tricks come on top
+                q = plain + side_sure[lm]
+                used |= side_rel[lm]
             if q < need and n > 2:
                 q2, used2 = entries_to_partner(hands, leader, broken, left)
                 if q2 > q:
                     q, used = q2, used2
             if q >= need:
-                return (RESULT | used) if is_max[leader] else used
+                return (RESULT | used) if lm else used
         hint = -1
         if best >= 0:
             # the best lead found before, stored as (group, how many of the
