@@ -606,7 +606,33 @@ def _make_test(
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
-        moves, spans = order(cards, hands, seat, leader, trick, win, rem)
+        deferred = fast and last
+        if deferred:
+            # the last seat: try the obvious card first (the cheapest that
+            # takes the trick from the other side, else the lowest, keeping
+            # trumps), and order the rest only when it does not settle it
+            spans = []
+            pick = -1
+            if is_max[(leader + trick.index(win)) % n] != maximising:
+                wg = group[win]
+                beat = cards & gmasks[wg] & ~((2 << win) - 1)
+                if not beat and wg != tgroup:
+                    beat = cards & tmask
+                if beat:
+                    pick = (beat & -beat).bit_length() - 1
+            if pick < 0:
+                pool = cards & ~tmask or cards
+                low_strength = 99
+                for gm in gmasks:
+                    x = pool & gm
+                    if x:
+                        c = (x & -x).bit_length() - 1
+                        if strength[c] < low_strength:
+                            low_strength = strength[c]
+                            pick = c
+            moves = [pick]
+        else:
+            moves, spans = order(cards, hands, seat, leader, trick, win, rem)
         if pos == 0 and win >= 0:
             # the hint may stand for its class under another card
             for i, c in enumerate(moves):
@@ -653,6 +679,14 @@ def _make_test(
                     lead_found[0] = c
                 return answer
             union |= answer
+            if deferred:
+                deferred = False
+                rest, spans = order(cards, hands, seat, leader, trick, win, rem)
+                for lo, hi in spans:
+                    if lo <= c <= hi and group[lo] == group[c]:
+                        c = lo
+                        break
+                moves.extend(x for x in rest if x != c)
         if pos == 0:
             lead_found[0] = -1
         rel = union & CARDS
