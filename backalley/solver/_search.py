@@ -642,7 +642,12 @@ def _make_test(
                     moves.insert(0, moves.pop(i))
                     break
         union = 0
+        skip: list[int] | None = None
         for c in moves:
+            if skip is not None:
+                bound = skip[group[c]]
+                if bound and (1 << c) < bound:
+                    continue  # answered by a lower card already refuted
             new = list(hands)
             new[seat] = hand ^ (1 << c)
             after = tuple(new)
@@ -679,6 +684,19 @@ def _make_test(
                     lead_found[0] = c
                 return answer
             union |= answer
+            if fast:
+                # DDS's "lowest win": the refutation of ``c`` did not depend
+                # on any card of its group below the lowest relevant one, so
+                # it refutes each of this hand's cards of the group below
+                # that one too (swap the two cards' names)
+                g = group[c]
+                if skip is None:
+                    skip = [0] * len(gmasks)
+                if not skip[g]:
+                    r = union & gmasks[g]
+                    low = r & -r if r else 1 << 54
+                    if (1 << c) < low:
+                        skip[g] = low
             if deferred:
                 deferred = False
                 rest, spans = order(cards, hands, seat, leader, trick, win, rem)
