@@ -164,6 +164,7 @@ def _make_test(
     # group, how many of its remaining cards are relevant
     tt: dict[tuple[object, ...], list[list[object]]] = {}
     lead_found = [-1]
+    group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
     def quick(
@@ -178,23 +179,25 @@ def _make_test(
         holding the group has a higher card (it could be made to overtake).
         Opponents keep their highest cards as long as they can, partners
         play their lowest, so the count holds whatever they do; rounds past
-        the opponents' length are the leader's long cards.  Also returned:
+        the opponents' length are the leader's long cards.  Trumps are
+        cashed first: a hand whose trumps are all drawn by then cannot ruff.
+        Also returned:
         how many of the tricks are not won with trumps (no trump is played
         in those).
         """
         hand = hands[leader]
         leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
-        side = is_max[leader]
-        others = [
-            (hands[s], is_max[s] == side) for s in range(n) if s != leader and hands[s]
-        ]
+        others = [h for s, h in enumerate(hands) if s != leader and h]
         union = hand
-        for h, _p in others:
+        for h in others:
             union |= h
         total = 0
         plains = 0
         used = 0
-        for g, gm in enumerate(gmasks):
+        # trumps first: once the others' trumps are drawn, nobody ruffs
+        ruffers = [bool(h & tmask) for h in others]
+        for g in group_order:
+            gm = gmasks[g]
             mine = hand & gm
             if not mine or not (leads >> (mine.bit_length() - 1)) & 1:
                 continue
@@ -203,12 +206,12 @@ def _make_test(
             last = 0
             while mine:
                 top = 1 << (mine.bit_length() - 1)
-                for h, _p in others:
+                for i, h in enumerate(others):
                     held = h & gm
                     if held.bit_count() > k:
                         if held > top:
                             break
-                    elif plain and h & tmask:
+                    elif plain and ruffers[i]:
                         break
                 else:
                     k += 1
@@ -220,6 +223,8 @@ def _make_test(
                 total += k
                 if plain:
                     plains += k
+                else:
+                    ruffers = [(h & tmask).bit_count() > k for h in others]
                 used |= union & gm & ~(last - 1)
         return (total if total < left else left), used, plains
 
