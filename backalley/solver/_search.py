@@ -47,8 +47,8 @@ _HOLDINGS: dict[tuple[int, ...], tuple[int, int, int]] = {}
 
 def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
     """One group's cards in the hands ``parts``: (the owners of its remaining
-    cards, highest first, ``bits`` bits each; how many remain; the number of
-    cards of each hand, packed)."""
+    cards, highest first, ``bits`` bits each; ``bits`` times how many remain;
+    the number of cards of each hand, packed 6 bits each)."""
     union = 0
     lengths = 0
     for part in parts:
@@ -66,7 +66,7 @@ def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
         total += 1
     if len(_HOLDINGS) >= _MEMO_LIMIT:
         _HOLDINGS.clear()
-    answer = (code, total, lengths)
+    answer = (code, bits * total, lengths)
     _HOLDINGS[parts] = answer
     return answer
 
@@ -162,14 +162,12 @@ def _make_test(
     # bucket -> entries [mask, value, lo, hi, best, keep]: the entry applies to
     # a position of the bucket whose code & mask == value; keep: for each
     # group, how many of its remaining cards are relevant
-    tt: dict[tuple[object, ...], list[list[object]]] = {}
+    tt: dict[object, list[list[object]]] = {}
     lead_found = [-1]
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
-    def quick(
-        hands: tuple[int, ...], leader: int, broken: bool, left: int
-    ) -> tuple[int, int, int]:
+    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int, int]:
         """Tricks the leader surely takes by cashing cards from the lead, and
         the cards whose rank that depends on.
 
@@ -447,21 +445,35 @@ def _make_test(
             return (RESULT | rel) if is_max[(leader + at) % n] else rel
         if fast:
             full = 0
-            key: list[object] = [leader, broken]
-            for gm in gmasks:
-                parts = tuple(map(gm.__and__, hands))
-                held = holdings.get(parts)
-                if held is None:
-                    held = holding(parts, bits)
-                full = (full << (bits * held[1])) | held[0]
-                key.append(held[2])
-            bucket = tuple(key)
+            lengths = 0
+            if n == 4:
+                h0, h1, h2, h3 = hands
+                rem = h0 | h1 | h2 | h3
+                for gm in gmasks:
+                    parts: tuple[int, ...] = (h0 & gm, h1 & gm, h2 & gm, h3 & gm)
+                    held = holdings.get(parts)
+                    if held is None:
+                        held = holding(parts, bits)
+                    full = (full << held[1]) | held[0]
+                    lengths = (lengths << 24) | held[2]
+            else:
+                rem = 0
+                for h in hands:
+                    rem |= h
+                for gm in gmasks:
+                    parts = tuple(map(gm.__and__, hands))
+                    held = holdings.get(parts)
+                    if held is None:
+                        held = holding(parts, bits)
+                    full = (full << held[1]) | held[0]
+                    lengths = (lengths << (6 * n)) | held[2]
+            bucket: object = (lengths << 5) | (leader << 1) | broken
         else:
             full = 0
             bucket = (leader, broken, *hands)
-        rem = 0
-        for h in hands:
-            rem |= h
+            rem = 0
+            for h in hands:
+                rem |= h
         entries = tt.get(bucket)
         best = -1
         if entries is not None:
@@ -616,7 +628,7 @@ def _make_test(
             # the last seat: try the obvious card first (the cheapest that
             # takes the trick from the other side, else the lowest, keeping
             # trumps), and order the rest only when it does not settle it
-            spans = []
+            spans: list[tuple[int, int]] = []
             pick = -1
             if is_max[(leader + trick.index(win)) % n] != maximising:
                 wg = group[win]
