@@ -71,6 +71,25 @@ def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
     return answer
 
 
+def _classes(mine: int, others: int) -> tuple[tuple[int, int], ...]:
+    """The classes of equivalent cards among ``mine`` (cards of one group):
+    runs with no card of ``others`` between them, as (lowest, highest)."""
+    out = []
+    rep = prev = -1
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        c = low.bit_length() - 1
+        if prev >= 0 and not others & (low - (2 << prev)):
+            prev = c
+            continue
+        if rep >= 0:
+            out.append((rep, prev))
+        rep = prev = c
+    out.append((rep, prev))
+    return tuple(out)
+
+
 class Search:
     """Exact search of one position for the side of ``seat``."""
 
@@ -164,6 +183,7 @@ def _make_test(
     # group, how many of its remaining cards are relevant
     tt: dict[object, list[list[object]]] = {}
     lead_found = [-1]
+    class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
@@ -305,23 +325,18 @@ def _make_test(
         others = rem & ~hand
         spans: list[tuple[int, int]] = []
         classes: list[tuple[int, int]] = []
-        rep = prev = -1
-        while cards:
-            low = cards & -cards
-            cards ^= low
-            c = low.bit_length() - 1
-            if (
-                prev >= 0
-                and group[prev] == group[c]
-                and not (others & gmasks[group[c]] & (low - (2 << prev)))
-            ):
-                prev = c
+        for gm in gmasks:
+            mine = cards & gm
+            if not mine:
                 continue
-            if rep >= 0:
-                classes.append((rep, prev))
-            rep = prev = c
-        if rep >= 0:
-            classes.append((rep, prev))
+            ckey = (mine, others & gm)
+            found = class_memo.get(ckey)
+            if found is None:
+                found = _classes(mine, others & gm)
+                if len(class_memo) >= _MEMO_LIMIT:
+                    class_memo.clear()
+                class_memo[ckey] = found
+            classes += found
         side = is_max[seat]
         weighted: list[tuple[int, int]] = []
         if not trick:
