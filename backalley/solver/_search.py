@@ -323,7 +323,6 @@ def _make_test(
             return out, []
         hand = hands[seat]
         others = rem & ~hand
-        spans: list[tuple[int, int]] = []
         classes: list[tuple[int, int]] = []
         for gm in gmasks:
             mine = cards & gm
@@ -337,6 +336,9 @@ def _make_test(
                     class_memo.clear()
                 class_memo[ckey] = found
             classes += found
+        spans = [cl for cl in classes if cl[0] != cl[1]]
+        if len(classes) == 1:
+            return [classes[0][0]], spans
         side = is_max[seat]
         weighted: list[tuple[int, int]] = []
         if not trick:
@@ -344,8 +346,6 @@ def _make_test(
             for lo, hi in classes:
                 g = group[lo]
                 gm = gmasks[g]
-                if lo != hi:
-                    spans.append((lo, hi))
                 if g != seen_group:
                     seen_group = g
                     lowest = True
@@ -417,8 +417,6 @@ def _make_test(
 
             partner_safe = ours and safe(win)
             for lo, hi in classes:
-                if lo != hi:
-                    spans.append((lo, hi))
                 g = group[lo]
                 st = strength[lo]
                 if g == wg:
