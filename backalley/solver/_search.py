@@ -187,6 +187,17 @@ def _make_test(
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
+    def legal_of(hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int) -> int:
+        """The rule set's legal plays, memoised."""
+        lkey = (hand, trick, leader, broken)
+        cards = legal_memo.get(lkey, -1)
+        if cards < 0:
+            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+            if len(legal_memo) >= _MEMO_LIMIT:
+                legal_memo.clear()
+            legal_memo[lkey] = cards
+        return cards
+
     def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int, int]:
         """Tricks the leader surely takes by cashing cards from the lead, and
         the cards whose rank that depends on.
@@ -204,7 +215,7 @@ def _make_test(
         in those).
         """
         hand = hands[leader]
-        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
+        leads = legal_of(hand, (), leader, broken, leader)
         others = [h for s, h in enumerate(hands) if s != leader and h]
         union = hand
         for h in others:
@@ -252,7 +263,7 @@ def _make_test(
         """Tricks the leader's side surely takes by leading low to a partner's
         top card of a group and cashing the partner's quick tricks from there."""
         hand = hands[leader]
-        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
+        leads = legal_of(hand, (), leader, broken, leader)
         best, best_used = 0, 0
         side = is_max[leader]
         for p in range(n):
@@ -279,7 +290,7 @@ def _make_test(
                     continue
                 low = mine & -mine
                 c = low.bit_length() - 1
-                if not legal(rules, partner, (c,), trump, broken, p, leader, bidders) & top:
+                if not legal_of(partner, (c,), leader, broken, p) & top:
                     continue
                 after = list(hands)
                 for s in range(n):
@@ -632,6 +643,8 @@ def _make_test(
         cards = legal_memo.get(lkey, -1)
         if cards < 0:
             cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+            if len(legal_memo) >= _MEMO_LIMIT:
+                legal_memo.clear()
             legal_memo[lkey] = cards
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
