@@ -515,9 +515,10 @@ def _make_test(
         side_sure = [0, 0]  # sure trump tricks of the minimising, maximising side
         side_rel = [0, 0]
         if fast and tmask and rem & tmask:
-            # a hand's trumps above all the other side's trumps each win a
-            # trick for its side (each lies in a trick of its own, which only
-            # a higher trump, its partner's, can take from it)
+            # each trump of a hand lies in a trick of its own, which the other
+            # side takes only with a higher trump, each trump of the other
+            # side in one trick: the hand's trumps that the other side's
+            # higher trumps cannot all cover win tricks for its side
             max_trumps = 0
             min_trumps = 0
             for s in range(n):
@@ -530,11 +531,29 @@ def _make_test(
                 if not mine:
                     continue
                 m = is_max[s]
-                above = (max_trumps if not m else min_trumps).bit_length()
-                sure = (mine >> above).bit_count()
+                theirs = max_trumps if not m else min_trumps
+                above = theirs.bit_length()
+                top = (mine >> above).bit_count()
+                # cover the hand's trumps from the top, each with one of the
+                # other side's trumps above it
+                covered = free = seen = 0
+                rest = mine
+                while rest:
+                    t = rest.bit_length() - 1
+                    rest ^= 1 << t
+                    higher = (theirs >> t).bit_count()
+                    free += higher - seen
+                    seen = higher
+                    if free:
+                        covered += 1
+                        free -= 1
+                sure = mine.bit_count() - covered
                 if sure > side_sure[m]:
                     side_sure[m] = sure
-                    side_rel[m] = rem & tmask & ~((1 << above) - 1)
+                    if sure == top:
+                        side_rel[m] = rem & tmask & ~((1 << above) - 1)
+                    else:
+                        side_rel[m] = rem & tmask & ~((mine & -mine) - 1)
             if side_sure[1] >= target:
                 return RESULT | side_rel[1]
             if left - side_sure[0] < target:
