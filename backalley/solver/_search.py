@@ -321,9 +321,10 @@ def _make_test(
         The guesses follow DDS: at the lead, cash the side's winners, lead
         towards a partner's winner or a partner's ruff, force out a single
         higher card with a sequence, avoid suits an opponent ruffs; later,
-        play the cheapest card that surely wins the trick when the other side
-        holds it, else a low card (high in third seat), and discard low cards
-        of groups without winners.
+        when the other side holds the trick, the cheapest card that surely
+        wins it, then the cheapest that takes it for now, then low cards;
+        when the side holds it, a card that surely keeps it, else low cards;
+        discard low cards of groups without winners.
         """
         if not fast:
             out = []
@@ -440,7 +441,7 @@ def _make_test(
                 elif beats and safe(hi):
                     w = 200 - st
                 elif beats and not ours:
-                    w = (100 if pos + 2 == n else 40) - st - (60 if ruffing else 0)
+                    w = 150 - st
                 else:
                     w = 60 - st - (50 if ruffing or g == tgroup else 0)
                     if g != lg and not (others & gmasks[g] & ~((2 << hi) - 1)):
