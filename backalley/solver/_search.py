@@ -458,8 +458,16 @@ def _make_test(
             return 0
         if left == 1:
             trick = tuple(hands[(leader + i) % n].bit_length() - 1 for i in range(n))
-            at = rule_winner(rules, trick, trump)
-            w = trick[at]
+            if standard:
+                w = trick[0]
+                for c in trick:
+                    gc, gw = group[c], group[w]
+                    if (strength[c] > strength[w]) if gc == gw else gc == tgroup:
+                        w = c
+                at = trick.index(w)
+            else:
+                at = rule_winner(rules, trick, trump)
+                w = trick[at]
             rel = 0
             if standard:
                 g = group[w]
