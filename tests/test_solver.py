@@ -153,6 +153,44 @@ def test_shortcuts_agree_with_the_plain_search(name: str, monkeypatch: pytest.Mo
             assert solve(state) == fast
 
 
+def _plain_solve(state: ba.GameState, monkeypatch: pytest.MonkeyPatch) -> int:
+    """``solve`` without the shortcuts: the plan told that the rule set fits
+    no pattern, so every trick winner is asked of the rule set and positions
+    are stored exactly."""
+    from backalley.solver import _plan, _search
+
+    class Plain:
+        def __init__(self, plan: _plan.Plan) -> None:
+            for slot in _plan.Plan.__slots__:
+                setattr(self, slot, getattr(plan, slot))
+            self.standard = self.monotone = self.follows = False
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_search, "plan_for", lambda r, t: Plain(_plan.plan_for(r, t)))
+        return solve(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    name=st.sampled_from(ba.variants.names()),
+    size=st.integers(4, 6),
+    seed=st.integers(0, 10_000),
+    plays=st.integers(0, 9),
+)
+def test_generated_shortcuts_agree_with_the_plain_search(
+    name: str, size: int, seed: int, plays: int
+) -> None:
+    """Hypothesis: on deals of 4 to 6 cards of any variant, at the lead or in
+    the middle of a trick, every shortcut of the search (quick and sure trump
+    tricks, rank equivalence, relevant cards in the table, the skipped lower
+    cards of a refuted one) leaves the answer of the plain search unchanged."""
+    state = playing(ba.variants.get(name), size, seed, plays)
+    if state is None or state.phase is not ba.Phase.PLAYING:
+        return
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert solve(state) == _plain_solve(state, monkeypatch)
+
+
 def test_refuses_a_state_outside_the_play() -> None:
     state = ba.new_game(ba.variants.GAMERULES, seed=1)
     assert state.phase is ba.Phase.BIDDING
@@ -237,7 +275,19 @@ def bridge_state(trump: ba.Suit | None, seed: int, plays: int) -> ba.GameState:
     return state
 
 
-@pytest.mark.parametrize(("trump", "seed"), [(None, 0), (ba.Suit.SPADES, 0), (ba.Suit.HEARTS, 0)])
+@pytest.mark.parametrize(
+    ("trump", "seed"),
+    [
+        (None, 0),
+        (ba.Suit.SPADES, 0),
+        (ba.Suit.HEARTS, 0),
+        (None, 4),
+        (None, 5),
+        (ba.Suit.CLUBS, 7),
+        (ba.Suit.DIAMONDS, 8),
+        (ba.Suit.HEARTS, 10),
+    ],
+)
 def test_whole_deal_agrees_with_dds(trump: ba.Suit | None, seed: int) -> None:
     state = bridge_state(trump, seed, 0)
     scores = dict(solve_board(endplay_deal(state)))
@@ -249,6 +299,15 @@ def test_whole_deal_agrees_with_dds(trump: ba.Suit | None, seed: int) -> None:
 )
 def test_every_card_agrees_with_dds(trump: ba.Suit | None, seed: int, plays: int) -> None:
     state = bridge_state(trump, seed, plays)
+    scores = {card_of(c): tricks for c, tricks in solve_board(endplay_deal(state))}
+    ours = {move.card: tricks for move, tricks in analyse(state).items()}  # type: ignore[union-attr]
+    assert ours == scores
+
+
+@pytest.mark.parametrize(("trump", "seed"), [(ba.Suit.HEARTS, 12)])
+def test_every_first_lead_agrees_with_dds(trump: ba.Suit | None, seed: int) -> None:
+    """Every card of the opening lead of a whole 13-card deal."""
+    state = bridge_state(trump, seed, 0)
     scores = {card_of(c): tricks for c, tricks in solve_board(endplay_deal(state))}
     ours = {move.card: tricks for move, tricks in analyse(state).items()}  # type: ignore[union-attr]
     assert ours == scores

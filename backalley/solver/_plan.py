@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import functools
 
-from backalley.solver._rules import DealRules
 from backalley.solver import _rules
+from backalley.solver._rules import DealRules
 
 __all__ = ["Plan", "plan_for"]
 
@@ -148,7 +148,9 @@ def _same_signature(ordered: list[list[bool]], i: int, j: int) -> bool:
     return all(row_i[k] == row_j[k] for k in range(len(row_i)) if k != i and k != j)
 
 
-def _dominates_all(rules: DealRules, trump: int, members: list[int], cards: tuple[int, ...]) -> bool:
+def _dominates_all(
+    rules: DealRules, trump: int, members: list[int], cards: tuple[int, ...]
+) -> bool:
     inside = set(members)
     outside = [c for c in cards if c not in inside]
     if not outside:

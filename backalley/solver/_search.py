@@ -47,8 +47,8 @@ _HOLDINGS: dict[tuple[int, ...], tuple[int, int, int]] = {}
 
 def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
     """One group's cards in the hands ``parts``: (the owners of its remaining
-    cards, highest first, ``bits`` bits each; how many remain; the number of
-    cards of each hand, packed)."""
+    cards, highest first, ``bits`` bits each; ``bits`` times how many remain;
+    the number of cards of each hand, packed 6 bits each)."""
     union = 0
     lengths = 0
     for part in parts:
@@ -66,9 +66,28 @@ def _holding(parts: tuple[int, ...], bits: int) -> tuple[int, int, int]:
         total += 1
     if len(_HOLDINGS) >= _MEMO_LIMIT:
         _HOLDINGS.clear()
-    answer = (code, total, lengths)
+    answer = (code, bits * total, lengths)
     _HOLDINGS[parts] = answer
     return answer
+
+
+def _classes(mine: int, others: int) -> tuple[tuple[int, int], ...]:
+    """The classes of equivalent cards among ``mine`` (cards of one group):
+    runs with no card of ``others`` between them, as (lowest, highest)."""
+    out = []
+    rep = prev = -1
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        c = low.bit_length() - 1
+        if prev >= 0 and not others & (low - (2 << prev)):
+            prev = c
+            continue
+        if rep >= 0:
+            out.append((rep, prev))
+        rep = prev = c
+    out.append((rep, prev))
+    return tuple(out)
 
 
 class Search:
@@ -162,44 +181,81 @@ def _make_test(
     # bucket -> entries [mask, value, lo, hi, best, keep]: the entry applies to
     # a position of the bucket whose code & mask == value; keep: for each
     # group, how many of its remaining cards are relevant
-    tt: dict[tuple[object, ...], list[list[object]]] = {}
+    tt: dict[object, list[list[object]]] = {}
     lead_found = [-1]
+    class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+    group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
+    legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
 
-    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int]:
-        """Tricks the leader surely takes by cashing top cards from the lead,
-        and the cards counted."""
+    def legal_of(hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int) -> int:
+        """The rule set's legal plays, memoised."""
+        lkey = (hand, trick, leader, broken)
+        cards = legal_memo.get(lkey, -1)
+        if cards < 0:
+            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+            if len(legal_memo) >= _MEMO_LIMIT:
+                legal_memo.clear()
+            legal_memo[lkey] = cards
+        return cards
+
+    def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int, int]:
+        """Tricks the leader surely takes by cashing cards from the lead, and
+        the cards whose rank that depends on.
+
+        The leader leads each group's cards from the top; a round counts when
+        no opponent still holding the group has a higher card, no opponent
+        (or partner) already void in it holds a trump, and no partner still
+        holding the group has a higher card (it could be made to overtake).
+        Opponents keep their highest cards as long as they can, partners
+        play their lowest, so the count holds whatever they do; rounds past
+        the opponents' length are the leader's long cards.  Trumps are
+        cashed first: a hand whose trumps are all drawn by then cannot ruff.
+        Also returned:
+        how many of the tricks are not won with trumps (no trump is played
+        in those).
+        """
         hand = hands[leader]
-        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
-        ruffers = [hands[s] for s in range(n) if s != leader and hands[s] & tmask]
+        leads = legal_of(hand, (), leader, broken, leader)
+        others = [h for s, h in enumerate(hands) if s != leader and h]
+        union = hand
+        for h in others:
+            union |= h
         total = 0
+        plains = 0
         used = 0
-        for g, gm in enumerate(gmasks):
+        # trumps first: once the others' trumps are drawn, nobody ruffs
+        ruffers = [bool(h & tmask) for h in others]
+        for g in group_order:
+            gm = gmasks[g]
             mine = hand & gm
-            if not mine:
+            if not mine or not (leads >> (mine.bit_length() - 1)) & 1:
                 continue
-            others = 0
-            for s in range(n):
-                if s != leader:
-                    others |= hands[s] & gm
-            above = others.bit_length()
-            top = mine >> above
-            if not top:
-                continue
-            if not (leads >> (top.bit_length() - 1 + above)) & 1:
-                continue
-            count = top.bit_count()
-            if g != tgroup:
-                for other in ruffers:
-                    length = (other & gm).bit_count()
-                    if length < count:
-                        count = length
-            if count:
-                cashed = top << above
-                for _ in range(cashed.bit_count() - count):
-                    cashed &= cashed - 1
-                used |= cashed
-                total += count
-        return (total if total < left else left), used
+            plain = g != tgroup
+            k = 0
+            last = 0
+            while mine:
+                top = 1 << (mine.bit_length() - 1)
+                for i, h in enumerate(others):
+                    held = h & gm
+                    if held.bit_count() > k:
+                        if held > top:
+                            break
+                    elif plain and ruffers[i]:
+                        break
+                else:
+                    k += 1
+                    last = top
+                    mine ^= top
+                    continue
+                break
+            if k:
+                total += k
+                if plain:
+                    plains += k
+                else:
+                    ruffers = [(h & tmask).bit_count() > k for h in others]
+                used |= union & gm & ~(last - 1)
+        return (total if total < left else left), used, plains
 
     def entries_to_partner(
         hands: tuple[int, ...], leader: int, broken: bool, left: int
@@ -207,7 +263,7 @@ def _make_test(
         """Tricks the leader's side surely takes by leading low to a partner's
         top card of a group and cashing the partner's quick tricks from there."""
         hand = hands[leader]
-        leads = legal(rules, hand, (), trump, broken, leader, leader, bidders)
+        leads = legal_of(hand, (), leader, broken, leader)
         best, best_used = 0, 0
         side = is_max[leader]
         for p in range(n):
@@ -234,7 +290,7 @@ def _make_test(
                     continue
                 low = mine & -mine
                 c = low.bit_length() - 1
-                if not legal(rules, partner, (c,), trump, broken, p, leader, bidders) & top:
+                if not legal_of(partner, (c,), leader, broken, p) & top:
                     continue
                 after = list(hands)
                 for s in range(n):
@@ -245,7 +301,7 @@ def _make_test(
                         after[s] ^= top
                     elif held:
                         after[s] ^= held & -held
-                q, used = quick(tuple(after), p, broken, left - 1)
+                q, used, _plain = quick(tuple(after), p, broken, left - 1)
                 if q + 1 > best:
                     best, best_used = q + 1, used | top
         return best, best_used
@@ -260,7 +316,16 @@ def _make_test(
         rem: int,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The legal cards, one per class of equivalent cards, best guesses
-        first; and the classes of more than one card, as (lowest, highest)."""
+        first; and the classes of more than one card, as (lowest, highest).
+
+        The guesses follow DDS: at the lead, cash the side's winners, lead
+        towards a partner's winner or a partner's ruff, force out a single
+        higher card with a sequence, avoid suits an opponent ruffs; later,
+        when the other side holds the trick, the cheapest card that surely
+        wins it, then the cheapest that takes it for now, then low cards;
+        when the side holds it, a card that surely keeps it, else low cards;
+        discard low cards of groups without winners.
+        """
         if not fast:
             out = []
             while cards:
@@ -268,54 +333,122 @@ def _make_test(
                 cards ^= low
                 out.append(low.bit_length() - 1)
             return out, []
-        others = rem & ~hands[seat]
-        reps: list[tuple[int, int]] = []
-        spans: list[tuple[int, int]] = []
-        rep = prev = -1
-        mine_side = is_max[seat]
-        if trick:
-            wg = group[win]
-            ws = strength[win]
-            wseat = (leader + trick.index(win)) % n
-            ours = is_max[wseat] == mine_side
-        while cards:
-            low = cards & -cards
-            cards ^= low
-            c = low.bit_length() - 1
-            g = group[c]
-            if prev >= 0 and group[prev] == g and not (others & gmasks[g] & (low - (2 << prev))):
-                prev = c
+        hand = hands[seat]
+        others = rem & ~hand
+        classes: list[tuple[int, int]] = []
+        for gm in gmasks:
+            mine = cards & gm
+            if not mine:
                 continue
-            if rep != prev:
-                spans.append((rep, prev))
-            rep = prev = c
-            if not trick:
-                # leads: winners first, then leads towards the side's winners, then low cards
-                higher = others & gmasks[g] & ~((low << 1) - 1)
+            ckey = (mine, others & gm)
+            found = class_memo.get(ckey)
+            if found is None:
+                found = _classes(mine, others & gm)
+                if len(class_memo) >= _MEMO_LIMIT:
+                    class_memo.clear()
+                class_memo[ckey] = found
+            classes += found
+        spans = [cl for cl in classes if cl[0] != cl[1]]
+        if len(classes) == 1:
+            return [classes[0][0]], spans
+        side = is_max[seat]
+        weighted: list[tuple[int, int]] = []
+        if not trick:
+            seen_group = -1
+            for lo, hi in classes:
+                g = group[lo]
+                gm = gmasks[g]
+                if g != seen_group:
+                    seen_group = g
+                    lowest = True
+                    danger = False
+                    ruff = False
+                    opp_trumps = False
+                    if tmask:
+                        for s in range(n):
+                            if s == seat:
+                                continue
+                            h = hands[s]
+                            if h & tmask:
+                                if is_max[s] != side:
+                                    opp_trumps = True
+                                    if g != tgroup and not h & gm:
+                                        danger = True
+                                elif g != tgroup and not h & gm:
+                                    ruff = True
+                else:
+                    lowest = False
+                higher = others & gm & ~((2 << hi) - 1)
                 if not higher:
-                    score = 0 if g != tgroup else 1
+                    if g == tgroup:
+                        w = 70 if opp_trumps else 5
+                    else:
+                        w = 5 if danger else 80
                 else:
                     top = 1 << (higher.bit_length() - 1)
                     owner = 0
                     while not hands[owner] & top:
                         owner += 1
-                    score = 2 if is_max[owner] == mine_side else 3
-                reps.append((score * 64 + strength[c], c))
-            else:
+                    if is_max[owner] == side:
+                        w = 60 if lowest else 20
+                    elif higher == top and lo != hi:
+                        w = 45
+                    elif lowest:
+                        w = 35
+                    else:
+                        w = 10
+                    if danger:
+                        w -= 30
+                    elif ruff:
+                        w += 30
+                    if g == tgroup:
+                        w -= 15
+                weighted.append((-w * 64 + (-strength[lo] if not higher else strength[lo]), lo))
+        else:
+            pos = len(trick)
+            wg = group[win]
+            ws = strength[win]
+            lg = group[trick[0]]
+            lmask = gmasks[lg]
+            wseat = (leader + trick.index(win)) % n
+            ours = is_max[wseat] == side
+            later = [hands[(seat + k) % n] for k in range(1, n - pos)]
+
+            def safe(card: int) -> bool:
+                g = group[card]
+                above = gmasks[g] & ~((2 << card) - 1)
+                for h in later:
+                    if g == lg:
+                        if h & above:
+                            return False
+                        if g != tgroup and not h & lmask and h & tmask:
+                            return False
+                    elif h & above and not h & lmask:
+                        return False
+                return True
+
+            partner_safe = ours and safe(win)
+            for lo, hi in classes:
+                g = group[lo]
+                st = strength[lo]
                 if g == wg:
-                    beats = strength[c] > ws
+                    beats = st > ws
                 else:
                     beats = g == tgroup
-                key = strength[c] + (32 if g == tgroup else 0)
-                if ours:
-                    score = 1 if beats else 0
+                ruffing = g == tgroup and lg != tgroup
+                if partner_safe:
+                    w = -st - (100 if ruffing else 0)
+                elif beats and safe(hi):
+                    w = 200 - st
+                elif beats and not ours:
+                    w = 150 - st
                 else:
-                    score = 0 if beats else 1
-                reps.append((score * 64 + key, c))
-        if rep != prev:
-            spans.append((rep, prev))
-        reps.sort()
-        return [c for _k, c in reps], spans
+                    w = 60 - st - (50 if ruffing or g == tgroup else 0)
+                    if g != lg and not (others & gmasks[g] & ~((2 << hi) - 1)):
+                        w -= 40  # a winner of its group: keep it
+                weighted.append((-w, lo))
+        weighted.sort()
+        return [c for _k, c in weighted], spans
 
     def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> int:
         """Can the side take ``target`` of the ``left`` tricks, ``leader`` to lead?"""
@@ -325,8 +458,16 @@ def _make_test(
             return 0
         if left == 1:
             trick = tuple(hands[(leader + i) % n].bit_length() - 1 for i in range(n))
-            at = rule_winner(rules, trick, trump)
-            w = trick[at]
+            if standard:
+                w = trick[0]
+                for c in trick:
+                    gc, gw = group[c], group[w]
+                    if (strength[c] > strength[w]) if gc == gw else gc == tgroup:
+                        w = c
+                at = trick.index(w)
+            else:
+                at = rule_winner(rules, trick, trump)
+                w = trick[at]
             rel = 0
             if standard:
                 g = group[w]
@@ -337,21 +478,35 @@ def _make_test(
             return (RESULT | rel) if is_max[(leader + at) % n] else rel
         if fast:
             full = 0
-            key: list[object] = [leader, broken]
-            for gm in gmasks:
-                parts = tuple(map(gm.__and__, hands))
-                held = holdings.get(parts)
-                if held is None:
-                    held = holding(parts, bits)
-                full = (full << (bits * held[1])) | held[0]
-                key.append(held[2])
-            bucket = tuple(key)
+            lengths = 0
+            if n == 4:
+                h0, h1, h2, h3 = hands
+                rem = h0 | h1 | h2 | h3
+                for gm in gmasks:
+                    parts: tuple[int, ...] = (h0 & gm, h1 & gm, h2 & gm, h3 & gm)
+                    held = holdings.get(parts)
+                    if held is None:
+                        held = holding(parts, bits)
+                    full = (full << held[1]) | held[0]
+                    lengths = (lengths << 24) | held[2]
+            else:
+                rem = 0
+                for h in hands:
+                    rem |= h
+                for gm in gmasks:
+                    parts = tuple(map(gm.__and__, hands))
+                    held = holdings.get(parts)
+                    if held is None:
+                        held = holding(parts, bits)
+                    full = (full << held[1]) | held[0]
+                    lengths = (lengths << (6 * n)) | held[2]
+            bucket: object = (lengths << 5) | (leader << 1) | broken
         else:
             full = 0
             bucket = (leader, broken, *hands)
-        rem = 0
-        for h in hands:
-            rem |= h
+            rem = 0
+            for h in hands:
+                rem |= h
         entries = tt.get(bucket)
         best = -1
         if entries is not None:
@@ -366,31 +521,67 @@ def _make_test(
         else:
             entries = []
             tt[bucket] = entries
-        if quick_ok and tmask:
-            # a hand's trumps above every other hand's trumps each win a trick
-            all_trumps = rem & tmask
+        side_sure = [0, 0]  # sure trump tricks of the minimising, maximising side
+        side_rel = [0, 0]
+        if fast and tmask and rem & tmask:
+            # each trump of a hand lies in a trick of its own, which the other
+            # side takes only with a higher trump, each trump of the other
+            # side in one trick: the hand's trumps that the other side's
+            # higher trumps cannot all cover win tricks for its side
+            max_trumps = 0
+            min_trumps = 0
+            for s in range(n):
+                if is_max[s]:
+                    max_trumps |= hands[s] & tmask
+                else:
+                    min_trumps |= hands[s] & tmask
             for s in range(n):
                 mine = hands[s] & tmask
                 if not mine:
                     continue
-                rest = all_trumps & ~mine
-                top = mine >> rest.bit_length()
-                if top:
-                    sure = top.bit_count()
-                    if is_max[s]:
-                        if sure >= target:
-                            return RESULT | (top << rest.bit_length())
-                    elif left - sure < target:
-                        return top << rest.bit_length()
+                m = is_max[s]
+                theirs = max_trumps if not m else min_trumps
+                above = theirs.bit_length()
+                top = (mine >> above).bit_count()
+                # cover the hand's trumps from the top, each with one of the
+                # other side's trumps above it
+                covered = free = seen = 0
+                rest = mine
+                while rest:
+                    t = rest.bit_length() - 1
+                    rest ^= 1 << t
+                    higher = (theirs >> t).bit_count()
+                    free += higher - seen
+                    seen = higher
+                    if free:
+                        covered += 1
+                        free -= 1
+                sure = mine.bit_count() - covered
+                if sure > side_sure[m]:
+                    side_sure[m] = sure
+                    if sure == top:
+                        side_rel[m] = rem & tmask & ~((1 << above) - 1)
+                    else:
+                        side_rel[m] = rem & tmask & ~((mine & -mine) - 1)
+            if side_sure[1] >= target:
+                return RESULT | side_rel[1]
+            if left - side_sure[0] < target:
+                return side_rel[0]
         if quick_ok:
-            q, used = quick(hands, leader, broken, left)
-            need = target if is_max[leader] else left - target + 1
+            q, used, plain = quick(hands, leader, broken, left)
+            lm = is_max[leader]
+            need = target if lm else left - target + 1
+            if q < need and side_sure[lm] > q - plain:
+                # the tricks cashed in plain groups use no trump: the side's
+                # sure trump tricks come on top
+                q = plain + side_sure[lm]
+                used |= side_rel[lm]
             if q < need and n > 2:
                 q2, used2 = entries_to_partner(hands, leader, broken, left)
                 if q2 > q:
                     q, used = q2, used2
             if q >= need:
-                return (RESULT | used) if is_max[leader] else used
+                return (RESULT | used) if lm else used
         hint = -1
         if best >= 0:
             # the best lead found before, stored as (group, how many of the
@@ -424,10 +615,23 @@ def _make_test(
                 keep.append(k)
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
-        if answer & RESULT:
-            entries.append([mask, full & mask, target, left, best, keep])
+        value = full & mask
+        for e in entries:
+            if e[0] == mask and e[1] == value:
+                # the same class of positions: narrow its bounds
+                if answer & RESULT:
+                    if target > e[2]:  # type: ignore[operator]
+                        e[2] = target
+                elif target - 1 < e[3]:  # type: ignore[operator]
+                    e[3] = target - 1
+                if best >= 0:
+                    e[4] = best
+                break
         else:
-            entries.append([mask, full & mask, 0, target - 1, best, keep])
+            if answer & RESULT:
+                entries.append([mask, value, target, left, best, keep])
+            else:
+                entries.append([mask, value, 0, target - 1, best, keep])
         return answer
 
     def kept(hands: tuple[int, ...], keep: list[int]) -> int:
@@ -463,11 +667,43 @@ def _make_test(
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
-        cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+        lkey = (hand, trick, leader, broken)
+        cards = legal_memo.get(lkey, -1)
+        if cards < 0:
+            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+            if len(legal_memo) >= _MEMO_LIMIT:
+                legal_memo.clear()
+            legal_memo[lkey] = cards
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
-        moves, spans = order(cards, hands, seat, leader, trick, win, rem)
+        deferred = fast and last
+        if deferred:
+            # the last seat: try the obvious card first (the cheapest that
+            # takes the trick from the other side, else the lowest, keeping
+            # trumps), and order the rest only when it does not settle it
+            spans: list[tuple[int, int]] = []
+            pick = -1
+            if is_max[(leader + trick.index(win)) % n] != maximising:
+                wg = group[win]
+                beat = cards & gmasks[wg] & ~((2 << win) - 1)
+                if not beat and wg != tgroup:
+                    beat = cards & tmask
+                if beat:
+                    pick = (beat & -beat).bit_length() - 1
+            if pick < 0:
+                pool = cards & ~tmask or cards
+                low_strength = 99
+                for gm in gmasks:
+                    x = pool & gm
+                    if x:
+                        c = (x & -x).bit_length() - 1
+                        if strength[c] < low_strength:
+                            low_strength = strength[c]
+                            pick = c
+            moves = [pick]
+        else:
+            moves, spans = order(cards, hands, seat, leader, trick, win, rem)
         if pos == 0 and win >= 0:
             # the hint may stand for its class under another card
             for i, c in enumerate(moves):
@@ -477,7 +713,12 @@ def _make_test(
                     moves.insert(0, moves.pop(i))
                     break
         union = 0
+        skip: list[int] | None = None
         for c in moves:
+            if skip is not None:
+                bound = skip[group[c]]
+                if bound and (1 << c) < bound:
+                    continue  # answered by a lower card already refuted
             new = list(hands)
             new[seat] = hand ^ (1 << c)
             after = tuple(new)
@@ -514,6 +755,27 @@ def _make_test(
                     lead_found[0] = c
                 return answer
             union |= answer
+            if fast:
+                # DDS's "lowest win": the refutation of ``c`` did not depend
+                # on any card of its group below the lowest relevant one, so
+                # it refutes each of this hand's cards of the group below
+                # that one too (swap the two cards' names)
+                g = group[c]
+                if skip is None:
+                    skip = [0] * len(gmasks)
+                if not skip[g]:
+                    r = union & gmasks[g]
+                    low = r & -r if r else 1 << 54
+                    if (1 << c) < low:
+                        skip[g] = low
+            if deferred:
+                deferred = False
+                rest, spans = order(cards, hands, seat, leader, trick, win, rem)
+                for lo, hi in spans:
+                    if lo <= c <= hi and group[lo] == group[c]:
+                        c = lo
+                        break
+                moves.extend(x for x in rest if x != c)
         if pos == 0:
             lead_found[0] = -1
         rel = union & CARDS
