@@ -75,6 +75,8 @@ class Compiled(TypedDict, total=False):
     """The follow part's ``restrictions``, folded into a bit set."""
     trick_winner: TrickWinner
     """The ranking part's ``trick_winner``."""
+    outcome: Callable[[BiddingContext], BiddingOutcome]
+    """The bidding part's ``outcome``."""
 
 
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
@@ -167,7 +169,7 @@ class CallNode:
         """The bidding part's outcome of these (complete) calls."""
         out = self._outcome
         if out is None:
-            out = self._plan.rules.bidding.outcome(self.ctx)
+            out = self._plan.bidding_outcome(self.ctx)
             self._outcome = out
         return out
 
@@ -179,6 +181,7 @@ class Plan:
         "_ids",
         "_nodes",
         "_roots",
+        "bidding_outcome",
         "breaks_trump",
         "deck_cards",
         "deck_mask",
@@ -224,6 +227,11 @@ class Plan:
         """The legal plays to a trick: ``follow_mask(ctx, seat, hand, trick, leader)``."""
         self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
         self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
+        bidding = _compiled(rules.bidding, rules)
+        self.bidding_outcome: Callable[[BiddingContext], BiddingOutcome] = (
+            bidding.get("outcome") or rules.bidding.outcome
+        )
+        """The contracts of a complete bidding: ``bidding_outcome(ctx)``."""
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
         self._nodes = 0
@@ -367,4 +375,7 @@ class Plan:
 
 def compiled_parts(rules: RuleSet) -> dict[str, Any]:
     """The compiled functions each part offers (for tests and curious readers)."""
-    return {name: _compiled(getattr(rules, name), rules) for name in ("lead", "follow", "ranking")}
+    return {
+        name: _compiled(getattr(rules, name), rules)
+        for name in ("lead", "follow", "ranking", "bidding")
+    }
