@@ -221,7 +221,6 @@ def playout(
         if phase is _BIDDING:
             # the calls: walk the plan's bidding nodes; a state only after the last call
             node = _node(rules, deal)
-            last = rules.players - 1
             while True:
                 move = choose(node.legal)
                 call = node.ids.get(id(move))
@@ -231,10 +230,11 @@ def playout(
                         _bidding_state(raw, node).apply(move)  # raises, with the reason
                         raise AssertionError("a refused call was applied")  # pragma: no cover
                 budget -= 1
-                if len(node.ctx.calls) == last:
+                child = node.after(call)
+                if not child.open:  # the bidding is complete
                     state = _bidding_state(raw, node)._call(call, node)
                     break
-                node = node.after(call)
+                node = child
                 if not budget:
                     return _bidding_state(raw, node)
             if stop_deal and state._raw[1].results is not match.results:

@@ -103,7 +103,19 @@ class DoubledBoards(ba.rules.OnceAroundBidding):
         return attrs.evolve(out, contracts=contracts)
 
 
-TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads, DoubledBoards)
+@attrs.frozen(slots=True)
+class NoHighBids(ba.rules.OnceAroundBidding):
+    """A user's bidding that changes the legal calls: no bid above 3."""
+
+    tag: ClassVar[str] = "test-no-high-bids"
+
+    def legal_calls(self, ctx: Any) -> tuple[Any, ...]:
+        return tuple(
+            c for c in super().legal_calls(ctx) if not isinstance(c, ba.Bid) or c.tricks <= 3
+        )
+
+
+TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads, DoubledBoards, NoHighBids)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -270,7 +282,7 @@ BIDDINGS = [
     dealer=st.integers(0, 5),
     seed=st.integers(0, 10_000),
 )
-def test_the_compiled_outcome_agrees_with_the_bidding_part(
+def test_the_compiled_bidding_agrees_with_the_bidding_part(
     name: str, bidding: Any, dealer: int, seed: int
 ) -> None:
     base = ba.variants.get(name)
@@ -282,6 +294,10 @@ def test_the_compiled_outcome_agrees_with_the_bidding_part(
         ctx = plan.deal_context(0, dealer % rules.players, size)
         node = plan.call_node(ctx)
         while node.open:
+            legal = rules.bidding.legal_calls(node.ctx)
+            assert node.legal == legal
+            if "legal_calls" in compiled:
+                assert compiled["legal_calls"](node.ctx) == legal
             node = node.after(rng.choice(node.legal))
         expected = rules.bidding.outcome(node.ctx)
         assert node.outcome == expected
@@ -289,10 +305,20 @@ def test_the_compiled_outcome_agrees_with_the_bidding_part(
             assert compiled["outcome"](node.ctx) == expected
 
 
+def test_a_bidding_that_changes_the_legal_calls_runs_through_its_method() -> None:
+    rules = ba.variants.GAMERULES.replace(bidding=NoHighBids())
+    assert set(plan_module.compiled_parts(rules)["bidding"]) == {"outcome"}
+    node = rules.plan.call_node(rules.plan.deal_context(0, 0, 8))
+    assert max(c.tricks for c in node.legal if isinstance(c, ba.Bid)) == 3
+    state = ba.new_game(rules, seed=4)
+    assert ba.moves.bid(4) not in state.legal_moves()
+
+
 def test_a_bidding_that_changes_the_outcome_runs_through_its_method() -> None:
-    assert "outcome" in plan_module.compiled_parts(ba.variants.GAMERULES)["bidding"]
+    compiled = plan_module.compiled_parts(ba.variants.GAMERULES)["bidding"]
+    assert set(compiled) == {"legal_calls", "outcome"}
     rules = ba.variants.GAMERULES.replace(bidding=DoubledBoards())
-    assert plan_module.compiled_parts(rules)["bidding"] == {}
+    assert set(plan_module.compiled_parts(rules)["bidding"]) == {"legal_calls"}
     plan = rules.plan
     node = plan.call_node(plan.deal_context(0, 0, 5))
     for call in (ba.moves.BOARD, ba.moves.PASS, ba.moves.bid(2), ba.moves.PASS):
@@ -342,6 +368,15 @@ def test_playout_reaches_the_state_the_public_api_does(
     want = _public(state, random.Random(seed).choice, until, decisions)
     assert got == want
     assert got.legal_moves() == want.legal_moves()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_playout_plays_every_bidding_to_its_end(name: str) -> None:
+    """Every variant's bidding, including one that ends before each seat has
+    spoken (one speaker per side)."""
+    state = ba.new_game(ba.variants.get(name), seed=0)
+    got = lowlevel.playout(state, random.Random(0).choice, until="deal")
+    assert got == _public(state, random.Random(0).choice, "deal", None)
 
 
 def test_playout_refuses_an_illegal_choice_as_apply_does() -> None:

@@ -11,7 +11,7 @@ the calls make.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -311,12 +311,57 @@ class OnceAroundBidding(_BiddingPart):
         )
 
     def compile(self, rules: Any) -> Compiled:
-        """A fast form of :meth:`outcome` for the rule set's plan: the same
-        contracts (shared :class:`Contract` values, which are immutable), found
-        in one pass over the calls.  A subclass that changes :meth:`outcome`
-        runs through it instead."""
-        if type(self).outcome is not OnceAroundBidding.outcome:
-            return {}
+        """Fast forms of :meth:`legal_calls` and :meth:`outcome` for the rule
+        set's plan: the same calls (one shared tuple per bidding situation) and
+        the same contracts (shared :class:`Contract` values, which are
+        immutable), found in one pass over the calls.  A subclass that changes
+        either rule runs through its own methods instead."""
+        out: Compiled = {}
+        cls = type(self)
+        if all(
+            getattr(cls, name) is getattr(OnceAroundBidding, name)
+            for name in ("legal_calls", "_hooked", "_board_refusal", "max_bid")
+        ):
+            out["legal_calls"] = self._compiled_legal_calls()
+        if cls.outcome is OnceAroundBidding.outcome:
+            out["outcome"] = self._compiled_outcome()
+        return out
+
+    def _compiled_legal_calls(self) -> Callable[[BiddingContext], tuple[Move, ...]]:
+        """:meth:`legal_calls`, remembered by what it depends on: the hand size,
+        whether the last seat speaks, the board claims so far (and whether the
+        seat's own side made one) and the total of the numeric bids."""
+        legal_calls = self.legal_calls
+        memo: dict[tuple[int, int, int, int, bool, int], tuple[Move, ...]] = {}
+
+        def compiled(ctx: BiddingContext) -> tuple[Move, ...]:
+            hand_size, players, first, calls, _teams, seat_teams = ctx
+            claims = total = 0
+            own_side = False
+            if calls:
+                seat = first
+                side = seat_teams[(first + len(calls)) % players]
+                for call in calls:
+                    kind = type(call)
+                    if kind is Bid:
+                        total += call.tricks  # type: ignore[union-attr]
+                    elif kind is BoardBid:
+                        claims += 1
+                        if seat_teams[seat] == side:
+                            own_side = True
+                    seat += 1
+                    if seat == players:
+                        seat = 0
+            key = (hand_size, players, len(calls), claims, own_side, total)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = legal_calls(ctx)
+            return found
+
+        return compiled
+
+    def _compiled_outcome(self) -> Callable[[BiddingContext], BiddingOutcome]:
+        """:meth:`outcome` in one pass, with shared contracts."""
         thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
         multipliers = self.board_multipliers
         own_highest = self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM
@@ -377,7 +422,7 @@ class OnceAroundBidding(_BiddingPart):
                 board_bidders=frozenset(claims),
             )
 
-        return {"outcome": outcome}
+        return outcome
 
     def describe(self) -> str:
         return self._describe(alone=False)

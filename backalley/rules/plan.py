@@ -77,6 +77,8 @@ class Compiled(TypedDict, total=False):
     """The ranking part's ``trick_winner``."""
     outcome: Callable[[BiddingContext], BiddingOutcome]
     """The bidding part's ``outcome``."""
+    legal_calls: Callable[[BiddingContext], tuple[Move, ...]]
+    """The bidding part's ``legal_calls``."""
 
 
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
@@ -178,6 +180,7 @@ class Plan:
     """The compiled form of one :class:`~backalley.RuleSet` (see :attr:`RuleSet.plan`)."""
 
     __slots__ = (
+        "_held",
         "_ids",
         "_nodes",
         "_roots",
@@ -214,7 +217,6 @@ class Plan:
         self.trumps = rules.ranking.trumps
         self.lead_restrictions = rules.lead.restrictions
         self.follow_restrictions = rules.follow.restrictions
-        self.legal_calls = rules.bidding.legal_calls
         self.first_bidder = rules.bidding.first
         lead = _compiled(rules.lead, rules)
         follow = _compiled(rules.follow, rules)
@@ -228,12 +230,17 @@ class Plan:
         self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
         self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
         bidding = _compiled(rules.bidding, rules)
+        self.legal_calls: Callable[[BiddingContext], tuple[Move, ...]] = (
+            bidding.get("legal_calls") or rules.bidding.legal_calls
+        )
+        """The legal calls of a bidding: ``legal_calls(ctx)``."""
         self.bidding_outcome: Callable[[BiddingContext], BiddingOutcome] = (
             bidding.get("outcome") or rules.bidding.outcome
         )
         """The contracts of a complete bidding: ``bidding_outcome(ctx)``."""
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
+        self._held: dict[int, tuple[tuple[Move, ...], dict[int, Move]]] = {}
         self._nodes = 0
 
     # ------------------------------------------------------------- contexts
@@ -294,11 +301,15 @@ class Plan:
 
     def _ids_of(self, legal: tuple[Move, ...]) -> dict[int, Move]:
         """The calls of ``legal`` by identity (one shared table per set of calls)."""
+        held = self._held.get(id(legal))
+        if held is not None and held[0] is legal:  # a shared tuple met before
+            return held[1]
         key = tuple(map(id, legal))
         ids = self._ids.get(key)
         if ids is None:
             ids = {id(m): m for m in legal}
             self._ids[key] = ids
+        self._held[id(legal)] = (legal, ids)  # holds ``legal``: its id stays its own
         return ids
 
     def _count_node(self) -> None:
@@ -307,6 +318,7 @@ class Plan:
             # bounded: start a fresh table (nodes still held by states keep working)
             self._roots = {}
             self._ids = {}
+            self._held = {}
             self._nodes = 0
 
     # ----------------------------------------------------------------- play
