@@ -371,10 +371,13 @@ class GameState(PublicFacts):
                 if mask >> card & 1:
                     rules, match, deal, _phase, hands, leader, trick, history, broken = raw
                     n = rules.players
-                    if len(trick) < n - 1:  # the trick goes on (the common case, inline)
-                        hand_list = list(hands)
-                        hand_list[(leader + len(trick)) % n] ^= BITS[card]
-                        state = _new(GameState)
+                    k = len(trick)
+                    hand_list = list(hands)
+                    hand_list[(leader + k) % n] ^= BITS[card]
+                    trick = (*trick, card)
+                    state = _new(GameState)
+                    _set_legal(state, None)
+                    if k < n - 1:  # the trick goes on (the common case)
                         _set_raw(
                             state,
                             (
@@ -384,14 +387,36 @@ class GameState(PublicFacts):
                                 _PLAYING,
                                 tuple(hand_list),
                                 leader,
-                                (*trick, card),
+                                trick,
                                 history,
                                 broken,
                             ),
                         )
-                        _set_legal(state, None)
                         return state
-                    return self._play(card)
+                    # the trick is complete: its winner leads next, or the deal ends
+                    ctx = deal.ctx
+                    plan = rules._plan or rules.plan
+                    winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
+                    history = (*history, (leader, trick, winner))
+                    if not broken:
+                        broken = plan.breaks_trump(ctx, trick)
+                    if len(history) < ctx.hand_size:
+                        _set_raw(
+                            state,
+                            (
+                                rules,
+                                match,
+                                deal,
+                                _PLAYING,
+                                tuple(hand_list),
+                                winner,
+                                (),
+                                history,
+                                broken,
+                            ),
+                        )
+                        return state
+                    return end_deal(rules, match, deal, tuple(hand_list), winner, history, broken)
             self.check(move)  # raises, with the reason
             return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
         if phase is _BIDDING:
