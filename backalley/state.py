@@ -630,26 +630,25 @@ def end_deal(
     one or end the game: one :class:`Match` built, no intermediate state."""
     ctx = deal.ctx
     plan: Plan = rules._plan or rules.plan
-    won = [0] * plan.players
-    for _lead, _cards, winner in history:
-        won[winner] += 1
-    tricks = tuple([sum([won[s] for s in team]) for team in plan.teams])
+    winners = [trick[2] for trick in history]
+    count = winners.count
+    tricks = tuple([sum(map(count, team)) for team in plan.teams])
     points = rules.scoring.score(ctx, tricks, deal.dealt_bits)
     outcome = ctx.outcome
     assert outcome is not None
     turn_up = deal.turn_up_index
     results = match.results
-    result = DealResult(
-        number=len(results) + 1,
-        dealer=ctx.dealer,
-        hand_size=ctx.hand_size,
-        turn_up=None if turn_up is None else CARDS[turn_up],
-        trump=None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
-        bids=bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls),
-        contracts=outcome.contracts,
-        declarer=outcome.declarer,
-        tricks=tricks,
-        points=points,
+    result = DealResult(  # number, dealer, hand size, turn-up, trump, bids, contracts, ...
+        len(results) + 1,
+        ctx.dealer,
+        ctx.hand_size,
+        None if turn_up is None else CARDS[turn_up],
+        None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
+        bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls),
+        outcome.contracts,
+        outcome.declarer,
+        tricks,
+        points,
     )
     scores = tuple([a + b for a, b in zip(match.scores, points)])
     results = (*results, result)
