@@ -11,9 +11,17 @@ from __future__ import annotations
 import hashlib
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-__all__ = ["SEED_LIMIT", "check_seed", "draw", "random_seed", "secure_seed", "shuffled"]
+__all__ = [
+    "SEED_LIMIT",
+    "check_seed",
+    "draw",
+    "random_seed",
+    "secure_seed",
+    "shuffled",
+    "sorted_by",
+]
 
 SEED_LIMIT = 2**64
 """Seeds are whole numbers with ``-SEED_LIMIT < seed < SEED_LIMIT``."""
@@ -31,7 +39,22 @@ def shuffled(seed: int, deal_number: int, cards: Sequence[int]) -> tuple[int, ..
     Each card gets a random 64-bit key and the deck is sorted by key (a tie,
     of probability about 1e-16, keeps the deck's order): a uniform shuffle.
     """
-    keys = _bits(seed, f"deal/{deal_number}", len(cards))
+    n = len(cards)
+    unpack = _UNPACK.get(n)
+    if unpack is None:
+        unpack = _UNPACK[n] = struct.Struct(f"<{n}Q").unpack
+    keys = unpack(hashlib.shake_256(f"backalley/{seed}/deal/{deal_number}".encode()).digest(8 * n))
+    return sorted_by(keys, cards)
+
+
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
+
+
+def sorted_by(keys: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
+    """``cards`` in the order of their ``keys`` (equal keys keep the cards' order)."""
+    by_key = dict(zip(keys, cards))
+    if len(by_key) == len(cards):  # distinct keys (all but certainly): sort the keys alone
+        return tuple(map(by_key.__getitem__, sorted(keys)))
     return tuple(map(cards.__getitem__, sorted(range(len(cards)), key=keys.__getitem__)))
 
 

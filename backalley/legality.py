@@ -39,8 +39,9 @@ def legal_play_mask(pos: Position) -> int:
 _RUNS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(5))
 """The plays of each set of cards of one 13-card group (a suit, or the jokers), filled on use."""
 _PLAYS_OF: dict[int, tuple[Play, ...]] = {}
-PLAYS_CACHE_LIMIT = 1 << 15
-"""The most bit sets whose plays are remembered whole (the cache starts afresh beyond it)."""
+PLAYS_CACHE_LIMIT = 1 << 14
+"""The most bit sets spanning several groups whose plays are remembered whole
+(beyond it only sets within one group are added)."""
 
 
 def _run(group: int, bits: int) -> tuple[Play, ...]:
@@ -66,9 +67,11 @@ def _plays(mask: int) -> tuple[Play, ...]:
         + ((r3[d] or _run(3, d)) if d else ())
         + ((r4[e] or _run(4, e)) if e else ())
     )
-    if len(_PLAYS_OF) >= PLAYS_CACHE_LIMIT:
-        _PLAYS_OF.clear()
-    _PLAYS_OF[mask] = out
+    # Remember every set within one group (at most 5 x 8,191 of them, the sets
+    # a seat following suit meets again and again), and other sets while the
+    # table is small: whole hands rarely recur, and must not push the others out.
+    if len(_PLAYS_OF) < PLAYS_CACHE_LIMIT or (a > 0) + (b > 0) + (c > 0) + (d > 0) + (e > 0) == 1:
+        _PLAYS_OF[mask] = out
     return out
 
 

@@ -371,10 +371,13 @@ class GameState(PublicFacts):
                 if mask >> card & 1:
                     rules, match, deal, _phase, hands, leader, trick, history, broken = raw
                     n = rules.players
-                    if len(trick) < n - 1:  # the trick goes on (the common case, inline)
-                        hand_list = list(hands)
-                        hand_list[(leader + len(trick)) % n] ^= BITS[card]
-                        state = _new(GameState)
+                    k = len(trick)
+                    hand_list = list(hands)
+                    hand_list[(leader + k) % n] ^= BITS[card]
+                    trick = (*trick, card)
+                    state = _new(GameState)
+                    _set_legal(state, None)
+                    if k < n - 1:  # the trick goes on (the common case)
                         _set_raw(
                             state,
                             (
@@ -384,14 +387,36 @@ class GameState(PublicFacts):
                                 _PLAYING,
                                 tuple(hand_list),
                                 leader,
-                                (*trick, card),
+                                trick,
                                 history,
                                 broken,
                             ),
                         )
-                        _set_legal(state, None)
                         return state
-                    return self._play(card)
+                    # the trick is complete: its winner leads next, or the deal ends
+                    ctx = deal.ctx
+                    plan = rules._plan or rules.plan
+                    winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
+                    history = (*history, (leader, trick, winner))
+                    if not broken:
+                        broken = plan.breaks_trump(ctx, trick)
+                    if len(history) < ctx.hand_size:
+                        _set_raw(
+                            state,
+                            (
+                                rules,
+                                match,
+                                deal,
+                                _PLAYING,
+                                tuple(hand_list),
+                                winner,
+                                (),
+                                history,
+                                broken,
+                            ),
+                        )
+                        return state
+                    return end_deal(rules, match, deal, tuple(hand_list), winner, history, broken)
             self.check(move)  # raises, with the reason
             return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
         if phase is _BIDDING:
@@ -605,26 +630,25 @@ def end_deal(
     one or end the game: one :class:`Match` built, no intermediate state."""
     ctx = deal.ctx
     plan: Plan = rules._plan or rules.plan
-    won = [0] * plan.players
-    for _lead, _cards, winner in history:
-        won[winner] += 1
-    tricks = tuple([sum([won[s] for s in team]) for team in plan.teams])
+    winners = [trick[2] for trick in history]
+    count = winners.count
+    tricks = tuple([sum(map(count, team)) for team in plan.teams])
     points = rules.scoring.score(ctx, tricks, deal.dealt_bits)
     outcome = ctx.outcome
     assert outcome is not None
     turn_up = deal.turn_up_index
     results = match.results
-    result = DealResult(
-        number=len(results) + 1,
-        dealer=ctx.dealer,
-        hand_size=ctx.hand_size,
-        turn_up=None if turn_up is None else CARDS[turn_up],
-        trump=None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
-        bids=bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls),
-        contracts=outcome.contracts,
-        declarer=outcome.declarer,
-        tricks=tricks,
-        points=points,
+    result = DealResult(  # number, dealer, hand size, turn-up, trump, bids, contracts, ...
+        len(results) + 1,
+        ctx.dealer,
+        ctx.hand_size,
+        None if turn_up is None else CARDS[turn_up],
+        None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
+        bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls),
+        outcome.contracts,
+        outcome.declarer,
+        tricks,
+        points,
     )
     scores = tuple([a + b for a, b in zip(match.scores, points)])
     results = (*results, result)

@@ -88,7 +88,34 @@ class NoAceLeads(LeadPolicy):
 ACES = sum(1 << (13 * s + 12) for s in range(4))
 
 
-TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads)
+@attrs.frozen(slots=True)
+class DoubledBoards(ba.rules.OnceAroundBidding):
+    """A user's bidding that changes the outcome: a board contract counts double."""
+
+    tag: ClassVar[str] = "test-doubled-boards"
+
+    def outcome(self, ctx: Any) -> BiddingOutcome:
+        out = super().outcome(ctx)
+        contracts = tuple(
+            attrs.evolve(c, multiplier=2 * c.multiplier) if c is not None and c.board else c
+            for c in out.contracts
+        )
+        return attrs.evolve(out, contracts=contracts)
+
+
+@attrs.frozen(slots=True)
+class NoHighBids(ba.rules.OnceAroundBidding):
+    """A user's bidding that changes the legal calls: no bid above 3."""
+
+    tag: ClassVar[str] = "test-no-high-bids"
+
+    def legal_calls(self, ctx: Any) -> tuple[Any, ...]:
+        return tuple(
+            c for c in super().legal_calls(ctx) if not isinstance(c, ba.Bid) or c.tricks <= 3
+        )
+
+
+TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads, DoubledBoards, NoHighBids)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -235,6 +262,69 @@ def test_the_bidding_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         node = plan.call_node(ctx, (ba.moves.bid(k), ba.moves.bid(1)))
         assert node.legal == rules.bidding.legal_calls(plan.bidding_context(ctx, node.ctx.calls))
         assert plan._nodes <= 5
+
+
+BIDDINGS = [
+    ba.rules.OnceAroundBidding(),
+    ba.rules.OnceAroundBidding(
+        board_multiplier=ba.rules.BoardMultiplier.OWN_HIGHEST_CLAIM,
+        board_claims=ba.rules.BoardClaims.OPPONENTS_ONLY,
+        all_pass=ba.rules.AllPass.PLAY_FOR_OVERTRICKS,
+    ),
+    ba.rules.OnceAroundBidding(min_bid=0, pass_allowed=False, hook=True),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(VARIANTS),
+    bidding=st.sampled_from(BIDDINGS),
+    dealer=st.integers(0, 5),
+    seed=st.integers(0, 10_000),
+)
+def test_the_compiled_bidding_agrees_with_the_bidding_part(
+    name: str, bidding: Any, dealer: int, seed: int
+) -> None:
+    base = ba.variants.get(name)
+    rules = base if base.bidding.tag != bidding.tag else base.replace(bidding=bidding)
+    plan = rules.plan
+    compiled = plan_module.compiled_parts(rules)["bidding"]
+    rng = random.Random(seed)
+    for size in plan.hand_sizes[:6]:
+        ctx = plan.deal_context(0, dealer % rules.players, size)
+        node = plan.call_node(ctx)
+        while node.open:
+            legal = rules.bidding.legal_calls(node.ctx)
+            assert node.legal == legal
+            if "legal_calls" in compiled:
+                assert compiled["legal_calls"](node.ctx) == legal
+            node = node.after(rng.choice(node.legal))
+        expected = rules.bidding.outcome(node.ctx)
+        assert node.outcome == expected
+        if "outcome" in compiled:
+            assert compiled["outcome"](node.ctx) == expected
+
+
+def test_a_bidding_that_changes_the_legal_calls_runs_through_its_method() -> None:
+    rules = ba.variants.GAMERULES.replace(bidding=NoHighBids())
+    assert set(plan_module.compiled_parts(rules)["bidding"]) == {"outcome"}
+    node = rules.plan.call_node(rules.plan.deal_context(0, 0, 8))
+    assert max(c.tricks for c in node.legal if isinstance(c, ba.Bid)) == 3
+    state = ba.new_game(rules, seed=4)
+    assert ba.moves.bid(4) not in state.legal_moves()
+
+
+def test_a_bidding_that_changes_the_outcome_runs_through_its_method() -> None:
+    compiled = plan_module.compiled_parts(ba.variants.GAMERULES)["bidding"]
+    assert set(compiled) == {"legal_calls", "outcome"}
+    rules = ba.variants.GAMERULES.replace(bidding=DoubledBoards())
+    assert set(plan_module.compiled_parts(rules)["bidding"]) == {"legal_calls"}
+    plan = rules.plan
+    node = plan.call_node(plan.deal_context(0, 0, 5))
+    for call in (ba.moves.BOARD, ba.moves.PASS, ba.moves.bid(2), ba.moves.PASS):
+        node = node.after(node.find(call))  # type: ignore[arg-type]
+    # seat 1 (left of the dealer, side 1) claimed board once: x1, doubled
+    assert node.outcome.contracts[1] == Contract(5, board=True, multiplier=2)
 
 
 # --------------------------------------------------------------- playout

@@ -11,8 +11,8 @@ the calls make.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -22,6 +22,9 @@ from backalley.rules.base import Option, Part, is_bool, plays_alone
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
 from backalley.values import BiddingOutcome, Contract
+
+if TYPE_CHECKING:
+    from backalley.rules.plan import Compiled
 
 __all__ = [
     "AllPass",
@@ -306,6 +309,120 @@ class OnceAroundBidding(_BiddingPart):
         return BiddingOutcome(
             tuple(contracts), highest_bidder=leader, board_bidders=frozenset(claims)
         )
+
+    def compile(self, rules: Any) -> Compiled:
+        """Fast forms of :meth:`legal_calls` and :meth:`outcome` for the rule
+        set's plan: the same calls (one shared tuple per bidding situation) and
+        the same contracts (shared :class:`Contract` values, which are
+        immutable), found in one pass over the calls.  A subclass that changes
+        either rule runs through its own methods instead."""
+        out: Compiled = {}
+        cls = type(self)
+        if all(
+            getattr(cls, name) is getattr(OnceAroundBidding, name)
+            for name in ("legal_calls", "_hooked", "_board_refusal", "max_bid")
+        ):
+            out["legal_calls"] = self._compiled_legal_calls()
+        if cls.outcome is OnceAroundBidding.outcome:
+            out["outcome"] = self._compiled_outcome()
+        return out
+
+    def _compiled_legal_calls(self) -> Callable[[BiddingContext], tuple[Move, ...]]:
+        """:meth:`legal_calls`, remembered by what it depends on: the hand size,
+        whether the last seat speaks, the board claims so far (and whether the
+        seat's own side made one) and the total of the numeric bids."""
+        legal_calls = self.legal_calls
+        memo: dict[tuple[int, int, int, int, bool, int], tuple[Move, ...]] = {}
+
+        def compiled(ctx: BiddingContext) -> tuple[Move, ...]:
+            hand_size, players, first, calls, _teams, seat_teams = ctx
+            claims = total = 0
+            own_side = False
+            if calls:
+                seat = first
+                side = seat_teams[(first + len(calls)) % players]
+                for call in calls:
+                    kind = type(call)
+                    if kind is Bid:
+                        total += call.tricks  # type: ignore[union-attr]
+                    elif kind is BoardBid:
+                        claims += 1
+                        if seat_teams[seat] == side:
+                            own_side = True
+                    seat += 1
+                    if seat == players:
+                        seat = 0
+            key = (hand_size, players, len(calls), claims, own_side, total)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = legal_calls(ctx)
+            return found
+
+        return compiled
+
+    def _compiled_outcome(self) -> Callable[[BiddingContext], BiddingOutcome]:
+        """:meth:`outcome` in one pass, with shared contracts."""
+        thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
+        multipliers = self.board_multipliers
+        own_highest = self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM
+        numeric: dict[int, Contract] = {}
+        boards: dict[tuple[int, int], Contract] = {}
+        passed: dict[int, BiddingOutcome] = {}
+
+        def contract(tricks: int) -> Contract:
+            found = numeric.get(tricks)
+            if found is None:
+                found = numeric[tricks] = Contract(tricks)
+            return found
+
+        def board(hand_size: int, level: int) -> Contract:
+            found = boards.get((hand_size, level))
+            if found is None:
+                found = Contract(hand_size, board=True, multiplier=multipliers[level - 1])
+                boards[(hand_size, level)] = found
+            return found
+
+        def outcome(ctx: BiddingContext) -> BiddingOutcome:
+            hand_size, players, first, calls, teams, _seat_teams = ctx
+            numbers = [0] * players
+            claims: list[int] = []
+            best = 0
+            leader = first
+            seat = first
+            for call in calls:
+                kind = type(call)
+                if kind is Bid:
+                    tricks = call.tricks  # type: ignore[union-attr]
+                    numbers[seat] = tricks
+                    if tricks > best:
+                        best, leader = tricks, seat
+                elif kind is BoardBid:
+                    claims.append(seat)
+                seat += 1
+                if seat == players:
+                    seat = 0
+            if not claims and not best:
+                out = passed.get(len(teams))
+                if out is None:
+                    out = BiddingOutcome(tuple(contract(0) for _ in teams), thrown_in=thrown)
+                    passed[len(teams)] = out
+                return out
+            contracts: list[Contract | None] = []
+            for team in teams:
+                if claims and any(s in team for s in claims):
+                    level = len(claims)
+                    if own_highest:
+                        level = max(k + 1 for k, s in enumerate(claims) if s in team)
+                    contracts.append(board(hand_size, level))
+                else:
+                    contracts.append(contract(sum([numbers[s] for s in team])))
+            return BiddingOutcome(
+                tuple(contracts),
+                highest_bidder=claims[-1] if claims else leader,
+                board_bidders=frozenset(claims),
+            )
+
+        return outcome
 
     def describe(self) -> str:
         return self._describe(alone=False)
@@ -698,7 +815,6 @@ class Auction(_BiddingPart):
             )
         text += " The last winning call makes its player the declarer. "
         return text + _all_pass_text(self.all_pass)
-
 
 
 def _once_around_fit(

@@ -75,6 +75,10 @@ class Compiled(TypedDict, total=False):
     """The follow part's ``restrictions``, folded into a bit set."""
     trick_winner: TrickWinner
     """The ranking part's ``trick_winner``."""
+    outcome: Callable[[BiddingContext], BiddingOutcome]
+    """The bidding part's ``outcome``."""
+    legal_calls: Callable[[BiddingContext], tuple[Move, ...]]
+    """The bidding part's ``legal_calls``."""
 
 
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
@@ -167,7 +171,7 @@ class CallNode:
         """The bidding part's outcome of these (complete) calls."""
         out = self._outcome
         if out is None:
-            out = self._plan.rules.bidding.outcome(self.ctx)
+            out = self._plan.bidding_outcome(self.ctx)
             self._outcome = out
         return out
 
@@ -176,9 +180,11 @@ class Plan:
     """The compiled form of one :class:`~backalley.RuleSet` (see :attr:`RuleSet.plan`)."""
 
     __slots__ = (
+        "_held",
         "_ids",
         "_nodes",
         "_roots",
+        "bidding_outcome",
         "breaks_trump",
         "deck_cards",
         "deck_mask",
@@ -211,7 +217,6 @@ class Plan:
         self.trumps = rules.ranking.trumps
         self.lead_restrictions = rules.lead.restrictions
         self.follow_restrictions = rules.follow.restrictions
-        self.legal_calls = rules.bidding.legal_calls
         self.first_bidder = rules.bidding.first
         lead = _compiled(rules.lead, rules)
         follow = _compiled(rules.follow, rules)
@@ -224,8 +229,18 @@ class Plan:
         """The legal plays to a trick: ``follow_mask(ctx, seat, hand, trick, leader)``."""
         self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
         self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
+        bidding = _compiled(rules.bidding, rules)
+        self.legal_calls: Callable[[BiddingContext], tuple[Move, ...]] = (
+            bidding.get("legal_calls") or rules.bidding.legal_calls
+        )
+        """The legal calls of a bidding: ``legal_calls(ctx)``."""
+        self.bidding_outcome: Callable[[BiddingContext], BiddingOutcome] = (
+            bidding.get("outcome") or rules.bidding.outcome
+        )
+        """The contracts of a complete bidding: ``bidding_outcome(ctx)``."""
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
+        self._held: dict[int, tuple[tuple[Move, ...], dict[int, Move]]] = {}
         self._nodes = 0
 
     # ------------------------------------------------------------- contexts
@@ -286,11 +301,15 @@ class Plan:
 
     def _ids_of(self, legal: tuple[Move, ...]) -> dict[int, Move]:
         """The calls of ``legal`` by identity (one shared table per set of calls)."""
+        held = self._held.get(id(legal))
+        if held is not None and held[0] is legal:  # a shared tuple met before
+            return held[1]
         key = tuple(map(id, legal))
         ids = self._ids.get(key)
         if ids is None:
             ids = {id(m): m for m in legal}
             self._ids[key] = ids
+        self._held[id(legal)] = (legal, ids)  # holds ``legal``: its id stays its own
         return ids
 
     def _count_node(self) -> None:
@@ -299,6 +318,7 @@ class Plan:
             # bounded: start a fresh table (nodes still held by states keep working)
             self._roots = {}
             self._ids = {}
+            self._held = {}
             self._nodes = 0
 
     # ----------------------------------------------------------------- play
@@ -367,4 +387,7 @@ class Plan:
 
 def compiled_parts(rules: RuleSet) -> dict[str, Any]:
     """The compiled functions each part offers (for tests and curious readers)."""
-    return {name: _compiled(getattr(rules, name), rules) for name in ("lead", "follow", "ranking")}
+    return {
+        name: _compiled(getattr(rules, name), rules)
+        for name in ("lead", "follow", "ranking", "bidding")
+    }
