@@ -18,7 +18,6 @@ moves for bots and simulations without building a state per move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Union
 
 from backalley.cards import Card, parse_card
 from backalley.errors import NotationError, SetupError
@@ -56,7 +55,7 @@ __all__ = [
     "turn_up_index",
 ]
 
-Position = Union[GameState, PlayerView]
+Position = GameState | PlayerView
 
 
 def core(state: GameState) -> Core:

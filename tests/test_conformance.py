@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import backalley as ba
-from backalley import lowlevel
-from backalley import houserules
+from backalley import houserules, lowlevel
 from backalley.legality import legal_moves as uncached_legal_moves
 from backalley.rules import (
     AllPass,
@@ -505,8 +504,13 @@ def test_registry_strategy_reaches_every_registered_part() -> None:
     (a check on the strategy: a new rule is exercised without editing it)."""
     seen: set[tuple[str, str]] = set()
 
-    @settings(max_examples=300, deadline=None, database=None, derandomize=True,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @settings(
+        max_examples=300,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
     @given(rules=registry_rule_sets())
     def collect(rules: ba.RuleSet) -> None:
         for part in ba.rules.PART_NAMES:

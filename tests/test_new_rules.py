@@ -26,6 +26,7 @@ from backalley.rules import (
     register,
 )
 from backalley.rules.registry import lookup, part_classes
+
 from .helpers import apply_all, deck_for, refused, short
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,7 +148,7 @@ def test_built_in_rules_are_registered_by_tag() -> None:
     assert part_classes("follow")["must-head"] is MustHeadTrick
     assert part_classes("trump")["rotating"] is RotatingTrump
     assert lookup("ranking", "jokers-high") is ba.rules.JokersHigh
-    with pytest.raises(ba.RuleSetError, match="known: .*must-head"):
+    with pytest.raises(ba.RuleSetError, match=r"known: .*must-head"):
         lookup("follow", "must-dance")
 
 
@@ -291,7 +292,7 @@ def test_the_docs_example_rule_works() -> None:
     block = text.split(".. code-block:: python\n", 1)[1].split("\n:class:", 1)[0]
     code = "\n".join(line[3:] for line in block.splitlines())
     namespace: dict[str, Any] = {"__name__": "custom_rules_doc"}
-    exec(compile(code, "custom_rules.rst", "exec", dont_inherit=True), namespace)  # noqa: S102
+    exec(compile(code, "custom_rules.rst", "exec", dont_inherit=True), namespace)
     rules = namespace["rules"]
     hands = ["2C 3C 4C", "AH 5D 6D", "5C 7D 8D", "9D TD JD"]
     rules = short(rules.replace(trump=ba.rules.FixedTrump(ba.Suit.SPADES)), 3)

@@ -114,7 +114,9 @@ class FollowPolicy(Part):
             return f"the Little Blooper was led, so you must play your lowest trump, {low}"
         led = trick[0]
         if (ctx.ranking.trumps(ctx.trump) >> led) & 1:
-            return f"a trump was led and you hold a trump, so you must play a trump, not {CARDS[card]}"
+            return (
+                f"a trump was led and you hold a trump, so you must play a trump, not {CARDS[card]}"
+            )
         name = SUITS[led // 13].plural
         return f"you hold a {name[:-1]}, so you must follow {name}"
 

@@ -142,7 +142,9 @@ class DealerRule(RulePart, Protocol):
 class TrumpRule(RulePart, Protocol):
     """How each deal's trump is fixed."""
 
-    def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+    def opening(
+        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+    ) -> TrumpSetup:
         """What the part does to a freshly dealt deal: the turn-up (and any
         joker handling), the opening trump.  ``ctx.trump`` is not known yet."""
         ...
@@ -269,7 +271,9 @@ class Ranking(RulePart, Protocol):
 class ScoringRule(RulePart, Protocol):
     """Points per side at the end of a deal."""
 
-    def score(self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]) -> tuple[int, ...]:
+    def score(
+        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]
+    ) -> tuple[int, ...]:
         """The points of each side: ``tricks`` per side, ``dealt`` the hands as dealt."""
         ...
 

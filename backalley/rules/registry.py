@@ -99,7 +99,9 @@ def _registration_problems(cls: Any) -> list[str]:
 def part_classes(part: str) -> dict[str, type]:
     """The registered classes of one rule part, by tag (a copy)."""
     if part not in _REGISTRY:
-        raise RuleSetError([f"there is no rule part {part!r}; the parts are {', '.join(PART_NAMES)}"])
+        raise RuleSetError(
+            [f"there is no rule part {part!r}; the parts are {', '.join(PART_NAMES)}"]
+        )
     return dict(_REGISTRY[part])
 
 
@@ -113,7 +115,9 @@ def lookup(part: str, tag: object) -> type:
     :class:`~backalley.RuleSetError` listing the known ones."""
     table = _REGISTRY.get(part)
     if table is None:
-        raise RuleSetError([f"there is no rule part {part!r}; the parts are {', '.join(PART_NAMES)}"])
+        raise RuleSetError(
+            [f"there is no rule part {part!r}; the parts are {', '.join(PART_NAMES)}"]
+        )
     cls = table.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise RuleSetError([f"{part}: unknown type {tag!r}; known: {', '.join(sorted(table))}"])

@@ -218,7 +218,10 @@ def _fit(rules: RuleSet) -> list[str]:
             where = " and ".join([name, *(p for p in providers if p != name)])
             what = CAPABILITIES.get(capability, repr(capability))
             givers = " or ".join(
-                f"{tag!r}" for p in providers for tag, cls in part_classes(p).items() if _gives(cls, capability)
+                f"{tag!r}"
+                for p in providers
+                for tag, cls in part_classes(p).items()
+                if _gives(cls, capability)
             )
             hint = f" (use {givers})" if givers else ""
             out.append(
@@ -243,5 +246,5 @@ def _providers_of(capability: str) -> list[str]:
 def _gives(cls: type, capability: str) -> bool:
     try:
         return capability in cls().provides()  # the class's default instance
-    except Exception:  # noqa: BLE001 - a class without defaults cannot be asked
+    except Exception:
         return False

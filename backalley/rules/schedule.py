@@ -92,7 +92,9 @@ class Schedule(Part):
             return []
         need = f"{players} x {self.largest} cards"
         if extra:
-            need += " + 1 card to turn up" + (" + 1 to draw for a swapped joker" if extra > 1 else "")
+            need += " + 1 card to turn up" + (
+                " + 1 to draw for a swapped joker" if extra > 1 else ""
+            )
         return [
             f"deck and schedule{' and trump' if extra else ''}: a deal of {self.largest} cards to "
             f"{players} players needs {need}, but the deck has {deck.size}"

@@ -72,7 +72,9 @@ class _SideScoring(Part):
             ]
         return []
 
-    def score(self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]) -> tuple[int, ...]:
+    def score(
+        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]
+    ) -> tuple[int, ...]:
         """The points of each side for one deal."""
         assert ctx.outcome is not None
         return self.side_points(
@@ -225,4 +227,3 @@ def _rainbow_text(rainbow: Rainbow | None, side: str = "side") -> str:
         f" Rainbow: on the {rainbow.hand_size}-card deal, each player dealt one card of every "
         f"suit (a joker counting as trump) earns {rainbow.points:+d} for {whose}, made or set."
     )
-

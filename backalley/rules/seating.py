@@ -61,4 +61,3 @@ class Cutthroat(Part):
 
     def describe(self) -> str:
         return f"{self.players} players, each playing and scoring alone (cutthroat)."
-

@@ -73,7 +73,9 @@ class _TrumpPart(Part):
     def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
         return 0
 
-    def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+    def opening(
+        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+    ) -> TrumpSetup:
         trump = self.trump_for(ctx, None)
         return TrumpSetup(hands, stock, None, None if trump == NO_TRUMP else trump)
 
@@ -112,7 +114,9 @@ class TurnUpTrump(_TrumpPart):
             return jokers & ~(1 << turn_up)
         return jokers & ~(1 << turn_up) if turn_up >= 52 else 0
 
-    def opening(self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]) -> TrumpSetup:
+    def opening(
+        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+    ) -> TrumpSetup:
         if not stock:  # pragma: no cover - RuleSet makes sure a stock card exists
             return TrumpSetup(hands, stock, None, None)
         top, rest = stock[0], stock[1:]
