@@ -24,7 +24,16 @@ import attrs
 
 from backalley.errors import RuleSetError
 
-__all__ = ["PART_NAMES", "lookup", "part_classes", "register", "registered_parts"]
+__all__ = [
+    "PART_NAMES",
+    "claims_part",
+    "is_registered",
+    "lookup",
+    "part_classes",
+    "register",
+    "registered_parts",
+    "tag_of",
+]
 
 PART_NAMES: tuple[str, ...] = (
     "deck",
@@ -122,6 +131,18 @@ def lookup(part: str, tag: object) -> type:
     if cls is None:
         raise RuleSetError([f"{part}: unknown type {tag!r}; known: {', '.join(sorted(table))}"])
     return cls
+
+
+def claims_part(value: object) -> bool:
+    """Whether ``value`` is meant as a rule part (its class names a part),
+    registered or not: for error messages that say what is missing."""
+    return getattr(type(value), "part", None) in _REGISTRY
+
+
+def tag_of(cls: type) -> str:
+    """The tag a registered class is saved under (its name if it has none)."""
+    tag = cls.__dict__.get("tag")
+    return tag if isinstance(tag, str) else cls.__name__
 
 
 def is_registered(value: object) -> bool:

@@ -15,7 +15,7 @@ from backalley.cards import Card
 from backalley.errors import BackAlleyError, RuleSetError, SerializationError
 from backalley.moves import MOVE_TYPES, Move
 from backalley.record import GameRecord
-from backalley.rules.registry import registered_parts
+from backalley.rules.registry import claims_part, registered_parts, tag_of
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
     FORMAT_VERSION,
@@ -122,8 +122,8 @@ def _policy_loader(part: str, cls: type) -> Callable[[Any, str], Any]:
 
 def _exact(value: Any, cls: type, path: str) -> Any:
     if not isinstance(value, cls):
-        expected = getattr(cls, "tag", cls.__name__)
-        raise _fail(f"{path}.type", f"expected a {expected!r} policy, got {value.tag!r}")
+        expected = tag_of(cls)
+        raise _fail(f"{path}.type", f"expected a {expected!r} policy, got {tag_of(type(value))!r}")
     return value
 
 
@@ -154,8 +154,7 @@ def _kind_of(value: Any) -> str:
     kind = _KINDS.get(type(value))
     if kind is not None:
         return kind
-    part = getattr(type(value), "part", None)
-    if isinstance(part, str):
+    if claims_part(value):
         raise SerializationError(
             f"cannot write {type(value).__qualname__}: it is not a registered rule part "
             "(decorate the class with @backalley.rules.register, with a tag of its own)",
