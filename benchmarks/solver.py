@@ -1,7 +1,7 @@
 """Speed of the double-dummy solver: 13-card deals at the first lead.
 
-    python benchmarks/solver.py [--deals N] [--variant NAME] [--size N] [--limit S]
-                                [--clock wall|cpu] [--json FILE]
+    python benchmarks/solver.py [--deals N] [--seeds K,...] [--variant NAME] [--size N]
+                                [--limit S] [--clock wall|cpu] [--json FILE]
 
 For deal k = 0..N-1: ``new_game(rules, seed=k)`` with the variant's rules
 reduced to one deal of ``--size`` cards (``Schedule(hand_sizes=(size,))``),
@@ -10,6 +10,7 @@ then ``backalley.solver.solve`` of the first lead, timed.  Prints one line per
 deal and the median, mean and worst times (the targets on ``gamerules``:
 median < 1 s, worst < 30 s over 50 deals).  ``--limit`` skips the rest of the
 deals once one deal took longer than S seconds (reported as such).
+``--seeds 41,42`` times only the listed deals (instead of ``0..N-1``).
 
 Public API only: ``new_game``, ``legal_moves``, ``apply`` and
 ``backalley.solver.solve``.
@@ -47,6 +48,7 @@ def first_lead(rules: ba.RuleSet, seed: int) -> ba.GameState:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--seeds", default=None, help="comma-separated deals (default 0..N-1)")
     parser.add_argument("--variant", default="gamerules")
     parser.add_argument("--size", type=int, default=13)
     parser.add_argument("--limit", type=float, default=None)
@@ -58,11 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     rules = rules.replace(schedule=ba.rules.Schedule(hand_sizes=(args.size,)))
     times: list[float] = []
     rows = []
+    if args.seeds is not None:
+        seeds = [int(k) for k in args.seeds.split(",") if k.strip()]
+        which = ",".join(map(str, seeds))
+    else:
+        seeds = list(range(args.deals))
+        which = f"0..{args.deals - 1}"
     print(
         f"solver: {args.variant}, {args.size}-card deals at the first lead, "
-        f"seeds 0..{args.deals - 1}, {args.clock} clock"
+        f"seeds {which}, {args.clock} clock"
     )
-    for seed in range(args.deals):
+    for seed in seeds:
         state = first_lead(rules, seed)
         t0 = clock()
         tricks = solve(state)

@@ -513,9 +513,9 @@ def _make_test(
             for e in entries:
                 if full & e[0] == e[1]:  # type: ignore[operator]
                     if e[2] >= target:  # type: ignore[operator]
-                        return RESULT | kept(hands, e[5])  # type: ignore[arg-type]
+                        return RESULT | kept(rem, e[5])  # type: ignore[arg-type]
                     if e[3] < target:  # type: ignore[operator]
-                        return kept(hands, e[5])  # type: ignore[arg-type]
+                        return kept(rem, e[5])  # type: ignore[arg-type]
                     if best < 0:
                         best = e[4]  # type: ignore[assignment]
         else:
@@ -634,14 +634,11 @@ def _make_test(
                 entries.append([mask, value, 0, target - 1, best, keep])
         return answer
 
-    def kept(hands: tuple[int, ...], keep: list[int]) -> int:
-        """The relevant cards of an entry, in this position: for each group,
-        its ``keep`` highest remaining cards."""
+    def kept(union: int, keep: list[int]) -> int:
+        """The relevant cards of an entry, in this position (``union``: the
+        remaining cards): for each group, its ``keep`` highest remaining cards."""
         if not fast:
             return 0
-        union = 0
-        for h in hands:
-            union |= h
         out = 0
         for gm, k in zip(gmasks, keep):
             if k:
