@@ -8,6 +8,7 @@ unreadable input.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -115,3 +116,14 @@ def utf8(out: TextIO) -> bool:
     """Whether ``out`` can show the suit symbols."""
     encoding = getattr(out, "encoding", None) or sys.getdefaultencoding()
     return "utf" in encoding.lower().replace("-", "")
+
+
+def positive_count(text: str) -> int:
+    """A whole number of at least 1 (an argparse ``type``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give at least 1")
+    return value

@@ -23,6 +23,7 @@ from backalley.cli.common import (
     is_terminal,
     load_rules,
     player_names,
+    positive_count,
     rich_console,
     writable_path,
 )
@@ -30,16 +31,6 @@ from backalley.errors import SetupError
 from backalley.simulate import GameOutcome, Plan, Summary, iter_local, summarize
 
 __all__ = ["add_parser", "format_table", "run"]
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: give at least 1")
-    return value
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,7 +55,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "(default: heuristic where available, else random)",
     )
     sim.add_argument(
-        "--games", type=_positive, default=100, metavar="N", help="how many games (default 100)"
+        "--games",
+        type=positive_count,
+        default=100,
+        metavar="N",
+        help="how many games (default 100)",
     )
     sim.add_argument(
         "--seed", type=int, default=0, metavar="S", help="seed of the whole simulation (default 0)"
@@ -72,7 +67,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     sim.add_argument(
         "--jobs",
         "-j",
-        type=_positive,
+        type=positive_count,
         default=1,
         metavar="K",
         help="worker processes (local), or CPUs of a Ray instance started here (default 1)",

@@ -6,20 +6,9 @@ import argparse
 import sys
 from typing import TextIO
 
-from backalley.cli.common import EXIT_OK, load_rules, writable_path
+from backalley.cli.common import EXIT_OK, load_rules, positive_count, writable_path
 
 __all__ = ["add_parser", "run"]
-
-
-def count(text: str) -> int:
-    """A whole number of at least 1 (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: give at least 1")
-    return value
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="variant name or house-rules file",
     )
     vectors.add_argument(
-        "--games", type=count, default=10, metavar="N", help="how many games (default 10)"
+        "--games", type=positive_count, default=10, metavar="N", help="how many games (default 10)"
     )
     vectors.add_argument(
         "--seed",
