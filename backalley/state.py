@@ -372,12 +372,11 @@ class GameState(PublicFacts):
                     rules, match, deal, _phase, hands, leader, trick, history, broken = raw
                     n = rules.players
                     k = len(trick)
-                    hand_list = list(hands)
-                    hand_list[(leader + k) % n] ^= BITS[card]
-                    trick = (*trick, card)
-                    state = _new(GameState)
-                    _set_legal(state, None)
-                    if k < n - 1:  # the trick goes on (the common case)
+                    if k < n - 1:  # the trick goes on (the common case, inline)
+                        hand_list = list(hands)
+                        hand_list[(leader + k) % n] ^= BITS[card]
+                        state = _new(GameState)
+                        _set_legal(state, None)
                         _set_raw(
                             state,
                             (
@@ -387,36 +386,13 @@ class GameState(PublicFacts):
                                 _PLAYING,
                                 tuple(hand_list),
                                 leader,
-                                trick,
+                                (*trick, card),
                                 history,
                                 broken,
                             ),
                         )
                         return state
-                    # the trick is complete: its winner leads next, or the deal ends
-                    ctx = deal.ctx
-                    plan = rules._plan or rules.plan
-                    winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
-                    history = (*history, (leader, trick, winner))
-                    if not broken:
-                        broken = plan.breaks_trump(ctx, trick)
-                    if len(history) < ctx.hand_size:
-                        _set_raw(
-                            state,
-                            (
-                                rules,
-                                match,
-                                deal,
-                                _PLAYING,
-                                tuple(hand_list),
-                                winner,
-                                (),
-                                history,
-                                broken,
-                            ),
-                        )
-                        return state
-                    return end_deal(rules, match, deal, tuple(hand_list), winner, history, broken)
+                    return self._play(card)  # the trick's last card: one path for it
             self.check(move)  # raises, with the reason
             return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
         if phase is _BIDDING:
