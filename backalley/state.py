@@ -527,6 +527,28 @@ class GameState(PublicFacts):
 _set_raw = GameState.__dict__["_raw"].__set__
 _set_legal = GameState.__dict__["_legal"].__set__
 _deal_slots = tuple(Deal.__dict__[name].__set__ for name in (*_DEAL_FIELDS, "node"))
+_match_slots = tuple(Match.__dict__[a.name].__set__ for a in attrs.fields(Match))
+_result_slots = tuple(DealResult.__dict__[a.name].__set__ for a in attrs.fields(DealResult))
+
+
+def _match(
+    seed: int,
+    first_dealer: int,
+    decks: tuple[tuple[int, ...], ...],
+    deal_number: int,
+    scores: tuple[int, ...],
+    results: tuple[DealResult, ...],
+) -> Match:
+    """A :class:`Match` built by slot stores (the engine's own, checked facts)."""
+    match = _new(Match)
+    s_seed, s_first, s_decks, s_number, s_scores, s_results = _match_slots
+    s_seed(match, seed)
+    s_first(match, first_dealer)
+    s_decks(match, decks)
+    s_number(match, deal_number)
+    s_scores(match, scores)
+    s_results(match, results)
+    return match
 
 
 def _state(raw: Raw) -> GameState:
@@ -614,23 +636,36 @@ def end_deal(
     assert outcome is not None
     turn_up = deal.turn_up_index
     results = match.results
-    result = DealResult(  # number, dealer, hand size, turn-up, trump, bids, contracts, ...
-        len(results) + 1,
-        ctx.dealer,
-        ctx.hand_size,
-        None if turn_up is None else CARDS[turn_up],
-        None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
-        bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls),
-        outcome.contracts,
-        outcome.declarer,
-        tricks,
-        points,
-    )
+    result = _new(DealResult)  # slot stores: the facts are the engine's own, already checked
+    (
+        r_number,
+        r_dealer,
+        r_size,
+        r_turn,
+        r_trump,
+        r_bids,
+        r_contracts,
+        r_declarer,
+        r_tricks,
+        r_points,
+        r_data,
+    ) = _result_slots
+    r_number(result, len(results) + 1)
+    r_dealer(result, ctx.dealer)
+    r_size(result, ctx.hand_size)
+    r_turn(result, None if turn_up is None else CARDS[turn_up])
+    r_trump(result, None if ctx.trump == NO_TRUMP else SUITS[ctx.trump])
+    r_bids(result, bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls))
+    r_contracts(result, outcome.contracts)
+    r_declarer(result, outcome.declarer)
+    r_tricks(result, tricks)
+    r_points(result, points)
+    r_data(result, None)
     scores = tuple([a + b for a, b in zip(match.scores, points)])
     results = (*results, result)
     schedule = plan.hand_sizes
     if len(results) >= len(schedule):
-        match = Match(
+        match = _match(
             match.seed, match.first_dealer, match.decks, match.deal_number, scores, results
         )
         core = (rules, match, deal, _GAME_OVER, hands, leader, (), history, broken)
@@ -695,7 +730,7 @@ def _start(
         order: Sequence[int] = decks[k]
     else:
         order = chance.shuffled(seed, k, (rules._plan or rules.plan).deck_cards)
-    match = Match(seed, first_dealer, decks, k + 1, scores, results)
+    match = _match(seed, first_dealer, decks, k + 1, scores, results)
     return deal_order(rules, match, dealer, hand_size, order)
 
 
