@@ -104,7 +104,9 @@ class Counter:
         return "counter" if self.multiplier is None else f"counter x{self.multiplier}"
 
     def __reduce__(self) -> Any:
-        return (_word, ("counter",))
+        if self.multiplier is None:
+            return (_word, ("counter",))  # the shared step counter
+        return (Counter, (self.multiplier,))
 
 
 def _check_suit(instance: NameTrump, attribute: Any, value: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import pickle
 
 import attrs
 import pytest
@@ -19,6 +20,7 @@ EVERY_MOVE = [
     *[ba.Bid(n) for n in range(0, 14)],
     ba.BoardBid(),
     ba.Counter(),
+    *[ba.Counter(k) for k in (2, 3, 4)],
     *[ba.NameTrump(s) for s in ba.Suit],
     ba.NameTrump(None),
     *[ba.Play(c) for c in ba.CARDS],
@@ -51,6 +53,13 @@ def test_round_trip(move):
     assert ba.parse_move(str(move)) == move
     assert ba.parse_move(str(move).upper()) == move
     assert ba.parse_move(f"  {move!s}  ") == move
+
+
+@pytest.mark.parametrize("move", EVERY_MOVE, ids=str)
+def test_a_move_pickles_to_an_equal_move(move):
+    """A pickle keeps what the move says (a direct counter keeps its multiplier)."""
+    back = pickle.loads(pickle.dumps(move))
+    assert back == move and str(back) == str(move)
 
 
 @pytest.mark.parametrize(

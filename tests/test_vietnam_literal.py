@@ -9,6 +9,7 @@ seat 2 second (for side 0).
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, ClassVar
 
 import attrs
@@ -312,6 +313,14 @@ def test_item_4_direct_counter_cannot_be_answered() -> None:
     state = calls(state, "pass", "pass")
     assert state.contracts == (ba.Contract(7, multiplier=3, declarer=2), None)
     assert state.declarer == 2
+
+
+def test_a_state_with_a_direct_counter_pickles_to_an_equal_state() -> None:
+    rules = with_auction(counter_style=CounterStyle.DIRECT)
+    state = calls(game(rules), "bid 7", "counter x3")
+    back = pickle.loads(pickle.dumps(state))
+    assert back.calls == state.calls and back.calls[-1] == ba.Counter(3)
+    assert back.legal_moves() == state.legal_moves() == (ba.Pass(),)
 
 
 def test_item_4_direct_counter_only_against_the_other_side() -> None:
