@@ -21,6 +21,9 @@ id                      move
 ``57 + max_bid``        ``counter`` (double, triple, quadruple)
 ``58 + max_bid + s``    ``trump C``, ``trump D``, ``trump H``, ``trump S``
 ``62 + max_bid``        ``trump NT`` (no trump, where the rules allow it)
+``63 + max_bid + k``    ``counter x(k + 2)``, only for rule sets with
+                        direct counters (``direct_counters`` ids, 0 for
+                        every registered variant)
 ======================  ===============================================
 
 **Observation tensor** (:func:`observation_layout`): named pieces laid end to
@@ -35,8 +38,9 @@ end; one-hot unless said otherwise, ``n`` the number of players and ``H`` =
 - ``turn_up`` [54]; ``discards`` [54];
 - ``trump`` [5]: clubs, diamonds, hearts, spades, none (no trump suit, or
   not named yet: the phase tells which);
-- ``calls`` [n x (H + 4)]: each seat's call this deal (pass, bid 0..H, board,
-  counter), all zero for a seat that has not spoken;
+- ``calls`` [n x (H + 4 + D)]: each seat's call this deal (pass, bid 0..H,
+  board, counter, then the ``D`` direct counters ``counter x2`` ... of a rule
+  set that has them), all zero for a seat that has not spoken;
 - ``declarer`` [n]; ``leader`` [n]: who leads the current trick;
 - ``trick`` [n x 54]: the card each seat has played to the current trick;
 - ``played`` [n x 54]: the cards each seat played to this deal's completed tricks;
@@ -107,11 +111,17 @@ class Actions:
     """The action ids of a rule set (see the module docstring)."""
 
     max_bid: int = MAX_BID
+    direct_counters: int = 0
+    """How many direct counter calls have ids: ``counter x2`` up to
+    ``counter x(direct_counters + 1)`` (none by default)."""
 
     @classmethod
     def for_rules(cls, rules: RuleSet) -> Actions:
-        """The layout for ``rules``: bids up to its largest hand (at least 13)."""
-        return cls(max(MAX_BID, rules.schedule.largest))
+        """The layout for ``rules``: bids up to its largest hand (at least 13),
+        and an id for each direct counter its bidding part may call."""
+        return cls(
+            max(MAX_BID, rules.schedule.largest), max(rules.plan.direct_counters, default=1) - 1
+        )
 
     @property
     def pass_id(self) -> int:
@@ -133,14 +143,20 @@ class Actions:
         return DECK_SLOTS + 4 + self.max_bid
 
     @property
-    def size(self) -> int:
-        """The number of distinct action ids."""
+    def direct_base(self) -> int:
+        """The id of ``counter x2`` (when the layout has direct counters)."""
         return DECK_SLOTS + 9 + self.max_bid
 
     @property
+    def size(self) -> int:
+        """The number of distinct action ids."""
+        return DECK_SLOTS + 9 + self.max_bid + self.direct_counters
+
+    @property
     def call_slots(self) -> int:
-        """Calls per seat in the observation: pass, bid 0..max_bid, board, counter."""
-        return self.max_bid + 4
+        """Calls per seat in the observation: pass, bid 0..max_bid, board,
+        counter, and the direct counters."""
+        return self.max_bid + 4 + self.direct_counters
 
     def id_of(self, move: Move) -> int:
         """The action id of ``move``; :class:`~backalley.NotationError` if it has none."""
@@ -155,9 +171,15 @@ class Actions:
         if isinstance(move, BoardBid):
             return self.board_id
         if isinstance(move, Counter):
-            if move.multiplier is not None:
-                raise NotationError(f"{move}: this action layout has no direct counters")
-            return self.counter_id
+            k = move.multiplier
+            if k is None:
+                return self.counter_id
+            if k > self.direct_counters + 1:
+                if not self.direct_counters:
+                    raise NotationError(f"{move}: this action layout has no direct counters")
+                top = self.direct_counters + 1
+                raise NotationError(f"{move}: this action layout has direct counters x2..x{top}")
+            return self.direct_base + k - 2
         if isinstance(move, NameTrump):
             return self.trump_base + (4 if move.suit is None else move.suit.index)
         raise NotationError(f"{move!r} is not a move")
@@ -182,11 +204,17 @@ class Actions:
         if self.trump_base <= action < self.trump_base + 5:
             k = action - self.trump_base
             return NameTrump(None if k == 4 else SUITS[k])
+        if self.direct_base <= action < self.size:
+            return Counter(action - self.direct_base + 2)
         raise NotationError(f"action id {action} is out of range 0..{self.size - 1}")
 
     def call_slot(self, move: Move) -> int:
-        """The slot of a call among the ``call_slots`` of a seat (pass, bids, board, counter)."""
-        return self.id_of(move) - self.pass_id
+        """The slot of a call among the ``call_slots`` of a seat (pass, bids,
+        board, counter, direct counters)."""
+        action = self.id_of(move)
+        if action >= self.direct_base:
+            return self.max_bid + 4 + action - self.direct_base
+        return action - self.pass_id
 
 
 @attrs.frozen(slots=True)

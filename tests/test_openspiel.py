@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -282,3 +283,45 @@ def test_the_utility_bounds_cover_every_deal_won_at_the_highest_multiplier(
     sizes = game.rules.schedule.hand_sizes
     assert game.max_utility() == -game.min_utility()
     assert game.max_utility() >= sum(10 * h * most for h in sizes)
+
+
+def direct_counter_rules() -> ba.RuleSet:
+    """The Vietnam game with ``counter_style = direct`` (``counter x2`` .. ``x4``)."""
+    auction = ba.variants.VIETNAM.bidding
+    return ba.variants.VIETNAM.replace(
+        bidding=attrs.evolve(auction, counter_style=ba.rules.CounterStyle.DIRECT), name=None
+    )
+
+
+def test_direct_counters_have_their_own_action_ids_after_the_others() -> None:
+    rules = direct_counter_rules()
+    actions = Actions.for_rules(rules)
+    assert (actions.direct_counters, actions.size, actions.call_slots) == (3, 79, 20)
+    assert Actions.for_rules(ba.variants.VIETNAM).size == 76  # a layout without them is unchanged
+    assert [str(actions.move_of(i)) for i in (75, 76, 77, 78)] == [
+        "trump NT",
+        "counter x2",
+        "counter x3",
+        "counter x4",
+    ]
+    assert [actions.id_of(ba.Counter(k)) for k in (2, 3, 4)] == [76, 77, 78]
+    assert [actions.call_slot(ba.Counter(k)) for k in (2, 3, 4)] == [17, 18, 19]
+    assert actions.call_slot(ba.Counter()) == 16
+    with pytest.raises(ba.NotationError, match=r"x2\.\.x4"):
+        actions.id_of(ba.Counter(5))
+    with pytest.raises(ba.NotationError, match="no direct counters"):
+        Actions().id_of(ba.Counter(2))
+
+
+def test_a_direct_counter_game_plays_through_its_action_ids() -> None:
+    game = load_game(direct_counter_rules(), deals=1, dealer=0)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():  # deal: the cards in chance order
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 1
+    state.apply_action(55 + 7)  # seat 1: bid 7
+    assert 76 in state.legal_actions() and 75 not in state.legal_actions()
+    state.apply_action(77)  # seat 2: counter x3
+    assert state.legal_actions() == [54]  # a direct counter cannot be answered: pass only
+    assert "counter x3" in state.action_to_string(2, 77)

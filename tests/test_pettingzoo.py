@@ -9,6 +9,7 @@ import runpy
 import warnings
 from pathlib import Path
 
+import attrs
 import pytest
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
@@ -162,3 +163,17 @@ def test_the_pettingzoo_example_plays_a_game(capsys: pytest.CaptureFixture[str])
     assert set(totals) == {f"player_{s}" for s in range(4)}
     assert totals["player_0"] == totals["player_2"]
     assert "game over" in capsys.readouterr().out
+
+
+def test_api_test_passes_with_direct_counters() -> None:
+    """A rule set whose auction calls ``counter x2`` .. ``x4`` has an action
+    (and an observation slot) for each of them."""
+    auction = ba.variants.VIETNAM.bidding
+    rules = ba.variants.VIETNAM.replace(
+        bidding=attrs.evolve(auction, counter_style=ba.rules.CounterStyle.DIRECT), name=None
+    )
+    environment = env(rules, deals=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        pettingzoo_test.api_test(environment, num_cycles=1000)
+    assert environment.unwrapped.action_space("player_0").n == 79

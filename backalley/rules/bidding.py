@@ -122,6 +122,11 @@ class _BiddingPart(Part):
         """The next seat clockwise until every player has spoken once."""
         return ctx.seat if len(ctx.calls) < ctx.players else None
 
+    def direct_counters(self) -> tuple[int, ...]:
+        """The multipliers a direct counter call (``counter x2`` ...) may name
+        under this part: none (an optional hook, read by the rule set's plan)."""
+        return ()
+
     def redealer(self, dealer: int, players: int) -> int:
         """Who deals again after a thrown-in deal (option ``all_pass``)."""
         return dealer if self.all_pass is AllPass.REDEAL_SAME_DEALER else (dealer + 1) % players
@@ -620,6 +625,12 @@ class Auction(_BiddingPart):
     def max_bid(self, hand_size: int) -> int:
         return hand_size
 
+    def direct_counters(self) -> tuple[int, ...]:
+        """With ``counter_style = direct``: double, triple, ... up to ``counters`` steps."""
+        if self.counter_style is CounterStyle.DIRECT:
+            return tuple(range(2, self.counters + 2))
+        return ()
+
     def speaker(self, ctx: BiddingContext) -> int | None:
         """The next seat clockwise, until every player (``each-player``) or
         one player per side (``one-per-team``) has spoken."""
@@ -662,9 +673,8 @@ class Auction(_BiddingPart):
         return (PASS, *bids_between(low, ctx.hand_size), *counters)
 
     def _counter_calls(self) -> tuple[Counter, ...]:
-        if self.counter_style is CounterStyle.DIRECT:
-            return tuple(Counter(k) for k in range(2, self.counters + 2))
-        return (COUNTER,)
+        direct = self.direct_counters()
+        return tuple(Counter(k) for k in direct) if direct else (COUNTER,)
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         if isinstance(move, Pass):

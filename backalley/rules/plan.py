@@ -188,6 +188,7 @@ class Plan:
         "breaks_trump",
         "deck_cards",
         "deck_mask",
+        "direct_counters",
         "first_bidder",
         "follow_mask",
         "follow_restrictions",
@@ -238,6 +239,10 @@ class Plan:
             bidding.get("outcome") or rules.bidding.outcome
         )
         """The contracts of a complete bidding: ``bidding_outcome(ctx)``."""
+        hook = getattr(rules.bidding, "direct_counters", None)  # an optional hook
+        self.direct_counters: tuple[int, ...] = tuple(hook()) if hook is not None else ()
+        """The multipliers a direct counter call may name (the bidding part's
+        optional ``direct_counters()``; none without it)."""
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
         self._held: dict[int, tuple[tuple[Move, ...], dict[int, Move]]] = {}
