@@ -52,10 +52,17 @@ _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
 
 def sorted_by(keys: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
     """``cards`` in the order of their ``keys`` (equal keys keep the cards' order)."""
-    by_key = dict(zip(keys, cards))
-    if len(by_key) == len(cards):  # distinct keys (all but certainly): sort the keys alone
-        return tuple(map(by_key.__getitem__, sorted(keys)))
-    return tuple(map(cards.__getitem__, sorted(range(len(cards)), key=keys.__getitem__)))
+    n = len(cards)
+    order = sorted(range(n), key=keys.__getitem__)  # a stable sort of the positions
+    identity = _IDENTITY.get(n)
+    if identity is None:
+        identity = _IDENTITY[n] = tuple(range(n))
+    if cards == identity:  # the cards are 0..n-1 (a full deck): the positions are the cards
+        return tuple(order)
+    return tuple(map(cards.__getitem__, order))
+
+
+_IDENTITY: dict[int, tuple[int, ...]] = {}
 
 
 def draw(seed: int, what: str, n: int) -> int:
