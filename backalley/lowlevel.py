@@ -11,7 +11,8 @@ A *position* is a :class:`~backalley.GameState` or a
 These functions read a position without building public values; they are
 stable, but the values they return are the engine's own and carry no
 validation.  :func:`deal_order` starts a deal from a known deck order (what
-frameworks with explicit chance nodes need).  :func:`playout` plays many
+frameworks with explicit chance nodes need), and :func:`opening` the current
+deal of a position (what a bot that samples hidden hands needs).  :func:`playout` plays many
 moves for bots and simulations without building a state per move.
 """
 
@@ -27,6 +28,7 @@ from backalley.moves import Move, Play
 from backalley.public import PublicFacts
 from backalley.rules.context import DealContext
 from backalley.rules.plan import CallNode
+from backalley.rules.ruleset import RuleSet
 from backalley.state import BITS, Core, Deal, GameState, Match, Raw, _deal, _node, _state, end_deal
 from backalley.state import deal_order as _deal_order
 from backalley.values import Phase, RawTrick
@@ -46,6 +48,7 @@ __all__ = [
     "hand_bits",
     "history",
     "legal_play_mask",
+    "opening",
     "played_bits",
     "playout",
     "possible_bits",
@@ -145,6 +148,33 @@ def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState
     if core.phase is not Phase.BIDDING or core.deal.calls:
         raise SetupError("a deck order can be dealt only at the opening of a deal (no call yet)")
     rules = core.rules
+    ctx = core.deal.ctx
+    return _deal_order(rules, core.match, ctx.dealer, ctx.hand_size, _deck(rules, order))
+
+
+def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
+    """A full state at the opening of ``position``'s current deal (a state or
+    a player's view, in any phase), dealt from the deck ``order``.
+
+    The state has the position's rule set, scores and deal results - so the
+    same deal index, dealer, hand size and deal context, whatever a rule
+    reads of them - and seed 0 for any later deal.  Replaying the position's
+    calls and plays on it gives a full state that agrees with a view: how a
+    bot samples the hidden hands.  Raises :class:`~backalley.SetupError` for
+    a finished game, or an order that is not exactly the rule set's deck.
+    """
+    if position.phase is Phase.GAME_OVER:
+        raise SetupError("the game is over: there is no deal to open")
+    rules = position.rules
+    ctx = position._ctx
+    results = position.deal_results
+    first = results[0].dealer if results else ctx.dealer
+    match = Match(0, first, (), len(results) + 1, position.scores, results)
+    return _deal_order(rules, match, ctx.dealer, ctx.hand_size, _deck(rules, order))
+
+
+def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:
+    """The card indices of a deck ``order``, which must be exactly the rule set's deck."""
     indices = []
     for k, item in enumerate(order):
         if isinstance(item, int) and not isinstance(item, bool):
@@ -163,8 +193,7 @@ def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState
         mask |= 1 << i
     if mask != rules.plan.deck_mask or len(indices) != rules.deck.size:
         raise SetupError("the deck order must hold exactly the rule set's deck")
-    ctx = core.deal.ctx
-    return _deal_order(rules, core.match, ctx.dealer, ctx.hand_size, tuple(indices))
+    return tuple(indices)
 
 
 _UNTIL = ("game", "deal", "trick")

@@ -191,6 +191,32 @@ def test_determinise_reproduces_the_deal(name: str) -> None:
         assert _public(again.view(seat)) == _public(state.view(seat))
 
 
+@pytest.mark.parametrize("name", ["rotating-trump", "gamerules", "vietnam"])
+def test_determinise_reproduces_a_later_deal_with_its_context(name: str) -> None:
+    """A sampled deal is the view's deal: its index (which rotating trump reads),
+    dealer, scores and results; the montecarlo bot's moves stay legal in it."""
+    rules = short(ba.variants.get(name), 3, 4)
+    bots = [HeuristicBot(seed) for seed in range(rules.players)]
+    state = ba.new_game(rules, seed=2)
+    checked = 0
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if state.deals_played and state.phase is ba.Phase.PLAYING:
+            hands = sample_hands(view, random.Random(checked))
+            assert hands is not None
+            again = R.determinise(view, hands)
+            assert lowlevel.deal_context(again) == lowlevel.deal_context(state)
+            assert (again.scores, again.deal_results) == (state.scores, state.deal_results)
+            assert _public(again.view(seat)) == _public(view)
+            move = MonteCarloBot(seed=checked, samples=2, budget=None).choose(view)
+            assert move in view.legal_moves()
+            checked += 1
+        state = state.apply(bots[seat].choose(view))
+    assert checked
+
+
 def test_determinise_swapped_joker() -> None:
     """A turned Little Blooper: the Big Blooper's holder swapped it for the next stock card."""
     rules = short(ba.variants.GAMERULES, 3)

@@ -27,7 +27,6 @@ from functools import lru_cache
 from backalley import lowlevel
 from backalley.cards import CARDS
 from backalley.errors import BackAlleyError
-from backalley.game import new_game
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
 from backalley.rules.context import NO_TRUMP
 from backalley.rules.ranking import SUIT_BITS, JokersHigh
@@ -210,14 +209,16 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
     ``hands`` (bit sets, the cards each seat holds *now*; the view's own seat
     must hold its own hand).
 
-    The state is a one-deal game of the view's hand size, dealt from a deck
-    order built so that the trump part's turn-up handling reproduces the view's
+    The state is the view's game at the opening of its current deal (the
+    same rule set, scores and deal results, so the same deal index and deal
+    context: :func:`backalley.lowlevel.opening`), dealt from a deck order
+    built so that the trump part's turn-up handling reproduces the view's
     turn-up and discards, with the view's calls, trump and plays replayed.
-    Its last deal result holds the deal's points per side.  Raises
-    :class:`~backalley.BackAlleyError` when no such deal exists.
+    When the deal is scored, its result is the one after the view's
+    ``deal_results``.  Raises :class:`~backalley.BackAlleyError` when no
+    such deal exists.
     """
-    rules = one_deal(view.rules, view.hand_size)
-    n = rules.players
+    n = view.rules.players
     # the hands as dealt: the hands now plus each seat's played cards
     dealt = list(hands)
     for lead, cards, _win in lowlevel.history(view):
@@ -253,7 +254,7 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
     for before, stock in candidates:
         order = _order(before, stock, dealer, n, view.hand_size)
         try:
-            state = new_game(rules, seed=0, dealer=dealer, decks=[[CARDS[i] for i in order]])
+            state = lowlevel.opening(view, order)
         except BackAlleyError:  # pragma: no cover - the order is a whole deck
             continue
         if (
@@ -287,10 +288,3 @@ def _replay(state: GameState, view: PlayerView) -> GameState:
     for card in lowlevel.trick_cards(view):
         state = state.apply_unchecked(Play(CARDS[card]))
     return state
-
-
-def value_of(state: GameState, side: int) -> int:
-    """The points ``side`` scored in the game's first deal; 0 when no deal
-    has been scored (a thrown-in deal is worth nothing)."""
-    results = state.deal_results
-    return results[0].points[side] if results else 0

@@ -137,7 +137,10 @@ def duplicate_match(
     from ``seed``; with partnerships it is played once with A's bots in the
     first side's seats and once with them in the other side's, and the
     deal's difference is A's points less B's over both tables.  Bots are
-    built from the factories with a seed per deal and seat.
+    built from the factories with a seed per deal and seat.  Each deal is
+    played as a game of its own, so it is the first deal of its game: a rule
+    that reads the deal's number (rotating trump) plays every deal as the
+    first.
     """
     rules = _check(rules, deals, "deals")
     sizes = tuple(hand_sizes) if hand_sizes is not None else rules.schedule.hand_sizes

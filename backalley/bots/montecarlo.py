@@ -20,8 +20,9 @@ of the other sides, at the end of the deal.  Evaluators:
   in the bidding, rollouts;
 - ``"auto"``: the solver for play positions with at most ``solver_tricks``
   tricks left when :mod:`backalley.solver` exists, else rollouts;
-- any callable ``(state, seat) -> float`` giving the value of a full
-  :class:`~backalley.GameState` for ``seat``'s side.
+- any callable ``(state, seat) -> float`` giving the value for ``seat``'s
+  side of a full :class:`~backalley.GameState` within the deal (a move that
+  ends the deal is valued from its result, without the evaluator).
 
 Settings: ``samples`` (most samples per decision), ``budget`` (seconds per
 decision: sampling stops when it is spent, after at least one sample) and
@@ -87,19 +88,20 @@ def sample_hands(view: PlayerView, rng: Any, tries: int = 50) -> list[int] | Non
 
 
 def _deal_over(before: GameState, after: GameState) -> bool:
-    """Whether ``after`` is past the determinised deal: scored, or thrown in."""
-    return bool(after.deal_results) or (
+    """Whether the move from ``before`` to ``after`` ended the deal: scored, or thrown in."""
+    return len(after.deal_results) > len(before.deal_results) or (
         before.phase is Phase.BIDDING and after.phase is Phase.BIDDING and not after.calls
     )
 
 
-def _side_value(state: GameState, seat: int) -> float:
-    """The first deal's points for ``seat``'s side less the other sides'
-    mean (0 when the deal was thrown in)."""
-    if not state.deal_results:
+def _end_value(before: GameState, after: GameState, seat: int) -> float:
+    """The value for ``seat``'s side of the deal that the move from ``before``
+    to ``after`` ended: its points less the other sides' mean (0 when the
+    deal was thrown in)."""
+    if len(after.deal_results) == len(before.deal_results):
         return 0.0
-    points = state.deal_results[0].points
-    side = R.side_of(state.rules, seat)
+    points = after.deal_results[-1].points
+    side = R.side_of(after.rules, seat)
     if len(points) == 1:
         return float(points[0])
     others = sum(p for s, p in enumerate(points) if s != side) / (len(points) - 1)
@@ -110,17 +112,18 @@ _HEURISTIC = HeuristicBot()
 
 
 def rollout_value(state: GameState, seat: int) -> float:
-    """Play the deal out with the heuristic bot at every seat; the value of
-    the end for ``seat``'s side (see the module docstring)."""
-    while not state.deal_results:
+    """Play the current deal out with the heuristic bot at every seat; the
+    value of its end for ``seat``'s side (see the module docstring)."""
+    if state.is_over:
+        raise SetupError("the game is over: there is no deal to play out")
+    while True:
         actor = state.to_act
         assert actor is not None
         move = _HEURISTIC.choose(state.view(actor))
         after = state.apply_unchecked(move)
         if _deal_over(state, after):
-            return _side_value(after, seat)
+            return _end_value(state, after, seat)
         state = after
-    return _side_value(state, seat)
 
 
 def _solver_module() -> Any | None:
@@ -269,9 +272,10 @@ class MonteCarloBot:
                 continue
             for i, move in enumerate(cands):
                 after = base.apply(move)
-                if _deal_over(base, after) and not after.deal_results:
-                    continue  # thrown in: worth nothing
-                totals[i] += self._evaluate(after, view.seat)
+                if _deal_over(base, after):  # the deal's last move (or a throw-in: 0)
+                    totals[i] += _end_value(base, after, view.seat)
+                else:
+                    totals[i] += self._evaluate(after, view.seat)
             done += 1
             if self.budget is not None and time.perf_counter() - start > self.budget:
                 break
