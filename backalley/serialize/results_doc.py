@@ -4,6 +4,7 @@ deal results are ones its rules could have produced."""
 from __future__ import annotations
 
 import re
+from json.encoder import encode_basestring
 from typing import Any
 
 from backalley.rules.context import NO_TRUMP
@@ -92,11 +93,20 @@ def deal_result_to_row(r: Any) -> str:
     return row  # type: ignore[no-any-return]
 
 
+def _quoted_row(r: Any) -> str:
+    """:func:`deal_result_to_row` as a JSON string (built once per result and shared)."""
+    cached = _cached(r)
+    quoted = cached[2]
+    if quoted is None:
+        quoted = cached[2] = encode_basestring(deal_result_to_row(r))
+    return quoted  # type: ignore[no-any-return]
+
+
 def _cached(r: Any) -> list[Any]:
-    """The result's document forms (row, object), filled on first use."""
+    """The result's document forms (row, object, row as JSON), filled on first use."""
     cached = r._data
     if cached is None:
-        cached = [None, None]
+        cached = [None, None, None]
         object.__setattr__(r, "_data", cached)
     return cached  # type: ignore[no-any-return]
 
