@@ -166,6 +166,21 @@ def _index_bits(indices: tuple[int, ...], path: str) -> int:
 
 _BIT: tuple[int, ...] = tuple(1 << i for i in range(len(CARDS)))
 """Each card index's bit."""
+_BIT_OF_TEXT: dict[str, int] = {str(c): 1 << c.index for c in CARDS}
+"""Each card's bit, by its canonical text."""
+
+
+def _fast_card_bits(value: Any) -> int | None:
+    """The bit set of a list of distinct cards in canonical text (``None``
+    for anything else, as :func:`_fast_cards`)."""
+    if type(value) is not list:
+        return None
+    try:
+        bits: int = sum(map(_BIT_OF_TEXT.__getitem__, value))
+    except (KeyError, TypeError):
+        return None
+    # a sum of distinct bits has one bit per card; any card twice carries
+    return bits if bits.bit_count() == len(value) else None
 
 
 def _fast_cards(value: Any) -> tuple[tuple[int, ...], int] | None:

@@ -5,6 +5,7 @@ through the rules."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -26,6 +27,7 @@ from backalley.serialize.common import (
     _card_indices,
     _card_or_none,
     _fail,
+    _fast_card_bits,
     _fast_cards,
     _index_bits,
     _int,
@@ -100,7 +102,7 @@ def state_to_text(state: GameState) -> str:
     core = state._core
     match, deal = core.match, core.deal
     turn_up = deal.turn_up_index
-    decks = ", ".join("[" + ", ".join(map(_QUOTED_CARD.__getitem__, d)) + "]" for d in match.decks)
+    decks = ", ".join("[" + _order_text(d) + "]" for d in match.decks)
     return "".join(
         (
             STATE_PREFIX,
@@ -109,14 +111,14 @@ def state_to_text(state: GameState) -> str:
             f', "decks": [{decks}], "deal_number": {int(match.deal_number)}, "scores": [',
             ", ".join(str(int(s)) for s in match.scores),
             '], "deal_results": [',
-            ", ".join(map(_quoted_row, match.results)),
+            _shared_text(match.results, _rows_text),
             '], "phase": ',
             encode_basestring(state.phase.value),
             f', "deal": {{"dealer": {int(state.dealer)}, "hand_size": {int(state.hand_size)}',
             ', "hands": [',
-            ", ".join(map(_quoted_cards, deal.dealt_bits)),
+            _shared_text(deal.dealt_bits, _hands_text),
             '], "stock": [',
-            ", ".join(map(_QUOTED_CARD.__getitem__, deal.stock_order)),
+            _shared_text(deal.stock_order, _order_text),
             '], "turn_up": ',
             "null" if turn_up is None else _QUOTED_CARD[turn_up],
             ', "discards": ',
@@ -126,6 +128,37 @@ def state_to_text(state: GameState) -> str:
             "]}}",
         )
     )
+
+
+_DEAL_TEXTS: dict[int, tuple[Any, str]] = {}
+"""JSON texts of the parts every state of a deal shares (the deal results,
+the hands as dealt, the stock), by the part's identity (the entry holds it)."""
+_DEAL_TEXTS_LIMIT = 1024
+
+
+def _shared_text(part: Any, write: Callable[[Any], str]) -> str:
+    """``write(part)``, made once per ``part`` (an immutable value shared by
+    the states of a deal)."""
+    hit = _DEAL_TEXTS.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    text = write(part)
+    if len(_DEAL_TEXTS) >= _DEAL_TEXTS_LIMIT:
+        _DEAL_TEXTS.clear()
+    _DEAL_TEXTS[id(part)] = (part, text)
+    return text
+
+
+def _rows_text(results: tuple[Any, ...]) -> str:
+    return ", ".join(map(_quoted_row, results))
+
+
+def _hands_text(hands: tuple[int, ...]) -> str:
+    return ", ".join(map(_quoted_cards, hands))
+
+
+def _order_text(order: tuple[int, ...]) -> str:
+    return ", ".join(map(_QUOTED_CARD.__getitem__, order))
 
 
 _STATE_KEYS = {
@@ -319,11 +352,11 @@ def _state_fast(obj: Any, rules: RuleSet, pending: Pending) -> GameState | None:
     seen = 0
     hands = []
     for hand in hands_data:
-        got = _fast_cards(hand)
-        if got is None or len(got[0]) != hand_size or got[1] & ~full or got[1] & seen:
+        bits = _fast_card_bits(hand)
+        if bits is None or len(hand) != hand_size or bits & ~full or bits & seen:
             return None
-        hands.append(got[1])
-        seen |= got[1]
+        hands.append(bits)
+        seen |= bits
     got = _fast_cards(deal["stock"])
     if got is None or got[1] & ~full or got[1] & seen:
         return None
@@ -336,10 +369,9 @@ def _state_fast(obj: Any, rules: RuleSet, pending: Pending) -> GameState | None:
         if turn_up is None or (1 << turn_up) & (~full | seen):
             return None
         seen |= 1 << turn_up
-    got = _fast_cards(deal.get("discards", []))
-    if got is None or got[1] & ~full or got[1] & seen:
+    discards = _fast_card_bits(deal.get("discards", []))
+    if discards is None or discards & ~full or discards & seen:
         return None
-    discards = got[1]
     if seen | discards != full:
         return None
     ctx = plan.deal_context(len(earlier), dealer, hand_size)
