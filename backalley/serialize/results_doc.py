@@ -166,10 +166,10 @@ _RESULT_KEYS = {
 }
 
 
-_RESULTS_CACHE: dict[str, Any] = {}
+_RESULTS_CACHE: dict[Any, Any] = {}
 """Deal results already loaded, by their row of text, or the ``repr`` of their
-object (exact for JSON data: 1, 1.0 and true differ), filled only by documents
-that loaded."""
+object in a 1-tuple (exact for JSON data: 1, 1.0 and true differ), filled only
+by documents that loaded."""
 _RESULTS_LIMIT = 4096
 
 
@@ -182,14 +182,20 @@ def deal_result_from_data(value: Any, path: str) -> Any:
 def results_from_data(values: Any, path: str, pending: Pending) -> tuple[Any, ...]:
     """The deal results of a document; those not seen before are added to
     ``pending``, to be cached once the whole document has loaded."""
+    if type(values) is list:
+        try:  # every row read before: no Python code per row
+            return tuple(map(_RESULTS_CACHE.__getitem__, values))
+        except (KeyError, TypeError):
+            pass
     out = []
     for i, value in enumerate(_list(values, path)):
-        # a row is its own key; an object its repr (exact for JSON data: 1 != 1.0 != True)
-        key = value if type(value) is str else repr(value)
+        # a row is its own key; an object its repr (exact for JSON data: 1 != 1.0 != True),
+        # in a tuple (so that no text is taken for an object)
+        key: Any = value if type(value) is str else (repr(value),)
         result = _RESULTS_CACHE.get(key)
         if result is None:
             result = _deal_result_from_data(value, f"{path}[{i}]")
-            if len(key) <= CACHE_KEY_LIMIT:
+            if len(key if type(key) is str else key[0]) <= CACHE_KEY_LIMIT:
                 pending.append((_RESULTS_CACHE, _RESULTS_LIMIT, key, result))
         out.append(result)
     return tuple(out)

@@ -389,18 +389,16 @@ def _state_fast(obj: Any, rules: RuleSet, pending: Pending) -> GameState | None:
     if type(moves) is not list:
         return None
     scored = len(earlier)
-    playing = Phase.PLAYING
+    bidding = Phase.BIDDING
     for text in moves:
         move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
         if move is None:
             move = _move(text, "$")
-        # the deal is over once it is scored, or thrown in (then a new deal
-        # opens with its bidding): no more moves
-        if len(state.deal_results) != scored or (
-            state.phase is not playing and state._core.match.deal_number != deal_number
-        ):
-            return None
+        if len(state.deal_results) != scored:
+            return None  # the deal is over: no more moves
         state = state.apply(move)
+        if state.phase is bidding and not state.calls:
+            return None  # thrown in: a new deal opened (refused, as any other deal)
     core = state._core
     if (
         core.match.deal_number != deal_number
