@@ -164,6 +164,66 @@ def _index_bits(indices: tuple[int, ...], path: str) -> int:
     return mask
 
 
+_BIT: tuple[int, ...] = tuple(1 << i for i in range(len(CARDS)))
+"""Each card index's bit."""
+_BIT_OF_TEXT: dict[str, int] = {str(c): 1 << c.index for c in CARDS}
+"""Each card's bit, by its canonical text."""
+
+
+def _fast_card_bits(value: Any) -> int | None:
+    """The bit set of a list of distinct cards in canonical text (``None``
+    for anything else, as :func:`_fast_cards`)."""
+    if type(value) is not list:
+        return None
+    try:
+        bits: int = sum(map(_BIT_OF_TEXT.__getitem__, value))
+    except (KeyError, TypeError):
+        return None
+    # a sum of distinct bits has one bit per card; any card twice carries
+    return bits if bits.bit_count() == len(value) else None
+
+
+def _fast_cards(value: Any) -> tuple[tuple[int, ...], int] | None:
+    """The card indices and bit set of a list of distinct cards in canonical
+    text, or ``None`` for anything else (the caller then reads it item by item,
+    for the error): a fast path with no per-card Python code."""
+    if type(value) is not list:
+        return None
+    try:
+        indices = tuple(map(_INDEX_OF_TEXT.__getitem__, value))
+    except (KeyError, TypeError):
+        return None
+    # a sum of distinct bits has one bit per card; any card twice carries
+    bits: int = sum(map(_BIT.__getitem__, indices))
+    if bits.bit_count() != len(indices):
+        return None
+    return indices, bits
+
+
+_QUOTED_CARD: tuple[str, ...] = tuple(f'"{t}"' for t in CARD_TEXT)
+"""Each card's canonical text as a JSON string, by card index."""
+_QUOTED_BYTES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(
+        ", ".join(
+            _QUOTED_CARD[8 * k + j] for j in range(8) if b >> j & 1 and 8 * k + j < len(CARDS)
+        )
+        for b in range(256)
+    )
+    for k in range((len(CARDS) + 7) // 8)
+)
+"""The JSON text of the cards of each byte of a bit set: by byte position, then byte value."""
+_SET_BYTES = len(_QUOTED_BYTES)
+
+
+def _quoted_cards(mask: int) -> str:
+    """A bit set as the JSON list of its cards' texts, lowest first (as
+    ``json.dumps(_texts(mask))`` writes it), eight cards per table lookup."""
+    if not mask:
+        return "[]"
+    parts = [t[b] for t, b in zip(_QUOTED_BYTES, mask.to_bytes(_SET_BYTES, "little")) if b]
+    return "[" + ", ".join(parts) + "]"
+
+
 def _card_or_none(value: Any, path: str) -> Card | None:
     return None if value is None else _card(value, path)
 

@@ -38,8 +38,15 @@ from backalley.serialize.rules_doc import (
     policy_from_data,
     policy_to_data,
     rules_from_data,
+    rules_text,
 )
-from backalley.serialize.state_doc import state_from_data, state_to_data
+from backalley.serialize.state_doc import (
+    remember_rules_text,
+    state_from_data,
+    state_from_text,
+    state_to_data,
+    state_to_text,
+)
 from backalley.serialize.view_doc import view_from_data, view_to_data
 from backalley.state import GameState
 from backalley.values import Contract, DealResult
@@ -196,11 +203,16 @@ def from_data(data: Any, cls: type[T]) -> T:
                     "$.version",
                     f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
                 )
+    reader = _READERS.get(cls)
+    if reader is not None:
+        return _guarded(reader, data, "$")  # type: ignore[no-any-return]
+    return _guarded(converter.structure, data, cls)  # type: ignore[no-any-return]
+
+
+def _guarded(read: Callable[..., Any], *args: Any) -> Any:
+    """``read(*args)``, any failure raised as a :class:`~backalley.SerializationError`."""
     try:
-        reader = _READERS.get(cls)
-        if reader is not None:
-            return reader(data, "$")  # type: ignore[no-any-return]
-        return converter.structure(data, cls)
+        return read(*args)
     except SerializationError:
         raise
     except RuleSetError as exc:
@@ -217,6 +229,8 @@ def to_json(value: Any, *, indent: int | None = None) -> str:
     """JSON text for a state, view, move, card, rule set, record or deal result
     (compact; ``indent=2`` for text meant for people)."""
     try:
+        if indent is None and type(value) is GameState:
+            return state_to_text(value)  # the same text, put together directly
         document = _document(value)
         rules = document.get("rules") if indent is None and isinstance(document, dict) else None
         if rules is not None and isinstance(value, (GameState, PlayerView)):
@@ -224,27 +238,13 @@ def to_json(value: Any, *, indent: int | None = None) -> str:
             rest = {k: v for k, v in document.items() if k != "rules"}
             head = f'{{"format": "{document["format"]}", "version": {FORMAT_VERSION}, "rules": '
             del rest["format"], rest["version"]
-            return head + _rules_text(value.rules, rules) + ", " + _dumps(rest)[1:]
+            return head + rules_text(value.rules) + ", " + _dumps(rest)[1:]
         return json.dumps(document, indent=indent, ensure_ascii=False)
     except ValueError as exc:  # a number too long to write
         raise SerializationError(f"cannot write the value: {exc}", "$") from None
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
-
-_RULES_TEXT: dict[int, tuple[RuleSet, str]] = {}
-"""Each rule set's JSON text, by identity (the entry holds the rule set)."""
-
-
-def _rules_text(rules: RuleSet, data: Any) -> str:
-    hit = _RULES_TEXT.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    text = _dumps(data)
-    if len(_RULES_TEXT) >= 256:
-        _RULES_TEXT.clear()
-    _RULES_TEXT[id(rules)] = (rules, text)
-    return text
 
 
 def from_json(text: str | bytes, cls: type[T]) -> T:
@@ -256,8 +256,16 @@ def from_json(text: str | bytes, cls: type[T]) -> T:
         raise SerializationError(
             f"the document is {len(text)} long; documents are at most {MAX_DOCUMENT_SIZE}", "$"
         )
+    if cls is GameState and type(text) is str:
+        # a state document whose rule set's text is known: only the rest is parsed
+        state = _guarded(state_from_text, text)
+        if state is not None:
+            return state  # type: ignore[no-any-return]
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise SerializationError(f"not valid JSON: {exc}", "$") from None
-    return from_data(data, cls)
+    value = from_data(data, cls)
+    if cls is GameState and type(text) is str:
+        remember_rules_text(text, value.rules)  # type: ignore[attr-defined]
+    return value

@@ -4,6 +4,7 @@ deal results are ones its rules could have produced."""
 from __future__ import annotations
 
 import re
+from json.encoder import encode_basestring
 from typing import Any
 
 from backalley.rules.context import NO_TRUMP
@@ -92,11 +93,20 @@ def deal_result_to_row(r: Any) -> str:
     return row  # type: ignore[no-any-return]
 
 
+def _quoted_row(r: Any) -> str:
+    """:func:`deal_result_to_row` as a JSON string (built once per result and shared)."""
+    cached = _cached(r)
+    quoted = cached[2]
+    if quoted is None:
+        quoted = cached[2] = encode_basestring(deal_result_to_row(r))
+    return quoted  # type: ignore[no-any-return]
+
+
 def _cached(r: Any) -> list[Any]:
-    """The result's document forms (row, object), filled on first use."""
+    """The result's document forms (row, object, row as JSON), filled on first use."""
     cached = r._data
     if cached is None:
-        cached = [None, None]
+        cached = [None, None, None]
         object.__setattr__(r, "_data", cached)
     return cached  # type: ignore[no-any-return]
 
@@ -156,10 +166,10 @@ _RESULT_KEYS = {
 }
 
 
-_RESULTS_CACHE: dict[str, Any] = {}
+_RESULTS_CACHE: dict[Any, Any] = {}
 """Deal results already loaded, by their row of text, or the ``repr`` of their
-object (exact for JSON data: 1, 1.0 and true differ), filled only by documents
-that loaded."""
+object in a 1-tuple (exact for JSON data: 1, 1.0 and true differ), filled only
+by documents that loaded."""
 _RESULTS_LIMIT = 4096
 
 
@@ -172,14 +182,20 @@ def deal_result_from_data(value: Any, path: str) -> Any:
 def results_from_data(values: Any, path: str, pending: Pending) -> tuple[Any, ...]:
     """The deal results of a document; those not seen before are added to
     ``pending``, to be cached once the whole document has loaded."""
+    if type(values) is list:
+        try:  # every row read before: no Python code per row
+            return tuple(map(_RESULTS_CACHE.__getitem__, values))
+        except (KeyError, TypeError):
+            pass
     out = []
     for i, value in enumerate(_list(values, path)):
-        # a row is its own key; an object its repr (exact for JSON data: 1 != 1.0 != True)
-        key = value if type(value) is str else repr(value)
+        # a row is its own key; an object its repr (exact for JSON data: 1 != 1.0 != True),
+        # in a tuple (so that no text is taken for an object)
+        key: Any = value if type(value) is str else (repr(value),)
         result = _RESULTS_CACHE.get(key)
         if result is None:
             result = _deal_result_from_data(value, f"{path}[{i}]")
-            if len(key) <= CACHE_KEY_LIMIT:
+            if len(key if type(key) is str else key[0]) <= CACHE_KEY_LIMIT:
                 pending.append((_RESULTS_CACHE, _RESULTS_LIMIT, key, result))
         out.append(result)
     return tuple(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import json
 import types
 import typing
 from typing import Any
@@ -162,6 +163,24 @@ def _rules_data(rules: RuleSet) -> dict[str, Any]:
             data[name] = policy_to_data(part)
         object.__setattr__(rules, "_data", data)
     return data  # type: ignore[no-any-return]
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+
+_RULES_TEXT: dict[int, tuple[RuleSet, str]] = {}
+"""Each rule set's JSON text, by identity (the entry holds the rule set)."""
+
+
+def rules_text(rules: RuleSet) -> str:
+    """The compact JSON text of :func:`rules_to_data`'s data, made once per rule set."""
+    hit = _RULES_TEXT.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    text = _dumps(_rules_data(rules))
+    if len(_RULES_TEXT) >= 256:
+        _RULES_TEXT.clear()
+    _RULES_TEXT[id(rules)] = (rules, text)
+    return text
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}

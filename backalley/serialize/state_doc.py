@@ -4,34 +4,49 @@ through the rules."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from json.encoder import encode_basestring
 from typing import Any
 
-from backalley.cards import Card
+from backalley.cards import CARDS, Card
+from backalley.chance import check_seed
 from backalley.errors import IllegalMoveError
 from backalley.moves import NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
+    _INDEX_OF_TEXT,
+    _MOVE_OF_TEXT,
+    _PHASES,
+    _QUOTED_CARD,
+    CACHE_KEY_LIMIT,
     CARD_TEXT,
+    FORMAT_VERSION,
+    MAX_NUMBER,
     Pending,
     _card_indices,
     _card_or_none,
     _fail,
+    _fast_card_bits,
+    _fast_cards,
     _index_bits,
     _int,
     _list,
     _move,
     _object,
     _phase,
+    _quoted_cards,
     _remember,
     _seed,
     _texts,
 )
 from backalley.serialize.results_doc import (
+    _quoted_row,
     check_results,
     deal_result_to_row,
     results_from_data,
 )
-from backalley.serialize.rules_doc import _rules_data, rules_from_data
+from backalley.serialize.rules_doc import _rules_data, rules_from_data, rules_text
 from backalley.state import GameState, Match, open_deal
 from backalley.values import Phase
 
@@ -41,12 +56,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
     deal as dealt plus its moves (everything else is derived on loading)."""
     core = state._core
     match, deal = core.match, core.deal
-    moves: list[str] = [str(c) for c in deal.calls]
-    if core.rules.trump.choices(deal.ctx) and core.phase in (Phase.PLAYING, Phase.GAME_OVER):
-        moves.append(str(NameTrump(state.trump)))
-    for _lead, cards, _win in core.history:
-        moves.extend("play " + CARD_TEXT[c] for c in cards)
-    moves.extend("play " + CARD_TEXT[c] for c in core.trick_cards)
+    moves = _move_texts(state, core)
     return {
         "rules": _rules_data(state.rules),
         "seed": match.seed,
@@ -66,6 +76,89 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             "moves": moves,
         },
     }
+
+
+def _move_texts(state: GameState, core: Any) -> list[str]:
+    """This deal's moves in order, as text: the calls, the trump named, the cards played."""
+    deal = core.deal
+    moves: list[str] = [str(c) for c in deal.calls]
+    if core.rules.trump.choices(deal.ctx) and core.phase in (Phase.PLAYING, Phase.GAME_OVER):
+        moves.append(str(NameTrump(state.trump)))
+    for _lead, cards, _win in core.history:
+        moves.extend("play " + CARD_TEXT[c] for c in cards)
+    moves.extend("play " + CARD_TEXT[c] for c in core.trick_cards)
+    return moves
+
+
+STATE_PREFIX = f'{{"format": "backalley/state", "version": {FORMAT_VERSION}, "rules": '
+"""How the compact JSON text of every state document begins (its rules follow)."""
+
+
+def state_to_text(state: GameState) -> str:
+    """The compact JSON text of :func:`state_to_data`'s document, with its
+    ``format`` and ``version``: the same text ``json.dumps`` writes for it,
+    put together from the parts' texts (each card's, each result row's,
+    the rule set's are made once)."""
+    core = state._core
+    match, deal = core.match, core.deal
+    turn_up = deal.turn_up_index
+    decks = ", ".join("[" + _order_text(d) + "]" for d in match.decks)
+    return "".join(
+        (
+            STATE_PREFIX,
+            rules_text(state.rules),
+            f', "seed": {int(match.seed)}, "first_dealer": {int(match.first_dealer)}',
+            f', "decks": [{decks}], "deal_number": {int(match.deal_number)}, "scores": [',
+            ", ".join(str(int(s)) for s in match.scores),
+            '], "deal_results": [',
+            _shared_text(match.results, _rows_text),
+            '], "phase": ',
+            encode_basestring(state.phase.value),
+            f', "deal": {{"dealer": {int(state.dealer)}, "hand_size": {int(state.hand_size)}',
+            ', "hands": [',
+            _shared_text(deal.dealt_bits, _hands_text),
+            '], "stock": [',
+            _shared_text(deal.stock_order, _order_text),
+            '], "turn_up": ',
+            "null" if turn_up is None else _QUOTED_CARD[turn_up],
+            ', "discards": ',
+            _quoted_cards(deal.discard_bits),
+            ', "moves": [',
+            ", ".join(map(encode_basestring, _move_texts(state, core))),
+            "]}}",
+        )
+    )
+
+
+_DEAL_TEXTS: dict[int, tuple[Any, str]] = {}
+"""JSON texts of the parts every state of a deal shares (the deal results,
+the hands as dealt, the stock), by the part's identity (the entry holds it)."""
+_DEAL_TEXTS_LIMIT = 1024
+
+
+def _shared_text(part: Any, write: Callable[[Any], str]) -> str:
+    """``write(part)``, made once per ``part`` (an immutable value shared by
+    the states of a deal)."""
+    hit = _DEAL_TEXTS.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    text = write(part)
+    if len(_DEAL_TEXTS) >= _DEAL_TEXTS_LIMIT:
+        _DEAL_TEXTS.clear()
+    _DEAL_TEXTS[id(part)] = (part, text)
+    return text
+
+
+def _rows_text(results: tuple[Any, ...]) -> str:
+    return ", ".join(map(_quoted_row, results))
+
+
+def _hands_text(hands: tuple[int, ...]) -> str:
+    return ", ".join(map(_quoted_cards, hands))
+
+
+def _order_text(order: tuple[int, ...]) -> str:
+    return ", ".join(map(_QUOTED_CARD.__getitem__, order))
 
 
 _STATE_KEYS = {
@@ -90,7 +183,236 @@ _DEAL_KEYS = {
 }
 
 
+_STATE_KEY_SET = frozenset(_STATE_KEYS)
+_STATE_REQUIRED = frozenset(k for k, required in _STATE_KEYS.items() if required and k != "rules")
+"""The keys a state document needs besides its rules."""
+_DEAL_KEY_SET = frozenset(_DEAL_KEYS)
+_DEAL_REQUIRED = frozenset(k for k, required in _DEAL_KEYS.items() if required)
+
+
 def state_from_data(value: Any, path: str = "$") -> GameState:
+    """A state from its document (without ``format`` and ``version``).
+
+    A well-formed document takes a fast path (:func:`_state_fast`); anything
+    it does not accept is read by :func:`_state_checked`, which gives each
+    refusal its reason and path."""
+    if type(value) is dict and "rules" in value:
+        pending: Pending = []
+        try:
+            rules = rules_from_data(value["rules"], "$", allow_base=False, pending=pending)
+            state = _state_fast(value, rules, pending)
+        except Exception:  # the checked reading below names the problem
+            state = None
+        if state is not None:
+            _remember(pending)
+            return state
+    return _state_checked(value, path)
+
+
+_RULES_BY_TEXT: dict[int, dict[str, RuleSet]] = {}
+"""Rule sets by their exact JSON text in state documents that loaded, by the
+text's length (a document's rules are found by slicing its text)."""
+_RULES_BY_TEXT_LIMIT = 64
+
+
+def state_from_text(text: str) -> GameState | None:
+    """The state of a compact state document whose rule set's text is one
+    already seen in a state document that loaded, without parsing that text
+    again; ``None`` when the text does not take this path (the caller then
+    reads the whole document).
+
+    ``text`` is ``STATE_PREFIX``, a known rule set's text ``R``, then ``, "``:
+    a JSON reader reads ``R`` as one value whatever follows, so the document
+    is ``R``'s rule set plus the object read from ``{`` and the rest of the
+    text (unless that has a ``format``, ``version`` or ``rules`` key again).
+    """
+    if not text.startswith(STATE_PREFIX):
+        return None
+    start = len(STATE_PREFIX)
+    for length, table in _RULES_BY_TEXT.items():
+        end = start + length
+        rules = table.get(text[start:end])
+        if rules is not None and text.startswith(', "', end):
+            break
+    else:
+        return None
+    try:
+        rest = json.loads("{" + text[end + 1 :])
+    except (ValueError, RecursionError):
+        return None
+    if "format" in rest or "version" in rest or "rules" in rest:
+        return None
+    pending: Pending = []
+    try:
+        state = _state_fast(rest, rules, pending)
+    except Exception:  # the whole document is read again, and refused with a reason
+        return None
+    if state is not None:
+        _remember(pending)
+    return state
+
+
+def remember_rules_text(text: str, rules: RuleSet) -> None:
+    """After a state document ``text`` has loaded with ``rules``: keep the rule
+    set's text for :func:`state_from_text` when the document has it as written
+    by this library (and the text reads as this very rule set)."""
+    known = rules_text(rules)
+    start = len(STATE_PREFIX)
+    if not (text.startswith(STATE_PREFIX) and text.startswith(known, start)):
+        return
+    if not text.startswith(', "', start + len(known)) or len(known) > 4 * CACHE_KEY_LIMIT:
+        return
+    if _RULES_BY_TEXT.get(len(known), {}).get(known) is rules:
+        return
+    if rules_from_data(json.loads(known), allow_base=False) is not rules:
+        return  # pragma: no cover - a rule set read from its own text is the cached one
+    if sum(map(len, _RULES_BY_TEXT.values())) >= _RULES_BY_TEXT_LIMIT:
+        _RULES_BY_TEXT.clear()
+    _RULES_BY_TEXT.setdefault(len(known), {})[known] = rules
+
+
+def _state_fast(obj: Any, rules: RuleSet, pending: Pending) -> GameState | None:
+    """The state of a well-formed document ``obj`` read with ``rules``: the
+    checks of :func:`_state_checked`, in bulk and without building paths;
+    ``None`` (or an exception) for anything else, which is then read by
+    :func:`_state_checked` for its reason.  It accepts only documents that
+    :func:`_state_checked` accepts, and gives the same state."""
+    if not (obj.keys() <= _STATE_KEY_SET and obj.keys() >= _STATE_REQUIRED):
+        return None
+    players = rules.players
+    plan = rules.plan
+    full = plan.deck_mask
+    seed = obj["seed"]
+    first_dealer = obj["first_dealer"]
+    deal_number = obj["deal_number"]
+    if (
+        type(seed) is not int
+        or check_seed(seed) is not None
+        or type(first_dealer) is not int
+        or not 0 <= first_dealer < players
+    ):
+        return None
+    decks_data = obj.get("decks", [])
+    if type(decks_data) is not list:
+        return None
+    decks = []
+    for order in decks_data:
+        got = _fast_cards(order)
+        if got is None or got[1] != full or len(got[0]) != rules.deck.size:
+            return None
+        decks.append(got[0])
+    if type(deal_number) is not int or not 1 <= deal_number <= MAX_NUMBER:
+        return None
+    results = results_from_data(obj["deal_results"], "$.deal_results", pending)
+    phase_text = obj["phase"]
+    phase = _PHASES.get(phase_text) if type(phase_text) is str else None
+    if phase is None:
+        return None
+    schedule = rules.schedule.hand_sizes
+    over = phase is Phase.GAME_OVER
+    if len(results) > len(schedule) or over != (len(results) == len(schedule)):
+        return None
+    earlier = results[:-1] if over else results
+    scores_data = obj["scores"]
+    if type(scores_data) is not list:
+        return None
+    for s in scores_data:
+        if type(s) is not int or not -MAX_NUMBER <= s <= MAX_NUMBER:
+            return None
+    scores = tuple(scores_data)
+    deal = obj["deal"]
+    if type(deal) is not dict or not (
+        deal.keys() <= _DEAL_KEY_SET and deal.keys() >= _DEAL_REQUIRED
+    ):
+        return None
+    dealer = deal["dealer"]
+    hand_size = deal["hand_size"]
+    if type(dealer) is not int or not 0 <= dealer < players:
+        return None
+    throw_ins = deal_number - len(results) - (0 if over else 1)
+    if throw_ins < 0:
+        return None
+    check_results(
+        rules,
+        results,
+        scores,
+        "$",
+        "deal_results",
+        first_dealer=first_dealer,
+        dealer=None if over else dealer,
+        throw_ins=throw_ins,
+    )
+    if over and dealer != results[-1].dealer:
+        return None
+    if type(hand_size) is not int or hand_size != schedule[len(earlier)]:
+        return None
+    hands_data = deal["hands"]
+    if type(hands_data) is not list or len(hands_data) != players:
+        return None
+    seen = 0
+    hands = []
+    for hand in hands_data:
+        bits = _fast_card_bits(hand)
+        if bits is None or len(hand) != hand_size or bits & ~full or bits & seen:
+            return None
+        hands.append(bits)
+        seen |= bits
+    got = _fast_cards(deal["stock"])
+    if got is None or got[1] & ~full or got[1] & seen:
+        return None
+    stock = got[0]
+    seen |= got[1]
+    turn_up_text = deal.get("turn_up")
+    turn_up = None
+    if turn_up_text is not None:
+        turn_up = _INDEX_OF_TEXT.get(turn_up_text) if type(turn_up_text) is str else None
+        if turn_up is None or (1 << turn_up) & (~full | seen):
+            return None
+        seen |= 1 << turn_up
+    discards = _fast_card_bits(deal.get("discards", []))
+    if discards is None or discards & ~full or discards & seen:
+        return None
+    if seen | discards != full:
+        return None
+    ctx = plan.deal_context(len(earlier), dealer, hand_size)
+    trump = _opening_trump(rules, ctx, None if turn_up is None else CARDS[turn_up], "$")
+    match = Match(
+        seed,
+        first_dealer,
+        tuple(decks),
+        deal_number,
+        tuple(s - p for s, p in zip(scores, results[-1].points)) if over else scores,
+        earlier,
+    )
+    state = open_deal(rules, match, ctx, tuple(hands), stock, turn_up, discards, trump)
+    moves = deal["moves"]
+    if type(moves) is not list:
+        return None
+    scored = len(earlier)
+    bidding = Phase.BIDDING
+    for text in moves:
+        move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
+        if move is None:
+            move = _move(text, "$")
+        if len(state.deal_results) != scored:
+            return None  # the deal is over: no more moves
+        state = state.apply(move)
+        if state.phase is bidding and not state.calls:
+            return None  # thrown in: a new deal opened (refused, as any other deal)
+    core = state._core
+    if (
+        core.match.deal_number != deal_number
+        or core.deal.dealt_bits != tuple(hands)
+        or core.phase is not phase
+        or state.deal_results != results
+    ):
+        return None
+    return state
+
+
+def _state_checked(value: Any, path: str) -> GameState:
+    """A state from its document, each check in turn, refusing the first
+    problem with its reason and path."""
     obj = _object(value, path, _STATE_KEYS, "a game state")
     pending: Pending = []
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False, pending=pending)
