@@ -27,19 +27,20 @@ from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play,
 from backalley.rules import RuleSet
 from backalley.state import GameState
 from backalley.values import Contract, DealResult, Phase, Trick
-from backalley.views import PlayerView
 
 if TYPE_CHECKING:
     from backalley import houserules, lowlevel
     from backalley.record import GameRecord, ReplayError, replay
     from backalley.serialize import from_json, to_json
+    from backalley.views import PlayerView
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
     """Names loaded on first use, so that ``import backalley`` loads only the
-    engine: the documents (cattrs, the TOML reader), game records and the raw reads."""
+    engine: the documents (cattrs, the TOML reader), game records, the raw reads
+    and the player views (loaded by the first ``GameState.view``)."""
     # plain ``import backalley.x`` statements: ``from backalley import x`` would
     # ask this function for ``x`` again before importing it
     if name == "houserules":
@@ -54,6 +55,10 @@ def __getattr__(name: str) -> Any:
         import backalley.serialize
 
         value = getattr(backalley.serialize, name)
+    elif name == "PlayerView":
+        import backalley.views
+
+        value = backalley.views.PlayerView
     elif name in ("GameRecord", "ReplayError", "replay"):
         import backalley.record
 

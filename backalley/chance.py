@@ -8,7 +8,6 @@ be made on its own, without carrying a generator's state in the game state.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import struct
 from collections.abc import Callable, Sequence
@@ -29,6 +28,8 @@ SEED_LIMIT = 2**64
 
 def _bits(seed: int, what: str, words: int) -> tuple[int, ...]:
     """``words`` uniform 64-bit numbers for ``what`` in the game of ``seed``."""
+    import hashlib  # on first use: loading OpenSSL's hashes is ~3 ms of ``import backalley``
+
     digest = hashlib.shake_256(f"backalley/{seed}/{what}".encode()).digest(8 * words)
     return struct.unpack(f"<{words}Q", digest)
 
@@ -39,6 +40,8 @@ def shuffled(seed: int, deal_number: int, cards: Sequence[int]) -> tuple[int, ..
     Each card gets a random 64-bit key and the deck is sorted by key (a tie,
     of probability about 1e-16, keeps the deck's order): a uniform shuffle.
     """
+    import hashlib  # on first use (see _bits)
+
     n = len(cards)
     unpack = _UNPACK.get(n)
     if unpack is None:

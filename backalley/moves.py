@@ -16,6 +16,7 @@ import attrs
 
 from backalley.cards import CARDS, Card, Suit, ascii_notation, parse_card
 from backalley.errors import NotationError
+from backalley.reprs import fields_repr
 
 __all__ = [
     "Bid",
@@ -29,10 +30,12 @@ __all__ = [
 ]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Pass:
     """Decline to bid: counts as a bid of 0 tricks (RULES.md 1.4) or, in an
     auction, lets the call go by (2.2)."""
+
+    __repr__ = fields_repr
 
     kind: ClassVar[str] = "pass"
 
@@ -56,9 +59,11 @@ MAX_BID = 999
 """The highest bid a :class:`Bid` may hold (its text has at most three digits)."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Bid:
     """Bid a number of tricks (RULES.md 1.4 and 2.2)."""
+
+    __repr__ = fields_repr
 
     tricks: int = attrs.field(validator=_check_bid)
     kind: ClassVar[str] = "bid"
@@ -70,9 +75,11 @@ class Bid:
         return (bid, (self.tricks,))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class BoardBid:
     """Claim that one's side will take every trick of the deal (RULES.md 1.4)."""
+
+    __repr__ = fields_repr
 
     kind: ClassVar[str] = "board"
 
@@ -88,7 +95,7 @@ def _check_multiplier(instance: Counter, attribute: Any, value: Any) -> None:
         raise NotationError(f"a counter's multiplier is a whole number 2..99, not {value!r}")
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Counter:
     """Take over the other side's contract at the next multiplier: double,
     then triple, then quadruple (RULES.md 2.2).
@@ -96,6 +103,8 @@ class Counter:
     ``Counter(k)`` (text ``counter xK``) names the multiplier directly, for
     auctions whose counter is one call of double, triple or quadruple
     (RULES.md 2.6, ``counter_style = direct``)."""
+
+    __repr__ = fields_repr
 
     multiplier: int | None = attrs.field(default=None, validator=_check_multiplier)
     kind: ClassVar[str] = "counter"
@@ -114,9 +123,11 @@ def _check_suit(instance: NameTrump, attribute: Any, value: Any) -> None:
         raise NotationError(f"trump is named with a Suit (or None for no trump), not {value!r}")
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class NameTrump:
     """The declarer names the trump suit (RULES.md 2.2); ``None`` is no trump."""
+
+    __repr__ = fields_repr
 
     suit: Suit | None = attrs.field(validator=_check_suit)
     kind: ClassVar[str] = "trump"
@@ -130,9 +141,11 @@ def _check_card(instance: Play, attribute: Any, value: Any) -> None:
         raise NotationError(f"a play needs a Card (see parse_card), not {value!r}")
 
 
-@attrs.frozen(slots=True, cache_hash=True)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Play:
     """Play a card to the current trick (RULES.md 1.6)."""
+
+    __repr__ = fields_repr
 
     card: Card = attrs.field(validator=_check_card)
     kind: ClassVar[str] = "play"

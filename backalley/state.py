@@ -30,6 +30,7 @@ from backalley.errors import IllegalMoveError, Reason, SetupError
 from backalley.legality import _PLAYS_OF, legal_moves, plays_of_mask, refusal
 from backalley.moves import Move, NameTrump, Play
 from backalley.public import PublicFacts, bids_of
+from backalley.reprs import fields_repr
 from backalley.rules.context import NO_TRUMP, DealContext
 from backalley.rules.plan import CallNode, Plan
 from backalley.rules.ruleset import RuleSet
@@ -48,9 +49,11 @@ _NAMING = Phase.NAMING_TRUMP
 _GAME_OVER = Phase.GAME_OVER
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Match:
     """The parts of a game that change at most once per deal."""
+
+    __repr__ = fields_repr
 
     seed: int
     first_dealer: int
@@ -66,12 +69,14 @@ class Match:
 _DEAL_FIELDS = ("ctx", "dealt_bits", "stock_order", "turn_up_index", "discard_bits", "calls")
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Deal:
     """The parts of a deal that change at most during the bidding: its
     :class:`~backalley.rules.context.DealContext` (dealer, hand size, bidding
     outcome, trump), the hands as dealt, the stock, the turn-up, the discards
     and the calls."""
+
+    __repr__ = fields_repr
 
     ctx: DealContext
     dealt_bits: tuple[int, ...]

@@ -16,6 +16,7 @@ import attrs
 from backalley.cards import Card, Suit
 from backalley.errors import RuleSetError
 from backalley.moves import Move
+from backalley.reprs import fields_repr
 
 __all__ = ["BiddingOutcome", "Contract", "DealResult", "Phase", "RawTrick", "Trick"]
 
@@ -44,7 +45,7 @@ def _seat_or_none(instance: Any, attribute: Any, value: Any) -> None:
         raise RuleSetError([f"{attribute.name} must be a seat number or none, got {value!r}"])
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Contract:
     """What one side has contracted to do in a deal.
 
@@ -52,6 +53,8 @@ class Contract:
     ``multiplier`` the board or counter multiplier, ``declarer`` the seat that
     won an auction (``None`` in once-around bidding).
     """
+
+    __repr__ = fields_repr
 
     tricks: int = attrs.field(validator=_count)
     board: bool = attrs.field(default=False, validator=_bool)
@@ -68,7 +71,7 @@ class Contract:
         return text
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class BiddingOutcome:
     """The result of a complete bidding: ``contracts`` per side (``None`` for a
     side without a contract), or ``thrown_in`` when the deal is not played.
@@ -77,6 +80,8 @@ class BiddingOutcome:
     claimer, else the highest bid), ``declarer`` the seat that won an auction,
     ``board_bidders`` the seats that bid board.
     """
+
+    __repr__ = fields_repr
 
     contracts: tuple[Contract | None, ...]
     highest_bidder: int | None = None
@@ -93,9 +98,11 @@ RawTrick = tuple[int, tuple[int, ...], int]
 """A completed trick inside the engine: (leader, card indices in play order, winner)."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Trick:
     """A completed trick: who led, the cards in the order played, who won."""
+
+    __repr__ = fields_repr
 
     leader: int
     cards: tuple[Card, ...] = attrs.field(converter=_card_tuple)
@@ -108,13 +115,15 @@ class Trick:
         return tuple(((self.leader + k) % self.players, c) for k, c in enumerate(self.cards))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class DealResult:
     """The record of one scored deal.
 
     ``bids`` are the calls per seat; ``contracts``, ``tricks`` and ``points``
     are per side (team, or seat in a cutthroat game).
     """
+
+    __repr__ = fields_repr
 
     number: int
     dealer: int

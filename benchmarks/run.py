@@ -911,7 +911,6 @@ def serialization_rows(seconds: float, repeat: int) -> dict[str, Any]:
     (medians of ``repeat`` rounds)."""
     import io
     import pickle
-    import subprocess
     import tracemalloc
 
     from backalley.vectors import write_vectors
@@ -959,24 +958,78 @@ def serialization_rows(seconds: float, repeat: int) -> dict[str, Any]:
     write_vectors(ba.variants.GAMERULES, games=1, seed=0, out=io.StringIO())
     out["vectors_peak_bytes"] = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    code = (
-        "import time; t, c = time.perf_counter(), time.process_time(); import backalley; "
-        "print(time.perf_counter() - t, time.process_time() - c)"
-    )
-    runs = [
-        tuple(
-            map(
-                float,
-                subprocess.run(
-                    [sys.executable, "-c", code], capture_output=True, text=True, check=True
-                ).stdout.split(),
+    out.update(_import_times(max(repeat, 5)))
+    return out
+
+
+_IMPORT_CODE = (
+    "import time; t, c = time.perf_counter(), time.process_time(); import backalley; {then}"
+    "print(time.perf_counter() - t, time.process_time() - c)"
+)
+
+
+def _import_times(runs: int, root: Path = ROOT) -> dict[str, float]:
+    """``import backalley`` in fresh interpreters (their own start-up not
+    counted), ``runs`` times each way, interleaved, from two copies of the
+    package in a temporary folder:
+
+    - ``import_*``: from compiled bytecode, as an installed copy imports it
+      (pip compiles the ``.pyc`` files at install; a work tree imports from
+      them after its first import).  The copy is compiled with ``compileall``
+      first, so that ``PYTHONDONTWRITEBYTECODE`` in the environment or a stale
+      ``__pycache__`` in the tree does not decide what is measured;
+    - ``import_source_*``: from source, every module of the package compiled
+      on the way in (a copy without ``__pycache__``, nothing written): what a
+      first import after an edit costs;
+    - ``import_game_*``: compiled, then ``new_game(GAMERULES, seed=1)`` (what
+      the first game adds, e.g. the hashes of the shuffle).
+
+    ``root``: the folder holding the ``backalley`` package to measure.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+
+    plain = _IMPORT_CODE.format(then="")
+    game = _IMPORT_CODE.format(then="backalley.new_game(backalley.variants.GAMERULES, seed=1); ")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    with tempfile.TemporaryDirectory() as tmp:
+        compiled, source = Path(tmp, "compiled"), Path(tmp, "source")
+        for copy in (compiled, source):
+            shutil.copytree(
+                root / "backalley",
+                copy / "backalley",
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
             )
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(compiled / "backalley")],
+            check=True,
+            capture_output=True,
         )
-        for _ in range(max(repeat, 5))
-    ]
-    out["import_s"] = median([wall for wall, _cpu in runs])
-    out["import_min_s"] = min(wall for wall, _cpu in runs)
-    out["import_cpu_s"] = median([cpu for _wall, cpu in runs])
+        ways = {"import": (plain, compiled), "import_source": (plain, source)}
+        ways["import_game"] = (game, compiled)
+
+        def once(code: str, where: Path) -> tuple[float, float]:
+            done = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=where,
+                env=env,
+            )
+            wall, cpu = map(float, done.stdout.split())
+            return wall, cpu
+
+        times: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
+        for _ in range(runs):
+            for way, (code, where) in ways.items():
+                times[way].append(once(code, where))
+    out: dict[str, float] = {}
+    for way, got in times.items():
+        out[f"{way}_s"] = median([wall for wall, _cpu in got])
+        out[f"{way}_min_s"] = min(wall for wall, _cpu in got)
+        out[f"{way}_cpu_s"] = median([cpu for _wall, cpu in got])
     return out
 
 
@@ -1029,9 +1082,16 @@ def serialization_report(
             f"median {ser['import_cpu_s'] * 1e3:.0f} ms CPU"
         )
     lines.append(
-        f"  import backalley: {imp:.0f} ms wall, median of runs "
+        f"  import backalley: {imp:.0f} ms wall from bytecode, median of runs "
         f"(target <= 80 ms{' ok' if imp <= 80 else ' !!'}){extra}"
     )
+    if "import_source_s" in ser:
+        lines.append(
+            f"      from source (no bytecode cache) {ser['import_source_s'] * 1e3:.0f} ms wall "
+            f"(fastest {ser['import_source_min_s'] * 1e3:.0f}); import + first new_game "
+            f"{ser['import_game_s'] * 1e3:.0f} ms wall (fastest "
+            f"{ser['import_game_min_s'] * 1e3:.0f})"
+        )
     return lines
 
 

@@ -1,5 +1,6 @@
 """``import backalley`` loads the engine and the rules only: the documents
-(cattrs), the house-rules reader and game records load on first use."""
+(cattrs), the house-rules reader, game records, player views, the rules sheet
+and the hashes of the shuffles load on first use."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ LAZY = (
     "backalley.houserules",
     "backalley.record",
     "backalley.lowlevel",
+    "backalley.views",
+    "backalley.rules.sheet",
     "tomllib",
 )
 
@@ -53,3 +56,34 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         "    print(exc)\n"
     )
     assert _run(code) == "module 'backalley' has no attribute 'no_such_name'"
+
+
+def test_views_the_rules_sheet_and_the_shuffle_hash_load_on_first_use() -> None:
+    code = (
+        "import sys, backalley as ba\n"
+        "print('hashlib' in sys.modules)\n"
+        "state = ba.new_game(ba.variants.GAMERULES, seed=1)\n"
+        "print('hashlib' in sys.modules)\n"
+        "print(type(state.view(0)) is ba.PlayerView, 'backalley.views' in sys.modules)\n"
+        "print(ba.rules.rules_sheet(ba.variants.GAMERULES).splitlines()[0])\n"
+        "from backalley.rules import diff_rules\n"
+        "print(diff_rules(ba.variants.GAMERULES, ba.variants.GAMERULES) == [])\n"
+    )
+    assert _run(code).splitlines() == [
+        "False",
+        "True",
+        "True True",
+        "Back Alley: gamerules",
+        "True",
+    ]
+
+
+def test_an_unknown_rules_name_is_an_attribute_error() -> None:
+    code = (
+        "import backalley.rules\n"
+        "try:\n"
+        "    backalley.rules.no_such_name\n"
+        "except AttributeError as exc:\n"
+        "    print(exc)\n"
+    )
+    assert _run(code) == "module 'backalley.rules' has no attribute 'no_such_name'"

@@ -5,6 +5,8 @@ registered under a stable tag (:func:`register`), so a user's own rule is a
 class like the built-in ones.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from backalley.rules.base import Option, Part
 from backalley.rules.bidding import (
     AllPass,
@@ -47,7 +49,6 @@ from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
 from backalley.rules.scoring import AuctionScoring, ContractScoring, Rainbow
 from backalley.rules.seating import Cutthroat, Partnerships
-from backalley.rules.sheet import diff_rules, rules_sheet
 from backalley.rules.trump import (
     DeclarerNamesTrump,
     FixedTrump,
@@ -57,6 +58,22 @@ from backalley.rules.trump import (
     TurnUpTrump,
 )
 from backalley.values import BiddingOutcome, Contract
+
+if TYPE_CHECKING:
+    from backalley.rules.sheet import diff_rules, rules_sheet
+
+
+def __getattr__(name: str) -> Any:
+    """The rules sheet (``rules_sheet``, ``diff_rules``) loads on first use, not
+    with ``import backalley``."""
+    if name in ("diff_rules", "rules_sheet"):
+        import backalley.rules.sheet
+
+        value = getattr(backalley.rules.sheet, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'backalley.rules' has no attribute {name!r}")
+
 
 __all__ = [
     "NO_TRUMP",

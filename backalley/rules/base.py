@@ -8,6 +8,7 @@ from typing import Any, ClassVar, cast
 import attrs
 
 from backalley.errors import RuleSetError
+from backalley.reprs import fields_repr
 
 __all__ = [
     "Option",
@@ -71,6 +72,10 @@ class Part:
     __slots__ = ()
     tag: ClassVar[str]
     part: ClassVar[str]
+
+    # the built-in parts are declared with ``repr=False`` and share this text
+    # (the one attrs would generate), which is cheaper to create at import
+    __repr__ = fields_repr
 
     def options(self) -> dict[str, Any]:
         """The policy's parameters, by name."""

@@ -18,6 +18,7 @@ import attrs
 
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
+from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, is_bool, plays_alone
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
@@ -146,7 +147,7 @@ class _BiddingPart(Part):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class OnceAroundBidding(_BiddingPart):
     """Each player bids exactly once, starting with ``first_bidder``
     (RULES.md 1.4): ``pass`` (when ``pass_allowed``; counts as 0), a number
@@ -536,10 +537,12 @@ def counter_names(counters: int) -> str:
     return f"double, triple, quadruple and so on up to x{counters + 1}"
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class AuctionState:
     """Where an ascending auction stands: the highest number, who holds it,
     the multiplier, and whether a direct counter has closed the auction."""
+
+    __repr__ = fields_repr
 
     tricks: int = 0
     holder: int | None = None
@@ -548,7 +551,7 @@ class AuctionState:
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Auction(_BiddingPart):
     """The Vietnam ascending auction (RULES.md 2.2, 2.6).
 

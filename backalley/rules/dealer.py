@@ -25,7 +25,7 @@ class NextDealer(Option):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class DealerRotation(Part):
     """The first dealer is chosen at random (from the game's seed, unless
     ``new_game(dealer=...)`` names one); then the deal moves by ``next_dealer``.

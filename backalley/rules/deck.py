@@ -47,7 +47,7 @@ def _check_jokers(instance: Deck, attribute: Any, value: int) -> None:
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Deck(Part):
     """The cards in play: every suit in the kept ``ranks``, plus ``jokers``
     (0, or 2: the Big and the Little Blooper).

@@ -21,7 +21,7 @@ class TieBreak(Option):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class EndPolicy(Part):
     """The game ends after the schedule's last deal; the side with the most
     points wins; equal top scores are settled by ``tie_break``."""

@@ -30,7 +30,7 @@ class BlooperForced(Option):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class FollowPolicy(Part):
     """Players must follow the suit led if able; jokers belong to the trump
     suit (RULES.md 1.6).  With ``blooper_lead_forcing``, a led Big Blooper

@@ -57,7 +57,7 @@ class TrumpBrokenBy(Option):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class LeadPolicy(Part):
     """Who leads first (``first_lead``), when trump may be led (``trump_lead``)
     and what breaks trump (``trump_broken_by``)."""

@@ -20,7 +20,7 @@ __all__ = ["MustHeadTrick"]
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class MustHeadTrick(FollowPolicy):
     """Players must follow the suit led if able, as in :class:`FollowPolicy`
     (with its blooper options); in addition, among the cards those rules

@@ -19,7 +19,7 @@ __all__ = ["MustTrumpWhenVoid"]
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class MustTrumpWhenVoid(FollowPolicy):
     """Players must follow the suit led if able, as in :class:`FollowPolicy`
     (with its blooper options); in addition, a player who cannot follow must

@@ -129,7 +129,7 @@ def _indices(mask: int) -> list[int]:
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class JokersHigh(OrderedRanking):
     """Cards rank A (high), K, Q, J, 10 … 2 (low) in each suit.  The two
     jokers belong to the trump suit and rank above its ace: the Big Blooper

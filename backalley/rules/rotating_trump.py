@@ -19,7 +19,7 @@ _NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class RotatingTrump(_TrumpPart):
     """Nothing is turned up: the first deal of the schedule is played with
     clubs as trump, the second diamonds, then hearts, spades, no trump, and

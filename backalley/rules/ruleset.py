@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from backalley.errors import RuleSetError
+from backalley.reprs import fields_repr
 from backalley.rules.bidding import OnceAroundBidding
 from backalley.rules.dealer import DealerRotation
 from backalley.rules.deck import Deck
@@ -59,7 +60,7 @@ CAPABILITIES: dict[str, str] = {
 """What the built-in capabilities mean, for error messages."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class RuleSet:
     """The rules of one game of Back Alley: one policy object per part.
 
@@ -68,6 +69,8 @@ class RuleSet:
     :class:`~backalley.RuleSetError` listing every problem.  ``name`` is a
     label only (it takes no part in equality).
     """
+
+    __repr__ = fields_repr
 
     deck: DeckRule = attrs.field(factory=Deck)
     seating: SeatingRule = attrs.field(factory=Partnerships)

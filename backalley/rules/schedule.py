@@ -40,7 +40,7 @@ def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> 
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Schedule(Part):
     """The hand size of each scored deal, in order; the game has one deal per entry.
 

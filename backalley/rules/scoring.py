@@ -9,6 +9,7 @@ import attrs
 
 from backalley.cards import JOKERS_MASK
 from backalley.errors import RuleSetError
+from backalley.reprs import fields_repr
 from backalley.rules.base import Part, has_board_bids, is_bool, side_word
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
@@ -38,10 +39,12 @@ def _positive(instance: Any, attribute: Any, value: object) -> None:
         )
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Rainbow:
     """A bonus for each player dealt one card of every suit on the deal of
     ``hand_size`` cards (a joker counts as the trump suit), made or set (RULES.md 5, 6)."""
+
+    __repr__ = fields_repr
 
     hand_size: int = attrs.field(default=4, validator=_positive)
     points: int = attrs.field(default=10, validator=_int)
@@ -102,7 +105,7 @@ class _SideScoring(Part):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class ContractScoring(_SideScoring):
     """Gamerules scoring (RULES.md 1.7).  A numeric contract ``b`` with ``t``
     tricks: made (``t >= b``) scores ``per_bid_trick*b + per_overtrick*(t-b)``
@@ -160,7 +163,7 @@ class ContractScoring(_SideScoring):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class AuctionScoring(_SideScoring):
     """Vietnam scoring (RULES.md 2.4).  The contracting side that takes at
     least its contract scores ``per_trick`` per trick taken times the counter

@@ -14,7 +14,7 @@ __all__ = ["Cutthroat", "Partnerships"]
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Partnerships(Part):
     """Four players in two fixed partnerships, partners opposite:
     team 0 = seats 0 & 2, team 1 = seats 1 & 3 (RULES.md 1.1)."""
@@ -43,7 +43,7 @@ def _check_players(instance: Cutthroat, attribute: Any, value: int) -> None:
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class Cutthroat(Part):
     """Every player alone: ``players`` seats, each its own side, each scored alone."""
 

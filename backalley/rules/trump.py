@@ -14,6 +14,7 @@ import attrs
 
 from backalley.cards import BJ_INDEX, LJ_INDEX, SUITS, Suit
 from backalley.errors import RuleSetError
+from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import NO_TRUMP, DealContext
 from backalley.rules.registry import register
@@ -41,9 +42,11 @@ class JokerTurnUp(Option):
     """No trump suit; the other joker stays in play as the only trump (bab-online)."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class TrumpSetup:
     """What the trump part did to a freshly dealt deal."""
+
+    __repr__ = fields_repr
 
     hands: tuple[int, ...]
     stock: tuple[int, ...]
@@ -81,7 +84,7 @@ class _TrumpPart(Part):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class TurnUpTrump(_TrumpPart):
     """After dealing, the top card of the stock is turned up; its suit is trump
     (RULES.md 1.3).  A turned joker is handled by ``joker_turn_up``."""
@@ -192,7 +195,7 @@ def _to_suit(value: Any) -> Suit:
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class FixedTrump(_TrumpPart):
     """The same suit is trump in every deal (e.g. spades, RULES.md 2.5, 5); nothing is turned up."""
 
@@ -209,7 +212,7 @@ class FixedTrump(_TrumpPart):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class DeclarerNamesTrump(_TrumpPart):
     """The declarer names trump after the auction (RULES.md 2.2); with
     ``allow_no_trump`` the declarer may also call no trump."""
@@ -242,7 +245,7 @@ class DeclarerNamesTrump(_TrumpPart):
 
 
 @register
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class NoTrump(_TrumpPart):
     """No deal has a trump suit (jokers, if any, are the only trumps)."""
 

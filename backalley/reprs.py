@@ -1,0 +1,34 @@
+"""The text form of the library's attrs value classes, written once.
+
+attrs compiles a ``__repr__`` for every class it decorates, and compiling
+is most of what creating a class costs at import time.  The value classes
+(moves, rule parts, rule sets, deal records) are declared with
+``repr=False`` and share :func:`fields_repr`, which gives the text attrs
+would have generated: ``ClassName(field=value, ...)`` over the fields that
+show in the repr (a field's own ``repr=`` callable is honoured).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+__all__ = ["fields_repr"]
+
+_FIELDS: dict[type, tuple[tuple[str, Callable[[Any], str]], ...]] = {}
+
+
+def fields_repr(self: Any) -> str:
+    """``ClassName(field=value, ...)``, as attrs' generated ``__repr__`` writes it."""
+    cls = type(self)
+    shown = _FIELDS.get(cls)
+    if shown is None:
+        shown = _FIELDS[cls] = tuple(
+            (a.name, repr if a.repr is True else a.repr)
+            for a in cls.__attrs_attrs__
+            if a.repr is not False
+        )
+    inner = ", ".join(f"{name}={show(getattr(self, name, attrs.NOTHING))}" for name, show in shown)
+    return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({inner})"
