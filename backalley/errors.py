@@ -36,7 +36,8 @@ class NotationError(BackAlleyError, ValueError):
 
 
 class Reason(enum.Enum):
-    """Why a move was refused: one member per rule that can refuse a move."""
+    """Why a move was refused: one member per rule that can refuse a move
+    (and, for a replayed game record, results its moves do not produce)."""
 
     NOT_A_MOVE = "not a move"
     GAME_OVER = "the game is over"
@@ -67,6 +68,8 @@ class Reason(enum.Enum):
     MUST_TRUMP = "the player cannot follow and must play a trump"
     MUST_HEAD_TRICK = "the player must play a card that wins the trick so far"
     HOUSE_RULE = "a house rule of the rule set refuses the move"
+    # game records
+    RESULTS_DIFFER = "the recorded moves do not produce the recorded results"
 
 
 class IllegalMoveError(BackAlleyError, ValueError):

@@ -151,7 +151,7 @@ def replay(record: GameRecord) -> Iterator[GameState]:
                 min(len(got), len(record.results)),
             )
             raise ReplayError(
-                Reason.NOT_A_MOVE,
+                Reason.RESULTS_DIFFER,
                 f"the moves do not produce the recorded result of deal {first + 1}",
                 None,
                 None,

@@ -269,6 +269,7 @@ REASONS = [
     "MUST_TRUMP",
     "MUST_HEAD_TRICK",
     "HOUSE_RULE",
+    "RESULTS_DIFFER",
 ]
 
 

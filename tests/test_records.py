@@ -208,7 +208,7 @@ def test_altered_results_fail() -> None:
     )
     error = _replay_error(altered)
     assert error.index is None and error.move is None
-    assert error.reason is ba.Reason.NOT_A_MOVE
+    assert error.reason is ba.Reason.RESULTS_DIFFER
     assert "deal 1" in str(error)
     assert error.state.is_over
 
