@@ -53,6 +53,7 @@ __all__ = [
     "playout",
     "possible_bits",
     "stock_order",
+    "thrown_in",
     "trick_cards",
     "trump_index",
     "turn_up_index",
@@ -75,6 +76,14 @@ def deal_context(position: PublicFacts) -> DealContext:
 def hand_bits(position: PublicFacts, seat: int) -> int:
     """The hand of ``seat`` as a bit set (0 for a hand a view does not know)."""
     return position._hand_mask(seat)
+
+
+def thrown_in(state: GameState) -> int:
+    """How many deals of the game so far were thrown in (dealt, nobody
+    contracted, dealt again)."""
+    core = state._core
+    dealt = core.match.deal_number
+    return dealt - len(core.match.results) - (core.phase is not Phase.GAME_OVER)
 
 
 def dealt_bits(state: GameState) -> tuple[int, ...]:

@@ -40,7 +40,7 @@ from typing import Any
 import attrs
 
 from backalley import GameRecord, GameState, RuleSet, from_json, new_game, to_json
-from backalley.bots import make_bot
+from backalley.bots import check_throw_ins, make_bot
 from backalley.errors import SetupError
 
 __all__ = [
@@ -179,6 +179,7 @@ def play_game(plan: Plan, task: Task) -> GameOutcome:
         if plan.records:
             moves.append(move)
         state = state.apply(move)
+        check_throw_ins(state)
     sides = len(plan.sides)
     side_of = plan.side_of_team(task.rotation)
     points = [0] * sides

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import backalley as ba
@@ -389,3 +390,35 @@ def test_montecarlo_settings_and_evaluators(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(sys.modules, "backalley.solver", types.SimpleNamespace(solve=solve))
     move = MonteCarloBot(seed=1, samples=2, evaluator="solver").choose(view)
     assert calls and move in view.legal_moves()
+
+
+class _Passer:
+    """A player who never contracts: every deal is thrown in."""
+
+    def choose(self, view: ba.PlayerView) -> ba.Move:
+        return ba.Pass() if ba.Pass() in view.legal_moves() else view.legal_moves()[0]
+
+
+def test_a_game_thrown_in_deal_after_deal_is_stopped_not_dealt_forever() -> None:
+    from backalley.bots import THROW_IN_LIMIT, check_throw_ins
+
+    state = ba.new_game(ba.variants.GAMERULES, seed=1)
+    for _ in range(4 * THROW_IN_LIMIT):
+        state = state.apply(ba.Pass())
+    assert lowlevel.thrown_in(state) == THROW_IN_LIMIT and state.deals_played == 0
+    check_throw_ins(state)  # at the limit: the game goes on
+    state = state.apply(ba.Pass()).apply(ba.Pass()).apply(ba.Pass()).apply(ba.Pass())
+    with pytest.raises(ba.SetupError, match="thrown in"):
+        check_throw_ins(state)
+    with pytest.raises(ba.SetupError, match="would never end"):
+        play_games(ba.variants.GAMERULES, lambda seed: _Passer(), lambda seed: _Passer(), games=1)
+
+
+def test_heuristic_prefers_a_worthless_contract_to_a_throw_in() -> None:
+    """Nothing scored for a made contract, bid 0 allowed: bidding 0 is worth
+    nothing, as a throw-in is, and gets the deal played."""
+    auction = attrs.evolve(ba.variants.VIETNAM.bidding, min_bid=0)
+    scoring = attrs.evolve(ba.variants.VIETNAM.scoring, per_trick=0, set_per_trick=9)
+    rules = ba.variants.VIETNAM.replace(bidding=auction, scoring=scoring, name=None)
+    result = play_games(rules, HeuristicBot, HeuristicBot, games=1)
+    assert result.games == 1

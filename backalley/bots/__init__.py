@@ -20,17 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from backalley.bots._base import Bot, RandomBot
+from backalley.bots._base import THROW_IN_LIMIT, Bot, RandomBot, check_throw_ins
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import MonteCarloBot
 from backalley.errors import SetupError
 
 __all__ = [
+    "THROW_IN_LIMIT",
     "Bot",
     "HeuristicBot",
     "MonteCarloBot",
     "RandomBot",
     "bot_names",
+    "check_throw_ins",
     "make_bot",
     "register_bot",
 ]

@@ -5,11 +5,33 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from backalley import lowlevel
 from backalley.errors import SetupError
 from backalley.moves import Move
+from backalley.state import GameState
 from backalley.views import PlayerView
 
-__all__ = ["Bot", "RandomBot", "rng_from_seed"]
+__all__ = ["THROW_IN_LIMIT", "Bot", "RandomBot", "check_throw_ins", "rng_from_seed"]
+
+THROW_IN_LIMIT = 500
+"""The most thrown-in deals a game between bots may have (see :func:`check_throw_ins`)."""
+
+
+def check_throw_ins(state: GameState) -> None:
+    """Stop a game between bots that keeps being thrown in.
+
+    A deal nobody contracts for is dealt again (option ``all_pass``), so
+    rules in which no call is worth making (say, nothing scored for a made
+    contract) and players who never make one would deal forever.  Raises
+    :class:`~backalley.SetupError` once the game has had more than
+    :data:`THROW_IN_LIMIT` thrown-in deals.
+    """
+    count = lowlevel.thrown_in(state)
+    if count > THROW_IN_LIMIT:
+        raise SetupError(
+            f"{count} deals of this game were thrown in (nobody contracted): "
+            "these players make no contract under these rules, so the game would never end"
+        )
 
 
 class Bot(Protocol):

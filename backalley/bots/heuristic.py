@@ -200,6 +200,10 @@ def _poisson(mean: float, top: int) -> list[float]:
     return [x / total for x in dist]
 
 
+THROW_IN_PENALTY = 1e-6
+"""How much less than nothing a call that throws the deal in is worth (a tie-break)."""
+
+
 class HeuristicBot:
     """Bids from hand strength and plays by card-play rules (see the module
     docstring).  Its choices depend on the view alone (the seed is accepted
@@ -300,7 +304,9 @@ class HeuristicBot:
         for i, move in enumerate(weighed):
             contracts = R.contracts_if(view, move)
             if contracts is None:
-                value = 0.0
+                # a throw-in scores nothing: a call worth as much that gets
+                # the deal played is preferred, so bots do not deal forever
+                value = -THROW_IN_PENALTY
             else:
                 value = 0.0
                 tables = [_table(rules, contracts, s, h) for s in range(sides)]

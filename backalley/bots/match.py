@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from backalley.bots import _rules as R
-from backalley.bots._base import Bot
+from backalley.bots._base import Bot, check_throw_ins
 from backalley.cards import CARDS, Card
 from backalley.errors import SetupError
 from backalley.game import new_game
@@ -105,6 +105,7 @@ def _play_out(state: GameState, bots: Sequence[Bot]) -> GameState:
         seat = state.to_act
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat)))
+        check_throw_ins(state)
     return state
 
 
@@ -118,6 +119,7 @@ def _deal_points(
         seat = state.to_act
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat)))
+        check_throw_ins(state)
     return state.deal_results[0].points
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from backalley import GameRecord, GameState, Move, new_game, to_json
-from backalley.bots import Bot, make_bot
+from backalley.bots import Bot, check_throw_ins, make_bot
 from backalley.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -122,6 +122,8 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             moves.append(move)
             narrator.step(state, move, after)
             state = after
+            if "human" not in names:
+                check_throw_ins(state)
     except EndOfInput:
         pass
     except KeyboardInterrupt:
