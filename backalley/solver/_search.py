@@ -173,15 +173,18 @@ def _make_test(
     gmasks = tuple(plan.group_masks)
     tgroup = plan.trump_group
     tmask = plan.trump_mask
+    lspecial = plan.lead_special
     holdings = _HOLDINGS
     holding = _holding
     bits = max(1, (n - 1).bit_length())
     RESULT = _RESULT
     CARDS = _CARDS
-    # bucket -> entries [mask, value, lo, hi, best, keep]: the entry applies to
-    # a position of the bucket whose code & mask == value; keep: for each
-    # group, how many of its remaining cards are relevant
-    tt: dict[object, list[list[object]]] = {}
+    # bucket -> mask -> (keep, value -> entry [lo, hi, best]): the entry
+    # applies to a position of the bucket whose code & mask == value; keep:
+    # for each group, how many of its remaining cards are relevant (one keep
+    # per mask).  A lookup costs one dict probe per distinct mask of the
+    # bucket, not one test per entry.
+    tt: dict[object, dict[int, tuple[list[int], dict[int, list[int]]]]] = {}
     lead_found = [-1]
     class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
@@ -306,6 +309,33 @@ def _make_test(
                     best, best_used = q + 1, used | top
         return best, best_used
 
+    def split_special(classes: list[tuple[int, int]], cards: int) -> list[tuple[int, int]]:
+        """``classes`` with each card special on the lead a class of its own."""
+        out: list[tuple[int, int]] = []
+        for lo, hi in classes:
+            inside = cards & gmasks[group[lo]] & ((2 << hi) - (1 << lo))
+            if lo == hi or not inside & lspecial:
+                out.append((lo, hi))
+                continue
+            run = -1
+            prev = -1
+            while inside:
+                low = inside & -inside
+                inside ^= low
+                c = low.bit_length() - 1
+                if lspecial & low:
+                    if run >= 0:
+                        out.append((run, prev))
+                        run = -1
+                    out.append((c, c))
+                else:
+                    if run < 0:
+                        run = c
+                    prev = c
+            if run >= 0:
+                out.append((run, prev))
+        return out
+
     def order(
         cards: int,
         hands: tuple[int, ...],
@@ -348,6 +378,8 @@ def _make_test(
                     class_memo.clear()
                 class_memo[ckey] = found
             classes += found
+        if not trick and cards & lspecial:
+            classes = split_special(classes, cards)
         spans = [cl for cl in classes if cl[0] != cl[1]]
         if len(classes) == 1:
             return [classes[0][0]], spans
@@ -500,27 +532,28 @@ def _make_test(
                         held = holding(parts, bits)
                     full = (full << held[1]) | held[0]
                     lengths = (lengths << (6 * n)) | held[2]
-            bucket: object = (lengths << 5) | (leader << 1) | broken
+            bucket: object = ((rem & lspecial) << 160) | (lengths << 5) | (leader << 1) | broken
         else:
             full = 0
             bucket = (leader, broken, *hands)
             rem = 0
             for h in hands:
                 rem |= h
-        entries = tt.get(bucket)
+        masks = tt.get(bucket)
         best = -1
-        if entries is not None:
-            for e in entries:
-                if full & e[0] == e[1]:  # type: ignore[operator]
-                    if e[2] >= target:  # type: ignore[operator]
-                        return RESULT | kept(rem, e[5])  # type: ignore[arg-type]
-                    if e[3] < target:  # type: ignore[operator]
-                        return kept(rem, e[5])  # type: ignore[arg-type]
+        if masks is not None:
+            for m, (keep_m, table) in masks.items():
+                e = table.get(full & m)
+                if e is not None:
+                    if e[0] >= target:
+                        return RESULT | kept(rem, keep_m)
+                    if e[1] < target:
+                        return kept(rem, keep_m)
                     if best < 0:
-                        best = e[4]  # type: ignore[assignment]
+                        best = e[2]
         else:
-            entries = []
-            tt[bucket] = entries
+            masks = {}
+            tt[bucket] = masks
         side_sure = [0, 0]  # sure trump tricks of the minimising, maximising side
         side_rel = [0, 0]
         if fast and tmask and rem & tmask:
@@ -616,22 +649,24 @@ def _make_test(
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
         value = full & mask
-        for e in entries:
-            if e[0] == mask and e[1] == value:
-                # the same class of positions: narrow its bounds
-                if answer & RESULT:
-                    if target > e[2]:  # type: ignore[operator]
-                        e[2] = target
-                elif target - 1 < e[3]:  # type: ignore[operator]
-                    e[3] = target - 1
-                if best >= 0:
-                    e[4] = best
-                break
-        else:
+        slot = masks.get(mask)
+        if slot is None:
+            slot = (keep, {})
+            masks[mask] = slot
+        e = slot[1].get(value)
+        if e is not None:
+            # the same class of positions: narrow its bounds
             if answer & RESULT:
-                entries.append([mask, value, target, left, best, keep])
-            else:
-                entries.append([mask, value, 0, target - 1, best, keep])
+                if target > e[0]:
+                    e[0] = target
+            elif target - 1 < e[1]:
+                e[1] = target - 1
+            if best >= 0:
+                e[2] = best
+        elif answer & RESULT:
+            slot[1][value] = [target, left, best]
+        else:
+            slot[1][value] = [0, target - 1, best]
         return answer
 
     def kept(union: int, keep: list[int]) -> int:
@@ -711,10 +746,11 @@ def _make_test(
                     break
         union = 0
         skip: list[int] | None = None
+        unswappable = lspecial if pos == 0 else 0
         for c in moves:
             if skip is not None:
                 bound = skip[group[c]]
-                if bound and (1 << c) < bound:
+                if bound and (1 << c) < bound and not unswappable >> c & 1:
                     continue  # answered by a lower card already refuted
             new = list(hands)
             new[seat] = hand ^ (1 << c)
@@ -752,11 +788,12 @@ def _make_test(
                     lead_found[0] = c
                 return answer
             union |= answer
-            if fast:
+            if fast and not unswappable >> c & 1:
                 # DDS's "lowest win": the refutation of ``c`` did not depend
                 # on any card of its group below the lowest relevant one, so
                 # it refutes each of this hand's cards of the group below
-                # that one too (swap the two cards' names)
+                # that one too (swap the two cards' names; not a card
+                # special on the lead, whose name matters there)
                 g = group[c]
                 if skip is None:
                     skip = [0] * len(gmasks)
