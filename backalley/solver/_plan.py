@@ -31,6 +31,7 @@ trick and searching without those shortcuts.
 from __future__ import annotations
 
 import functools
+import itertools
 
 from backalley.solver import _rules
 from backalley.solver._rules import DealRules
@@ -218,7 +219,7 @@ def _lead_special(
             base &= ~(1 << f)
         answering = range(1, 1 + min(seats - 1, len(fill) + 1))
         chains: list[list[int]] = [[members[0]]]
-        for a, b in zip(members, members[1:]):
+        for a, b in itertools.pairwise(members):
             hand = base & ~(1 << a) & ~(1 << b)
             alike = all(
                 _rules.legal_mask(rules, hand, (a, *fill[: s - 1]), trump, True, s, 0, frozenset())
