@@ -460,6 +460,28 @@ def _make_test(
                 return True
 
             partner_safe = ours and safe(win)
+            if not partner_safe and wg == lg:
+                # a later partner surely takes the trick (its top card of the
+                # group led beats the card winning it so far and every later
+                # opponent's card, and no later opponent can ruff): play low
+                for k, h in enumerate(later):
+                    if is_max[(seat + 1 + k) % n] != side:
+                        continue
+                    top = h & lmask
+                    if not top:
+                        continue
+                    t = top.bit_length() - 1
+                    if strength[t] <= ws:
+                        continue
+                    above_t = lmask & ~((2 << t) - 1)
+                    for k2, h2 in enumerate(later):
+                        if k2 == k or is_max[(seat + 1 + k2) % n] == side:
+                            continue
+                        if h2 & above_t or (lg != tgroup and not h2 & lmask and h2 & tmask):
+                            break
+                    else:
+                        partner_safe = True
+                        break
             for lo, hi in classes:
                 g = group[lo]
                 st = strength[lo]
