@@ -189,6 +189,7 @@ def _make_test(
     class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
+    sure_memo: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
 
     def legal_of(hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int) -> int:
         """The rule set's legal plays, memoised."""
@@ -200,6 +201,56 @@ def _make_test(
                 legal_memo.clear()
             legal_memo[lkey] = cards
         return cards
+
+    def sure_trumps(tparts: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """The sure trump tricks of the minimising and the maximising side
+        (``tparts``: each hand's trumps), and the trumps whose rank they
+        depend on.
+
+        Each trump of a hand lies in a trick of its own, which the other side
+        takes only with a higher trump, each trump of the other side in one
+        trick: the hand's trumps that the other side's higher trumps cannot
+        all cover win tricks for its side.
+        """
+        side_sure = [0, 0]
+        side_rel = [0, 0]
+        max_trumps = 0
+        min_trumps = 0
+        for s in range(n):
+            if is_max[s]:
+                max_trumps |= tparts[s]
+            else:
+                min_trumps |= tparts[s]
+        trumps = max_trumps | min_trumps
+        for s in range(n):
+            mine = tparts[s]
+            if not mine:
+                continue
+            m = is_max[s]
+            theirs = max_trumps if not m else min_trumps
+            above = theirs.bit_length()
+            top = (mine >> above).bit_count()
+            # cover the hand's trumps from the top, each with one of the
+            # other side's trumps above it
+            covered = free = seen = 0
+            rest = mine
+            while rest:
+                t = rest.bit_length() - 1
+                rest ^= 1 << t
+                higher = (theirs >> t).bit_count()
+                free += higher - seen
+                seen = higher
+                if free:
+                    covered += 1
+                    free -= 1
+            sure = mine.bit_count() - covered
+            if sure > side_sure[m]:
+                side_sure[m] = sure
+                if sure == top:
+                    side_rel[m] = trumps & ~((1 << above) - 1)
+                else:
+                    side_rel[m] = trumps & ~((mine & -mine) - 1)
+        return side_sure, side_rel
 
     def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int, int]:
         """Tricks the leader surely takes by cashing cards from the lead, and
@@ -576,48 +627,17 @@ def _make_test(
         else:
             masks = {}
             tt[bucket] = masks
-        side_sure = [0, 0]  # sure trump tricks of the minimising, maximising side
-        side_rel = [0, 0]
+        side_sure: tuple[int, int] | list[int] = (0, 0)
+        side_rel: tuple[int, int] | list[int] = (0, 0)
         if fast and tmask and rem & tmask:
-            # each trump of a hand lies in a trick of its own, which the other
-            # side takes only with a higher trump, each trump of the other
-            # side in one trick: the hand's trumps that the other side's
-            # higher trumps cannot all cover win tricks for its side
-            max_trumps = 0
-            min_trumps = 0
-            for s in range(n):
-                if is_max[s]:
-                    max_trumps |= hands[s] & tmask
-                else:
-                    min_trumps |= hands[s] & tmask
-            for s in range(n):
-                mine = hands[s] & tmask
-                if not mine:
-                    continue
-                m = is_max[s]
-                theirs = max_trumps if not m else min_trumps
-                above = theirs.bit_length()
-                top = (mine >> above).bit_count()
-                # cover the hand's trumps from the top, each with one of the
-                # other side's trumps above it
-                covered = free = seen = 0
-                rest = mine
-                while rest:
-                    t = rest.bit_length() - 1
-                    rest ^= 1 << t
-                    higher = (theirs >> t).bit_count()
-                    free += higher - seen
-                    seen = higher
-                    if free:
-                        covered += 1
-                        free -= 1
-                sure = mine.bit_count() - covered
-                if sure > side_sure[m]:
-                    side_sure[m] = sure
-                    if sure == top:
-                        side_rel[m] = rem & tmask & ~((1 << above) - 1)
-                    else:
-                        side_rel[m] = rem & tmask & ~((mine & -mine) - 1)
+            tparts = tuple([h & tmask for h in hands])
+            sure = sure_memo.get(tparts)
+            if sure is None:
+                sure = sure_trumps(tparts)
+                if len(sure_memo) >= _MEMO_LIMIT:
+                    sure_memo.clear()
+                sure_memo[tparts] = sure
+            side_sure, side_rel = sure
             if side_sure[1] >= target:
                 return RESULT | side_rel[1]
             if left - side_sure[0] < target:
