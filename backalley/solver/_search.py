@@ -543,6 +543,12 @@ def _make_test(
                 ruffing = g == tgroup and lg != tgroup
                 if partner_safe:
                     w = -st - (100 if ruffing else 0)
+                    if g != lg and not ruffing:
+                        # a discard: keep the winners of a group and the
+                        # length of long groups, throw from short ones
+                        if not (others & gmasks[g] & ~((2 << hi) - 1)):
+                            w -= 40
+                        w -= 3 * (hand & gmasks[g]).bit_count()
                 elif beats and safe(hi):
                     w = 200 - st
                 elif beats and not ours:
