@@ -184,7 +184,8 @@ def _make_test(
     # for each group, how many of its remaining cards are relevant (one keep
     # per mask).  A lookup costs one dict probe per distinct mask of the
     # bucket, not one test per entry.
-    tt: dict[object, dict[int, tuple[list[int], dict[int, list[int]]]]] = {}
+    tt: dict[object, dict[int, tuple[tuple[tuple[int, int], ...], dict[int, list[int]]]]] = {}
+    top_memo: dict[tuple[int, int], int] = {}
     lead_found = [-1]
     class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
@@ -683,7 +684,7 @@ def _make_test(
         # the entry: for each group, its cards from the lowest relevant one up
         rel = answer & CARDS
         mask = 0
-        keep = []
+        keep: list[tuple[int, int]] = []
         if fast:
             union = 0
             for h in hands:
@@ -693,13 +694,14 @@ def _make_test(
                 total = rem.bit_count()
                 r = rel & gm
                 k = (rem & ~((r & -r) - 1)).bit_count() if r else 0
-                keep.append(k)
+                if k:
+                    keep.append((gm, k))
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
         value = full & mask
         slot = masks.get(mask)
         if slot is None:
-            slot = (keep, {})
+            slot = (tuple(keep), {})
             masks[mask] = slot
         e = slot[1].get(value)
         if e is not None:
@@ -717,18 +719,23 @@ def _make_test(
             slot[1][value] = [0, target - 1, best]
         return answer
 
-    def kept(union: int, keep: list[int]) -> int:
+    def kept(union: int, keep: tuple[tuple[int, int], ...]) -> int:
         """The relevant cards of an entry, in this position (``union``: the
-        remaining cards): for each group, its ``keep`` highest remaining cards."""
-        if not fast:
-            return 0
+        remaining cards): for each (group, k) of ``keep``, the group's ``k``
+        highest remaining cards (remembered per holding)."""
         out = 0
-        for gm, k in zip(gmasks, keep):
-            if k:
-                rem = union & gm
+        for gm, k in keep:
+            rem = union & gm
+            key = (rem, k)
+            top = top_memo.get(key)
+            if top is None:
+                top = rem
                 for _ in range(rem.bit_count() - k):
-                    rem &= rem - 1
-                out |= rem
+                    top &= top - 1
+                if len(top_memo) >= _MEMO_LIMIT:
+                    top_memo.clear()
+                top_memo[key] = top
+            out |= top
         return out
 
     def play(
