@@ -12,15 +12,18 @@ Techniques (after Bo Haglund's double-dummy solver):
   the leader, whether trump is broken, and the hands with ranks made
   relative (for each group, the owners of its remaining cards in strength
   order), so positions that differ only in cards already played are one
-  entry.  An entry holds a lower and an upper bound on the side's tricks.
+  entry.  An entry holds a lower and an upper bound on the side's tricks;
+  a bucket's entries are indexed by their mask, then their value.
 - **Rank equivalence**: cards of one group in one hand with no card of
-  another hand (or on the table) between them are one move.
+  another hand (or on the table) between them are one move - except, at the
+  lead, a card special on the lead (see :mod:`backalley.solver._plan`).
 - **Quick tricks**: at the start of a trick, the leader's sure winners (top
   cards of a group, capped where an opponent could trump) give a lower bound
   for the leader's side, or an upper bound for the other.
 - **Move ordering**: winners and leads towards a partner's winner first; in
   second to last seat, the cheapest card that wins when the trick is not
-  already the side's, else the cheapest card.
+  already the side's (low when a later partner surely wins it), else the
+  cheapest card, keeping winners and long groups when discarding.
 
 Legality always comes from the rule set (:func:`backalley.solver._rules.legal_mask`);
 trick winners from the rule set's trick winner, through the groups of
