@@ -191,6 +191,52 @@ def test_generated_shortcuts_agree_with_the_plain_search(
         assert solve(state) == _plain_solve(state, monkeypatch)
 
 
+def test_a_led_joker_is_not_one_move_with_the_next_trump() -> None:
+    """Found by the shortcut test: seat 1 holds LJ and the ace of trumps, one
+    class of equivalent cards by rank, but leading LJ forces every other
+    trump holder's lowest trump and leading the ace does not.  The solver
+    must search both leads (and not refute one by the other).  The minimax
+    above gives 3 (too slow to run here on five cards a hand)."""
+    state = playing(ba.variants.get("vietnam-literal"), 5, 5, 0)
+    assert state is not None and state.phase is ba.Phase.PLAYING
+    assert solve(state) == 3
+    assert max(analyse(state).values()) == 3
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _plain_solve(state, monkeypatch) == 3
+
+
+@pytest.mark.xfail(strict=True, reason="open: rank equivalence under must-head (predates this fix)")
+def test_must_head_deal_agrees_with_the_plain_search() -> None:
+    """Found by a longer run of the shortcut comparison: a 7-card
+    ``must-head`` deal that the solver answers 5 and its plain search 6.
+    Treating every card as a move of its own gives 6, so the classes of
+    equivalent cards are wrong under this rule; the other shortcuts are
+    not involved.  Strict: this test fails once the bug is fixed."""
+    state = playing(ba.variants.get("must-head"), 7, 589015, 0)
+    assert state is not None and state.phase is ba.Phase.PLAYING
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert solve(state) == _plain_solve(state, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    ("name", "special"),
+    [("gamerules", {"LJ", "BJ"}), ("bab-online", {"BJ"}), ("vietnam-no-jokers", set())],
+)
+def test_cards_special_on_the_lead(name: str, special: set[str]) -> None:
+    """The cards whose lead restricts the following seats otherwise than the
+    rest of their group: both bloopers with little-blooper forcing, the big
+    one alone without it, none without jokers."""
+    from backalley.solver import _plan, _rules
+
+    state = playing(ba.variants.get(name), 5, 1, 0)
+    assert state is not None and state.phase is ba.Phase.PLAYING
+    pos = _rules.position(state)
+    assert pos is not None
+    plan = _plan.plan_for(pos.rules, pos.trump)
+    found = {str(card) for card in ba.CARDS if plan.lead_special >> card.index & 1}
+    assert found == special
+
+
 def test_refuses_a_state_outside_the_play() -> None:
     state = ba.new_game(ba.variants.GAMERULES, seed=1)
     assert state.phase is ba.Phase.BIDDING

@@ -14,6 +14,11 @@ cards of the deck against each other, in both orders.
   strict total order: a card's *strength* is how many of its group it beats.
 - The *trump group* is the group whose every card dominates every card
   outside it (there is none in a deal without trumps and without jokers).
+- A card is *special on the lead* when leading it restricts the following
+  seats otherwise than leading the other cards of its group (a led joker
+  that forces the highest or lowest trump): such a card is never one move
+  with its neighbours at the lead, its presence is part of the table's key,
+  and no other card is taken as refuted by its refutation.
 
 When all of that holds (``standard``), the solver computes trick winners
 with the rule "the strongest trump played, else the strongest card of the
@@ -26,6 +31,7 @@ trick and searching without those shortcuts.
 from __future__ import annotations
 
 import functools
+import itertools
 
 from backalley.solver import _rules
 from backalley.solver._rules import DealRules
@@ -40,6 +46,7 @@ class Plan:
         "follows",
         "group",
         "group_masks",
+        "lead_special",
         "monotone",
         "standard",
         "strength",
@@ -56,6 +63,7 @@ class Plan:
         self.group_masks: list[int] = []
         self.trump_group = -1
         self.trump_mask = 0
+        self.lead_special = 0
         self.standard = False
         self.monotone = False
         self.follows = False
@@ -80,6 +88,7 @@ class Plan:
         self.standard = True
         self.monotone = all(list(members) == sorted(members) for members in groups)
         self.follows = _must_follow(rules, trump, groups, self.trump_group)
+        self.lead_special = _lead_special(rules, trump, cards, groups, self.trump_group)
 
 
 def _winner(rules: DealRules, trump: int, a: int, b: int) -> int:
@@ -178,6 +187,57 @@ def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_gr
             if allowed != 1 << held:
                 return False
     return True
+
+
+def _lead_special(
+    rules: DealRules,
+    trump: int,
+    cards: tuple[int, ...],
+    groups: list[list[int]],
+    trump_group: int,
+) -> int:
+    """The cards special on the lead (a bit set).
+
+    Two neighbours of a group (in strength order) lead alike when, for each
+    following seat, a hand of every other card (but for low cards of another
+    plain group that fill the trick up to that seat) may play the same cards
+    after either is led: with neither card in the hand, leading one or the
+    other differs by their names alone.  The longest chain of neighbours that
+    lead alike is the group's ordinary cards; the rest are special.
+    """
+    deck = 0
+    for c in cards:
+        deck |= 1 << c
+    seats = len(_rules.seat_teams(rules))
+    special = 0
+    for g, members in enumerate(groups):
+        plain = [m for h, m in enumerate(groups) if h != g and h != trump_group]
+        fillers = max(plain, key=len) if plain else []
+        fill = tuple(fillers[: seats - 2])
+        base = deck
+        for f in fill:
+            base &= ~(1 << f)
+        answering = range(1, 1 + min(seats - 1, len(fill) + 1))
+        chains: list[list[int]] = [[members[0]]]
+        for a, b in itertools.pairwise(members):
+            hand = base & ~(1 << a) & ~(1 << b)
+            alike = all(
+                _rules.legal_mask(rules, hand, (a, *fill[: s - 1]), trump, True, s, 0, frozenset())
+                == _rules.legal_mask(
+                    rules, hand, (b, *fill[: s - 1]), trump, True, s, 0, frozenset()
+                )
+                for s in answering
+            )
+            if alike:
+                chains[-1].append(b)
+            else:
+                chains.append([b])
+        ordinary = max(chains, key=len)
+        for chain in chains:
+            if chain is not ordinary:
+                for c in chain:
+                    special |= 1 << c
+    return special
 
 
 @functools.lru_cache(maxsize=64)

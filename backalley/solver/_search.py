@@ -12,15 +12,18 @@ Techniques (after Bo Haglund's double-dummy solver):
   the leader, whether trump is broken, and the hands with ranks made
   relative (for each group, the owners of its remaining cards in strength
   order), so positions that differ only in cards already played are one
-  entry.  An entry holds a lower and an upper bound on the side's tricks.
+  entry.  An entry holds a lower and an upper bound on the side's tricks;
+  a bucket's entries are indexed by their mask, then their value.
 - **Rank equivalence**: cards of one group in one hand with no card of
-  another hand (or on the table) between them are one move.
+  another hand (or on the table) between them are one move - except, at the
+  lead, a card special on the lead (see :mod:`backalley.solver._plan`).
 - **Quick tricks**: at the start of a trick, the leader's sure winners (top
   cards of a group, capped where an opponent could trump) give a lower bound
   for the leader's side, or an upper bound for the other.
 - **Move ordering**: winners and leads towards a partner's winner first; in
   second to last seat, the cheapest card that wins when the trick is not
-  already the side's, else the cheapest card.
+  already the side's (low when a later partner surely wins it), else the
+  cheapest card, keeping winners and long groups when discarding.
 
 Legality always comes from the rule set (:func:`backalley.solver._rules.legal_mask`);
 trick winners from the rule set's trick winner, through the groups of
@@ -173,19 +176,24 @@ def _make_test(
     gmasks = tuple(plan.group_masks)
     tgroup = plan.trump_group
     tmask = plan.trump_mask
+    lspecial = plan.lead_special
     holdings = _HOLDINGS
     holding = _holding
     bits = max(1, (n - 1).bit_length())
     RESULT = _RESULT
     CARDS = _CARDS
-    # bucket -> entries [mask, value, lo, hi, best, keep]: the entry applies to
-    # a position of the bucket whose code & mask == value; keep: for each
-    # group, how many of its remaining cards are relevant
-    tt: dict[object, list[list[object]]] = {}
+    # bucket -> mask -> (keep, value -> entry [lo, hi, best]): the entry
+    # applies to a position of the bucket whose code & mask == value; keep:
+    # for each group, how many of its remaining cards are relevant (one keep
+    # per mask).  A lookup costs one dict probe per distinct mask of the
+    # bucket, not one test per entry.
+    tt: dict[object, dict[int, tuple[tuple[tuple[int, int], ...], dict[int, list[int]]]]] = {}
+    top_memo: dict[tuple[int, int], int] = {}
     lead_found = [-1]
     class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
+    sure_memo: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
 
     def legal_of(hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int) -> int:
         """The rule set's legal plays, memoised."""
@@ -197,6 +205,56 @@ def _make_test(
                 legal_memo.clear()
             legal_memo[lkey] = cards
         return cards
+
+    def sure_trumps(tparts: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """The sure trump tricks of the minimising and the maximising side
+        (``tparts``: each hand's trumps), and the trumps whose rank they
+        depend on.
+
+        Each trump of a hand lies in a trick of its own, which the other side
+        takes only with a higher trump, each trump of the other side in one
+        trick: the hand's trumps that the other side's higher trumps cannot
+        all cover win tricks for its side.
+        """
+        side_sure = [0, 0]
+        side_rel = [0, 0]
+        max_trumps = 0
+        min_trumps = 0
+        for s in range(n):
+            if is_max[s]:
+                max_trumps |= tparts[s]
+            else:
+                min_trumps |= tparts[s]
+        trumps = max_trumps | min_trumps
+        for s in range(n):
+            mine = tparts[s]
+            if not mine:
+                continue
+            m = is_max[s]
+            theirs = max_trumps if not m else min_trumps
+            above = theirs.bit_length()
+            top = (mine >> above).bit_count()
+            # cover the hand's trumps from the top, each with one of the
+            # other side's trumps above it
+            covered = free = seen = 0
+            rest = mine
+            while rest:
+                t = rest.bit_length() - 1
+                rest ^= 1 << t
+                higher = (theirs >> t).bit_count()
+                free += higher - seen
+                seen = higher
+                if free:
+                    covered += 1
+                    free -= 1
+            sure = mine.bit_count() - covered
+            if sure > side_sure[m]:
+                side_sure[m] = sure
+                if sure == top:
+                    side_rel[m] = trumps & ~((1 << above) - 1)
+                else:
+                    side_rel[m] = trumps & ~((mine & -mine) - 1)
+        return side_sure, side_rel
 
     def quick(hands: tuple[int, ...], leader: int, broken: bool, left: int) -> tuple[int, int, int]:
         """Tricks the leader surely takes by cashing cards from the lead, and
@@ -306,6 +364,33 @@ def _make_test(
                     best, best_used = q + 1, used | top
         return best, best_used
 
+    def split_special(classes: list[tuple[int, int]], cards: int) -> list[tuple[int, int]]:
+        """``classes`` with each card special on the lead a class of its own."""
+        out: list[tuple[int, int]] = []
+        for lo, hi in classes:
+            inside = cards & gmasks[group[lo]] & ((2 << hi) - (1 << lo))
+            if lo == hi or not inside & lspecial:
+                out.append((lo, hi))
+                continue
+            run = -1
+            prev = -1
+            while inside:
+                low = inside & -inside
+                inside ^= low
+                c = low.bit_length() - 1
+                if lspecial & low:
+                    if run >= 0:
+                        out.append((run, prev))
+                        run = -1
+                    out.append((c, c))
+                else:
+                    if run < 0:
+                        run = c
+                    prev = c
+            if run >= 0:
+                out.append((run, prev))
+        return out
+
     def order(
         cards: int,
         hands: tuple[int, ...],
@@ -348,6 +433,8 @@ def _make_test(
                     class_memo.clear()
                 class_memo[ckey] = found
             classes += found
+        if not trick and cards & lspecial:
+            classes = split_special(classes, cards)
         spans = [cl for cl in classes if cl[0] != cl[1]]
         if len(classes) == 1:
             return [classes[0][0]], spans
@@ -428,6 +515,28 @@ def _make_test(
                 return True
 
             partner_safe = ours and safe(win)
+            if not partner_safe and wg == lg:
+                # a later partner surely takes the trick (its top card of the
+                # group led beats the card winning it so far and every later
+                # opponent's card, and no later opponent can ruff): play low
+                for k, h in enumerate(later):
+                    if is_max[(seat + 1 + k) % n] != side:
+                        continue
+                    top = h & lmask
+                    if not top:
+                        continue
+                    t = top.bit_length() - 1
+                    if strength[t] <= ws:
+                        continue
+                    above_t = lmask & ~((2 << t) - 1)
+                    for k2, h2 in enumerate(later):
+                        if k2 == k or is_max[(seat + 1 + k2) % n] == side:
+                            continue
+                        if h2 & above_t or (lg != tgroup and not h2 & lmask and h2 & tmask):
+                            break
+                    else:
+                        partner_safe = True
+                        break
             for lo, hi in classes:
                 g = group[lo]
                 st = strength[lo]
@@ -438,6 +547,12 @@ def _make_test(
                 ruffing = g == tgroup and lg != tgroup
                 if partner_safe:
                     w = -st - (100 if ruffing else 0)
+                    if g != lg and not ruffing:
+                        # a discard: keep the winners of a group and the
+                        # length of long groups, throw from short ones
+                        if not (others & gmasks[g] & ~((2 << hi) - 1)):
+                            w -= 40
+                        w -= 3 * (hand & gmasks[g]).bit_count()
                 elif beats and safe(hi):
                     w = 200 - st
                 elif beats and not ours:
@@ -500,69 +615,39 @@ def _make_test(
                         held = holding(parts, bits)
                     full = (full << held[1]) | held[0]
                     lengths = (lengths << (6 * n)) | held[2]
-            bucket: object = (lengths << 5) | (leader << 1) | broken
+            bucket: object = ((rem & lspecial) << 160) | (lengths << 5) | (leader << 1) | broken
         else:
             full = 0
             bucket = (leader, broken, *hands)
             rem = 0
             for h in hands:
                 rem |= h
-        entries = tt.get(bucket)
+        masks = tt.get(bucket)
         best = -1
-        if entries is not None:
-            for e in entries:
-                if full & e[0] == e[1]:  # type: ignore[operator]
-                    if e[2] >= target:  # type: ignore[operator]
-                        return RESULT | kept(rem, e[5])  # type: ignore[arg-type]
-                    if e[3] < target:  # type: ignore[operator]
-                        return kept(rem, e[5])  # type: ignore[arg-type]
+        if masks is not None:
+            for m, (keep_m, table) in masks.items():
+                e = table.get(full & m)
+                if e is not None:
+                    if e[0] >= target:
+                        return RESULT | kept(rem, keep_m)
+                    if e[1] < target:
+                        return kept(rem, keep_m)
                     if best < 0:
-                        best = e[4]  # type: ignore[assignment]
+                        best = e[2]
         else:
-            entries = []
-            tt[bucket] = entries
-        side_sure = [0, 0]  # sure trump tricks of the minimising, maximising side
-        side_rel = [0, 0]
+            masks = {}
+            tt[bucket] = masks
+        side_sure: tuple[int, int] | list[int] = (0, 0)
+        side_rel: tuple[int, int] | list[int] = (0, 0)
         if fast and tmask and rem & tmask:
-            # each trump of a hand lies in a trick of its own, which the other
-            # side takes only with a higher trump, each trump of the other
-            # side in one trick: the hand's trumps that the other side's
-            # higher trumps cannot all cover win tricks for its side
-            max_trumps = 0
-            min_trumps = 0
-            for s in range(n):
-                if is_max[s]:
-                    max_trumps |= hands[s] & tmask
-                else:
-                    min_trumps |= hands[s] & tmask
-            for s in range(n):
-                mine = hands[s] & tmask
-                if not mine:
-                    continue
-                m = is_max[s]
-                theirs = max_trumps if not m else min_trumps
-                above = theirs.bit_length()
-                top = (mine >> above).bit_count()
-                # cover the hand's trumps from the top, each with one of the
-                # other side's trumps above it
-                covered = free = seen = 0
-                rest = mine
-                while rest:
-                    t = rest.bit_length() - 1
-                    rest ^= 1 << t
-                    higher = (theirs >> t).bit_count()
-                    free += higher - seen
-                    seen = higher
-                    if free:
-                        covered += 1
-                        free -= 1
-                sure = mine.bit_count() - covered
-                if sure > side_sure[m]:
-                    side_sure[m] = sure
-                    if sure == top:
-                        side_rel[m] = rem & tmask & ~((1 << above) - 1)
-                    else:
-                        side_rel[m] = rem & tmask & ~((mine & -mine) - 1)
+            tparts = tuple([h & tmask for h in hands])
+            sure = sure_memo.get(tparts)
+            if sure is None:
+                sure = sure_trumps(tparts)
+                if len(sure_memo) >= _MEMO_LIMIT:
+                    sure_memo.clear()
+                sure_memo[tparts] = sure
+            side_sure, side_rel = sure
             if side_sure[1] >= target:
                 return RESULT | side_rel[1]
             if left - side_sure[0] < target:
@@ -602,7 +687,7 @@ def _make_test(
         # the entry: for each group, its cards from the lowest relevant one up
         rel = answer & CARDS
         mask = 0
-        keep = []
+        keep: list[tuple[int, int]] = []
         if fast:
             union = 0
             for h in hands:
@@ -612,40 +697,48 @@ def _make_test(
                 total = rem.bit_count()
                 r = rel & gm
                 k = (rem & ~((r & -r) - 1)).bit_count() if r else 0
-                keep.append(k)
+                if k:
+                    keep.append((gm, k))
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
         value = full & mask
-        for e in entries:
-            if e[0] == mask and e[1] == value:
-                # the same class of positions: narrow its bounds
-                if answer & RESULT:
-                    if target > e[2]:  # type: ignore[operator]
-                        e[2] = target
-                elif target - 1 < e[3]:  # type: ignore[operator]
-                    e[3] = target - 1
-                if best >= 0:
-                    e[4] = best
-                break
-        else:
+        slot = masks.get(mask)
+        if slot is None:
+            slot = (tuple(keep), {})
+            masks[mask] = slot
+        e = slot[1].get(value)
+        if e is not None:
+            # the same class of positions: narrow its bounds
             if answer & RESULT:
-                entries.append([mask, value, target, left, best, keep])
-            else:
-                entries.append([mask, value, 0, target - 1, best, keep])
+                if target > e[0]:
+                    e[0] = target
+            elif target - 1 < e[1]:
+                e[1] = target - 1
+            if best >= 0:
+                e[2] = best
+        elif answer & RESULT:
+            slot[1][value] = [target, left, best]
+        else:
+            slot[1][value] = [0, target - 1, best]
         return answer
 
-    def kept(union: int, keep: list[int]) -> int:
+    def kept(union: int, keep: tuple[tuple[int, int], ...]) -> int:
         """The relevant cards of an entry, in this position (``union``: the
-        remaining cards): for each group, its ``keep`` highest remaining cards."""
-        if not fast:
-            return 0
+        remaining cards): for each (group, k) of ``keep``, the group's ``k``
+        highest remaining cards (remembered per holding)."""
         out = 0
-        for gm, k in zip(gmasks, keep):
-            if k:
-                rem = union & gm
+        for gm, k in keep:
+            rem = union & gm
+            key = (rem, k)
+            top = top_memo.get(key)
+            if top is None:
+                top = rem
                 for _ in range(rem.bit_count() - k):
-                    rem &= rem - 1
-                out |= rem
+                    top &= top - 1
+                if len(top_memo) >= _MEMO_LIMIT:
+                    top_memo.clear()
+                top_memo[key] = top
+            out |= top
         return out
 
     def play(
@@ -711,10 +804,11 @@ def _make_test(
                     break
         union = 0
         skip: list[int] | None = None
+        unswappable = lspecial if pos == 0 else 0
         for c in moves:
             if skip is not None:
                 bound = skip[group[c]]
-                if bound and (1 << c) < bound:
+                if bound and (1 << c) < bound and not unswappable >> c & 1:
                     continue  # answered by a lower card already refuted
             new = list(hands)
             new[seat] = hand ^ (1 << c)
@@ -752,11 +846,12 @@ def _make_test(
                     lead_found[0] = c
                 return answer
             union |= answer
-            if fast:
+            if fast and not unswappable >> c & 1:
                 # DDS's "lowest win": the refutation of ``c`` did not depend
                 # on any card of its group below the lowest relevant one, so
                 # it refutes each of this hand's cards of the group below
-                # that one too (swap the two cards' names)
+                # that one too (swap the two cards' names; not a card
+                # special on the lead, whose name matters there)
                 g = group[c]
                 if skip is None:
                     skip = [0] * len(gmasks)
