@@ -205,13 +205,12 @@ def test_a_led_joker_is_not_one_move_with_the_next_trump() -> None:
         assert _plain_solve(state, monkeypatch) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="open: rank equivalence under must-head (predates this fix)")
 def test_must_head_deal_agrees_with_the_plain_search() -> None:
     """Found by a longer run of the shortcut comparison: a 7-card
-    ``must-head`` deal that the solver answers 5 and its plain search 6.
-    Treating every card as a move of its own gives 6, so the classes of
-    equivalent cards are wrong under this rule; the other shortcuts are
-    not involved.  Strict: this test fails once the bug is fixed."""
+    ``must-head`` deal that the solver answered 5 and its plain search 6.
+    East, following with both bloopers, must head the trick with one of
+    them; which one is kept decides what its later lead forces, so the
+    bloopers are moves of their own when following too, not one class."""
     state = playing(ba.variants.get("must-head"), 7, 589015, 0)
     assert state is not None and state.phase is ba.Phase.PLAYING
     with pytest.MonkeyPatch.context() as monkeypatch:

@@ -433,7 +433,9 @@ def _make_test(
                     class_memo.clear()
                 class_memo[ckey] = found
             classes += found
-        if not trick and cards & lspecial:
+        if cards & lspecial:
+            # a special card is its own move, leading or not: which of them
+            # is kept decides what a later lead of it forces
             classes = split_special(classes, cards)
         spans = [cl for cl in classes if cl[0] != cl[1]]
         if len(classes) == 1:
@@ -804,7 +806,7 @@ def _make_test(
                     break
         union = 0
         skip: list[int] | None = None
-        unswappable = lspecial if pos == 0 else 0
+        unswappable = lspecial
         for c in moves:
             if skip is not None:
                 bound = skip[group[c]]
