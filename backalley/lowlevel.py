@@ -167,7 +167,9 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
 
     The state has the position's rule set, scores and deal results - so the
     same deal index, dealer, hand size and deal context, whatever a rule
-    reads of them - and seed 0 for any later deal.  Replaying the position's
+    reads of them - and seed 0 for any later deal; its first dealer is a
+    state's own, or for a view the dealer of the first deal result (a view
+    does not show who dealt a deal that was thrown in).  Replaying the position's
     calls and plays on it gives a full state that agrees with a view: how a
     bot samples the hidden hands.  Raises :class:`~backalley.SetupError` for
     a finished game, or an order that is not exactly the rule set's deck.
@@ -177,7 +179,10 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
     rules = position.rules
     ctx = position._ctx
     results = position.deal_results
-    first = results[0].dealer if results else ctx.dealer
+    if isinstance(position, GameState):
+        first = position.first_dealer
+    else:
+        first = results[0].dealer if results else ctx.dealer
     match = Match(0, first, (), len(results) + 1, position.scores, results)
     return _deal_order(rules, match, ctx.dealer, ctx.hand_size, _deck(rules, order))
 
