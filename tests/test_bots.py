@@ -422,3 +422,16 @@ def test_heuristic_prefers_a_worthless_contract_to_a_throw_in() -> None:
     rules = ba.variants.VIETNAM.replace(bidding=auction, scoring=scoring, name=None)
     result = play_games(rules, HeuristicBot, HeuristicBot, games=1)
     assert result.games == 1
+
+
+def test_rollout_value_plays_the_current_deal_and_refuses_a_finished_game() -> None:
+    from backalley.bots.montecarlo import rollout_value
+
+    rules = short(ba.variants.GAMERULES, 2)
+    state = ba.new_game(rules, seed=3)
+    value = rollout_value(state, 0)
+    assert isinstance(value, float)
+    while not state.is_over:
+        state = state.apply(state.legal_moves()[-1])
+    with pytest.raises(ba.SetupError, match="game is over"):
+        rollout_value(state, 0)
