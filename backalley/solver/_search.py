@@ -759,13 +759,7 @@ def _make_test(
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
-        lkey = (hand, trick, leader, broken)
-        cards = legal_memo.get(lkey, -1)
-        if cards < 0:
-            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
-            if len(legal_memo) >= _MEMO_LIMIT:
-                legal_memo.clear()
-            legal_memo[lkey] = cards
+        cards = legal_of(hand, trick, leader, broken, seat)
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
