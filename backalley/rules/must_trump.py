@@ -3,13 +3,12 @@ follow the suit led must play a trump if they hold one."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
 from backalley.cards import CARDS
 from backalley.errors import Reason
-from backalley.rules.base import has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.protocols import Restriction
@@ -45,12 +44,6 @@ class MustTrumpWhenVoid(FollowPolicy):
                 f"not {CARDS[card]}"
             )
         return super().explain(ctx, reason, card, allowed, trick)
-
-    def describe(self) -> str:
-        return self._describe(jokers=True)
-
-    def describe_in(self, rules: Any) -> str:
-        return self._describe(jokers=has_jokers(rules))
 
     def _describe(self, jokers: bool) -> str:
         return (
