@@ -305,6 +305,26 @@ def test_the_compiled_bidding_agrees_with_the_bidding_part(
             assert compiled["outcome"](node.ctx) == expected
 
 
+@pytest.mark.parametrize("bidding", BIDDINGS, ids=lambda b: type(b).__name__)
+def test_the_compiled_outcome_shares_outcomes_only_where_they_are_equal(bidding: Any) -> None:
+    """One compiled outcome, asked about many biddings (so it answers from the
+    outcomes it shares), always gives the bidding part's outcome."""
+    for name in ("gamerules", "vietnam-cutthroat", "cutthroat-5"):
+        base = ba.variants.get(name)
+        rules = base if base.bidding.tag != bidding.tag else base.replace(bidding=bidding)
+        outcome = plan_module.compiled_parts(rules)["bidding"].get("outcome")
+        if outcome is None:
+            continue
+        plan = rules.plan
+        rng = random.Random(7)
+        for _ in range(400):
+            size = rng.choice((1, 2, 3))
+            node = plan.call_node(plan.deal_context(0, rng.randrange(rules.players), size))
+            while node.open:
+                node = node.after(rng.choice(node.legal))
+            assert outcome(node.ctx) == rules.bidding.outcome(node.ctx)
+
+
 def test_a_bidding_that_changes_the_legal_calls_runs_through_its_method() -> None:
     rules = ba.variants.GAMERULES.replace(bidding=NoHighBids())
     assert set(plan_module.compiled_parts(rules)["bidding"]) == {"outcome"}

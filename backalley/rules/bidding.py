@@ -40,6 +40,9 @@ __all__ = [
     "Speakers",
 ]
 
+_OUTCOME_LIMIT = 1 << 16
+"""The most bidding outcomes a compiled outcome remembers (it starts afresh beyond)."""
+
 Refusal = tuple[Reason, str]
 
 
@@ -319,8 +322,9 @@ class OnceAroundBidding(_BiddingPart):
     def compile(self, rules: Any) -> Compiled:
         """Fast forms of :meth:`legal_calls` and :meth:`outcome` for the rule
         set's plan: the same calls (one shared tuple per bidding situation) and
-        the same contracts (shared :class:`Contract` values, which are
-        immutable), found in one pass over the calls.  A subclass that changes
+        the same contracts (shared :class:`Contract` and outcome values, which
+        are immutable: one outcome per hand size, side totals, highest bidder
+        and board claims), found in one pass over the calls.  A subclass that changes
         either rule runs through its own methods instead."""
         out: Compiled = {}
         cls = type(self)
@@ -374,6 +378,7 @@ class OnceAroundBidding(_BiddingPart):
         numeric: dict[int, Contract] = {}
         boards: dict[tuple[int, int], Contract] = {}
         passed: dict[int, BiddingOutcome] = {}
+        made: dict[tuple[int, ...], BiddingOutcome] = {}
 
         def contract(tricks: int) -> Contract:
             found = numeric.get(tricks)
@@ -389,8 +394,8 @@ class OnceAroundBidding(_BiddingPart):
             return found
 
         def outcome(ctx: BiddingContext) -> BiddingOutcome:
-            hand_size, players, first, calls, teams, _seat_teams = ctx
-            numbers = [0] * players
+            hand_size, players, first, calls, teams, seat_teams = ctx
+            sums = [0] * len(teams)
             claims: list[int] = []
             best = 0
             leader = first
@@ -399,7 +404,7 @@ class OnceAroundBidding(_BiddingPart):
                 kind = type(call)
                 if kind is Bid:
                     tricks = call.tricks  # type: ignore[union-attr]
-                    numbers[seat] = tricks
+                    sums[seat_teams[seat]] += tricks
                     if tricks > best:
                         best, leader = tricks, seat
                 elif kind is BoardBid:
@@ -413,20 +418,29 @@ class OnceAroundBidding(_BiddingPart):
                     out = BiddingOutcome(tuple(contract(0) for _ in teams), thrown_in=thrown)
                     passed[len(teams)] = out
                 return out
+            # the outcome depends only on these: one shared value per situation
+            key = (hand_size, leader, *sums, -1, *claims)
+            out = made.get(key)
+            if out is not None:
+                return out
             contracts: list[Contract | None] = []
-            for team in teams:
+            for side, team in enumerate(teams):
                 if claims and any(s in team for s in claims):
                     level = len(claims)
                     if own_highest:
                         level = max(k + 1 for k, s in enumerate(claims) if s in team)
                     contracts.append(board(hand_size, level))
                 else:
-                    contracts.append(contract(sum([numbers[s] for s in team])))
-            return BiddingOutcome(
+                    contracts.append(contract(sums[side]))
+            out = BiddingOutcome(
                 tuple(contracts),
                 highest_bidder=claims[-1] if claims else leader,
                 board_bidders=frozenset(claims),
             )
+            if len(made) >= _OUTCOME_LIMIT:
+                made.clear()
+            made[key] = out
+            return out
 
         return outcome
 
