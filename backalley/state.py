@@ -20,6 +20,7 @@ values, and :mod:`backalley.lowlevel` documents the raw forms.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import add as _add
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
@@ -633,9 +634,11 @@ def end_deal(
     one or end the game: one :class:`Match` built, no intermediate state."""
     ctx = deal.ctx
     plan: Plan = rules._plan or rules.plan
-    winners = [trick[2] for trick in history]
-    count = winners.count
-    tricks = tuple([sum(map(count, team)) for team in plan.teams])
+    seat_teams = plan.seat_teams
+    tally = [0] * len(plan.teams)
+    for _leader, _cards, winner in history:
+        tally[seat_teams[winner]] += 1
+    tricks = tuple(tally)
     points = rules.scoring.score(ctx, tricks, deal.dealt_bits)
     outcome = ctx.outcome
     assert outcome is not None
@@ -666,7 +669,7 @@ def end_deal(
     r_tricks(result, tricks)
     r_points(result, points)
     r_data(result, None)
-    scores = tuple([a + b for a, b in zip(match.scores, points)])
+    scores = tuple(map(_add, match.scores, points))
     results = (*results, result)
     schedule = plan.hand_sizes
     if len(results) >= len(schedule):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any, ClassVar
 
 import attrs
@@ -94,13 +95,12 @@ class _SideScoring(Part):
         trump: int | None,
     ) -> tuple[int, ...]:
         """:meth:`score` from the bare facts."""
-        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
         rainbow = self.rainbow
-        if rainbow is not None and hand_size == rainbow.hand_size:
-            for side, team in enumerate(teams):
-                points[side] += rainbow.points * sum(
-                    1 for s in team if rainbow.holds(dealt[s], trump)
-                )
+        if rainbow is None or hand_size != rainbow.hand_size:  # the common case, in one pass
+            return tuple(map(self.contract_points, contracts, tricks, repeat(hand_size)))
+        points = [self.contract_points(c, t, hand_size) for c, t in zip(contracts, tricks)]
+        for side, team in enumerate(teams):
+            points[side] += rainbow.points * sum(1 for s in team if rainbow.holds(dealt[s], trump))
         return tuple(points)
 
 
