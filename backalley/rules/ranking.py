@@ -101,12 +101,11 @@ class OrderedRanking(Part):
             led = trick[0]
             strength = tables[trump * 54 + led] or table(trump, led)
             best = strength[led]
-            winner = pos = 0
-            for card in trick:  # a plain loop: cheaper than map/max/index on a few cards
+            winner = 0
+            for pos, card in enumerate(trick):  # a plain loop: cheaper than map/max/index
                 key = strength[card]
                 if key > best:
                     best, winner = key, pos
-                pos += 1
             return winner
 
         return {"trick_winner": trick_winner}
