@@ -9,7 +9,7 @@ Rows:
 Run from the project root, e.g.::
 
     python3 benchmarks/strength.py --rules gamerules --games 100 --random-deals 200 \\
-        --deals 200 --mc-samples 12 --mc-budget 0
+        --deals 200 --mc-samples 40 --mc-budget 0
 
 Each rule set is one run (they can go side by side in the background); the
 output is one line of the table per measurement, in reStructuredText.
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="whole games, heuristic vs random")
     parser.add_argument("--random-deals", type=int, default=200)
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals, MC vs heuristic")
-    parser.add_argument("--mc-samples", type=int, default=12)
+    parser.add_argument("--mc-samples", type=int, default=40)
     parser.add_argument(
         "--mc-budget",
         type=float,
