@@ -502,21 +502,23 @@ def _make_test(
             wseat = (leader + trick.index(win)) % n
             ours = is_max[wseat] == side
             later = [hands[(seat + k) % n] for k in range(1, n - pos)]
-
-            def safe(card: int) -> bool:
-                g = group[card]
-                above = gmasks[g] & ~((2 << card) - 1)
-                for h in later:
-                    if g == lg:
-                        if h & above:
-                            return False
-                        if g != tgroup and not h & lmask and h & tmask:
-                            return False
-                    elif h & above and not h & lmask:
-                        return False
-                return True
-
-            partner_safe = ours and safe(win)
+            # a card surely wins the trick when no later hand holds a higher
+            # card of its group and follows (or, for the group led, may ruff)
+            later_all = 0  # the later hands' cards
+            later_void = 0  # the cards of later hands void in the group led
+            for h in later:
+                later_all |= h
+                if not h & lmask:
+                    later_void |= h
+            lead_ruffed = lg != tgroup and later_void & tmask
+            if ours:
+                above = gmasks[wg] & ~((2 << win) - 1)
+                if wg == lg:
+                    partner_safe = not (later_all & above or lead_ruffed)
+                else:
+                    partner_safe = not later_void & above
+            else:
+                partner_safe = False
             if not partner_safe and wg == lg:
                 # a later partner surely takes the trick (its top card of the
                 # group led beats the card winning it so far and every later
@@ -555,8 +557,12 @@ def _make_test(
                         if not (others & gmasks[g] & ~((2 << hi) - 1)):
                             w -= 40
                         w -= 3 * (hand & gmasks[g]).bit_count()
-                elif beats and safe(hi):
-                    w = 200 - st
+                elif beats and (
+                    not (later_all & gmasks[g] & ~((2 << hi) - 1) or lead_ruffed)
+                    if g == lg
+                    else not later_void & gmasks[g] & ~((2 << hi) - 1)
+                ):
+                    w = 200 - st  # surely wins the trick
                 elif beats and not ours:
                     w = 150 - st
                 else:
@@ -624,25 +630,35 @@ def _make_test(
             rem = 0
             for h in hands:
                 rem |= h
-        masks = tt.get(bucket)
+        found = tt.get(bucket)
         best = -1
-        if masks is not None:
-            for m, (keep_m, table) in masks.items():
+        if found is not None:
+            slots, masks = found
+            for slot in slots:
+                m, keep_m, table = slot
                 e = table.get(full & m)
                 if e is not None:
-                    if e[0] >= target:
-                        return RESULT | kept(rem, keep_m)
-                    if e[1] < target:
+                    if e[0] >= target or e[1] < target:
+                        if slot is not slots[0]:
+                            # move to front: the masks that answer come first
+                            slots.remove(slot)
+                            slots.insert(0, slot)
+                        if e[0] >= target:
+                            return RESULT | kept(rem, keep_m)
                         return kept(rem, keep_m)
                     if best < 0:
                         best = e[2]
         else:
+            slots = []
             masks = {}
-            tt[bucket] = masks
+            tt[bucket] = (slots, masks)
         side_sure: tuple[int, int] | list[int] = (0, 0)
         side_rel: tuple[int, int] | list[int] = (0, 0)
         if fast and tmask and rem & tmask:
-            tparts = tuple([h & tmask for h in hands])
+            if n == 4:
+                tparts: tuple[int, ...] = (h0 & tmask, h1 & tmask, h2 & tmask, h3 & tmask)
+            else:
+                tparts = tuple([h & tmask for h in hands])
             sure = sure_memo.get(tparts)
             if sure is None:
                 sure = sure_trumps(tparts)
@@ -706,9 +722,10 @@ def _make_test(
         value = full & mask
         slot = masks.get(mask)
         if slot is None:
-            slot = (tuple(keep), {})
+            slot = (mask, tuple(keep), {})
             masks[mask] = slot
-        e = slot[1].get(value)
+            slots.append(slot)
+        e = slot[2].get(value)
         if e is not None:
             # the same class of positions: narrow its bounds
             if answer & RESULT:
@@ -719,9 +736,9 @@ def _make_test(
             if best >= 0:
                 e[2] = best
         elif answer & RESULT:
-            slot[1][value] = [target, left, best]
+            slot[2][value] = [target, left, best]
         else:
-            slot[1][value] = [0, target - 1, best]
+            slot[2][value] = [0, target - 1, best]
         return answer
 
     def kept(union: int, keep: tuple[tuple[int, int], ...]) -> int:
@@ -759,7 +776,9 @@ def _make_test(
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
-        cards = legal_of(hand, trick, leader, broken, seat)
+        cards = legal_memo.get((hand, trick, leader, broken), -1)
+        if cards < 0:
+            cards = legal_of(hand, trick, leader, broken, seat)
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
