@@ -106,7 +106,8 @@ class Search:
         self.is_max = tuple(team == teams[seat] for team in teams)
         self.nodes = 0
         self.test: Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]
-        self.test = _make_test(position, plan, self.is_max, self)
+        self.guess: Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int]
+        self.test, self.guess = _make_test(position, plan, self.is_max, self)
 
     def value(
         self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]
@@ -115,12 +116,15 @@ class Search:
         n = self.players
         left = hands[(leader + len(trick)) % n].bit_count()
         lo, hi = 0, left
+        # test the guess first, then step by one towards the answer
+        target = min(max(self.guess(hands, leader, broken, trick), 1), left)
         while lo < hi:
-            target = (lo + hi + 1) // 2
             if self.test(hands, leader, broken, trick, left, target):
                 lo = target
+                target += 1
             else:
                 hi = target - 1
+                target -= 1
         return lo
 
     def after(
@@ -148,8 +152,12 @@ class Search:
 
 def _make_test(
     position: _rules.Position, plan: Plan, is_max: tuple[bool, ...], counter: Search
-) -> Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]:
-    """The zero-window test, as closures over the position's constants.
+) -> tuple[
+    Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool],
+    Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int],
+]:
+    """The zero-window test and a first guess, as closures over the
+    position's constants.
 
     The inner functions answer with an int: bit 60 (``_RESULT``) set when the
     side reaches the target, and below it the *relevant cards* of the answer
@@ -182,12 +190,15 @@ def _make_test(
     bits = max(1, (n - 1).bit_length())
     RESULT = _RESULT
     CARDS = _CARDS
-    # bucket -> mask -> (keep, value -> entry [lo, hi, best]): the entry
-    # applies to a position of the bucket whose code & mask == value; keep:
-    # for each group, how many of its remaining cards are relevant (one keep
-    # per mask).  A lookup costs one dict probe per distinct mask of the
-    # bucket, not one test per entry.
-    tt: dict[object, dict[int, tuple[tuple[tuple[int, int], ...], dict[int, list[int]]]]] = {}
+    # bucket -> (slots, mask -> slot); a slot: (mask, keep, value -> entry
+    # [lo, hi, best]): the entry applies to a position of the bucket whose
+    # code & mask == value; keep: for each group, how many of its remaining
+    # cards are relevant (one keep per mask).  A lookup costs one dict probe
+    # per distinct mask of the bucket, not one test per entry, in the order
+    # of the list of slots, where the slot that last answered moves to the
+    # front.
+    Slot = tuple[int, tuple[tuple[int, int], ...], dict[int, list[int]]]
+    tt: dict[object, tuple[list[Slot], dict[int, Slot]]] = {}
     top_memo: dict[tuple[int, int], int] = {}
     lead_found = [-1]
     class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -630,10 +641,10 @@ def _make_test(
             rem = 0
             for h in hands:
                 rem |= h
-        found = tt.get(bucket)
+        known = tt.get(bucket)
         best = -1
-        if found is not None:
-            slots, masks = found
+        if known is not None:
+            slots, masks = known
             for slot in slots:
                 m, keep_m, table = slot
                 e = table.get(full & m)
@@ -720,11 +731,13 @@ def _make_test(
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
         value = full & mask
-        slot = masks.get(mask)
-        if slot is None:
+        had = masks.get(mask)
+        if had is None:
             slot = (mask, tuple(keep), {})
             masks[mask] = slot
             slots.append(slot)
+        else:
+            slot = had
         e = slot[2].get(value)
         if e is not None:
             # the same class of positions: narrow its bounds
@@ -917,4 +930,31 @@ def _make_test(
             rem |= 1 << c
         return bool(play(hands, leader, broken, trick, left, target, win, rem) & RESULT)
 
-    return test
+    def guess(hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]) -> int:
+        """The side's tricks when every seat plays the first card of its move
+        ordering to the end of the deal: a first guess for the search."""
+        held = list(hands)
+        won = 0
+        while True:
+            rem = 0
+            for h in held:
+                rem |= h
+            for c in trick:
+                rem |= 1 << c
+            if not rem:
+                return won
+            while len(trick) < n:
+                seat = (leader + len(trick)) % n
+                after = tuple(held)
+                cards = legal_of(held[seat], trick, leader, broken, seat)
+                win = trick[rule_winner(rules, trick, trump)] if trick and standard else -1
+                c = order(cards, after, seat, leader, trick, win, rem)[0][0]
+                held[seat] ^= 1 << c
+                trick = (*trick, c)
+            winner = (leader + rule_winner(rules, trick, trump)) % n
+            broken = broken or rule_breaks(rules, trick, trump)
+            won += is_max[winner]
+            leader = winner
+            trick = ()
+
+    return test, guess
