@@ -194,9 +194,9 @@ def _make_test(
     # [lo, hi, best]): the entry applies to a position of the bucket whose
     # code & mask == value; keep: for each group, how many of its remaining
     # cards are relevant (one keep per mask).  A lookup costs one dict probe
-    # per distinct mask of the bucket, not one test per entry, in the order
-    # of the list of slots, where the slot that last answered moves to the
-    # front.
+    # per distinct mask of the bucket, not one test per entry, the masks
+    # with the fewest relevant cards first (the most general entries: the
+    # likeliest to match, and an answer that depends on the fewest cards).
     Slot = tuple[int, tuple[tuple[int, int], ...], dict[int, list[int]]]
     tt: dict[object, tuple[list[Slot], dict[int, Slot]]] = {}
     top_memo: dict[tuple[int, int], int] = {}
@@ -645,17 +645,12 @@ def _make_test(
         best = -1
         if known is not None:
             slots, masks = known
-            for slot in slots:
-                m, keep_m, table = slot
+            for m, keep_m, table in slots:
                 e = table.get(full & m)
                 if e is not None:
-                    if e[0] >= target or e[1] < target:
-                        if slot is not slots[0]:
-                            # move to front: the masks that answer come first
-                            slots.remove(slot)
-                            slots.insert(0, slot)
-                        if e[0] >= target:
-                            return RESULT | kept(rem, keep_m)
+                    if e[0] >= target:
+                        return RESULT | kept(rem, keep_m)
+                    if e[1] < target:
                         return kept(rem, keep_m)
                     if best < 0:
                         best = e[2]
@@ -735,7 +730,12 @@ def _make_test(
         if had is None:
             slot = (mask, tuple(keep), {})
             masks[mask] = slot
-            slots.append(slot)
+            # the slots stay in order of their masks' sizes
+            size = mask.bit_count()
+            i = len(slots)
+            while i and slots[i - 1][0].bit_count() > size:
+                i -= 1
+            slots.insert(i, slot)
         else:
             slot = had
         e = slot[2].get(value)
