@@ -728,7 +728,7 @@ def _make_test(
         value = full & mask
         had = masks.get(mask)
         if had is None:
-            slot = (mask, tuple(keep), {})
+            slot: Slot = (mask, tuple(keep), {})
             masks[mask] = slot
             # the slots stay in order of their masks' sizes
             size = mask.bit_count()
@@ -833,6 +833,11 @@ def _make_test(
         union = 0
         skip: list[int] | None = None
         unswappable = lspecial
+        if last and standard:
+            win_at = trick.index(win)
+            table = 0  # the cards on the table
+            for x in trick:
+                table |= 1 << x
         for c in moves:
             if skip is not None:
                 bound = skip[group[c]]
@@ -855,18 +860,14 @@ def _make_test(
                 w = -1
             if last:
                 if standard:
-                    at = played.index(w)
-                    winner = (leader + at) % n
+                    winner = (leader + (pos if w == c else win_at)) % n
                 else:
                     winner = (leader + rule_winner(rules, played, trump)) % n
                 now = broken or rule_breaks(rules, played, trump)
                 answer = start(after, winner, now, left - 1, target - is_max[winner])
-                if standard:
-                    g = group[w]
-                    for x in played:
-                        if x != w and group[x] == g:
-                            answer |= 1 << w
-                            break
+                if standard and (table | 1 << c) & gmasks[group[w]] & ~(1 << w):
+                    # the winning card beat a card of its group: its rank counts
+                    answer |= 1 << w
             else:
                 answer = play(after, leader, broken, played, left, target, w, rem)
             if answer & RESULT == goal:
