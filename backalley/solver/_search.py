@@ -203,7 +203,11 @@ def _make_test(
     tt: dict[object, tuple[list[Slot], dict[int, Slot]]] = {}
     top_memo: dict[tuple[int, int], int] = {}
     lead_found = [-1]
-    class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+    # (cards of a group in the hand, in the other hands) -> (the classes,
+    # those of more than one card)
+    class_memo: dict[
+        tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+    ] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
     sure_memo: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
@@ -434,6 +438,7 @@ def _make_test(
         hand = hands[seat]
         others = rem & ~hand
         classes: list[tuple[int, int]] = []
+        spans: list[tuple[int, int]] = []
         for gm in gmasks:
             mine = cards & gm
             if not mine:
@@ -441,16 +446,18 @@ def _make_test(
             ckey = (mine, others & gm)
             found = class_memo.get(ckey)
             if found is None:
-                found = _classes(mine, others & gm)
+                runs = _classes(mine, others & gm)
+                found = (runs, tuple([cl for cl in runs if cl[0] != cl[1]]))
                 if len(class_memo) >= _MEMO_LIMIT:
                     class_memo.clear()
                 class_memo[ckey] = found
-            classes += found
+            classes += found[0]
+            spans += found[1]
         if cards & lspecial:
             # a special card is its own move, leading or not: which of them
             # is kept decides what a later lead of it forces
             classes = split_special(classes, cards)
-        spans = [cl for cl in classes if cl[0] != cl[1]]
+            spans = [cl for cl in classes if cl[0] != cl[1]]
         if len(classes) == 1:
             return [classes[0][0]], spans
         side = is_max[seat]
@@ -514,7 +521,7 @@ def _make_test(
             lmask = gmasks[lg]
             wseat = (leader + trick.index(win)) % n
             ours = is_max[wseat] == side
-            later = [hands[(seat + k) % n] for k in range(1, n - pos)]
+            later = (hands + hands)[seat + 1 : seat + n - pos]
             # a card surely wins the trick when no later hand holds a higher
             # card of its group and follows (or, for the group led, may ruff)
             later_all = 0  # the later hands' cards
