@@ -2,9 +2,10 @@
 
 ``Search(position, seat)`` answers questions about one deal position for one
 side (``seat``'s side, the *maximising* side; every other seat minimises its
-tricks).  :meth:`Search.value` finds the number of tricks by a binary search
-on zero-window tests "can the side take at least ``t`` of the remaining
-tricks?", which share one transposition table.
+tricks).  :meth:`Search.value` finds the number of tricks by zero-window
+tests "can the side take at least ``t`` of the remaining tricks?", which
+share one transposition table: the first one trick above a guess (a playout
+of each seat's first-ordered card), the next ones a step towards the answer.
 
 Techniques (after Bo Haglund's double-dummy solver):
 
@@ -13,13 +14,17 @@ Techniques (after Bo Haglund's double-dummy solver):
   relative (for each group, the owners of its remaining cards in strength
   order), so positions that differ only in cards already played are one
   entry.  An entry holds a lower and an upper bound on the side's tricks;
-  a bucket's entries are indexed by their mask, then their value.
+  a bucket's entries are indexed by their mask, then their value, and the
+  masks with the fewest relevant cards are probed first.
 - **Rank equivalence**: cards of one group in one hand with no card of
   another hand (or on the table) between them are one move - except, at the
   lead, a card special on the lead (see :mod:`backalley.solver._plan`).
 - **Quick tricks**: at the start of a trick, the leader's sure winners (top
   cards of a group, capped where an opponent could trump) give a lower bound
   for the leader's side, or an upper bound for the other.
+- **Sure trump tricks** (DDS's "later tricks"): each side's trumps that the
+  other side's higher trumps cannot all cover are tricks for it, whoever
+  leads: a lower bound for that side, an upper bound for the other.
 - **Move ordering**: winners and leads towards a partner's winner first; in
   second to last seat, the cheapest card that wins when the trick is not
   already the side's (low when a later partner surely wins it), else the
