@@ -452,17 +452,16 @@ def _make_test(
             found = class_memo.get(ckey)
             if found is None:
                 runs = _classes(mine, others & gm)
+                if mine & lspecial:
+                    # a special card is its own move, leading or not: which
+                    # of them is kept decides what a later lead of it forces
+                    runs = tuple(split_special(list(runs), mine))
                 found = (runs, tuple([cl for cl in runs if cl[0] != cl[1]]))
                 if len(class_memo) >= _MEMO_LIMIT:
                     class_memo.clear()
                 class_memo[ckey] = found
             classes += found[0]
             spans += found[1]
-        if cards & lspecial:
-            # a special card is its own move, leading or not: which of them
-            # is kept decides what a later lead of it forces
-            classes = split_special(classes, cards)
-            spans = [cl for cl in classes if cl[0] != cl[1]]
         if len(classes) == 1:
             return [classes[0][0]], spans
         side = is_max[seat]
