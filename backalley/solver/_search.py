@@ -2,9 +2,10 @@
 
 ``Search(position, seat)`` answers questions about one deal position for one
 side (``seat``'s side, the *maximising* side; every other seat minimises its
-tricks).  :meth:`Search.value` finds the number of tricks by a binary search
-on zero-window tests "can the side take at least ``t`` of the remaining
-tricks?", which share one transposition table.
+tricks).  :meth:`Search.value` finds the number of tricks by zero-window
+tests "can the side take at least ``t`` of the remaining tricks?", which
+share one transposition table: the first one trick above a guess (a playout
+of each seat's first-ordered card), the next ones a step towards the answer.
 
 Techniques (after Bo Haglund's double-dummy solver):
 
@@ -13,13 +14,17 @@ Techniques (after Bo Haglund's double-dummy solver):
   relative (for each group, the owners of its remaining cards in strength
   order), so positions that differ only in cards already played are one
   entry.  An entry holds a lower and an upper bound on the side's tricks;
-  a bucket's entries are indexed by their mask, then their value.
+  a bucket's entries are indexed by their mask, then their value, and the
+  masks with the fewest relevant cards are probed first.
 - **Rank equivalence**: cards of one group in one hand with no card of
   another hand (or on the table) between them are one move - except, at the
   lead, a card special on the lead (see :mod:`backalley.solver._plan`).
 - **Quick tricks**: at the start of a trick, the leader's sure winners (top
   cards of a group, capped where an opponent could trump) give a lower bound
   for the leader's side, or an upper bound for the other.
+- **Sure trump tricks** (DDS's "later tricks"): each side's trumps that the
+  other side's higher trumps cannot all cover are tricks for it, whoever
+  leads: a lower bound for that side, an upper bound for the other.
 - **Move ordering**: winners and leads towards a partner's winner first; in
   second to last seat, the cheapest card that wins when the trick is not
   already the side's (low when a later partner surely wins it), else the
@@ -106,7 +111,8 @@ class Search:
         self.is_max = tuple(team == teams[seat] for team in teams)
         self.nodes = 0
         self.test: Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]
-        self.test = _make_test(position, plan, self.is_max, self)
+        self.guess: Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int]
+        self.test, self.guess = _make_test(position, plan, self.is_max, self)
 
     def value(
         self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]
@@ -115,12 +121,17 @@ class Search:
         n = self.players
         left = hands[(leader + len(trick)) % n].bit_count()
         lo, hi = 0, left
+        # test one above the guess first (the playout tends to fall short of
+        # the answer by a trick or so; over 50 deals this makes the fewest
+        # tests), then step by one towards the answer
+        target = min(self.guess(hands, leader, broken, trick) + 1, left)
         while lo < hi:
-            target = (lo + hi + 1) // 2
             if self.test(hands, leader, broken, trick, left, target):
                 lo = target
+                target += 1
             else:
                 hi = target - 1
+                target -= 1
         return lo
 
     def after(
@@ -148,8 +159,12 @@ class Search:
 
 def _make_test(
     position: _rules.Position, plan: Plan, is_max: tuple[bool, ...], counter: Search
-) -> Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]:
-    """The zero-window test, as closures over the position's constants.
+) -> tuple[
+    Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool],
+    Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int],
+]:
+    """The zero-window test and a first guess, as closures over the
+    position's constants.
 
     The inner functions answer with an int: bit 60 (``_RESULT``) set when the
     side reaches the target, and below it the *relevant cards* of the answer
@@ -182,15 +197,22 @@ def _make_test(
     bits = max(1, (n - 1).bit_length())
     RESULT = _RESULT
     CARDS = _CARDS
-    # bucket -> mask -> (keep, value -> entry [lo, hi, best]): the entry
-    # applies to a position of the bucket whose code & mask == value; keep:
-    # for each group, how many of its remaining cards are relevant (one keep
-    # per mask).  A lookup costs one dict probe per distinct mask of the
-    # bucket, not one test per entry.
-    tt: dict[object, dict[int, tuple[tuple[tuple[int, int], ...], dict[int, list[int]]]]] = {}
+    # bucket -> (slots, mask -> slot); a slot: (mask, keep, value -> entry
+    # [lo, hi, best]): the entry applies to a position of the bucket whose
+    # code & mask == value; keep: for each group, how many of its remaining
+    # cards are relevant (one keep per mask).  A lookup costs one dict probe
+    # per distinct mask of the bucket, not one test per entry, the masks
+    # with the fewest relevant cards first (the most general entries: the
+    # likeliest to match, and an answer that depends on the fewest cards).
+    Slot = tuple[int, tuple[tuple[int, int], ...], dict[int, list[int]]]
+    tt: dict[object, tuple[list[Slot], dict[int, Slot]]] = {}
     top_memo: dict[tuple[int, int], int] = {}
     lead_found = [-1]
-    class_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+    # (cards of a group in the hand, in the other hands) -> (the classes,
+    # those of more than one card)
+    class_memo: dict[
+        tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+    ] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
     legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
     sure_memo: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
@@ -421,6 +443,7 @@ def _make_test(
         hand = hands[seat]
         others = rem & ~hand
         classes: list[tuple[int, int]] = []
+        spans: list[tuple[int, int]] = []
         for gm in gmasks:
             mine = cards & gm
             if not mine:
@@ -428,16 +451,17 @@ def _make_test(
             ckey = (mine, others & gm)
             found = class_memo.get(ckey)
             if found is None:
-                found = _classes(mine, others & gm)
+                runs = _classes(mine, others & gm)
+                if mine & lspecial:
+                    # a special card is its own move, leading or not: which
+                    # of them is kept decides what a later lead of it forces
+                    runs = tuple(split_special(list(runs), mine))
+                found = (runs, tuple([cl for cl in runs if cl[0] != cl[1]]))
                 if len(class_memo) >= _MEMO_LIMIT:
                     class_memo.clear()
                 class_memo[ckey] = found
-            classes += found
-        if cards & lspecial:
-            # a special card is its own move, leading or not: which of them
-            # is kept decides what a later lead of it forces
-            classes = split_special(classes, cards)
-        spans = [cl for cl in classes if cl[0] != cl[1]]
+            classes += found[0]
+            spans += found[1]
         if len(classes) == 1:
             return [classes[0][0]], spans
         side = is_max[seat]
@@ -501,22 +525,24 @@ def _make_test(
             lmask = gmasks[lg]
             wseat = (leader + trick.index(win)) % n
             ours = is_max[wseat] == side
-            later = [hands[(seat + k) % n] for k in range(1, n - pos)]
-
-            def safe(card: int) -> bool:
-                g = group[card]
-                above = gmasks[g] & ~((2 << card) - 1)
-                for h in later:
-                    if g == lg:
-                        if h & above:
-                            return False
-                        if g != tgroup and not h & lmask and h & tmask:
-                            return False
-                    elif h & above and not h & lmask:
-                        return False
-                return True
-
-            partner_safe = ours and safe(win)
+            later = (hands + hands)[seat + 1 : seat + n - pos]
+            # a card surely wins the trick when no later hand holds a higher
+            # card of its group and follows (or, for the group led, may ruff)
+            later_all = 0  # the later hands' cards
+            later_void = 0  # the cards of later hands void in the group led
+            for h in later:
+                later_all |= h
+                if not h & lmask:
+                    later_void |= h
+            lead_ruffed = lg != tgroup and later_void & tmask
+            if ours:
+                above = gmasks[wg] & ~((2 << win) - 1)
+                if wg == lg:
+                    partner_safe = not (later_all & above or lead_ruffed)
+                else:
+                    partner_safe = not later_void & above
+            else:
+                partner_safe = False
             if not partner_safe and wg == lg:
                 # a later partner surely takes the trick (its top card of the
                 # group led beats the card winning it so far and every later
@@ -555,8 +581,12 @@ def _make_test(
                         if not (others & gmasks[g] & ~((2 << hi) - 1)):
                             w -= 40
                         w -= 3 * (hand & gmasks[g]).bit_count()
-                elif beats and safe(hi):
-                    w = 200 - st
+                elif beats and (
+                    not (later_all & gmasks[g] & ~((2 << hi) - 1) or lead_ruffed)
+                    if g == lg
+                    else not later_void & gmasks[g] & ~((2 << hi) - 1)
+                ):
+                    w = 200 - st  # surely wins the trick
                 elif beats and not ours:
                     w = 150 - st
                 else:
@@ -624,10 +654,11 @@ def _make_test(
             rem = 0
             for h in hands:
                 rem |= h
-        masks = tt.get(bucket)
+        known = tt.get(bucket)
         best = -1
-        if masks is not None:
-            for m, (keep_m, table) in masks.items():
+        if known is not None:
+            slots, masks = known
+            for m, keep_m, table in slots:
                 e = table.get(full & m)
                 if e is not None:
                     if e[0] >= target:
@@ -637,12 +668,16 @@ def _make_test(
                     if best < 0:
                         best = e[2]
         else:
+            slots = []
             masks = {}
-            tt[bucket] = masks
+            tt[bucket] = (slots, masks)
         side_sure: tuple[int, int] | list[int] = (0, 0)
         side_rel: tuple[int, int] | list[int] = (0, 0)
         if fast and tmask and rem & tmask:
-            tparts = tuple([h & tmask for h in hands])
+            if n == 4:
+                tparts: tuple[int, ...] = (h0 & tmask, h1 & tmask, h2 & tmask, h3 & tmask)
+            else:
+                tparts = tuple([h & tmask for h in hands])
             sure = sure_memo.get(tparts)
             if sure is None:
                 sure = sure_trumps(tparts)
@@ -704,11 +739,19 @@ def _make_test(
                 width = bits * total
                 mask = (mask << width) | (((1 << (bits * k)) - 1) << (width - bits * k))
         value = full & mask
-        slot = masks.get(mask)
-        if slot is None:
-            slot = (tuple(keep), {})
+        had = masks.get(mask)
+        if had is None:
+            slot: Slot = (mask, tuple(keep), {})
             masks[mask] = slot
-        e = slot[1].get(value)
+            # the slots stay in order of their masks' sizes
+            size = mask.bit_count()
+            i = len(slots)
+            while i and slots[i - 1][0].bit_count() > size:
+                i -= 1
+            slots.insert(i, slot)
+        else:
+            slot = had
+        e = slot[2].get(value)
         if e is not None:
             # the same class of positions: narrow its bounds
             if answer & RESULT:
@@ -719,9 +762,9 @@ def _make_test(
             if best >= 0:
                 e[2] = best
         elif answer & RESULT:
-            slot[1][value] = [target, left, best]
+            slot[2][value] = [target, left, best]
         else:
-            slot[1][value] = [0, target - 1, best]
+            slot[2][value] = [0, target - 1, best]
         return answer
 
     def kept(union: int, keep: tuple[tuple[int, int], ...]) -> int:
@@ -759,7 +802,9 @@ def _make_test(
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
-        cards = legal_of(hand, trick, leader, broken, seat)
+        cards = legal_memo.get((hand, trick, leader, broken), -1)
+        if cards < 0:
+            cards = legal_of(hand, trick, leader, broken, seat)
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
@@ -801,6 +846,11 @@ def _make_test(
         union = 0
         skip: list[int] | None = None
         unswappable = lspecial
+        if last and standard:
+            win_at = trick.index(win)
+            table = 0  # the cards on the table
+            for x in trick:
+                table |= 1 << x
         for c in moves:
             if skip is not None:
                 bound = skip[group[c]]
@@ -823,18 +873,14 @@ def _make_test(
                 w = -1
             if last:
                 if standard:
-                    at = played.index(w)
-                    winner = (leader + at) % n
+                    winner = (leader + (pos if w == c else win_at)) % n
                 else:
                     winner = (leader + rule_winner(rules, played, trump)) % n
                 now = broken or rule_breaks(rules, played, trump)
                 answer = start(after, winner, now, left - 1, target - is_max[winner])
-                if standard:
-                    g = group[w]
-                    for x in played:
-                        if x != w and group[x] == g:
-                            answer |= 1 << w
-                            break
+                if standard and (table | 1 << c) & gmasks[group[w]] & ~(1 << w):
+                    # the winning card beat a card of its group: its rank counts
+                    answer |= 1 << w
             else:
                 answer = play(after, leader, broken, played, left, target, w, rem)
             if answer & RESULT == goal:
@@ -898,4 +944,31 @@ def _make_test(
             rem |= 1 << c
         return bool(play(hands, leader, broken, trick, left, target, win, rem) & RESULT)
 
-    return test
+    def guess(hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]) -> int:
+        """The side's tricks when every seat plays the first card of its move
+        ordering to the end of the deal: a first guess for the search."""
+        held = list(hands)
+        won = 0
+        while True:
+            rem = 0
+            for h in held:
+                rem |= h
+            for c in trick:
+                rem |= 1 << c
+            if not rem:
+                return won
+            while len(trick) < n:
+                seat = (leader + len(trick)) % n
+                after = tuple(held)
+                cards = legal_of(held[seat], trick, leader, broken, seat)
+                win = trick[rule_winner(rules, trick, trump)] if trick and standard else -1
+                c = order(cards, after, seat, leader, trick, win, rem)[0][0]
+                held[seat] ^= 1 << c
+                trick = (*trick, c)
+            winner = (leader + rule_winner(rules, trick, trump)) % n
+            broken = broken or rule_breaks(rules, trick, trump)
+            won += is_max[winner]
+            leader = winner
+            trick = ()
+
+    return test, guess
