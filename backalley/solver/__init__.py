@@ -57,7 +57,10 @@ def solve(state: GameState) -> int:
     pos = _position(state)
     seat = (pos.leader + len(pos.trick)) % len(pos.hands)
     search = Search(pos, seat)
-    return search.value(pos.hands, pos.leader, pos.broken, pos.trick)
+    try:
+        return search.value(pos.hands, pos.leader, pos.broken, pos.trick)
+    finally:
+        search.release()
 
 
 def analyse(state: GameState) -> dict[Move, int]:
@@ -74,7 +77,10 @@ def analyse(state: GameState) -> dict[Move, int]:
     seat = (pos.leader + len(pos.trick)) % len(pos.hands)
     search = Search(pos, seat)
     out: dict[Move, int] = {}
-    for move in state.legal_moves():
-        card = move.card.index  # type: ignore[union-attr]
-        out[move] = search.after(pos.hands, pos.leader, pos.broken, pos.trick, card)
+    try:
+        for move in state.legal_moves():
+            card = move.card.index  # type: ignore[union-attr]
+            out[move] = search.after(pos.hands, pos.leader, pos.broken, pos.trick, card)
+    finally:
+        search.release()
     return out

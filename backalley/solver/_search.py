@@ -112,7 +112,11 @@ class Search:
         self.nodes = 0
         self.test: Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool]
         self.guess: Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int]
-        self.test, self.guess = _make_test(position, plan, self.is_max, self)
+        self.release: Callable[[], None]
+        """Empty the search's tables (its inner functions refer to each other,
+        so without this only the garbage collector frees them, and until then
+        every collection walks them)."""
+        self.test, self.guess, self.release = _make_test(position, plan, self.is_max, self)
 
     def value(
         self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]
@@ -162,9 +166,10 @@ def _make_test(
 ) -> tuple[
     Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int], bool],
     Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int],
+    Callable[[], None],
 ]:
-    """The zero-window test and a first guess, as closures over the
-    position's constants.
+    """The zero-window test, a first guess and a release of the tables, as
+    closures over the position's constants.
 
     The inner functions answer with an int: bit 60 (``_RESULT``) set when the
     side reaches the target, and below it the *relevant cards* of the answer
@@ -197,14 +202,17 @@ def _make_test(
     bits = max(1, (n - 1).bit_length())
     RESULT = _RESULT
     CARDS = _CARDS
-    # bucket -> (slots, mask -> slot); a slot: (mask, keep, value -> entry
-    # [lo, hi, best]): the entry applies to a position of the bucket whose
+    # bucket -> (slots, mask -> slot); a slot: (mask, keep, value -> entry):
+    # an entry is one int, lo | hi << 6 | (best + 1) << 12 (the side's
+    # tricks are at least lo and at most hi; best: the lead found best, or
+    # -1), so that the tables hold no object the garbage collector must
+    # visit; it applies to a position of the bucket whose
     # code & mask == value; keep: for each group, how many of its remaining
     # cards are relevant (one keep per mask).  A lookup costs one dict probe
     # per distinct mask of the bucket, not one test per entry, the masks
     # with the fewest relevant cards first (the most general entries: the
     # likeliest to match, and an answer that depends on the fewest cards).
-    Slot = tuple[int, tuple[tuple[int, int], ...], dict[int, list[int]]]
+    Slot = tuple[int, tuple[tuple[int, int], ...], dict[int, int]]
     tt: dict[object, tuple[list[Slot], dict[int, Slot]]] = {}
     top_memo: dict[tuple[int, int], int] = {}
     lead_found = [-1]
@@ -661,12 +669,12 @@ def _make_test(
             for m, keep_m, table in slots:
                 e = table.get(full & m)
                 if e is not None:
-                    if e[0] >= target:
+                    if e & 63 >= target:
                         return RESULT | kept(rem, keep_m)
-                    if e[1] < target:
+                    if e >> 6 & 63 < target:
                         return kept(rem, keep_m)
                     if best < 0:
-                        best = e[2]
+                        best = (e >> 12) - 1
         else:
             slots = []
             masks = {}
@@ -751,20 +759,23 @@ def _make_test(
             slots.insert(i, slot)
         else:
             slot = had
-        e = slot[2].get(value)
+        table = slot[2]
+        e = table.get(value)
         if e is not None:
             # the same class of positions: narrow its bounds
+            lo, hi, hint = e & 63, e >> 6 & 63, e >> 12
             if answer & RESULT:
-                if target > e[0]:
-                    e[0] = target
-            elif target - 1 < e[1]:
-                e[1] = target - 1
+                if target > lo:
+                    lo = target
+            elif target - 1 < hi:
+                hi = target - 1
             if best >= 0:
-                e[2] = best
+                hint = best + 1
+            table[value] = lo | hi << 6 | hint << 12
         elif answer & RESULT:
-            slot[2][value] = [target, left, best]
+            table[value] = target | left << 6 | (best + 1) << 12
         else:
-            slot[2][value] = [0, target - 1, best]
+            table[value] = (target - 1) << 6 | (best + 1) << 12
         return answer
 
     def kept(union: int, keep: tuple[tuple[int, int], ...]) -> int:
@@ -971,4 +982,11 @@ def _make_test(
             leader = winner
             trick = ()
 
-    return test, guess
+    def release() -> None:
+        tt.clear()
+        top_memo.clear()
+        class_memo.clear()
+        legal_memo.clear()
+        sure_memo.clear()
+
+    return test, guess, release
