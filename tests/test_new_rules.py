@@ -209,6 +209,24 @@ def test_an_unregistered_part_cannot_be_written() -> None:
 
 @register
 @attrs.frozen
+class CrossedSides(ba.rules.Partnerships):
+    """A test seating whose ``team_of`` disagrees with its ``teams``."""
+
+    tag: ClassVar[str] = "test/crossed-sides"
+
+    def team_of(self, seat: int) -> int:
+        return 0 if seat < 2 else 1
+
+
+def test_a_seating_whose_sides_disagree_is_refused() -> None:
+    """The engine counts each side's tricks and bids through ``team_of``, so
+    a seating whose ``team_of`` and ``teams`` disagree is refused up front."""
+    with pytest.raises(ba.RuleSetError, match=r"seating: the sides .* the same in both"):
+        G.replace(seating=CrossedSides())
+
+
+@register
+@attrs.frozen
 class NeedsAGong(FollowPolicy):
     """A test rule that needs a capability no part provides."""
 

@@ -100,11 +100,22 @@ class RuleSet:
         if problems:
             raise RuleSetError(problems)
         seating = self.seating
-        object.__setattr__(self, "players", seating.players)
-        object.__setattr__(self, "teams", seating.teams)
-        object.__setattr__(
-            self, "seat_teams", tuple(seating.team_of(s) for s in range(seating.players))
-        )
+        players = seating.players
+        teams = tuple(tuple(team) for team in seating.teams)
+        seat_teams = tuple(seating.team_of(s) for s in range(players))
+        if sorted(s for team in teams for s in team) != list(range(players)) or any(
+            not (type(t) is int and 0 <= t < len(teams) and s in teams[t])
+            for s, t in enumerate(seat_teams)
+        ):
+            raise RuleSetError(
+                [
+                    f"seating: the sides {teams!r} and team_of {seat_teams!r} must put each "
+                    f"of the {players} seats on exactly one side, the same in both"
+                ]
+            )
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "teams", teams)
+        object.__setattr__(self, "seat_teams", seat_teams)
 
     def __getstate__(self) -> dict[str, Any]:
         # pickle the parts and the name only: derived fields and caches are rebuilt
