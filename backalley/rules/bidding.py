@@ -40,8 +40,10 @@ __all__ = [
     "Speakers",
 ]
 
-_OUTCOME_LIMIT = 1 << 16
-"""The most bidding outcomes a compiled outcome remembers (it starts afresh beyond)."""
+_OUTCOME_LIMIT = 1 << 12
+"""The most bidding outcomes a compiled outcome remembers (about 1 MB; it
+starts afresh beyond)."""
+_NO_CLAIMS: frozenset[int] = frozenset()
 
 Refusal = tuple[Reason, str]
 
@@ -435,7 +437,7 @@ class OnceAroundBidding(_BiddingPart):
             out = BiddingOutcome(
                 tuple(contracts),
                 highest_bidder=claims[-1] if claims else leader,
-                board_bidders=frozenset(claims),
+                board_bidders=frozenset(claims) if claims else _NO_CLAIMS,
             )
             if len(made) >= _OUTCOME_LIMIT:
                 made.clear()
