@@ -11,6 +11,7 @@ import attrs
 from backalley import chance, variants
 from backalley.cards import CARDS, Card, Suit, cards_of_mask, parse_card
 from backalley.errors import NotationError, SetupError
+from backalley.memo import IdentityMemo
 from backalley.moves import parse_move
 from backalley.rules.ruleset import RuleSet
 from backalley.state import Core, Deal, GameState, Match, _state, start_deal
@@ -133,20 +134,6 @@ immutable value, so states unpickled in one process share them (as states
 played there do), and unpickling a long game builds no result twice."""
 _RESULTS_SEEN_LIMIT = 8192
 
-_PACKED: dict[int, tuple[DealResult, str]] = {}
-"""Packed texts of results already pickled, by identity (the entry holds the result)."""
-
-
-def _packed(r: DealResult) -> str:
-    hit = _PACKED.get(id(r))
-    if hit is not None and hit[0] is r:
-        return hit[1]
-    packed = _pack_result(r)
-    if len(_PACKED) >= _RESULTS_SEEN_LIMIT:
-        _PACKED.clear()
-    _PACKED[id(r)] = (r, packed)
-    return packed
-
 
 def _pack_result(r: DealResult) -> str:
     """A deal result as one short text (one object to pickle): its fields
@@ -172,6 +159,10 @@ def _pack_result(r: DealResult) -> str:
             ",".join(map(str, r.points)),
         )
     )
+
+
+_packed: IdentityMemo[DealResult, str] = IdentityMemo(_pack_result, _RESULTS_SEEN_LIMIT)
+"""Packed texts of results already pickled, by identity."""
 
 
 def _opt(value: int | None) -> str:

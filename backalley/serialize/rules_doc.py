@@ -16,6 +16,7 @@ import attrs
 from backalley import variants
 from backalley.cards import Rank, Suit
 from backalley.errors import BackAlleyError, NotationError, RuleSetError
+from backalley.memo import IdentityMemo
 from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
@@ -167,20 +168,13 @@ def _rules_data(rules: RuleSet) -> dict[str, Any]:
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
 
-_RULES_TEXT: dict[int, tuple[RuleSet, str]] = {}
-"""Each rule set's JSON text, by identity (the entry holds the rule set)."""
+
+def _rules_text(rules: RuleSet) -> str:
+    return _dumps(_rules_data(rules))
 
 
-def rules_text(rules: RuleSet) -> str:
-    """The compact JSON text of :func:`rules_to_data`'s data, made once per rule set."""
-    hit = _RULES_TEXT.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    text = _dumps(_rules_data(rules))
-    if len(_RULES_TEXT) >= 256:
-        _RULES_TEXT.clear()
-    _RULES_TEXT[id(rules)] = (rules, text)
-    return text
+rules_text: IdentityMemo[RuleSet, str] = IdentityMemo(_rules_text, 256)
+"""The compact JSON text of :func:`rules_to_data`'s data, made once per rule set."""
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}

@@ -5,13 +5,13 @@ through the rules."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any
 
 from backalley.cards import CARDS, Card
 from backalley.chance import check_seed
 from backalley.errors import IllegalMoveError
+from backalley.memo import IdentityMemo
 from backalley.moves import NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
@@ -111,14 +111,14 @@ def state_to_text(state: GameState) -> str:
             f', "decks": [{decks}], "deal_number": {int(match.deal_number)}, "scores": [',
             ", ".join(str(int(s)) for s in match.scores),
             '], "deal_results": [',
-            _shared_text(match.results, _rows_text),
+            _results_text(match.results),
             '], "phase": ',
             encode_basestring(state.phase.value),
             f', "deal": {{"dealer": {int(state.dealer)}, "hand_size": {int(state.hand_size)}',
             ', "hands": [',
-            _shared_text(deal.dealt_bits, _hands_text),
+            _dealt_text(deal.dealt_bits),
             '], "stock": [',
-            _shared_text(deal.stock_order, _order_text),
+            _stock_text(deal.stock_order),
             '], "turn_up": ',
             "null" if turn_up is None else _QUOTED_CARD[turn_up],
             ', "discards": ',
@@ -128,25 +128,6 @@ def state_to_text(state: GameState) -> str:
             "]}}",
         )
     )
-
-
-_DEAL_TEXTS: dict[int, tuple[Any, str]] = {}
-"""JSON texts of the parts every state of a deal shares (the deal results,
-the hands as dealt, the stock), by the part's identity (the entry holds it)."""
-_DEAL_TEXTS_LIMIT = 1024
-
-
-def _shared_text(part: Any, write: Callable[[Any], str]) -> str:
-    """``write(part)``, made once per ``part`` (an immutable value shared by
-    the states of a deal)."""
-    hit = _DEAL_TEXTS.get(id(part))
-    if hit is not None and hit[0] is part:
-        return hit[1]
-    text = write(part)
-    if len(_DEAL_TEXTS) >= _DEAL_TEXTS_LIMIT:
-        _DEAL_TEXTS.clear()
-    _DEAL_TEXTS[id(part)] = (part, text)
-    return text
 
 
 def _rows_text(results: tuple[Any, ...]) -> str:
@@ -159,6 +140,12 @@ def _hands_text(hands: tuple[int, ...]) -> str:
 
 def _order_text(order: tuple[int, ...]) -> str:
     return ", ".join(map(_QUOTED_CARD.__getitem__, order))
+
+
+# the texts of the parts every state of a deal shares, made once per part
+_results_text: IdentityMemo[tuple[Any, ...], str] = IdentityMemo(_rows_text, 512)
+_dealt_text: IdentityMemo[tuple[int, ...], str] = IdentityMemo(_hands_text, 256)
+_stock_text: IdentityMemo[tuple[int, ...], str] = IdentityMemo(_order_text, 256)
 
 
 _STATE_KEYS = {
