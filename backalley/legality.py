@@ -52,6 +52,8 @@ def _run(group: int, bits: int) -> tuple[Play, ...]:
 
 
 def _plays(mask: int) -> tuple[Play, ...]:
+    """The plays of ``mask`` from the plays of each group's cards (remembered
+    as described at :data:`PLAYS_CACHE_LIMIT`)."""
     r0, r1, r2, r3, r4 = _RUNS
     a, b, c, d, e = (
         mask & 0x1FFF,
@@ -61,11 +63,11 @@ def _plays(mask: int) -> tuple[Play, ...]:
         mask >> 52,
     )
     out = (
-        ((r0[a] or _run(0, a)) if a else ())
-        + ((r1[b] or _run(1, b)) if b else ())
-        + ((r2[c] or _run(2, c)) if c else ())
-        + ((r3[d] or _run(3, d)) if d else ())
-        + ((r4[e] or _run(4, e)) if e else ())
+        *((r0[a] or _run(0, a)) if a else ()),
+        *((r1[b] or _run(1, b)) if b else ()),
+        *((r2[c] or _run(2, c)) if c else ()),
+        *((r3[d] or _run(3, d)) if d else ()),
+        *((r4[e] or _run(4, e)) if e else ()),
     )
     # Remember every set within one group (at most 5 x 8,191 of them, the sets
     # a seat following suit meets again and again), and other sets while the

@@ -28,7 +28,7 @@ import attrs
 from backalley import chance
 from backalley.cards import CARDS, SUITS, Card, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason, SetupError
-from backalley.legality import _PLAYS_OF, legal_moves, plays_of_mask, refusal
+from backalley.legality import _PLAYS_OF, _plays, legal_moves, refusal
 from backalley.moves import Move, NameTrump, Play
 from backalley.public import PublicFacts, bids_of
 from backalley.reprs import fields_repr
@@ -309,7 +309,7 @@ class GameState(PublicFacts):
                 else:
                     mask = plan.lead_mask(deal.ctx, leader, hands[leader], broken)
                 _set_legal(self, mask)
-            return _PLAYS_OF.get(mask) or plays_of_mask(mask)
+            return _PLAYS_OF.get(mask) or _plays(mask)
         if phase is _BIDDING:
             return _node(rules, deal).legal
         legal = self._legal
@@ -392,7 +392,7 @@ class GameState(PublicFacts):
                                 _PLAYING,
                                 tuple(hand_list),
                                 leader,
-                                (*trick, card),
+                                trick + (card,),  # noqa: RUF005  (half the cost of unpacking, per move)
                                 history,
                                 broken,
                             ),
@@ -490,7 +490,7 @@ class GameState(PublicFacts):
         complete (its winner leads next), or it was the deal's last."""
         rules, match, deal, _phase, hands, leader, trick, history, broken = self._raw
         n = rules.players
-        trick = (*trick, card)
+        trick = trick + (card,)  # noqa: RUF005  (half the cost of unpacking, per move)
         seat = (leader + len(trick) - 1) % n
         hand_list = list(hands)
         hand_list[seat] ^= BITS[card]
@@ -503,7 +503,7 @@ class GameState(PublicFacts):
         ctx = deal.ctx
         plan = rules._plan or rules.plan
         winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
-        history = (*history, (leader, trick, winner))
+        history = history + ((leader, trick, winner),)  # noqa: RUF005  (half the cost of unpacking, per move)
         if not broken:
             broken = plan.breaks_trump(ctx, trick)
         if len(history) < ctx.hand_size:
@@ -692,21 +692,6 @@ def end_deal(
     )
 
 
-def deal_cards(
-    order: Sequence[int], dealer: int, players: int, hand_size: int
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Deal ``order`` one card at a time, clockwise, starting left of the
-    dealer (RULES.md 1.2): the hands as bit sets, and the stock (top first)."""
-    dealt = players * hand_size
-    hands = [0] * players
-    for offset in range(players):
-        # distinct cards: the sum of their bits is their union
-        hands[(dealer + 1 + offset) % players] = sum(
-            map(BITS.__getitem__, order[offset:dealt:players])
-        )
-    return tuple(hands), tuple(order[dealt:])
-
-
 def start_deal(rules: RuleSet, match: Match, dealer: int, hand_size: int) -> GameState:
     """Shuffle (or take the next given deck order), deal, fix trump, open the bidding."""
     return _start(
@@ -734,12 +719,13 @@ def _start(
     hand_size: int,
 ) -> GameState:
     """:func:`start_deal` from the match's fields (deal number ``k`` is next)."""
+    plan = rules._plan or rules.plan
     if k < len(decks):
         order: Sequence[int] = decks[k]
     else:
-        order = chance.shuffled(seed, k, (rules._plan or rules.plan).deck_cards)
+        order = chance.shuffled(seed, k, plan.deck_cards)
     match = _match(seed, first_dealer, decks, k + 1, scores, results)
-    return deal_order(rules, match, dealer, hand_size, order)
+    return _open(rules, plan, match, dealer, hand_size, order)
 
 
 def deal_order(
@@ -747,12 +733,31 @@ def deal_order(
 ) -> GameState:
     """Deal a known deck ``order``: the hands, then the trump part's turn-up
     handling, then the bidding opens with the first bidder."""
-    hands, stock = deal_cards(order, dealer, rules.players, hand_size)
-    ctx = rules.plan.deal_context(len(match.results), dealer, hand_size)
-    setup = rules.trump.opening(ctx, hands, stock)
-    return open_deal(
-        rules, match, ctx, setup.hands, setup.stock, setup.turn_up, setup.discards, setup.trump
-    )
+    return _open(rules, rules._plan or rules.plan, match, dealer, hand_size, order)
+
+
+def _open(
+    rules: RuleSet, plan: Plan, match: Match, dealer: int, hand_size: int, order: Sequence[int]
+) -> GameState:
+    """:func:`deal_order` in one frame (the path every deal of a game takes)."""
+    players = plan.players
+    dealt = players * hand_size
+    hands = [0] * players
+    for offset in range(players):
+        # distinct cards: the sum of their bits is their union (RULES.md 1.2)
+        hands[(dealer + 1 + offset) % players] = sum(
+            map(BITS.__getitem__, order[offset:dealt:players])
+        )
+    fields = (players, plan.seat_teams, plan.teams, len(match.results), dealer, hand_size)
+    ctx = _tuple(DealContext, (*fields, None, NO_TRUMP, plan.ranking))
+    setup = rules.trump.opening(ctx, tuple(hands), tuple(order[dealt:]))
+    trump = setup.trump
+    if trump is not None:
+        ctx = _tuple(DealContext, (*fields, None, trump, plan.ranking))
+    held = setup.hands
+    deal = _deal(ctx, held, setup.stock, setup.turn_up, setup.discards, (), None)
+    first = plan.first_bidder(dealer, players)
+    return _state((rules, match, deal, _BIDDING, held, first, (), (), False))
 
 
 def open_deal(

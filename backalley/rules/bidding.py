@@ -22,7 +22,7 @@ from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, is_bool, plays_alone
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
-from backalley.values import BiddingOutcome, Contract
+from backalley.values import BiddingOutcome, Contract, made_outcome
 
 if TYPE_CHECKING:
     from backalley.rules.plan import Compiled
@@ -425,19 +425,23 @@ class OnceAroundBidding(_BiddingPart):
             out = made.get(key)
             if out is not None:
                 return out
-            contracts: list[Contract | None] = []
-            for side, team in enumerate(teams):
-                if claims and any(s in team for s in claims):
-                    level = len(claims)
-                    if own_highest:
-                        level = max(k + 1 for k, s in enumerate(claims) if s in team)
-                    contracts.append(board(hand_size, level))
-                else:
-                    contracts.append(contract(sums[side]))
-            out = BiddingOutcome(
-                tuple(contracts),
-                highest_bidder=claims[-1] if claims else leader,
-                board_bidders=frozenset(claims) if claims else _NO_CLAIMS,
+            if claims:
+                sides: list[Contract | None] = []
+                for side, team in enumerate(teams):
+                    if any(s in team for s in claims):
+                        level = len(claims)
+                        if own_highest:
+                            level = max(k + 1 for k, s in enumerate(claims) if s in team)
+                        sides.append(board(hand_size, level))
+                    else:
+                        sides.append(contract(sums[side]))
+                contracts = tuple(sides)
+            else:
+                contracts = tuple(map(contract, sums))
+            out = made_outcome(
+                contracts,
+                claims[-1] if claims else leader,
+                frozenset(claims) if claims else _NO_CLAIMS,
             )
             if len(made) >= _OUTCOME_LIMIT:
                 made.clear()

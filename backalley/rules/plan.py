@@ -83,6 +83,8 @@ class Compiled(TypedDict, total=False):
 
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
 
+_NO_IDS: dict[int, Move] = {}  # the calls of a closed bidding (never written to)
+
 CALL_NODE_LIMIT = 4_096
 """The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
 
@@ -133,13 +135,15 @@ class CallNode:
     def __init__(self, plan: Plan, ctx: BiddingContext) -> None:
         self._plan = plan
         self.ctx = ctx
-        self.open: bool = plan.rules.bidding.speaker(ctx) is not None
+        self.open: bool = plan.speaker(ctx) is not None
         """Whether a seat is still to speak (the bidding part's ``speaker``)."""
-        legal = plan.legal_calls(ctx) if self.open else ()
-        self.legal: tuple[Move, ...] = legal
+        self.legal: tuple[Move, ...] = ()
         """The calls the seat to speak may make (the bidding part's order)."""
-        self.ids: dict[int, Move] = plan._ids_of(legal)
+        self.ids: dict[int, Move] = _NO_IDS
         """The legal calls by identity (each call is one of ``legal``)."""
+        if self.open:
+            legal = self.legal = plan.legal_calls(ctx)
+            self.ids = plan._ids_of(legal)
         self._children: dict[int, CallNode] = {}
         self._outcome: BiddingOutcome | None = None
 
@@ -159,11 +163,15 @@ class CallNode:
         if child is None:
             hand_size, players, first, calls, teams, seat_teams = self.ctx
             ctx = _tuple(
-                BiddingContext, (hand_size, players, first, (*calls, call), teams, seat_teams)
+                BiddingContext,
+                (hand_size, players, first, calls + (call,), teams, seat_teams),  # noqa: RUF005  (half the cost of unpacking, per move)
             )
-            child = CallNode(self._plan, ctx)
+            plan = self._plan
+            child = CallNode(plan, ctx)
             self._children[id(call)] = child
-            self._plan._count_node()
+            plan._nodes += 1
+            if plan._nodes > CALL_NODE_LIMIT:
+                plan._restart()
         return child
 
     @property
@@ -200,6 +208,7 @@ class Plan:
         "ranking",
         "rules",
         "seat_teams",
+        "speaker",
         "teams",
         "trick_winner",
         "trumps",
@@ -219,6 +228,8 @@ class Plan:
         self.lead_restrictions = rules.lead.restrictions
         self.follow_restrictions = rules.follow.restrictions
         self.first_bidder = rules.bidding.first
+        self.speaker: Callable[[BiddingContext], int | None] = rules.bidding.speaker
+        """The seat to speak next, ``None`` once the bidding is over: ``speaker(ctx)``."""
         lead = _compiled(rules.lead, rules)
         follow = _compiled(rules.follow, rules)
         ranking = _compiled(rules.ranking, rules)
@@ -320,11 +331,14 @@ class Plan:
     def _count_node(self) -> None:
         self._nodes += 1
         if self._nodes > CALL_NODE_LIMIT:
-            # bounded: start a fresh table (nodes still held by states keep working)
-            self._roots = {}
-            self._ids = {}
-            self._held = {}
-            self._nodes = 0
+            self._restart()
+
+    def _restart(self) -> None:
+        """Bounded: start a fresh table (nodes still held by states keep working)."""
+        self._roots = {}
+        self._ids = {}
+        self._held = {}
+        self._nodes = 0
 
     # ----------------------------------------------------------------- play
 
