@@ -39,7 +39,7 @@ def legal_play_mask(pos: Position) -> int:
 _RUNS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(5))
 """The plays of each set of cards of one 13-card group (a suit, or the jokers), filled on use."""
 _PLAYS_OF: dict[int, tuple[Play, ...]] = {}
-PLAYS_CACHE_LIMIT = 1 << 14
+PLAYS_CACHE_LIMIT = 1 << 12
 """The most bit sets spanning several groups whose plays are remembered whole
 (beyond it only sets within one group are added)."""
 

@@ -29,7 +29,19 @@ from backalley.public import PublicFacts
 from backalley.rules.context import DealContext
 from backalley.rules.plan import CallNode
 from backalley.rules.ruleset import RuleSet
-from backalley.state import BITS, Core, Deal, GameState, Match, Raw, _deal, _node, _state, end_deal
+from backalley.state import (
+    BITS,
+    Core,
+    Deal,
+    GameState,
+    Match,
+    Raw,
+    _deal,
+    _node,
+    _state,
+    called,
+    end_deal,
+)
 from backalley.state import deal_order as _deal_order
 from backalley.values import Phase, RawTrick
 from backalley.views import PlayerView
@@ -274,7 +286,7 @@ def playout(
                 budget -= 1
                 child = node.after(call)
                 if not child.open:  # the bidding part says the bidding is over
-                    state = _bidding_state(raw, node)._call(call, node)
+                    state = called(raw, call, node)
                     break
                 node = child
                 if not budget:

@@ -440,42 +440,8 @@ class GameState(PublicFacts):
         return self.apply_unchecked(move)
 
     def _call(self, call: Move, node: CallNode) -> GameState:
-        """A call (one of ``node.legal``): the bidding goes on, or it ends and
-        the deal is thrown in, goes to the declarer to name trump, or is played."""
-        rules, match, deal, _phase, hands, leader, _trick, history, broken = self._raw
-        child = node.after(call)
-        calls = child.ctx.calls
-        ctx = deal.ctx
-        if child.open:
-            new = _deal(
-                ctx,
-                deal.dealt_bits,
-                deal.stock_order,
-                deal.turn_up_index,
-                deal.discard_bits,
-                calls,
-                child,
-            )
-            return _state((rules, match, new, _BIDDING, hands, leader, (), history, broken))
-        outcome = child.outcome
-        if outcome.thrown_in:
-            dealer = rules.bidding.redealer(ctx.dealer, rules.players)
-            return start_deal(rules, match, dealer, ctx.hand_size)
-        ctx = _with(ctx, outcome, ctx.trump)
-        new = _deal(
-            ctx,
-            deal.dealt_bits,
-            deal.stock_order,
-            deal.turn_up_index,
-            deal.discard_bits,
-            calls,
-            None,
-        )
-        if rules.trump.choices(ctx):
-            phase = _NAMING
-        else:
-            phase, leader = _PLAYING, rules.lead.first_leader(ctx)
-        return _state((rules, match, new, phase, hands, leader, (), history, broken))
+        """A call (one of ``node.legal``): see :func:`called`."""
+        return called(self._raw, call, node)
 
     def _name_trump(self, move: NameTrump) -> GameState:
         rules, match, deal, _phase, hands, _leader, _trick, history, broken = self._raw
@@ -593,6 +559,48 @@ def _with(ctx: DealContext, outcome: Any, trump: int) -> DealContext:
     return _tuple(
         DealContext, (players, seat_teams, teams, index, dealer, size, outcome, trump, ranking)
     )
+
+
+def called(raw: Raw, call: Move, node: CallNode) -> GameState:
+    """The state after ``call`` (one of ``node.legal``) in the bidding of the
+    deal of ``raw`` (any state of that bidding: only the deal's cards are read
+    from it): the bidding goes on, or it ends and the deal is thrown in, goes
+    to the declarer to name trump, or is played."""
+    rules, match, deal, _phase, hands, leader, _trick, history, broken = raw
+    child = node.after(call)
+    calls = child.ctx.calls
+    ctx = deal.ctx
+    if child.open:
+        new = _deal(
+            ctx,
+            deal.dealt_bits,
+            deal.stock_order,
+            deal.turn_up_index,
+            deal.discard_bits,
+            calls,
+            child,
+        )
+        return _state((rules, match, new, _BIDDING, hands, leader, (), history, broken))
+    outcome = child.outcome
+    plan = rules._plan or rules.plan
+    if outcome.thrown_in:
+        dealer = rules.bidding.redealer(ctx.dealer, plan.players)
+        return start_deal(rules, match, dealer, ctx.hand_size)
+    ctx = _with(ctx, outcome, ctx.trump)
+    new = _deal(
+        ctx,
+        deal.dealt_bits,
+        deal.stock_order,
+        deal.turn_up_index,
+        deal.discard_bits,
+        calls,
+        None,
+    )
+    if plan.trump_choices(ctx):
+        phase = _NAMING
+    else:
+        phase, leader = _PLAYING, plan.first_leader(ctx)
+    return _state((rules, match, new, phase, hands, leader, (), history, broken))
 
 
 def _node(rules: RuleSet, deal: Deal) -> CallNode:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from backalley.cards import CARDS
+from backalley.cards import CARDS, Suit
 from backalley.errors import Reason
 from backalley.moves import Move
 from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
@@ -198,6 +198,7 @@ class Plan:
         "deck_mask",
         "direct_counters",
         "first_bidder",
+        "first_leader",
         "follow_mask",
         "follow_restrictions",
         "hand_sizes",
@@ -211,6 +212,7 @@ class Plan:
         "speaker",
         "teams",
         "trick_winner",
+        "trump_choices",
         "trumps",
     )
 
@@ -230,6 +232,10 @@ class Plan:
         self.first_bidder = rules.bidding.first
         self.speaker: Callable[[BiddingContext], int | None] = rules.bidding.speaker
         """The seat to speak next, ``None`` once the bidding is over: ``speaker(ctx)``."""
+        self.trump_choices: Callable[[DealContext], tuple[Suit | None, ...]] = rules.trump.choices
+        """What a declarer may name as trump (none: the deal is played at once)."""
+        self.first_leader: Callable[[DealContext], int] = rules.lead.first_leader
+        """Who leads the first trick of a played deal: ``first_leader(ctx)``."""
         lead = _compiled(rules.lead, rules)
         follow = _compiled(rules.follow, rules)
         ranking = _compiled(rules.ranking, rules)
