@@ -307,17 +307,17 @@ def playout(
         lead_mask, follow_mask = plan.lead_mask, plan.follow_mask
         trick_winner, breaks_trump = plan.trick_winner, plan.breaks_trump
         hands = list(hands_t)
+        seat = (leader + len(trick)) % n
         while True:
-            k = len(trick)
-            seat = (leader + k) % n
             hand = hands[seat]
-            if k:
+            if trick:
                 mask = follow_mask(ctx, seat, hand, trick, leader)
             else:
                 mask = lead_mask(ctx, seat, hand, broken)
             move = choose(plays_of.get(mask) or _plays(mask))
             budget -= 1
-            if type(move) is not Play or not mask >> move.card.index & 1:
+            card = move.card.index if type(move) is Play else 54
+            if not mask >> card & 1:
                 # refused (it raises), or legal but not the shared Play: ask the state
                 here = (rules, match, deal, _PLAYING, tuple(hands), leader, trick, history, broken)
                 state = _state(here).apply(move)
@@ -327,10 +327,12 @@ def playout(
                 ):
                     return state
                 break
-            card = move.card.index
             hands[seat] = hand ^ BITS[card]
             trick = trick + (card,)  # noqa: RUF005  (half the cost of unpacking, per move)
-            if k + 1 < n:
+            seat += 1
+            if seat == n:
+                seat = 0
+            if len(trick) < n:
                 if budget:
                     continue
             else:
@@ -338,7 +340,8 @@ def playout(
                 history = history + ((leader, trick, winner),)  # noqa: RUF005  (half the cost of unpacking, per move)
                 if not broken:
                     broken = breaks_trump(ctx, trick)
-                leader, trick = winner, ()
+                leader = seat = winner
+                trick = ()
                 if len(history) == size:
                     state = end_deal(rules, match, deal, tuple(hands), leader, history, broken)
                     if stop_deal:
