@@ -62,12 +62,14 @@ def _plays(mask: int) -> tuple[Play, ...]:
         mask >> 39 & 0x1FFF,
         mask >> 52,
     )
+    # concatenation, not unpacking: a set within one group is then the group's
+    # own tuple (adding an empty tuple gives the same tuple), not a copy of it
     out = (
-        *((r0[a] or _run(0, a)) if a else ()),
-        *((r1[b] or _run(1, b)) if b else ()),
-        *((r2[c] or _run(2, c)) if c else ()),
-        *((r3[d] or _run(3, d)) if d else ()),
-        *((r4[e] or _run(4, e)) if e else ()),
+        ((r0[a] or _run(0, a)) if a else ())
+        + ((r1[b] or _run(1, b)) if b else ())
+        + ((r2[c] or _run(2, c)) if c else ())
+        + ((r3[d] or _run(3, d)) if d else ())
+        + ((r4[e] or _run(4, e)) if e else ())
     )
     # Remember every set within one group (at most 5 x 8,191 of them, the sets
     # a seat following suit meets again and again), and other sets while the

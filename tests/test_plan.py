@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import backalley as ba
-from backalley import lowlevel
+from backalley import legality, lowlevel
 from backalley.errors import Reason
 from backalley.rules import (
     BlooperForced,
@@ -262,6 +262,36 @@ def test_the_bidding_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         node = plan.call_node(ctx, (ba.moves.bid(k), ba.moves.bid(1)))
         assert node.legal == rules.bidding.legal_calls(plan.bidding_context(ctx, node.ctx.calls))
         assert plan._nodes <= 5
+
+
+def test_a_closed_bidding_has_no_next_call() -> None:
+    """A complete bidding's node has no legal calls and refuses to go on (its
+    empty tables are shared by every closed node, so nothing may be added)."""
+    plan = ba.variants.GAMERULES.plan
+    node = plan.call_node(plan.deal_context(0, 0, 5))
+    while node.open:
+        node = node.after(node.legal[1])
+    assert node.legal == () and node.find(ba.moves.bid(1)) is None
+    with pytest.raises(ValueError, match="the bidding is over"):
+        node.after(ba.moves.bid(1))
+    again = plan.call_node(plan.deal_context(0, 0, 4))
+    while again.open:
+        again = again.after(again.legal[0])
+    assert again.find(ba.moves.bid(1)) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(mask=st.integers(1, (1 << 54) - 1))
+def test_legal_play_tuples_are_the_cards_in_order(mask: int) -> None:
+    """The plays of any set of cards are its cards in index order; a set
+    within one suit (or the jokers) is that group's one shared tuple."""
+    plays = legality.plays_of_mask(mask)
+    assert [p.card.index for p in plays] == [i for i in range(54) if mask >> i & 1]
+    assert all(p is ba.moves.PLAYS[p.card.index] for p in plays)
+    groups = {i // 13 if i < 52 else 4 for i in range(54) if mask >> i & 1}
+    if len(groups) == 1:
+        (group,) = groups
+        assert plays is legality._RUNS[group][mask >> 13 * group]
 
 
 BIDDINGS = [

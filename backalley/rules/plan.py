@@ -84,6 +84,7 @@ class Compiled(TypedDict, total=False):
 _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
 
 _NO_IDS: dict[int, Move] = {}  # the calls of a closed bidding (never written to)
+_NO_CHILDREN: dict[int, CallNode] = {}  # the nodes after a closed bidding (never written to)
 
 CALL_NODE_LIMIT = 4_096
 """The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
@@ -141,11 +142,12 @@ class CallNode:
         """The calls the seat to speak may make (the bidding part's order)."""
         self.ids: dict[int, Move] = _NO_IDS
         """The legal calls by identity (each call is one of ``legal``)."""
+        self._children: dict[int, CallNode] = _NO_CHILDREN
+        self._outcome: BiddingOutcome | None = None
         if self.open:
             legal = self.legal = plan.legal_calls(ctx)
             self.ids = plan._ids_of(legal)
-        self._children: dict[int, CallNode] = {}
-        self._outcome: BiddingOutcome | None = None
+            self._children = {}
 
     def find(self, move: object) -> Move | None:
         """The legal call equal to ``move`` (``None`` if it is not legal)."""
@@ -161,6 +163,8 @@ class CallNode:
         """The node after ``call``, which must be one of :attr:`legal` (by identity)."""
         child = self._children.get(id(call))
         if child is None:
+            if not self.open:
+                raise ValueError(f"the bidding is over: no call follows, not {call}")
             hand_size, players, first, calls, teams, seat_teams = self.ctx
             ctx = _tuple(
                 BiddingContext,
