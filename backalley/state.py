@@ -409,7 +409,7 @@ class GameState(PublicFacts):
                 if call is None:
                     self.check(move)  # raises, with the reason
                     raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
-            return self._call(call, node)
+            return called(raw, call, node)
         self.check(move)
         return self._name_trump(move)  # type: ignore[arg-type]
 
@@ -425,7 +425,7 @@ class GameState(PublicFacts):
             return self._play(move.card.index)  # type: ignore[union-attr]
         if phase is _BIDDING:
             node = _node(raw[0], raw[2])
-            return self._call(node.ids.get(id(move)) or node.find(move) or move, node)
+            return called(raw, node.ids.get(id(move)) or node.find(move) or move, node)
         return self._name_trump(move)  # type: ignore[arg-type]
 
     def view(self, seat: int) -> PlayerView:
@@ -438,10 +438,6 @@ class GameState(PublicFacts):
 
     def _apply(self, move: Move) -> GameState:
         return self.apply_unchecked(move)
-
-    def _call(self, call: Move, node: CallNode) -> GameState:
-        """A call (one of ``node.legal``): see :func:`called`."""
-        return called(self._raw, call, node)
 
     def _name_trump(self, move: NameTrump) -> GameState:
         rules, match, deal, _phase, hands, _leader, _trick, history, broken = self._raw

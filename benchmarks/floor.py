@@ -1,0 +1,249 @@
+"""Floors: what the *shape* of the library's two game loops costs, apart from
+the rules, measured against the same references as the suite of record.
+
+    python benchmarks/floor.py [--seconds S] [--repeat R] [--clock wall|cpu]
+
+The throughput targets compare the library with OpenSpiel's C++ ``oh_hell``
+and with the bare loop.  To tell how much of the library's cost is the shape
+of its API and how much is the rules it runs, this file plays the bare loop's
+game (25 deals of 13..1..13 cards, four random bids, random plays that follow
+suit, spades trump; no scoring, jokers, trump breaking, bidding rules or
+records) in the two shapes the targets measure, each written with the least
+such a program can do:
+
+- **checked floor**: the public loop ``while not s.is_over: s =
+  s.apply(choice(s.legal_moves()))`` over immutable states (two slots, one
+  field tuple, the legal plays cached per state as a bit set), legal-move
+  tuples of shared ``Play`` values looked up by bit set as the library does,
+  and every move checked;
+- **playout floor**: ``lowlevel.playout``'s shape, mutable bit-set hands and a
+  ``choose`` callback handed the tuple of legal moves at every decision.
+
+The floors are not the library and run none of its code: they bound from
+above what any implementation of these shapes can reach in pure Python on
+this machine.  Ratios are per round, then medians, as in ``run.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bare  # benchmarks/bare.py
+
+HAND_SIZES = bare.HAND_SIZES
+DECISIONS = bare.DECISIONS_PER_GAME
+BITS = tuple(1 << i for i in range(52))
+SUIT_CARDS = tuple(0x1FFF << 13 * s for s in range(4))
+TRUMP = bare.TRUMP
+
+
+class Play:
+    """A shared, immutable play (one per card)."""
+
+    __slots__ = ("card",)
+
+    def __init__(self, card: int) -> None:
+        object.__setattr__(self, "card", card)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a play is immutable")
+
+
+PLAYS = tuple(Play(c) for c in range(52))
+BIDS = tuple(tuple(("bid", n) for n in range(h + 1)) for h in range(14))
+RUNS = tuple(
+    tuple(
+        tuple(PLAYS[13 * g + i] for i in range(13) if bits >> i & 1) if bits else ()
+        for bits in range(8192)
+    )
+    for g in range(4)
+)
+CACHE: dict[int, tuple[Play, ...]] = {}
+
+
+def _plays(mask: int) -> tuple[Play, ...]:
+    """The plays of a bit set from per-suit tables (as the library builds them)."""
+    r0, r1, r2, r3 = RUNS
+    a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39
+    out = r0[a] + r1[b] + r2[c] + r3[d]
+    if len(CACHE) < 4096 or (a > 0) + (b > 0) + (c > 0) + (d > 0) == 1:
+        CACHE[mask] = out
+    return out
+
+
+def _winner(trick: tuple[int, ...]) -> int:
+    best, win = trick[0], 0
+    for i in (1, 2, 3):
+        card = trick[i]
+        if card // 13 == best // 13:
+            if card > best:
+                best, win = card, i
+        elif card // 13 == TRUMP:
+            best, win = card, i
+    return win
+
+
+# ------------------------------------------------------------ the checked floor
+
+
+class State:
+    """An immutable state: (deal, deck rng, bids, hands, leader, trick, tricks)."""
+
+    __slots__ = ("_legal", "_raw")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a state is immutable")
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._raw[0] >= len(HAND_SIZES))
+
+    def legal_moves(self) -> tuple[Any, ...]:
+        deal, _rng, bids, hands, leader, trick, _tricks = self._raw
+        if len(bids) < 4:
+            return BIDS[HAND_SIZES[deal]]
+        mask = self._legal
+        if mask is None:
+            hand = hands[(leader + len(trick)) % 4]
+            mask = (hand & SUIT_CARDS[trick[0] // 13]) or hand if trick else hand
+            _set_legal(self, mask)
+        return CACHE.get(mask) or _plays(mask)
+
+    def apply(self, move: Any) -> State:
+        deal, rng, bids, hands, leader, trick, tricks = self._raw
+        if len(bids) < 4:
+            if move not in BIDS[HAND_SIZES[deal]]:
+                raise ValueError(f"{move} is not a legal bid")
+            return _state((deal, rng, (*bids, move), hands, leader, trick, tricks))
+        if type(move) is not Play:
+            raise ValueError(f"{move} is not a play")
+        card = move.card
+        mask = self._legal
+        if mask is None:
+            self.legal_moves()
+            mask = self._legal
+        if not mask >> card & 1:
+            raise ValueError(f"{card} may not be played")
+        hand_list = list(hands)
+        hand_list[(leader + len(trick)) % 4] ^= BITS[card]
+        trick = trick + (card,)  # noqa: RUF005
+        if len(trick) < 4:
+            return _state((deal, rng, bids, tuple(hand_list), leader, trick, tricks))
+        winner = (leader + _winner(trick)) % 4
+        tricks = tricks + ((leader, trick, winner),)  # noqa: RUF005
+        if len(tricks) < HAND_SIZES[deal]:
+            return _state((deal, rng, bids, tuple(hand_list), winner, (), tricks))
+        return _deal(deal + 1, rng)
+
+
+_set_raw = State.__dict__["_raw"].__set__
+_set_legal = State.__dict__["_legal"].__set__
+DECK = list(range(52))
+
+
+def _state(raw: tuple[Any, ...]) -> State:
+    state = object.__new__(State)
+    _set_raw(state, raw)
+    _set_legal(state, None)
+    return state
+
+
+def _deal(deal: int, rng: random.Random) -> State:
+    if deal >= len(HAND_SIZES):
+        return _state((deal, rng, (), (0, 0, 0, 0), 0, (), ()))
+    h = HAND_SIZES[deal]
+    rng.shuffle(DECK)
+    hands = tuple([sum(map(BITS.__getitem__, DECK[i * h : (i + 1) * h])) for i in range(4)])
+    return _state((deal, rng, (), hands, 0, (), ()))
+
+
+def checked_floor(seconds: float, clock: Callable[[], float]) -> float:
+    """Decisions per second of the checked floor, whole games only."""
+    choice = random.Random(1).choice
+    games, t0 = 0, clock()
+    while clock() - t0 < seconds:
+        state = _deal(0, random.Random(games))
+        while not state.is_over:
+            state = state.apply(choice(state.legal_moves()))
+        games += 1
+    return games * DECISIONS / (clock() - t0)
+
+
+# ------------------------------------------------------------ the playout floor
+
+
+def _playout_game(rng: random.Random, choose: Callable[[Any], Any]) -> None:
+    deck = DECK
+    for h in HAND_SIZES:
+        rng.shuffle(deck)
+        hands = [sum(map(BITS.__getitem__, deck[i * h : (i + 1) * h])) for i in range(4)]
+        for _ in range(4):
+            choose(BIDS[h])
+        leader = 0
+        for _ in range(h):
+            seat, trick = leader, ()
+            for _k in range(4):
+                hand = hands[seat]
+                mask = (hand & SUIT_CARDS[trick[0] // 13]) or hand if trick else hand
+                move = choose(CACHE.get(mask) or _plays(mask))
+                card = move.card if type(move) is Play else 52
+                if not mask >> card & 1:
+                    raise ValueError(f"{move} may not be played")
+                hands[seat] = hand ^ BITS[card]
+                trick = trick + (card,)  # noqa: RUF005
+                seat += 1
+                if seat == 4:
+                    seat = 0
+            leader = (leader + _winner(trick)) % 4
+
+
+def playout_floor(seconds: float, clock: Callable[[], float]) -> float:
+    """Decisions per second of the playout floor, whole games only."""
+    choice = random.Random(1).choice
+    games, t0 = 0, clock()
+    while clock() - t0 < seconds:
+        _playout_game(random.Random(games), choice)
+        games += 1
+    return games * DECISIONS / (clock() - t0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu")
+    args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    rows = []
+    for k in range(args.repeat):
+        osp = bare.openspiel_decisions_per_s(args.seconds, clock)
+        bare_games = bare.bare_games_per_s_clock(args.seconds, clock)
+        checked = checked_floor(args.seconds, clock)
+        playout = playout_floor(args.seconds, clock)
+        row = {
+            "bare÷checked floor": bare_games * DECISIONS / checked,
+            "checked floor÷OSP": checked / osp if osp else float("nan"),
+            "playout floor÷OSP": playout / osp if osp else float("nan"),
+        }
+        rows.append(row)
+        print(
+            f"round {k + 1}: checked floor {checked:,.0f} dec/s, playout floor "
+            f"{playout:,.0f} dec/s, bare {bare_games * DECISIONS:,.0f} dec/s, "
+            f"OpenSpiel {osp or float('nan'):,.0f} dec/s",
+            file=sys.stderr,
+        )
+    print(f"floors ({args.repeat} rounds of {args.seconds} s, {args.clock} clock; medians)")
+    for name in rows[0]:
+        print(f"  {name:20s} {statistics.median(r[name] for r in rows):6.2f}")
+
+
+if __name__ == "__main__":
+    main()
