@@ -286,7 +286,7 @@ def playout(
                 budget -= 1
                 child = node.after(call)
                 if not child.open:  # the bidding part says the bidding is over
-                    state = called(raw, call, node)
+                    state = called(raw, child)
                     break
                 node = child
                 if not budget:

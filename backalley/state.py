@@ -409,7 +409,7 @@ class GameState(PublicFacts):
                 if call is None:
                     self.check(move)  # raises, with the reason
                     raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
-            return called(raw, call, node)
+            return called(raw, node.after(call))
         self.check(move)
         return self._name_trump(move)  # type: ignore[arg-type]
 
@@ -425,7 +425,7 @@ class GameState(PublicFacts):
             return self._play(move.card.index)  # type: ignore[union-attr]
         if phase is _BIDDING:
             node = _node(raw[0], raw[2])
-            return called(raw, node.ids.get(id(move)) or node.find(move) or move, node)
+            return called(raw, node.after(node.ids.get(id(move)) or node.find(move) or move))
         return self._name_trump(move)  # type: ignore[arg-type]
 
     def view(self, seat: int) -> PlayerView:
@@ -557,13 +557,12 @@ def _with(ctx: DealContext, outcome: Any, trump: int) -> DealContext:
     )
 
 
-def called(raw: Raw, call: Move, node: CallNode) -> GameState:
-    """The state after ``call`` (one of ``node.legal``) in the bidding of the
+def called(raw: Raw, child: CallNode) -> GameState:
+    """The state at bidding node ``child``, just after its last call, in the
     deal of ``raw`` (any state of that bidding: only the deal's cards are read
     from it): the bidding goes on, or it ends and the deal is thrown in, goes
     to the declarer to name trump, or is played."""
     rules, match, deal, _phase, hands, leader, _trick, history, broken = raw
-    child = node.after(call)
     calls = child.ctx.calls
     ctx = deal.ctx
     if child.open:

@@ -264,6 +264,22 @@ def test_the_bidding_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert plan._nodes <= 5
 
 
+def test_only_the_first_calls_of_a_bidding_are_kept() -> None:
+    """Nodes of up to SHARED_CALLS calls are shared between deals; a deeper
+    node is built again each time, and answers the same."""
+    plan = Plan(ba.variants.GAMERULES)
+    ctx = plan.deal_context(0, 0, 6)
+    calls = (ba.moves.bid(1), ba.moves.bid(2), ba.moves.bid(0), ba.moves.bid(3))
+    shallow = plan.call_node(ctx, calls[: plan_module.SHARED_CALLS])
+    assert plan.call_node(ctx, calls[: plan_module.SHARED_CALLS]) is shallow
+    kept = plan._nodes
+    deep, again = plan.call_node(ctx, calls[:3]), plan.call_node(ctx, calls[:3])
+    assert deep is not again and deep.legal is again.legal and deep.ctx == again.ctx
+    end = plan.call_node(ctx, calls)
+    assert not end.open and end.outcome == plan.call_node(ctx, calls).outcome
+    assert plan._nodes == kept
+
+
 def test_a_closed_bidding_has_no_next_call() -> None:
     """A complete bidding's node has no legal calls and refuses to go on (its
     empty tables are shared by every closed node, so nothing may be added)."""

@@ -15,11 +15,12 @@ own methods:
   the built-in compiled functions against the protocol methods on random
   positions).  A refused card is always explained from the protocol methods
   (:meth:`Plan.play_refusal`), so the reasons never change.
-- **Bidding**: a table of :class:`CallNode` values keyed by (hand size, first
-  bidder, calls so far), built lazily from the bidding part's ``legal_calls``
-  and ``outcome`` and bounded in size: each node knows the legal calls, finds a
-  call among them by identity, and remembers the node after each call and the
-  outcome of a complete bidding.
+- **Bidding**: :class:`CallNode` values for (hand size, first bidder, calls
+  so far), built lazily from the bidding part's ``legal_calls`` and
+  ``outcome``: each node knows the legal calls, finds a call among them by
+  identity, and knows the outcome of a complete bidding.  The first calls of a
+  bidding, which every deal meets, are kept in a table bounded in size; deeper
+  nodes are built when reached.
 - **Trick and deal**: the ranking part's ``trick_winner``, the lead part's
   ``breaks_trump`` (or their compiled forms), and the contexts the parts
   decide from.
@@ -89,6 +90,13 @@ _NO_CHILDREN: dict[int, CallNode] = {}  # the nodes after a closed bidding (neve
 CALL_NODE_LIMIT = 4_096
 """The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
 
+SHARED_CALLS = 2
+"""The plan keeps the bidding nodes of at most this many calls, which every
+deal meets again and again.  Deeper nodes, which biddings rarely share, are
+built afresh each time they are reached and die with the states that hold
+them: kept, they would fill the table and give the garbage collector long-lived
+objects to walk (about 2.5 % of a random game's time)."""
+
 
 def _compiled(part: object, rules: RuleSet) -> Compiled:
     """A part's compiled functions (none for a part without ``compile``)."""
@@ -128,8 +136,9 @@ def generic_follow_mask(follow: FollowRule) -> FollowMask:
 class CallNode:
     """One point of a bidding: the calls so far (in :attr:`ctx`), the legal
     calls, and - once met - the node after each call and the outcome of the
-    complete bidding.  Nodes are shared by every deal of the plan with the same
-    hand size, first bidder and calls; they never change what they answer."""
+    complete bidding.  Nodes of up to :data:`SHARED_CALLS` calls are shared by
+    every deal of the plan with the same hand size, first bidder and calls;
+    deeper ones are built when reached.  They never change what they answer."""
 
     __slots__ = ("_children", "_outcome", "_plan", "ctx", "ids", "legal", "open")
 
@@ -147,7 +156,8 @@ class CallNode:
         if self.open:
             legal = self.legal = plan.legal_calls(ctx)
             self.ids = plan._ids_of(legal)
-            self._children = {}
+            if len(ctx.calls) < SHARED_CALLS:
+                self._children = {}
 
     def find(self, move: object) -> Move | None:
         """The legal call equal to ``move`` (``None`` if it is not legal)."""
@@ -172,10 +182,11 @@ class CallNode:
             )
             plan = self._plan
             child = CallNode(plan, ctx)
-            self._children[id(call)] = child
-            plan._nodes += 1
-            if plan._nodes > CALL_NODE_LIMIT:
-                plan._restart()
+            if len(calls) < SHARED_CALLS:
+                self._children[id(call)] = child
+                plan._nodes += 1
+                if plan._nodes > CALL_NODE_LIMIT:
+                    plan._restart()
         return child
 
     @property
