@@ -378,9 +378,10 @@ class GameState(PublicFacts):
                     rules, match, deal, _phase, hands, leader, trick, history, broken = raw
                     n = rules.players
                     k = len(trick)
+                    hand_list = list(hands)
+                    hand_list[(leader + k) % n] ^= BITS[card]
+                    trick = trick + (card,)  # noqa: RUF005  (half the cost of unpacking, per move)
                     if k < n - 1:  # the trick goes on (the common case, inline)
-                        hand_list = list(hands)
-                        hand_list[(leader + k) % n] ^= BITS[card]
                         state = _new(GameState)
                         _set_legal(state, None)
                         _set_raw(
@@ -392,13 +393,16 @@ class GameState(PublicFacts):
                                 _PLAYING,
                                 tuple(hand_list),
                                 leader,
-                                trick + (card,),  # noqa: RUF005  (half the cost of unpacking, per move)
+                                trick,
                                 history,
                                 broken,
                             ),
                         )
                         return state
-                    return self._play(card)  # the trick's last card: one path for it
+                    # the trick's last card: one path for it
+                    return trick_done(
+                        rules, match, deal, tuple(hand_list), leader, trick, history, broken
+                    )
             self.check(move)  # raises, with the reason
             return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
         if phase is _BIDDING:
@@ -462,18 +466,7 @@ class GameState(PublicFacts):
             _set_raw(state, (rules, match, deal, _PLAYING, hands, leader, trick, history, broken))
             _set_legal(state, None)
             return state
-        ctx = deal.ctx
-        plan = rules._plan or rules.plan
-        winner = (leader + plan.trick_winner(trick, ctx.trump)) % n
-        history = history + ((leader, trick, winner),)  # noqa: RUF005  (half the cost of unpacking, per move)
-        if not broken:
-            broken = plan.breaks_trump(ctx, trick)
-        if len(history) < ctx.hand_size:
-            state = _new(GameState)
-            _set_raw(state, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
-            _set_legal(state, None)
-            return state
-        return end_deal(rules, match, deal, hands, winner, history, broken)
+        return trick_done(rules, match, deal, hands, leader, trick, history, broken)
 
     def _end_deal(self) -> GameState:
         """Score the finished deal, then deal the next one or end the game."""
@@ -622,6 +615,32 @@ def _turn_error(state: GameState, seat: object) -> IllegalMoveError:
     return IllegalMoveError(
         Reason.NOT_YOUR_TURN, f"it is seat {state.to_act}'s turn, not seat {seat}'s"
     )
+
+
+def trick_done(
+    rules: RuleSet,
+    match: Match,
+    deal: Deal,
+    hands: tuple[int, ...],
+    leader: int,
+    trick: tuple[int, ...],
+    history: tuple[RawTrick, ...],
+    broken: bool,
+) -> GameState:
+    """The state after the play that completes ``trick`` (``hands`` without
+    its cards): its winner leads the next trick, or the deal is over."""
+    ctx = deal.ctx
+    plan = rules._plan or rules.plan
+    winner = (leader + plan.trick_winner(trick, ctx.trump)) % plan.players
+    history = history + ((leader, trick, winner),)  # noqa: RUF005  (half the cost of unpacking, per move)
+    if not broken:
+        broken = plan.breaks_trump(ctx, trick)
+    if len(history) < ctx.hand_size:
+        state = _new(GameState)
+        _set_raw(state, (rules, match, deal, _PLAYING, hands, winner, (), history, broken))
+        _set_legal(state, None)
+        return state
+    return end_deal(rules, match, deal, hands, winner, history, broken)
 
 
 def end_deal(
