@@ -228,6 +228,9 @@ _BIDDING = Phase.BIDDING
 _GAME_OVER = Phase.GAME_OVER
 
 
+_NO_SUITS = (0,) * 54  # no table: every follow asks the follow part
+
+
 def playout(
     state: GameState,
     choose: Callable[[tuple[Move, ...]], Move],
@@ -305,13 +308,19 @@ def playout(
         trump = ctx.trump
         size = ctx.hand_size
         lead_mask, follow_mask = plan.lead_mask, plan.follow_mask
+        suits = plan.follow_suits
+        follows = suits[trump] if suits is not None else _NO_SUITS
         trick_winner, breaks_trump = plan.trick_winner, plan.breaks_trump
         hands = list(hands_t)
         seat = (leader + len(trick)) % n
         while True:
             hand = hands[seat]
             if trick:
-                mask = follow_mask(ctx, seat, hand, trick, leader)
+                same = follows[trick[0]]
+                if same:  # the follow part's table decides (no call)
+                    mask = hand & same or hand
+                else:
+                    mask = follow_mask(ctx, seat, hand, trick, leader)
             else:
                 mask = lead_mask(ctx, seat, hand, broken)
             move = choose(plays_of.get(mask) or _plays(mask))

@@ -304,8 +304,14 @@ class GameState(PublicFacts):
             if mask is None:
                 plan = rules._plan or rules.plan
                 if trick:
-                    seat = (leader + len(trick)) % plan.players
-                    mask = plan.follow_mask(deal.ctx, seat, hands[seat], trick, leader)
+                    hand = hands[(leader + len(trick)) % plan.players]
+                    suits = plan.follow_suits
+                    same = suits[deal.ctx.trump][trick[0]] if suits is not None else 0
+                    if same:  # the follow part's table decides (no call)
+                        mask = hand & same or hand
+                    else:
+                        seat = (leader + len(trick)) % plan.players
+                        mask = plan.follow_mask(deal.ctx, seat, hand, trick, leader)
                 else:
                     mask = plan.lead_mask(deal.ctx, leader, hands[leader], broken)
                 _set_legal(self, mask)

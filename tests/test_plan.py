@@ -178,9 +178,11 @@ def test_compiled_play_functions_agree_with_the_protocol_methods(pos: tuple[Any,
     rules, ctx, seat, hand, trick, leader, broken = pos
     plan = rules.plan
     if trick:
-        assert plan.follow_mask(ctx, seat, hand, trick, leader) == generic_follow_mask(
-            rules.follow
-        )(ctx, seat, hand, trick, leader)
+        expected = generic_follow_mask(rules.follow)(ctx, seat, hand, trick, leader)
+        assert plan.follow_mask(ctx, seat, hand, trick, leader) == expected
+        if plan.follow_suits is not None:  # where the table decides, it agrees
+            same = plan.follow_suits[ctx.trump][trick[0]]
+            assert not same or (hand & same or hand) == expected
         full = (*trick, (hand & -hand).bit_length() - 1)
         assert plan.trick_winner(full, ctx.trump) == rules.ranking.trick_winner(full, ctx.trump)
         assert plan.breaks_trump(ctx, full) == rules.lead.breaks_trump(ctx, full)
@@ -190,11 +192,35 @@ def test_compiled_play_functions_agree_with_the_protocol_methods(pos: tuple[Any,
         )
 
 
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_follow_table_agrees_with_the_follow_rule(name: str) -> None:
+    """Every entry of a follow part's table of suits, for every trump and led
+    card, against the part's own restrictions on random hands."""
+    rules = ba.variants.get(name)
+    plan = rules.plan
+    if plan.follow_suits is None:
+        return
+    rng = random.Random(name)
+    follow = generic_follow_mask(rules.follow)
+    deck = plan.deck_cards
+    for trump in range(5):
+        ctx = plan.deal_context(0, 0, 13, None, trump)
+        for led in deck:
+            same = plan.follow_suits[trump][led]
+            for _ in range(12):
+                cards = rng.sample([c for c in deck if c != led], rng.randint(1, 13))
+                hand = sum(1 << c for c in cards)
+                seat = rng.randrange(1, rules.players)
+                expected = follow(ctx, seat, hand, (led,), 0)
+                assert plan.follow_mask(ctx, seat, hand, (led,), 0) == expected
+                assert not same or (hand & same or hand) == expected
+
+
 def test_the_built_in_parts_compile_and_a_changed_rule_runs_through_its_methods() -> None:
     rules = ba.variants.GAMERULES
     compiled = plan_module.compiled_parts(rules)
     assert set(compiled["lead"]) == {"lead_mask", "breaks_trump"}
-    assert set(compiled["follow"]) == {"follow_mask"}
+    assert set(compiled["follow"]) == {"follow_mask", "follow_suits"}
     assert set(compiled["ranking"]) == {"trick_winner"}
     # subclasses that change the rule get no compiled form: their own methods run
     must = ba.variants.get("must-head")

@@ -101,7 +101,12 @@ class FollowPolicy(Part):
                     return 1 << ranking.lowest(same, ctx.trump)
             return same
 
-        return {"follow_mask": follow_mask}
+        # the same rule as a table: a led joker that may force a trump is left to follow_mask
+        jokers = (LJ_INDEX, BJ_INDEX) if any(big) or any(little) else ()
+        suits = tuple(
+            tuple(0 if led in jokers else row[led] for led in range(54)) for row in suit_of
+        )
+        return {"follow_mask": follow_mask, "follow_suits": suits}
 
     def explain(
         self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]

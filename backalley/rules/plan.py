@@ -74,6 +74,13 @@ class Compiled(TypedDict, total=False):
     """The lead part's ``breaks_trump``."""
     follow_mask: FollowMask
     """The follow part's ``restrictions``, folded into a bit set."""
+    follow_suits: tuple[tuple[int, ...], ...]
+    """With ``follow_mask``, where the rule is "follow the led card's suit if
+    able": for each effective trump (0..4) and led card (0..53), the cards that
+    follow it.  The legal plays are the hand's cards among them, or the whole
+    hand when it holds none; ``0`` marks a led card the table does not decide
+    (``follow_mask`` is asked).  It lets the engine's hottest loops decide a
+    follow without a call."""
     trick_winner: TrickWinner
     """The ranking part's ``trick_winner``."""
     outcome: Callable[[BiddingContext], BiddingOutcome]
@@ -216,6 +223,7 @@ class Plan:
         "first_leader",
         "follow_mask",
         "follow_restrictions",
+        "follow_suits",
         "hand_sizes",
         "lead_mask",
         "lead_restrictions",
@@ -260,6 +268,10 @@ class Plan:
             rules.follow
         )
         """The legal plays to a trick: ``follow_mask(ctx, seat, hand, trick, leader)``."""
+        self.follow_suits: tuple[tuple[int, ...], ...] | None = (
+            follow.get("follow_suits") if "follow_mask" in follow else None
+        )
+        """The follow part's table of suits to follow (see :class:`Compiled`), or ``None``."""
         self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
         self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
         bidding = _compiled(rules.bidding, rules)
