@@ -317,7 +317,7 @@ class GameState(PublicFacts):
                 _set_legal(self, mask)
             return _PLAYS_OF.get(mask) or _plays(mask)
         if phase is _BIDDING:
-            return _node(rules, deal).legal
+            return (deal.node or _node(rules, deal)).legal
         legal = self._legal
         if legal is None:
             legal = legal_moves(self)
@@ -412,7 +412,7 @@ class GameState(PublicFacts):
             self.check(move)  # raises, with the reason
             return self._play(move.card.index)  # type: ignore[union-attr]  # pragma: no cover
         if phase is _BIDDING:
-            node = _node(raw[0], raw[2])
+            node = raw[2].node or _node(raw[0], raw[2])
             call = node.ids.get(id(move))
             if call is None:
                 call = node.find(move)
