@@ -290,20 +290,27 @@ def test_the_bidding_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert plan._nodes <= 5
 
 
-def test_only_the_first_calls_of_a_bidding_are_kept() -> None:
+def test_only_the_first_calls_of_a_bidding_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """Nodes of up to SHARED_CALLS calls are shared between deals; a deeper
-    node is built again each time, and answers the same."""
+    node is found again only while it is among the latest met, and a node
+    built again answers the same."""
+    monkeypatch.setattr(plan_module, "RECENT_NODES", 3)
     plan = Plan(ba.variants.GAMERULES)
     ctx = plan.deal_context(0, 0, 6)
-    calls = (ba.moves.bid(1), ba.moves.bid(2), ba.moves.bid(0), ba.moves.bid(3))
+    calls = (ba.moves.bid(1), ba.moves.bid(2), ba.moves.bid(4), ba.moves.bid(3))
     shallow = plan.call_node(ctx, calls[: plan_module.SHARED_CALLS])
     assert plan.call_node(ctx, calls[: plan_module.SHARED_CALLS]) is shallow
     kept = plan._nodes
-    deep, again = plan.call_node(ctx, calls[:3]), plan.call_node(ctx, calls[:3])
-    assert deep is not again and deep.legal is again.legal and deep.ctx == again.ctx
+    deep = plan.call_node(ctx, calls[:3])
+    assert plan.call_node(ctx, calls[:3]) is deep  # the same bidding again, soon
     end = plan.call_node(ctx, calls)
-    assert not end.open and end.outcome == plan.call_node(ctx, calls).outcome
-    assert plan._nodes == kept
+    assert plan.call_node(ctx, calls) is end and not end.open
+    for k in range(4):  # other deep nodes push them out
+        plan.call_node(ctx, (*calls[:2], ba.moves.bid(k + 1), ba.moves.bid(1)))
+    again = plan.call_node(ctx, calls[:3])
+    assert again is not deep and again.legal is deep.legal and again.ctx == deep.ctx
+    assert plan.call_node(ctx, calls).outcome == end.outcome
+    assert plan._nodes == kept and len(plan._recent) <= 3
 
 
 def test_a_closed_bidding_has_no_next_call() -> None:

@@ -19,8 +19,8 @@ own methods:
   so far), built lazily from the bidding part's ``legal_calls`` and
   ``outcome``: each node knows the legal calls, finds a call among them by
   identity, and knows the outcome of a complete bidding.  The first calls of a
-  bidding, which every deal meets, are kept in a table bounded in size; deeper
-  nodes are built when reached.
+  bidding, which every deal meets, are kept in a table bounded in size;
+  deeper nodes only while they are among the latest met.
 - **Trick and deal**: the ranking part's ``trick_winner``, the lead part's
   ``breaks_trump`` (or their compiled forms), and the contexts the parts
   decide from.
@@ -100,9 +100,14 @@ CALL_NODE_LIMIT = 4_096
 SHARED_CALLS = 2
 """The plan keeps the bidding nodes of at most this many calls, which every
 deal meets again and again.  Deeper nodes, which biddings rarely share, are
-built afresh each time they are reached and die with the states that hold
-them: kept, they would fill the table and give the garbage collector long-lived
-objects to walk (about 2.5 % of a random game's time)."""
+built when reached and die young; only the last :data:`RECENT_NODES` met are
+remembered, so that the same bidding met again soon (a document loaded again,
+a replay) finds its nodes.  Kept, they would fill the table and give the
+garbage collector long-lived objects to walk (about 4 % of a random game's
+time)."""
+
+RECENT_NODES = 64
+"""How many of the latest deeper bidding nodes a plan remembers (see :data:`SHARED_CALLS`)."""
 
 
 def _compiled(part: object, rules: RuleSet) -> Compiled:
@@ -145,7 +150,8 @@ class CallNode:
     calls, and - once met - the node after each call and the outcome of the
     complete bidding.  Nodes of up to :data:`SHARED_CALLS` calls are shared by
     every deal of the plan with the same hand size, first bidder and calls;
-    deeper ones are built when reached.  They never change what they answer."""
+    deeper ones only while they are among the latest met.  They never change
+    what they answer."""
 
     __slots__ = ("_children", "_outcome", "_plan", "ctx", "ids", "legal", "open")
 
@@ -180,6 +186,10 @@ class CallNode:
         """The node after ``call``, which must be one of :attr:`legal` (by identity)."""
         child = self._children.get(id(call))
         if child is None:
+            plan = self._plan
+            recent = plan._recent.get(id(self))
+            if recent is not None and recent[0] is self and recent[1].ctx.calls[-1] is call:
+                return recent[1]  # the same bidding again (a document loaded again, a replay)
             if not self.open:
                 raise ValueError(f"the bidding is over: no call follows, not {call}")
             hand_size, players, first, calls, teams, seat_teams = self.ctx
@@ -187,13 +197,17 @@ class CallNode:
                 BiddingContext,
                 (hand_size, players, first, calls + (call,), teams, seat_teams),  # noqa: RUF005  (half the cost of unpacking, per move)
             )
-            plan = self._plan
             child = CallNode(plan, ctx)
             if len(calls) < SHARED_CALLS:
                 self._children[id(call)] = child
                 plan._nodes += 1
                 if plan._nodes > CALL_NODE_LIMIT:
                     plan._restart()
+            else:
+                recents = plan._recent
+                if len(recents) >= RECENT_NODES:
+                    recents.clear()
+                recents[id(self)] = (self, child)  # holds ``self``: its id stays its own
         return child
 
     @property
@@ -213,6 +227,7 @@ class Plan:
         "_held",
         "_ids",
         "_nodes",
+        "_recent",
         "_roots",
         "bidding_outcome",
         "breaks_trump",
@@ -290,6 +305,7 @@ class Plan:
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
         self._held: dict[int, tuple[tuple[Move, ...], dict[int, Move]]] = {}
+        self._recent: dict[int, tuple[CallNode, CallNode]] = {}
         self._nodes = 0
 
     # ------------------------------------------------------------- contexts
@@ -371,6 +387,7 @@ class Plan:
         self._roots = {}
         self._ids = {}
         self._held = {}
+        self._recent = {}
         self._nodes = 0
 
     # ----------------------------------------------------------------- play
