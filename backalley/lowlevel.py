@@ -36,7 +36,6 @@ from backalley.state import (
     GameState,
     Match,
     Raw,
-    _deal,
     _node,
     _state,
     called,
@@ -369,13 +368,5 @@ def _bidding_state(raw: Raw, node: CallNode) -> GameState:
     calls = node.ctx.calls
     if calls is deal.calls:
         return _state(raw)
-    new = _deal(
-        deal.ctx,
-        deal.dealt_bits,
-        deal.stock_order,
-        deal.turn_up_index,
-        deal.discard_bits,
-        calls,
-        node,
-    )
+    new = deal.with_calls(calls, node=node)
     return _state((rules, match, new, phase, hands, leader, trick, history, broken))

@@ -88,8 +88,14 @@ class Deal:
     node: CallNode | None = attrs.field(default=None, eq=False, hash=False, repr=False)
     """The plan's bidding node for ``calls`` (a cache: not compared, not pickled)."""
 
-    def with_calls(self, calls: tuple[Move, ...], ctx: DealContext | None = None) -> Deal:
-        """This deal with the calls so far (and a new context once the bidding is over)."""
+    def with_calls(
+        self,
+        calls: tuple[Move, ...],
+        ctx: DealContext | None = None,
+        node: CallNode | None = None,
+    ) -> Deal:
+        """This deal with the calls so far (and a new context once the bidding
+        is over; ``node``: the bidding's node after ``calls``, if known)."""
         return _deal(
             self.ctx if ctx is None else ctx,
             self.dealt_bits,
@@ -97,7 +103,7 @@ class Deal:
             self.turn_up_index,
             self.discard_bits,
             calls,
-            None,
+            node,
         )
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -577,15 +583,7 @@ def called(raw: Raw, child: CallNode) -> GameState:
     calls = child.ctx.calls
     ctx = deal.ctx
     if child.open:
-        new = _deal(
-            ctx,
-            deal.dealt_bits,
-            deal.stock_order,
-            deal.turn_up_index,
-            deal.discard_bits,
-            calls,
-            child,
-        )
+        new = deal.with_calls(calls, ctx, child)
         return _state((rules, match, new, _BIDDING, hands, leader, (), history, broken))
     outcome = child.outcome
     plan = rules._plan or rules.plan
@@ -593,15 +591,7 @@ def called(raw: Raw, child: CallNode) -> GameState:
         dealer = rules.bidding.redealer(ctx.dealer, plan.players)
         return start_deal(rules, match, dealer, ctx.hand_size)
     ctx = _with(ctx, outcome, ctx.trump)
-    new = _deal(
-        ctx,
-        deal.dealt_bits,
-        deal.stock_order,
-        deal.turn_up_index,
-        deal.discard_bits,
-        calls,
-        None,
-    )
+    new = deal.with_calls(calls, ctx)
     if plan.trump_choices(ctx):
         phase = _NAMING
     else:
