@@ -321,7 +321,7 @@ def test_a_closed_bidding_has_no_next_call() -> None:
     while node.open:
         node = node.after(node.legal[1])
     assert node.legal == () and node.find(ba.moves.bid(1)) is None
-    with pytest.raises(ValueError, match="the bidding is over"):
+    with pytest.raises(ba.SetupError, match="the bidding is over"):
         node.after(ba.moves.bid(1))
     again = plan.call_node(plan.deal_context(0, 0, 4))
     while again.open:

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from backalley.cards import CARDS, Suit
-from backalley.errors import Reason
+from backalley.errors import Reason, SetupError
 from backalley.moves import Move
 from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
 from backalley.rules.protocols import FollowRule, LeadRule, Refusal
@@ -191,7 +191,7 @@ class CallNode:
             if recent is not None and recent[0] is self and recent[1].ctx.calls[-1] is call:
                 return recent[1]  # the same bidding again (a document loaded again, a replay)
             if not self.open:
-                raise ValueError(f"the bidding is over: no call follows, not {call}")
+                raise SetupError(f"the bidding is over: no call follows, not {call}")
             hand_size, players, first, calls, teams, seat_teams = self.ctx
             ctx = _tuple(
                 BiddingContext,
