@@ -227,9 +227,6 @@ _BIDDING = Phase.BIDDING
 _GAME_OVER = Phase.GAME_OVER
 
 
-_NO_SUITS = (0,) * 54  # no table: every follow asks the follow part
-
-
 def playout(
     state: GameState,
     choose: Callable[[tuple[Move, ...]], Move],
@@ -307,8 +304,7 @@ def playout(
         trump = ctx.trump
         size = ctx.hand_size
         lead_mask, follow_mask = plan.lead_mask, plan.follow_mask
-        suits = plan.follow_suits
-        follows = suits[trump] if suits is not None else _NO_SUITS
+        follows = plan.follow_suits[trump]
         trick_winner, breaks_trump = plan.trick_winner, plan.breaks_trump
         hands = list(hands_t)
         seat = (leader + len(trick)) % n

@@ -311,8 +311,7 @@ class GameState(PublicFacts):
                 plan = rules._plan or rules.plan
                 if trick:
                     hand = hands[(leader + len(trick)) % plan.players]
-                    suits = plan.follow_suits
-                    same = suits[deal.ctx.trump][trick[0]] if suits is not None else 0
+                    same = plan.follow_suits[deal.ctx.trump][trick[0]]
                     if same:  # the follow part's table decides (no call)
                         mask = hand & same or hand
                     else:

@@ -93,6 +93,7 @@ _tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-leve
 
 _NO_IDS: dict[int, Move] = {}  # the calls of a closed bidding (never written to)
 _NO_CHILDREN: dict[int, CallNode] = {}  # the nodes after a closed bidding (never written to)
+_NO_FOLLOW_TABLE = ((0,) * 54,) * 5  # a follow part without a table: every follow asks it
 
 CALL_NODE_LIMIT = 4_096
 """The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
@@ -200,9 +201,7 @@ class CallNode:
             child = CallNode(plan, ctx)
             if len(calls) < SHARED_CALLS:
                 self._children[id(call)] = child
-                plan._nodes += 1
-                if plan._nodes > CALL_NODE_LIMIT:
-                    plan._restart()
+                plan._count_node()
             else:
                 recents = plan._recent
                 if len(recents) >= RECENT_NODES:
@@ -283,10 +282,13 @@ class Plan:
             rules.follow
         )
         """The legal plays to a trick: ``follow_mask(ctx, seat, hand, trick, leader)``."""
-        self.follow_suits: tuple[tuple[int, ...], ...] | None = (
-            follow.get("follow_suits") if "follow_mask" in follow else None
+        self.follow_suits: tuple[tuple[int, ...], ...] = (
+            follow.get("follow_suits", _NO_FOLLOW_TABLE)
+            if "follow_mask" in follow
+            else _NO_FOLLOW_TABLE
         )
-        """The follow part's table of suits to follow (see :class:`Compiled`), or ``None``."""
+        """The follow part's table of suits to follow (see :class:`Compiled`);
+        all ``0`` (every follow asks :attr:`follow_mask`) for a part without one."""
         self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
         self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
         bidding = _compiled(rules.bidding, rules)
