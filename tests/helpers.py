@@ -157,6 +157,17 @@ def play_to_tricks(
     raise SearchBudgetExceeded(f"no playout gave tricks {target}")
 
 
+def bot_move(state: ba.GameState, bots: Sequence[Any]) -> ba.GameState:
+    """The state after the seat to act's bot moves from its view; the move
+    must be one of the view's legal moves."""
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    move = bots[seat].choose(view)
+    assert move in view.legal_moves()
+    return state.apply(move)
+
+
 def random_move(state: ba.GameState, rng: random.Random) -> ba.Move:
     return rng.choice(state.legal_moves())
 

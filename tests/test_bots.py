@@ -24,7 +24,7 @@ from backalley.bots.montecarlo import sample_hands
 from backalley.cards import CARDS
 from backalley.rules.scoring import ContractScoring
 
-from .helpers import deck_order, short
+from .helpers import bot_move, deck_order, short
 
 VARIANTS = ba.variants.names()
 
@@ -82,12 +82,7 @@ def test_heuristic_plays_legal_moves_in_every_variant(name: str) -> None:
         state = ba.new_game(rules, seed=seed)
         bots = [HeuristicBot(seed=(seed, s)) for s in range(rules.players)]
         while not state.is_over and state.deals_played < 3:
-            seat = state.to_act
-            assert seat is not None
-            view = state.view(seat)
-            move = bots[seat].choose(view)
-            assert move in view.legal_moves()
-            state = state.apply(move)
+            state = bot_move(state, bots)
 
 
 @pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online", "cutthroat-3"])
@@ -96,12 +91,7 @@ def test_montecarlo_plays_legal_moves(name: str) -> None:
     state = ba.new_game(rules, seed=4)
     bots = [MonteCarloBot(seed=s, samples=2, budget=None) for s in range(rules.players)]
     while not state.is_over:
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        move = bots[seat].choose(view)
-        assert move in view.legal_moves()
-        state = state.apply(move)
+        state = bot_move(state, bots)
 
 
 def _same_view_other_hands(state: ba.GameState, seat: int, seed: int) -> ba.GameState:

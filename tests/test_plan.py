@@ -180,9 +180,8 @@ def test_compiled_play_functions_agree_with_the_protocol_methods(pos: tuple[Any,
     if trick:
         expected = generic_follow_mask(rules.follow)(ctx, seat, hand, trick, leader)
         assert plan.follow_mask(ctx, seat, hand, trick, leader) == expected
-        if plan.follow_suits is not None:  # where the table decides, it agrees
-            same = plan.follow_suits[ctx.trump][trick[0]]
-            assert not same or (hand & same or hand) == expected
+        same = plan.follow_suits[ctx.trump][trick[0]]  # where the table decides, it agrees
+        assert not same or (hand & same or hand) == expected
         full = (*trick, (hand & -hand).bit_length() - 1)
         assert plan.trick_winner(full, ctx.trump) == rules.ranking.trick_winner(full, ctx.trump)
         assert plan.breaks_trump(ctx, full) == rules.lead.breaks_trump(ctx, full)
@@ -198,8 +197,6 @@ def test_the_follow_table_agrees_with_the_follow_rule(name: str) -> None:
     card, against the part's own restrictions on random hands."""
     rules = ba.variants.get(name)
     plan = rules.plan
-    if plan.follow_suits is None:
-        return
     rng = random.Random(name)
     follow = generic_follow_mask(rules.follow)
     deck = plan.deck_cards

@@ -18,6 +18,7 @@ import backalley as ba
 from backalley.bots import HeuristicBot, MonteCarloBot, check_throw_ins
 from backalley.solver import analyse, solve
 
+from .helpers import bot_move
 from .strategies import registry_rule_sets
 from .test_solver import _plain_solve
 
@@ -48,12 +49,7 @@ def test_heuristic_bots_play_a_drawn_rule_set_to_the_end(rules: ba.RuleSet, seed
     bots = [HeuristicBot((seed, s)) for s in range(rules.players)]
     state = ba.new_game(rules, seed=seed)
     while not state.is_over:
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        move = bots[seat].choose(view)
-        assert move in view.legal_moves()
-        state = state.apply(move)
+        state = bot_move(state, bots)
         try:
             check_throw_ins(state)
         except ba.SetupError:
