@@ -692,7 +692,7 @@ def end_deal(
     r_size(result, ctx.hand_size)
     r_turn(result, None if turn_up is None else CARDS[turn_up])
     r_trump(result, None if ctx.trump == NO_TRUMP else SUITS[ctx.trump])
-    r_bids(result, bids_of(plan.players, plan.first_bidder(ctx.dealer, plan.players), deal.calls))
+    r_bids(result, bids_of(plan.players, plan.first_bidders[ctx.dealer], deal.calls))
     r_contracts(result, outcome.contracts)
     r_declarer(result, outcome.declarer)
     r_tricks(result, tricks)
@@ -784,8 +784,9 @@ def _open(
     if trump is not None:
         ctx = _tuple(DealContext, (*fields, None, trump, plan.ranking))
     held = setup.hands
-    deal = _deal(ctx, held, setup.stock, setup.turn_up, setup.discards, (), None)
-    first = plan.first_bidder(dealer, players)
+    first = plan.first_bidders[dealer]
+    node = plan.opening_node(hand_size, first)  # the bidding's first node, shared
+    deal = _deal(ctx, held, setup.stock, setup.turn_up, setup.discards, (), node)
     return _state((rules, match, deal, _BIDDING, held, first, (), (), False))
 
 
@@ -801,6 +802,8 @@ def open_deal(
 ) -> GameState:
     """The state at the start of a dealt deal: bidding opens with the first bidder."""
     ctx = _with(ctx, ctx.outcome, NO_TRUMP if trump is None else trump)
-    first = rules.bidding.first(ctx.dealer, rules.players)
-    deal = _deal(ctx, hands, stock, turn_up, discards, (), None)
+    plan = rules._plan or rules.plan
+    first = plan.first_bidders[ctx.dealer]
+    node = plan.opening_node(ctx.hand_size, first)
+    deal = _deal(ctx, hands, stock, turn_up, discards, (), node)
     return _state((rules, match, deal, _BIDDING, hands, first, (), (), False))

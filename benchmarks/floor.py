@@ -2,6 +2,8 @@
 the rules, measured against the same references as the suite of record.
 
     python benchmarks/floor.py [--seconds S] [--repeat R] [--clock wall|cpu]
+    python benchmarks/floor.py --split GAMES       # the library's time by kind of move
+    python benchmarks/floor.py --bytecodes GAMES   # bytecodes per game, library and floors
 
 The throughput targets compare the library with OpenSpiel's C++ ``oh_hell``
 and with the bare loop.  To tell how much of the library's cost is the shape
@@ -215,12 +217,205 @@ def playout_floor(seconds: float, clock: Callable[[], float]) -> float:
     return games * DECISIONS / (clock() - t0)
 
 
+# ------------------------------------------------------ where the time goes
+
+PLAY_KINDS = ("lead", "play inside a trick", "play completing a trick", "play ending a deal")
+
+
+def _library_game(seed: int, choice: Callable[[Any], Any]) -> Any:
+    """One checked random gamerules game through the library's public loop."""
+    import backalley as ba
+
+    state = ba.new_game(ba.variants.GAMERULES, seed=seed)
+    while not state.is_over:
+        state = state.apply(choice(state.legal_moves()))
+    return state
+
+
+def split(games: int) -> None:
+    """The library's checked loop, timed move by move in whole random games
+    (cold, as the suite runs them): the time of each decision (``legal_moves()``,
+    the random choice and ``apply``) by the kind of move - the calls by their
+    place in the bidding.  A deal-ending play includes scoring the deal and
+    opening the next one (the shuffle, the deal, the trump part's turn-up)."""
+    import backalley as ba
+    from backalley import lowlevel
+
+    rules = ba.variants.GAMERULES
+    choice = random.Random(1).choice
+    for g in range(100):  # warm: the plan's tables and the play cache
+        _library_game(10**6 + g, choice)
+    clock = time.perf_counter_ns
+    overhead = min(-clock() + clock() for _ in range(1000))
+    spent: dict[str, int] = {f"call {k + 1}": 0 for k in range(rules.players)}
+    spent.update(dict.fromkeys(PLAY_KINDS, 0))
+    count = dict.fromkeys(spent, 0)
+    for g in range(games):
+        state = ba.new_game(rules, seed=g)
+        while not state.is_over:
+            before = state
+            t = clock()
+            state = state.apply(choice(state.legal_moves()))
+            dt = clock() - t - overhead
+            if before.phase is not ba.Phase.PLAYING:
+                kind = f"call {len(before.calls) + 1}"
+            elif len(state.deal_results) != len(before.deal_results):
+                kind = PLAY_KINDS[3]
+            elif len(lowlevel.history(state)) != len(lowlevel.history(before)):
+                kind = PLAY_KINDS[2]
+            else:
+                kind = PLAY_KINDS[1] if lowlevel.trick_cards(before) else PLAY_KINDS[0]
+            spent[kind] += dt
+            count[kind] += 1
+    floor_spent, floor_count = _floor_split(games, clock, overhead)
+    total = sum(spent.values())
+    print(f"the checked loop move by move, {games} random games (wall clock; µs)")
+    print(
+        f"  {'move':24s} {'moves/game':>10s} {'per move':>8s} {'per game':>8s} {'share':>6s}"
+        f" {'floor per move':>14s}"
+    )
+    for kind, ns in spent.items():
+        n = count[kind] / games
+        us = ns / 1e3 / games
+        floor_kind = "call" if kind.startswith("call") else kind
+        floor_us = floor_spent[floor_kind] / 1e3 / max(floor_count[floor_kind], 1)
+        print(
+            f"  {kind:24s} {n:10.1f} {us / n if n else 0:8.2f} {us:8.0f} {100 * ns / total:5.1f}%"
+            f" {floor_us:14.2f}"
+        )
+    floor_total = sum(floor_spent.values()) / 1e3 / games
+    print(
+        f"  {'all moves':24s} {sum(count.values()) / games:10.1f} {'':8s}"
+        f" {total / 1e3 / games:8.0f}   (floor {floor_total:.0f} a game)"
+    )
+    print(
+        "  (library: gamerules; floor: the floor's game, whose deal-ending play includes "
+        "its Python shuffle; the timer's own cost is taken off each move)"
+    )
+
+
+def _floor_split(
+    games: int, clock: Callable[[], int], overhead: int
+) -> tuple[dict[str, int], dict[str, int]]:
+    """:func:`split` for the checked floor (its calls are not told apart)."""
+    choice = random.Random(1).choice
+    for g in range(100):
+        state = _deal(0, random.Random(10**6 + g))
+        while not state.is_over:
+            state = state.apply(choice(state.legal_moves()))
+    spent = dict.fromkeys(("call", *PLAY_KINDS), 0)
+    count = dict.fromkeys(spent, 0)
+    for g in range(games):
+        state = _deal(0, random.Random(g))
+        while not state.is_over:
+            before = state._raw
+            t = clock()
+            state = state.apply(choice(state.legal_moves()))
+            dt = clock() - t - overhead
+            after = state._raw
+            if len(before[2]) < 4:
+                kind = "call"
+            elif after[0] != before[0]:
+                kind = PLAY_KINDS[3]
+            elif len(after[6]) != len(before[6]):
+                kind = PLAY_KINDS[2]
+            else:
+                kind = PLAY_KINDS[1] if before[5] else PLAY_KINDS[0]
+            spent[kind] += dt
+            count[kind] += 1
+    return spent, count
+
+
+def _count_bytecodes(run: Callable[[], None]) -> int:
+    """The bytecode instructions ``run`` executes (``sys.settrace`` opcode events)."""
+    count = 0
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def bytecodes(games: int) -> None:
+    """Bytecode instructions executed per game: the library's two loops on
+    gamerules against the floors' on their game (warm tables; the random
+    choices and the loop itself included on both sides)."""
+    import backalley as ba
+    from backalley import lowlevel
+
+    rules = ba.variants.GAMERULES
+    choice = random.Random(1).choice
+
+    def lib_checked(seeds: range) -> None:
+        for g in seeds:
+            _library_game(g, choice)
+
+    def lib_playout(seeds: range) -> None:
+        for g in seeds:
+            lowlevel.playout(ba.new_game(rules, seed=g), choice)
+
+    def floor_checked(seeds: range) -> None:
+        for g in seeds:
+            state = _deal(0, random.Random(g))
+            while not state.is_over:
+                state = state.apply(choice(state.legal_moves()))
+
+    def floor_playout(seeds: range) -> None:
+        for g in seeds:
+            _playout_game(random.Random(g), choice)
+
+    rows = []
+    for name, fn in (
+        ("library, checked", lib_checked),
+        ("floor, checked", floor_checked),
+        ("library, playout", lib_playout),
+        ("floor, playout", floor_playout),
+    ):
+        fn(range(10**6, 10**6 + 300))  # warm
+        n = _count_bytecodes(lambda fn=fn: fn(range(games))) / games
+        rows.append((name, n))
+    print(f"bytecode instructions per game ({games} games, after 300 to warm the tables)")
+    for name, n in rows:
+        print(f"  {name:18s} {n:10,.0f}")
+    print(
+        "  (the floors shuffle in Python with random.shuffle: about 63,000 of their "
+        "instructions a game; the library shuffles in C)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu")
+    parser.add_argument(
+        "--split",
+        type=int,
+        metavar="GAMES",
+        help="time the library's checked loop by kind of move over GAMES games, and stop",
+    )
+    parser.add_argument(
+        "--bytecodes",
+        type=int,
+        metavar="GAMES",
+        help="count bytecode instructions per game, library against floor, and stop",
+    )
     args = parser.parse_args()
+    if args.split:
+        split(args.split)
+        return
+    if args.bytecodes:
+        bytecodes(args.bytecodes)
+        return
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     rows = []
     for k in range(args.repeat):

@@ -423,6 +423,26 @@ def test_a_bidding_that_changes_the_outcome_runs_through_its_method() -> None:
     assert node.outcome.contracts[1] == Contract(5, board=True, multiplier=2)
 
 
+def test_every_deal_opens_at_the_plans_shared_first_node() -> None:
+    """A dealt deal (shuffled, from a deck order, or read from a document)
+    starts its bidding at the plan's one node for its hand size and first
+    bidder, so its first calls need no look-up."""
+    rules = ba.variants.GAMERULES
+    plan = rules.plan
+    state = ba.new_game(rules, seed=5)
+    first = rules.bidding.first(state.dealer, rules.players)
+    node = lowlevel.core(state).deal.node
+    assert node is plan.opening_node(state.hand_size, first)
+    assert node is plan.call_node(lowlevel.deal_context(state))
+    assert plan.first_bidders == tuple(rules.bidding.first(d, 4) for d in range(4))
+    reread = ba.from_json(ba.to_json(state), ba.GameState)
+    first_node = reread.rules.plan.opening_node(state.hand_size, first)
+    assert lowlevel.core(reread).deal.node is first_node
+    again = lowlevel.deal_order(state, tuple(reversed(plan.deck_cards)))
+    assert lowlevel.core(again).deal.node is node
+    assert again.legal_moves() == state.legal_moves()
+
+
 # --------------------------------------------------------------- playout
 
 

@@ -234,6 +234,7 @@ class Plan:
         "deck_mask",
         "direct_counters",
         "first_bidder",
+        "first_bidders",
         "first_leader",
         "follow_mask",
         "follow_restrictions",
@@ -267,6 +268,10 @@ class Plan:
         self.lead_restrictions = rules.lead.restrictions
         self.follow_restrictions = rules.follow.restrictions
         self.first_bidder = rules.bidding.first
+        self.first_bidders: tuple[int, ...] = tuple(
+            rules.bidding.first(dealer, self.players) for dealer in range(self.players)
+        )
+        """The seat that speaks first in the bidding, by dealer (the bidding part's ``first``)."""
         self.speaker: Callable[[BiddingContext], int | None] = rules.bidding.speaker
         """The seat to speak next, ``None`` once the bidding is over: ``speaker(ctx)``."""
         self.trump_choices: Callable[[DealContext], tuple[Suit | None, ...]] = rules.trump.choices
@@ -338,7 +343,7 @@ class Plan:
         return BiddingContext(
             ctx.hand_size,
             self.players,
-            self.first_bidder(ctx.dealer, self.players),
+            self.first_bidders[ctx.dealer],
             calls,
             self.teams,
             self.seat_teams,
@@ -349,21 +354,22 @@ class Plan:
     def call_node(self, ctx: DealContext, calls: tuple[Move, ...] = ()) -> CallNode:
         """The bidding node of a deal after ``calls`` (each a call the bidding
         part allowed at its turn)."""
-        first = self.first_bidder(ctx.dealer, self.players)
-        key = (ctx.hand_size, first)
-        node = self._roots.get(key)
-        if node is None:
-            node = CallNode(
-                self,
-                BiddingContext(ctx.hand_size, self.players, first, (), self.teams, self.seat_teams),
-            )
-            self._roots[key] = node
-            self._count_node()
+        node = self.opening_node(ctx.hand_size, self.first_bidders[ctx.dealer])
         for call in calls:
             found = node.find(call)
             if found is None:  # not a legal call: answer from the parts directly
                 return CallNode(self, self.bidding_context(ctx, calls))
             node = node.after(found)
+        return node
+
+    def opening_node(self, hand_size: int, first: int) -> CallNode:
+        """The bidding node of a deal of ``hand_size`` cards before any call,
+        seat ``first`` to speak first (one node shared by every such deal)."""
+        node = self._roots.get((hand_size, first))
+        if node is None:
+            ctx = BiddingContext(hand_size, self.players, first, (), self.teams, self.seat_teams)
+            node = self._roots[(hand_size, first)] = CallNode(self, ctx)
+            self._count_node()
         return node
 
     def _ids_of(self, legal: tuple[Move, ...]) -> dict[int, Move]:
