@@ -1,0 +1,466 @@
+"""The rules floor: what the checked loop costs when a program does the work
+of the gamerules game with the least code it can, as a ratio to OpenSpiel.
+
+    python benchmarks/rules_floor.py [--seconds S] [--repeat R] [--clock wall|cpu]
+
+``floor.py`` plays the bare loop's game (no scoring, jokers, trump rules,
+bidding rules or records) and bounds what the API's shape costs.  This file
+asks the next question: how fast can *this game's rules* run in that shape?
+It plays gamerules - the library's deck of 54 cards, the 13..1..13
+schedule, the SHAKE-256 shuffle keyed by seed and deal (as the library's),
+the turn-up and its jokers, once-around bidding with passes and board
+claims and redeals after four passes, the trump lead rule, following suit
+with the bloopers' forcing, jokers above the trump ace, contract scoring and
+a record of every deal - through the public loop ``while not s.is_over: s =
+s.apply(choice(s.legal_moves()))`` over immutable states, every move
+checked, written for speed alone: one module, tables built in advance, tuples
+instead of value classes, no rule parts, no refusal reasons, no options.  It
+runs none of the library's code; its games are not the library's games move
+for move (a check a program like this would skip, such as a turned-up joker
+swapping the other joker out, is done roughly), but each does the same kind
+and amount of work.  Ratios are per round, then medians, as in ``run.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+import struct
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bare  # benchmarks/bare.py
+
+SCHEDULE = (*range(13, 0, -1), *range(2, 14))
+LJ, BJ, NO_TRUMP = 52, 53, 4
+BITS = tuple(1 << c for c in range(54))
+UNPACK = struct.Struct("<54Q").unpack
+DECK = tuple(range(54))
+
+
+def _suit_cards(card: int, trump: int) -> int:
+    """The cards of ``card``'s suit when ``trump`` is trump (jokers are trumps)."""
+    jokers = BITS[LJ] | BITS[BJ]
+    if card >= LJ:
+        return jokers | (0x1FFF << 13 * trump if trump < 4 else 0)
+    if card // 13 == trump:
+        return jokers | 0x1FFF << 13 * trump
+    return 0x1FFF << 13 * (card // 13)
+
+
+SUIT_OF = tuple(tuple(_suit_cards(c, t) for c in range(54)) for t in range(5))
+TRUMPS = tuple(SUIT_OF[t][LJ] for t in range(5))
+
+
+def _strength(trump: int, led: int) -> tuple[int, ...]:
+    """Each card's strength in a trick led by ``led``: trumps above the suit led."""
+    suit = SUIT_OF[trump][led]
+    trumps = TRUMPS[trump]
+
+    def rank(c: int) -> int:
+        return c - 38 if c >= LJ else c % 13  # BJ 15, LJ 14 above the ace (12)
+
+    return tuple(
+        100 + rank(c) if trumps >> c & 1 else rank(c) if suit >> c & 1 else -1 for c in range(54)
+    )
+
+
+STRENGTH = tuple(tuple(_strength(t, led) for led in range(54)) for t in range(5))
+HIGHEST: dict[tuple[int, int, bool], int] = {}  # the highest / lowest trump, filled on use
+
+
+class Play:
+    """A shared, immutable play (one per card)."""
+
+    __slots__ = ("card",)
+    card: int
+
+    def __init__(self, card: int) -> None:
+        object.__setattr__(self, "card", card)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a play is immutable")
+
+
+class Call:
+    """A shared, immutable call: a pass (0 tricks), a bid, or a board claim."""
+
+    __slots__ = ("board", "tricks")
+    board: bool
+    tricks: int
+
+    def __init__(self, tricks: int, board: bool) -> None:
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "board", board)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a call is immutable")
+
+
+PLAYS = tuple(Play(c) for c in range(54))
+PASS, BOARD = Call(0, False), Call(0, True)
+BIDS = tuple(Call(n, False) for n in range(14))
+LEGAL_CALLS = tuple((PASS, *BIDS[1:h], BOARD) for h in range(14))
+CALL_IDS = tuple(frozenset(map(id, calls)) for calls in LEGAL_CALLS)
+RUNS = tuple(
+    tuple(
+        tuple(PLAYS[13 * g + i] for i in range(13) if bits >> i & 1) if bits else ()
+        for bits in range(8192 if g < 4 else 4)
+    )
+    for g in range(5)
+)
+CACHE: dict[int, tuple[Play, ...]] = {}
+
+
+def _plays(mask: int) -> tuple[Play, ...]:
+    a, b, c, d, e = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191, mask >> 52
+    out = RUNS[0][a] + RUNS[1][b] + RUNS[2][c] + RUNS[3][d] + RUNS[4][e]
+    if len(CACHE) < 4096 or (a > 0) + (b > 0) + (c > 0) + (d > 0) + (e > 0) == 1:
+        CACHE[mask] = out
+    return out
+
+
+def _extreme(cards: int, trump: int, big: bool) -> int:
+    """The bit of the highest (``big``) or lowest trump among ``cards``."""
+    key = (trump, cards, big)
+    found = HIGHEST.get(key)
+    if found is None:
+        strength = STRENGTH[trump][BJ]
+        held = [c for c in range(54) if cards >> c & 1]
+        found = BITS[(max if big else min)(held, key=strength.__getitem__)]
+        HIGHEST[key] = found
+    return found
+
+
+# The state: raw = (phase, match, deal, hands, leader, trick, history, broken)
+#   phase: 0 bidding, 1 playing, 2 over
+#   match: (seed, dealt, scores, results)
+#   deal: (dealer, size, trump, turn_up, calls, board_seats)
+BIDDING, PLAYING, OVER = 0, 1, 2
+
+
+class State:
+    """An immutable state of the rules floor's game."""
+
+    __slots__ = ("_legal", "_raw")
+    _legal: int | None
+    _raw: tuple[Any, ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a state is immutable")
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._raw[0] == OVER)
+
+    def _mask(self) -> int:
+        mask: int | None = self._legal
+        if mask is None:
+            _phase, _match, deal, hands, leader, trick, _history, broken = self._raw
+            trump = deal[2]
+            seat = (leader + len(trick)) % 4
+            hand = hands[seat]
+            if trick:
+                led = trick[0]
+                same = hand & SUIT_OF[trump][led]
+                if not same:
+                    mask = hand
+                elif led >= LJ:  # a led blooper forces the highest (BJ) or lowest (LJ) trump
+                    mask = _extreme(same, trump, led == BJ)
+                else:
+                    mask = same
+            elif broken or seat in deal[5]:
+                mask = hand
+            else:  # no trump lead before trump is broken, unless the hand is all trumps
+                mask = hand & ~TRUMPS[trump] or hand
+            _set_legal(self, mask)
+        return mask
+
+    def legal_moves(self) -> tuple[Any, ...]:
+        raw = self._raw
+        if raw[0] == BIDDING:
+            return LEGAL_CALLS[raw[2][1]]
+        mask = self._mask()
+        return CACHE.get(mask) or _plays(mask)
+
+    def apply(self, move: Any) -> State:
+        phase, match, deal, hands, leader, trick, history, broken = self._raw
+        if phase == BIDDING:
+            if id(move) not in CALL_IDS[deal[1]]:
+                raise ValueError(f"{move} is not a legal call")
+            dealer, size, trump, turn_up, calls, board = deal
+            calls = calls + (move,)  # noqa: RUF005
+            if len(calls) < 4:
+                deal = (dealer, size, trump, turn_up, calls, board)
+                return _state((BIDDING, match, deal, hands, leader, (), (), False))
+            return _contracts(match, deal, hands, calls)
+        if type(move) is not Play:
+            raise ValueError(f"{move} is not a play")
+        card = move.card
+        if not self._mask() >> card & 1:
+            raise ValueError(f"{card} may not be played")
+        hand_list = list(hands)
+        hand_list[(leader + len(trick)) % 4] ^= BITS[card]
+        trick = trick + (card,)  # noqa: RUF005
+        if len(trick) < 4:
+            return _state((PLAYING, match, deal, tuple(hand_list), leader, trick, history, broken))
+        strength = STRENGTH[deal[2]][trick[0]]
+        best, win = strength[trick[0]], 0
+        for pos in (1, 2, 3):
+            if strength[trick[pos]] > best:
+                best, win = strength[trick[pos]], pos
+        winner = (leader + win) % 4
+        history = history + ((leader, trick, winner),)  # noqa: RUF005
+        if not broken:
+            tmask = TRUMPS[deal[2]]
+            for c in trick:
+                if tmask >> c & 1:
+                    broken = True
+                    break
+        if len(history) < deal[1]:
+            return _state((PLAYING, match, deal, tuple(hand_list), winner, (), history, broken))
+        return _score(match, deal, history)
+
+
+_set_raw = State.__dict__["_raw"].__set__
+_set_legal = State.__dict__["_legal"].__set__
+
+
+def _state(raw: tuple[Any, ...]) -> State:
+    state = object.__new__(State)
+    _set_raw(state, raw)
+    _set_legal(state, None)
+    return state
+
+
+def _contracts(
+    match: tuple[Any, ...], deal: tuple[Any, ...], hands: tuple[int, ...], calls: Any
+) -> State:
+    """The bidding is complete: each side's contract, or a redeal after four passes."""
+    dealer, size, trump, turn_up, _calls, _board = deal
+    first = (dealer + 1) % 4
+    sums = [0, 0]
+    claims: list[int] = []
+    best, leader = 0, first
+    seat = first
+    for call in calls:
+        if call.board:
+            claims.append(seat)
+        elif call.tricks:
+            sums[seat % 2] += call.tricks
+            if call.tricks > best:
+                best, leader = call.tricks, seat
+        seat = (seat + 1) % 4
+    if not claims and not best:  # four passes: the next dealer deals again
+        return _open(match, (dealer + 1) % 4, len(match[3]))
+    contracts = tuple(
+        ("board", size, len(claims))
+        if any(s % 2 == side for s in claims)
+        else ("bid", sums[side], 1)
+        for side in (0, 1)
+    )
+    if claims:
+        leader = claims[-1]
+    deal = (dealer, size, trump, turn_up, calls, frozenset(claims), contracts)
+    return _state((PLAYING, match, deal, hands, leader, (), (), False))
+
+
+def _score(match: tuple[Any, ...], deal: tuple[Any, ...], history: Any) -> State:
+    """Score the deal, record it, and deal the next one (or end the game)."""
+    seed, dealt, scores, results = match
+    dealer, size, trump, turn_up, calls, _board, contracts = deal
+    tricks = [0, 0]
+    for _leader, _cards, winner in history:
+        tricks[winner % 2] += 1
+    points = []
+    for (kind, n, level), won in zip(contracts, tricks):
+        if kind == "board":
+            points.append(10 * n * level if won >= n else -10 * n * level)
+        elif won >= n:
+            points.append(5 * n + won - n)
+        else:
+            points.append(-5 * n)
+    scores = (scores[0] + points[0], scores[1] + points[1])
+    result = (
+        len(results) + 1,
+        dealer,
+        size,
+        turn_up,
+        trump,
+        calls,
+        contracts,
+        tuple(tricks),
+        tuple(points),
+    )
+    match = (seed, dealt, scores, (*results, result))
+    if len(match[3]) == len(SCHEDULE):
+        return _state((OVER, match, deal, (0, 0, 0, 0), 0, (), (), False))
+    return _open(match, (dealer + 1) % 4, len(match[3]))
+
+
+def _open(match: tuple[Any, ...], dealer: int, scored: int) -> State:
+    """Shuffle (SHAKE-256 keys of the seed and deal number), deal, turn up trump."""
+    seed, dealt, scores, results = match
+    keys = UNPACK(hashlib.shake_256(f"backalley/{seed}/deal/{dealt}".encode()).digest(8 * 54))
+    order = sorted(DECK, key=keys.__getitem__)
+    size = SCHEDULE[scored]
+    n = 4 * size
+    hands = [0, 0, 0, 0]
+    for offset in range(4):
+        hands[(dealer + 1 + offset) % 4] = sum(map(BITS.__getitem__, order[offset:n:4]))
+    turn_up = order[n]
+    if turn_up < LJ:
+        trump = turn_up // 13
+    else:  # a turned joker: no trump suit, and the other joker leaves its hand
+        trump = NO_TRUMP
+        other = BITS[BJ if turn_up == LJ else LJ]
+        for seat in range(4):
+            if hands[seat] & other:
+                hands[seat] ^= other | BITS[order[n + 1]]
+    deal: tuple[Any, ...] = (dealer, size, trump, turn_up, (), frozenset())
+    match = (seed, dealt + 1, scores, results)
+    return _state((BIDDING, match, deal, tuple(hands), (dealer + 1) % 4, (), (), False))
+
+
+def new_game(seed: int) -> State:
+    return _open((seed, 0, (0, 0), ()), seed % 4, 0)
+
+
+def checked_rules_floor(seconds: float, clock: Callable[[], float]) -> tuple[float, int]:
+    """Decisions per second of the rules floor, whole games only (and decisions a game)."""
+    choice = random.Random(1).choice
+    games = decisions = 0
+    t0 = clock()
+    while clock() - t0 < seconds:
+        state = new_game(games)
+        while not state.is_over:
+            state = state.apply(choice(state.legal_moves()))
+            decisions += 1
+        games += 1
+    return decisions / (clock() - t0), decisions // max(games, 1)
+
+
+def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
+    """One game in the playout's shape: mutable hands, ``choose`` handed the
+    legal moves at every decision, every choice checked; the deal records
+    and scores kept as in the checked loop.  Returns the final scores and records."""
+    scores, results = (0, 0), ()
+    dealt, dealer, scored = 0, seed % 4, 0
+    while scored < len(SCHEDULE):
+        state = _open((seed, dealt, scores, results), dealer, scored)
+        dealt += 1
+        _phase, _match, deal, hands_t, _leader, _t, _h, _b = state._raw
+        dealer, size, trump, _turn_up, _calls, _board = deal
+        legal = LEGAL_CALLS[size]
+        ids = CALL_IDS[size]
+        calls: tuple[Any, ...] = ()
+        for _ in range(4):
+            move = choose(legal)
+            if id(move) not in ids:
+                raise ValueError(f"{move} is not a legal call")
+            calls = calls + (move,)  # noqa: RUF005
+        opened = _contracts(_match, deal, hands_t, calls)
+        if opened._raw[0] == BIDDING:  # four passes: deal again
+            dealer = (dealer + 1) % 4
+            continue
+        _phase, _match, deal, hands_t, leader, _t, _h, broken = opened._raw
+        board = deal[5]
+        suit_of, trumps, strength_of = SUIT_OF[trump], TRUMPS[trump], STRENGTH[trump]
+        hands = list(hands_t)
+        history: tuple[Any, ...] = ()
+        for _trick in range(size):
+            seat = leader
+            trick: tuple[int, ...] = ()
+            for _k in range(4):
+                hand = hands[seat]
+                if trick:
+                    led = trick[0]
+                    same = hand & suit_of[led]
+                    if not same:
+                        mask = hand
+                    elif led >= LJ:
+                        mask = _extreme(same, trump, led == BJ)
+                    else:
+                        mask = same
+                elif broken or seat in board:
+                    mask = hand
+                else:
+                    mask = hand & ~trumps or hand
+                move = choose(CACHE.get(mask) or _plays(mask))
+                card = move.card if type(move) is Play else 54
+                if not mask >> card & 1:
+                    raise ValueError(f"{move} may not be played")
+                hands[seat] = hand ^ BITS[card]
+                trick = trick + (card,)  # noqa: RUF005
+                seat = (seat + 1) % 4
+            strength = strength_of[trick[0]]
+            best, win = strength[trick[0]], 0
+            for pos in (1, 2, 3):
+                if strength[trick[pos]] > best:
+                    best, win = strength[trick[pos]], pos
+            winner = (leader + win) % 4
+            history = history + ((leader, trick, winner),)  # noqa: RUF005
+            if not broken:
+                for c in trick:
+                    if trumps >> c & 1:
+                        broken = True
+                        break
+            leader = winner
+        end = _score((seed, dealt, scores, results), deal, history)
+        _phase, match, *_rest = end._raw
+        scores, results = match[2], match[3]
+        dealer, scored = (dealer + 1) % 4, scored + 1
+    return scores, results
+
+
+def playout_rules_floor(seconds: float, clock: Callable[[], float]) -> float:
+    """Decisions per second of the rules floor's playout, whole games only."""
+    choice = random.Random(1).choice
+    games, t0 = 0, clock()
+    decisions = 0
+    while clock() - t0 < seconds:
+        _scores, results = _playout_game(games, choice)
+        decisions += sum(4 * r[2] + 4 for r in results)
+        games += 1
+    return decisions / (clock() - t0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu")
+    args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    rows = []
+    for k in range(args.repeat):
+        osp = bare.openspiel_decisions_per_s(args.seconds, clock)
+        bare_dps = bare.bare_games_per_s_clock(args.seconds, clock) * bare.DECISIONS_PER_GAME
+        rules, per_game = checked_rules_floor(args.seconds, clock)
+        playout = playout_rules_floor(args.seconds, clock)
+        rows.append(
+            {
+                "checked rules floor÷OSP": rules / osp if osp else float("nan"),
+                "bare÷checked rules floor": bare_dps / rules,
+                "playout rules floor÷OSP": playout / osp if osp else float("nan"),
+            }
+        )
+        print(
+            f"round {k + 1}: checked rules floor {rules:,.0f} dec/s ({per_game} a game), "
+            f"playout rules floor {playout:,.0f} dec/s, bare "
+            f"{bare_dps:,.0f} dec/s, OpenSpiel {osp or float('nan'):,.0f} dec/s",
+            file=sys.stderr,
+        )
+    print(f"rules floor ({args.repeat} rounds of {args.seconds} s, {args.clock} clock; medians)")
+    for name in rows[0]:
+        print(f"  {name:26s} {statistics.median(r[name] for r in rows):6.2f}")
+
+
+if __name__ == "__main__":
+    main()
