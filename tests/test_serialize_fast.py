@@ -266,3 +266,36 @@ def test_an_object_results_cache_key_is_no_row() -> None:
     with pytest.raises(ba.SerializationError, match="expected a deal result row") as info:
         ba.from_json(json.dumps(data), ba.GameState)
     assert info.value.path == "$.deal_results[0]"
+
+
+def _replayed(moves: list[str], state: ba.GameState) -> str:
+    """The document of ``state`` with its deal's moves replaced by ``moves``."""
+    data = json.loads(ba.to_json(state))
+    data["deal"]["moves"] = moves
+    return json.dumps(data)
+
+
+def test_moves_that_throw_the_deal_in_or_run_past_its_end_are_refused_as_checked() -> None:
+    """The fast path replays a document's moves in one run of checked moves:
+    four passes (the deal is thrown in and dealt again), the deal's last
+    play and a move after it, and an illegal move in the middle all read
+    exactly as the checked reading reads them."""
+    rules = ba.variants.GAMERULES
+    opening = ba.new_game(rules, seed=12)
+    ba.from_json(ba.to_json(opening), ba.GameState)  # its rule set's text is known
+    assert _same_as_checked(_replayed(["pass"] * 4, opening))[0] == "refused"
+    state, played = opening, []
+    rng = random.Random(4)
+    while True:
+        move = rng.choice(state.legal_moves())
+        after = state.apply(move)
+        if after.deal_results:
+            break
+        played.append(str(move))
+        state = after
+    last = str(move)
+    assert _same_as_checked(_replayed(played, state)) == ("loaded", ba.to_json(state))
+    assert _same_as_checked(_replayed([*played, last], state))[0] == "refused"
+    assert _same_as_checked(_replayed([*played, last, "pass"], state))[0] == "refused"
+    swapped = [*played[:5], played[6], played[5], *played[7:]]  # two seats' cards swapped
+    assert _same_as_checked(_replayed(swapped, state))[0] == "refused"

@@ -11,6 +11,7 @@ from typing import Any
 from backalley.cards import CARDS, Card
 from backalley.chance import check_seed
 from backalley.errors import IllegalMoveError
+from backalley.lowlevel import playout
 from backalley.memo import IdentityMemo
 from backalley.moves import NameTrump
 from backalley.rules.ruleset import RuleSet
@@ -375,17 +376,19 @@ def _state_fast(obj: Any, rules: RuleSet, pending: Pending) -> GameState | None:
     moves = deal["moves"]
     if type(moves) is not list:
         return None
-    scored = len(earlier)
-    bidding = Phase.BIDDING
+    parsed = []
     for text in moves:
         move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
-        if move is None:
-            move = _move(text, "$")
-        if len(state.deal_results) != scored:
-            return None  # the deal is over: no more moves
-        state = state.apply(move)
-        if state.phase is bidding and not state.calls:
-            return None  # thrown in: a new deal opened (refused, as any other deal)
+        parsed.append(_move(text, "$") if move is None else move)
+    if parsed:
+        # the moves, each checked as ``apply`` checks it, without a state per
+        # move; a move after the deal's end, or one that throws the deal in,
+        # leaves another deal than the document's (refused below)
+        remaining = iter(parsed)
+        feed = remaining.__next__
+        state = playout(state, lambda _legal: feed(), until="deal", decisions=len(parsed))
+        if next(remaining, None) is not None:
+            return None  # moves after the end of the deal
     core = state._core
     if (
         core.match.deal_number != deal_number
