@@ -15,10 +15,10 @@ a record of every deal - through the public loop ``while not s.is_over: s =
 s.apply(choice(s.legal_moves()))`` over immutable states, every move
 checked, written for speed alone: one module, tables built in advance, tuples
 instead of value classes, no rule parts, no refusal reasons, no options.  It
-runs none of the library's code; its games are not the library's games move
-for move (a check a program like this would skip, such as a turned-up joker
-swapping the other joker out, is done roughly), but each does the same kind
-and amount of work.  Ratios are per round, then medians, as in ``run.py``.
+runs none of the library's code, yet plays the library's games: from the
+same seed and first dealer, with the same choices, it offers the library's
+legal moves at every decision and scores every deal as the library does (the
+test suite checks it).  Ratios are per round, then medians, as in ``run.py``.
 """
 
 from __future__ import annotations
@@ -243,6 +243,15 @@ def _contracts(
     match: tuple[Any, ...], deal: tuple[Any, ...], hands: tuple[int, ...], calls: Any
 ) -> State:
     """The bidding is complete: each side's contract, or a redeal after four passes."""
+    played = _played_deal(deal, calls)
+    if played is None:  # four passes: the next dealer deals again
+        return _open(match, (deal[0] + 1) % 4, len(match[3]))
+    return _state((PLAYING, match, played, hands, played[7], (), (), False))
+
+
+def _played_deal(deal: tuple[Any, ...], calls: Any) -> tuple[Any, ...] | None:
+    """The deal to play after ``calls``: each side's contract, the board
+    claimers and the first leader (``None`` after four passes)."""
     dealer, size, trump, turn_up, _calls, _board = deal
     first = (dealer + 1) % 4
     sums = [0, 0]
@@ -257,8 +266,8 @@ def _contracts(
             if call.tricks > best:
                 best, leader = call.tricks, seat
         seat = (seat + 1) % 4
-    if not claims and not best:  # four passes: the next dealer deals again
-        return _open(match, (dealer + 1) % 4, len(match[3]))
+    if not claims and not best:
+        return None
     contracts = tuple(
         ("board", size, len(claims))
         if any(s % 2 == side for s in claims)
@@ -267,16 +276,23 @@ def _contracts(
     )
     if claims:
         leader = claims[-1]
-    deal = (dealer, size, trump, turn_up, calls, frozenset(claims), contracts)
-    return _state((PLAYING, match, deal, hands, leader, (), (), False))
+    return (dealer, size, trump, turn_up, calls, frozenset(claims), contracts, leader)
 
 
 def _score(match: tuple[Any, ...], deal: tuple[Any, ...], history: Any) -> State:
     """Score the deal, record it, and deal the next one (or end the game)."""
+    match = _scored(match, deal, history)
+    if len(match[3]) == len(SCHEDULE):
+        return _state((OVER, match, deal, (0, 0, 0, 0), 0, (), (), False))
+    return _open(match, (deal[0] + 1) % 4, len(match[3]))
+
+
+def _scored(match: tuple[Any, ...], deal: tuple[Any, ...], history: Any) -> tuple[Any, ...]:
+    """The match after the deal's points and its record."""
     seed, dealt, scores, results = match
-    dealer, size, trump, turn_up, calls, _board, contracts = deal
+    dealer, size, trump, turn_up, calls, _board, contracts, _leader = deal
     tricks = [0, 0]
-    for _leader, _cards, winner in history:
+    for _leader_seat, _cards, winner in history:
         tricks[winner % 2] += 1
     points = []
     for (kind, n, level), won in zip(contracts, tricks):
@@ -298,10 +314,7 @@ def _score(match: tuple[Any, ...], deal: tuple[Any, ...], history: Any) -> State
         tuple(tricks),
         tuple(points),
     )
-    match = (seed, dealt, scores, (*results, result))
-    if len(match[3]) == len(SCHEDULE):
-        return _state((OVER, match, deal, (0, 0, 0, 0), 0, (), (), False))
-    return _open(match, (dealer + 1) % 4, len(match[3]))
+    return (seed, dealt, scores, (*results, result))
 
 
 def _open(match: tuple[Any, ...], dealer: int, scored: int) -> State:
@@ -349,14 +362,15 @@ def checked_rules_floor(seconds: float, clock: Callable[[], float]) -> tuple[flo
 def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
     """One game in the playout's shape: mutable hands, ``choose`` handed the
     legal moves at every decision, every choice checked; the deal records
-    and scores kept as in the checked loop.  Returns the final scores and records."""
-    scores, results = (0, 0), ()
-    dealt, dealer, scored = 0, seed % 4, 0
-    while scored < len(SCHEDULE):
-        state = _open((seed, dealt, scores, results), dealer, scored)
-        dealt += 1
-        _phase, _match, deal, hands_t, _leader, _t, _h, _b = state._raw
-        dealer, size, trump, _turn_up, _calls, _board = deal
+    and scores kept as in the checked loop (one shuffle a deal, as there).
+    Returns the final match: (seed, deals dealt, scores, records)."""
+    match: tuple[Any, ...] = (seed, 0, (0, 0), ())
+    dealer = seed % 4
+    while len(match[3]) < len(SCHEDULE):
+        _phase, match, deal, hands_t, _leader, _t, _h, broken = _open(
+            match, dealer, len(match[3])
+        )._raw
+        size, trump = deal[1], deal[2]
         legal = LEGAL_CALLS[size]
         ids = CALL_IDS[size]
         calls: tuple[Any, ...] = ()
@@ -365,12 +379,11 @@ def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
             if id(move) not in ids:
                 raise ValueError(f"{move} is not a legal call")
             calls = calls + (move,)  # noqa: RUF005
-        opened = _contracts(_match, deal, hands_t, calls)
-        if opened._raw[0] == BIDDING:  # four passes: deal again
+        played = _played_deal(deal, calls)
+        if played is None:  # four passes: the next dealer deals again
             dealer = (dealer + 1) % 4
             continue
-        _phase, _match, deal, hands_t, leader, _t, _h, broken = opened._raw
-        board = deal[5]
+        board, leader = played[5], played[7]
         suit_of, trumps, strength_of = SUIT_OF[trump], TRUMPS[trump], STRENGTH[trump]
         hands = list(hands_t)
         history: tuple[Any, ...] = ()
@@ -412,11 +425,9 @@ def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
                         broken = True
                         break
             leader = winner
-        end = _score((seed, dealt, scores, results), deal, history)
-        _phase, match, *_rest = end._raw
-        scores, results = match[2], match[3]
-        dealer, scored = (dealer + 1) % 4, scored + 1
-    return scores, results
+        match = _scored(match, played, history)
+        dealer = (dealer + 1) % 4
+    return match
 
 
 def playout_rules_floor(seconds: float, clock: Callable[[], float]) -> float:
@@ -425,8 +436,8 @@ def playout_rules_floor(seconds: float, clock: Callable[[], float]) -> float:
     games, t0 = 0, clock()
     decisions = 0
     while clock() - t0 < seconds:
-        _scores, results = _playout_game(games, choice)
-        decisions += sum(4 * r[2] + 4 for r in results)
+        _seed, dealt, _scores, results = _playout_game(games, choice)
+        decisions += sum(4 * r[2] for r in results) + 4 * dealt  # the plays, then every call
         games += 1
     return decisions / (clock() - t0)
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import backalley as ba
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -64,13 +67,78 @@ def test_the_rules_floor_keeps_trump_until_it_is_broken() -> None:
     assert mask == (hands[leader] & ~trumps or hands[leader])
 
 
-def test_the_playout_rules_floor_plays_the_same_deals() -> None:
-    """Its games take every deal of the schedule, score it and record it."""
-    choice = random.Random(5).choice
+def _kind(move: object) -> tuple[object, ...]:
+    """A move of the library or of the rules floor, in one form."""
+    if isinstance(move, (ba.Play, rules_floor.Play)):
+        card = move.card
+        return ("play", card if isinstance(card, int) else card.index)
+    if isinstance(move, rules_floor.Call):
+        if move.board:
+            return ("board",)
+        return ("bid", move.tricks) if move.tricks else ("pass",)
+    if isinstance(move, ba.BoardBid):
+        return ("board",)
+    if isinstance(move, ba.Bid):
+        return ("bid", move.tricks)
+    return ("pass",)
+
+
+def test_the_rules_floor_plays_the_librarys_gamerules_move_for_move() -> None:
+    """Driven by the same choices from the same seed (and first dealer), the
+    rules floor offers exactly the library's legal moves at every decision
+    and scores every deal as the library does: it does the game's work."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        lib = ba.new_game(ba.variants.GAMERULES, seed=seed, dealer=seed % 4)
+        floor_state = rules_floor.new_game(seed)
+        while not lib.is_over:
+            legal = sorted(map(_kind, lib.legal_moves()))
+            floor_legal = {_kind(m): m for m in floor_state.legal_moves()}
+            assert sorted(floor_legal) == legal
+            kind = rng.choice(legal)
+            lib = lib.apply(next(m for m in lib.legal_moves() if _kind(m) == kind))
+            floor_state = floor_state.apply(floor_legal[kind])
+        assert floor_state.is_over
+        results = floor_state._raw[1][3]
+        assert [r[8] for r in results] == [r.points for r in lib.deal_results]
+        assert floor_state._raw[1][2] == lib.scores
+
+
+def test_the_playout_rules_floor_plays_the_checked_floors_games() -> None:
+    """The same choices give the same game in both of the rules floor's shapes."""
     for seed in range(10):
-        scores, results = rules_floor._playout_game(seed, choice)
-        assert [r[2] for r in results] == list(rules_floor.SCHEDULE)
-        assert scores == tuple(sum(r[8][side] for r in results) for side in (0, 1))
+        recorder = _Recorder(seed)
+        match = rules_floor._playout_game(seed, recorder)
+        choices = recorder.choices
+        state = rules_floor.new_game(seed)
+        for k in choices:
+            state = state.apply(state.legal_moves()[k])
+        assert state.is_over
+        assert state._raw[1] == match
+        with pytest.raises(ValueError, match="may not be played"):
+            rules_floor._playout_game(seed, _an_illegal_play)
+
+
+class _Recorder:
+    """A random ``choose`` that remembers the position of each choice."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.choices: list[int] = []
+
+    def __call__(self, legal: Any) -> Any:
+        k = self.rng.randrange(len(legal))
+        self.choices.append(k)
+        return legal[k]
+
+
+def _an_illegal_play(legal: Any) -> Any:
+    """A legal call (never four passes) when a call is asked for; else a card
+    that is not among the legal plays."""
+    if isinstance(legal[0], rules_floor.Call):
+        return legal[-1]
+    held = {p.card for p in legal}
+    return next(p for p in rules_floor.PLAYS if p.card not in held)
 
 
 def test_the_floors_of_the_two_shapes_play_whole_games() -> None:
@@ -81,7 +149,18 @@ def test_the_floors_of_the_two_shapes_play_whole_games() -> None:
         state = state.apply(choice(state.legal_moves()))
         decisions += 1
     assert decisions == floor.DECISIONS
-    floor._playout_game(random.Random(4), choice)  # raises on an unchecked move
+    floor._playout_game(random.Random(4), choice)
+    with pytest.raises(ValueError, match="may not be played"):
+        floor._playout_game(random.Random(4), _floor_illegal)
+
+
+def _floor_illegal(legal: Any) -> Any:
+    """A bid when a bid is asked for (the floor does not check its bids); else
+    a card that is not among the legal plays."""
+    if not isinstance(legal[0], floor.Play):
+        return legal[0]
+    held = {p.card for p in legal}
+    return next(p for p in floor.PLAYS if p.card not in held)  # type: ignore[attr-defined]
 
 
 def test_the_split_and_the_bytecode_count_run(capsys: pytest.CaptureFixture[str]) -> None:

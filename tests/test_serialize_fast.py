@@ -299,3 +299,32 @@ def test_moves_that_throw_the_deal_in_or_run_past_its_end_are_refused_as_checked
     assert _same_as_checked(_replayed([*played, last, "pass"], state))[0] == "refused"
     swapped = [*played[:5], played[6], played[5], *played[7:]]  # two seats' cards swapped
     assert _same_as_checked(_replayed(swapped, state))[0] == "refused"
+
+
+def test_a_move_after_the_last_deal_of_the_game_is_refused_as_checked() -> None:
+    """A finished game's document with one more move: the replay stops at the
+    game's end, and the move left over refuses the document."""
+    rules = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule(hand_sizes=(2, 1)))
+    state = ba.new_game(rules, seed=7)
+    rng = random.Random(7)
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+    text = ba.to_json(state)
+    ba.from_json(text, ba.GameState)  # its rule set's text is known
+    data = json.loads(text)
+    assert _same_as_checked(text) == ("loaded", text)
+    data["deal"]["moves"].append("pass")
+    assert _same_as_checked(json.dumps(data))[0] == "refused"
+
+
+def test_a_document_of_endless_passes_is_refused_without_dealing_them_all() -> None:
+    """Four passes throw a deal in; a document of many thousands of passes is
+    refused as the checked reading refuses it, without the fast path dealing
+    a new deal for every four of them."""
+    opening = ba.new_game(ba.variants.GAMERULES, seed=12)
+    ba.from_json(ba.to_json(opening), ba.GameState)
+    text = _replayed(["pass"] * 40_000, opening)
+    with mock.patch.object(state_doc, "playout", wraps=state_doc.playout) as replay:
+        assert state_doc.state_from_text(text) is None
+    assert replay.call_count == 0
+    assert _same_as_checked(text)[0] == "refused"

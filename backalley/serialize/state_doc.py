@@ -380,6 +380,8 @@ def _state_fast(obj: Any, rules: RuleSet, pending: Pending) -> GameState | None:
     for text in moves:
         move = _MOVE_OF_TEXT.get(text) if type(text) is str else None
         parsed.append(_move(text, "$") if move is None else move)
+    if len(parsed) > players * (hand_size + 8 * (hand_size + 2)):
+        return None  # more moves than a deal's plays and any bidding: read them one by one
     if parsed:
         # the moves, each checked as ``apply`` checks it, without a state per
         # move; a move after the deal's end, or one that throws the deal in,
