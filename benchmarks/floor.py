@@ -392,11 +392,49 @@ def bytecodes(games: int) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def round_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a run of rounds: ``--seconds``, ``--repeat``, ``--clock``."""
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu")
+
+
+def report_rounds(
+    name: str,
+    checked: Callable[[float, Callable[[], float]], float],
+    playout: Callable[[float, Callable[[], float]], float],
+    args: argparse.Namespace,
+) -> None:
+    """Rounds of OpenSpiel, the bare loop, then ``name``'s checked and playout
+    loops (decisions per second); each round's ratios, then their medians."""
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    rows = []
+    for k in range(args.repeat):
+        osp = bare.openspiel_decisions_per_s(args.seconds, clock)
+        bare_dps = bare.bare_games_per_s_clock(args.seconds, clock) * DECISIONS
+        checked_dps = checked(args.seconds, clock)
+        playout_dps = playout(args.seconds, clock)
+        rows.append(
+            {
+                f"bare÷checked {name}": bare_dps / checked_dps,
+                f"checked {name}÷OSP": checked_dps / osp if osp else float("nan"),
+                f"playout {name}÷OSP": playout_dps / osp if osp else float("nan"),
+            }
+        )
+        print(
+            f"round {k + 1}: checked {name} {checked_dps:,.0f} dec/s, playout {name} "
+            f"{playout_dps:,.0f} dec/s, bare {bare_dps:,.0f} dec/s, "
+            f"OpenSpiel {osp or float('nan'):,.0f} dec/s",
+            file=sys.stderr,
+        )
+    print(f"{name} ({args.repeat} rounds of {args.seconds} s, {args.clock} clock; medians)")
+    for label in rows[0]:
+        print(f"  {label:26s} {statistics.median(r[label] for r in rows):6.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    round_options(parser)
     parser.add_argument(
         "--split",
         type=int,
@@ -412,32 +450,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.split:
         split(args.split)
-        return
-    if args.bytecodes:
+    elif args.bytecodes:
         bytecodes(args.bytecodes)
-        return
-    clock = time.process_time if args.clock == "cpu" else time.perf_counter
-    rows = []
-    for k in range(args.repeat):
-        osp = bare.openspiel_decisions_per_s(args.seconds, clock)
-        bare_games = bare.bare_games_per_s_clock(args.seconds, clock)
-        checked = checked_floor(args.seconds, clock)
-        playout = playout_floor(args.seconds, clock)
-        row = {
-            "bare÷checked floor": bare_games * DECISIONS / checked,
-            "checked floor÷OSP": checked / osp if osp else float("nan"),
-            "playout floor÷OSP": playout / osp if osp else float("nan"),
-        }
-        rows.append(row)
-        print(
-            f"round {k + 1}: checked floor {checked:,.0f} dec/s, playout floor "
-            f"{playout:,.0f} dec/s, bare {bare_games * DECISIONS:,.0f} dec/s, "
-            f"OpenSpiel {osp or float('nan'):,.0f} dec/s",
-            file=sys.stderr,
-        )
-    print(f"floors ({args.repeat} rounds of {args.seconds} s, {args.clock} clock; medians)")
-    for name in rows[0]:
-        print(f"  {name:20s} {statistics.median(r[name] for r in rows):6.2f}")
+    else:
+        report_rounds("floor", checked_floor, playout_floor, args)
 
 
 if __name__ == "__main__":

@@ -26,16 +26,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
-import statistics
 import struct
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bare  # benchmarks/bare.py
+import floor  # benchmarks/floor.py
 
 SCHEDULE = (*range(13, 0, -1), *range(2, 14))
 LJ, BJ, NO_TRUMP = 52, 53, 4
@@ -210,22 +208,27 @@ class State:
         trick = trick + (card,)  # noqa: RUF005
         if len(trick) < 4:
             return _state((PLAYING, match, deal, tuple(hand_list), leader, trick, history, broken))
-        strength = STRENGTH[deal[2]][trick[0]]
-        best, win = strength[trick[0]], 0
-        for pos in (1, 2, 3):
-            if strength[trick[pos]] > best:
-                best, win = strength[trick[pos]], pos
-        winner = (leader + win) % 4
+        winner, broken = _trick_end(trick, leader, deal[2], broken)
         history = history + ((leader, trick, winner),)  # noqa: RUF005
-        if not broken:
-            tmask = TRUMPS[deal[2]]
-            for c in trick:
-                if tmask >> c & 1:
-                    broken = True
-                    break
         if len(history) < deal[1]:
             return _state((PLAYING, match, deal, tuple(hand_list), winner, (), history, broken))
         return _score(match, deal, history)
+
+
+def _trick_end(trick: tuple[int, ...], leader: int, trump: int, broken: bool) -> tuple[int, bool]:
+    """The seat that wins a complete trick, and whether trump is broken after it."""
+    strength = STRENGTH[trump][trick[0]]
+    best, win = strength[trick[0]], 0
+    for pos in (1, 2, 3):
+        if strength[trick[pos]] > best:
+            best, win = strength[trick[pos]], pos
+    if not broken:
+        tmask = TRUMPS[trump]
+        for card in trick:
+            if tmask >> card & 1:
+                broken = True
+                break
+    return (leader + win) % 4, broken
 
 
 _set_raw = State.__dict__["_raw"].__set__
@@ -345,8 +348,8 @@ def new_game(seed: int) -> State:
     return _open((seed, 0, (0, 0), ()), seed % 4, 0)
 
 
-def checked_rules_floor(seconds: float, clock: Callable[[], float]) -> tuple[float, int]:
-    """Decisions per second of the rules floor, whole games only (and decisions a game)."""
+def checked_rules_floor(seconds: float, clock: Callable[[], float]) -> float:
+    """Decisions per second of the rules floor, whole games only."""
     choice = random.Random(1).choice
     games = decisions = 0
     t0 = clock()
@@ -356,7 +359,7 @@ def checked_rules_floor(seconds: float, clock: Callable[[], float]) -> tuple[flo
             state = state.apply(choice(state.legal_moves()))
             decisions += 1
         games += 1
-    return decisions / (clock() - t0), decisions // max(games, 1)
+    return decisions / (clock() - t0)
 
 
 def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
@@ -384,7 +387,7 @@ def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
             dealer = (dealer + 1) % 4
             continue
         board, leader = played[5], played[7]
-        suit_of, trumps, strength_of = SUIT_OF[trump], TRUMPS[trump], STRENGTH[trump]
+        suit_of, trumps = SUIT_OF[trump], TRUMPS[trump]
         hands = list(hands_t)
         history: tuple[Any, ...] = ()
         for _trick in range(size):
@@ -412,18 +415,8 @@ def _playout_game(seed: int, choose: Callable[[Any], Any]) -> tuple[Any, ...]:
                 hands[seat] = hand ^ BITS[card]
                 trick = trick + (card,)  # noqa: RUF005
                 seat = (seat + 1) % 4
-            strength = strength_of[trick[0]]
-            best, win = strength[trick[0]], 0
-            for pos in (1, 2, 3):
-                if strength[trick[pos]] > best:
-                    best, win = strength[trick[pos]], pos
-            winner = (leader + win) % 4
+            winner, broken = _trick_end(trick, leader, trump, broken)
             history = history + ((leader, trick, winner),)  # noqa: RUF005
-            if not broken:
-                for c in trick:
-                    if trumps >> c & 1:
-                        broken = True
-                        break
             leader = winner
         match = _scored(match, played, history)
         dealer = (dealer + 1) % 4
@@ -444,33 +437,10 @@ def playout_rules_floor(seconds: float, clock: Callable[[], float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu")
-    args = parser.parse_args()
-    clock = time.process_time if args.clock == "cpu" else time.perf_counter
-    rows = []
-    for k in range(args.repeat):
-        osp = bare.openspiel_decisions_per_s(args.seconds, clock)
-        bare_dps = bare.bare_games_per_s_clock(args.seconds, clock) * bare.DECISIONS_PER_GAME
-        rules, per_game = checked_rules_floor(args.seconds, clock)
-        playout = playout_rules_floor(args.seconds, clock)
-        rows.append(
-            {
-                "checked rules floor÷OSP": rules / osp if osp else float("nan"),
-                "bare÷checked rules floor": bare_dps / rules,
-                "playout rules floor÷OSP": playout / osp if osp else float("nan"),
-            }
-        )
-        print(
-            f"round {k + 1}: checked rules floor {rules:,.0f} dec/s ({per_game} a game), "
-            f"playout rules floor {playout:,.0f} dec/s, bare "
-            f"{bare_dps:,.0f} dec/s, OpenSpiel {osp or float('nan'):,.0f} dec/s",
-            file=sys.stderr,
-        )
-    print(f"rules floor ({args.repeat} rounds of {args.seconds} s, {args.clock} clock; medians)")
-    for name in rows[0]:
-        print(f"  {name:26s} {statistics.median(r[name] for r in rows):6.2f}")
+    floor.round_options(parser)
+    floor.report_rounds(
+        "rules floor", checked_rules_floor, playout_rules_floor, parser.parse_args()
+    )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 import sys
+from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -116,7 +118,7 @@ def test_the_playout_rules_floor_plays_the_checked_floors_games() -> None:
         assert state.is_over
         assert state._raw[1] == match
         with pytest.raises(ValueError, match="may not be played"):
-            rules_floor._playout_game(seed, _an_illegal_play)
+            rules_floor._playout_game(seed, partial(_an_illegal_play, rules_floor))
 
 
 class _Recorder:
@@ -132,13 +134,13 @@ class _Recorder:
         return legal[k]
 
 
-def _an_illegal_play(legal: Any) -> Any:
-    """A legal call (never four passes) when a call is asked for; else a card
-    that is not among the legal plays."""
-    if isinstance(legal[0], rules_floor.Call):
+def _an_illegal_play(shape: ModuleType, legal: Any) -> Any:
+    """For a floor module's ``choose``: the last legal call when a call is
+    asked for (never four passes); else a card that is not among the legal plays."""
+    if not isinstance(legal[0], shape.Play):
         return legal[-1]
     held = {p.card for p in legal}
-    return next(p for p in rules_floor.PLAYS if p.card not in held)
+    return next(p for p in shape.PLAYS if p.card not in held)
 
 
 def test_the_floors_of_the_two_shapes_play_whole_games() -> None:
@@ -151,16 +153,7 @@ def test_the_floors_of_the_two_shapes_play_whole_games() -> None:
     assert decisions == floor.DECISIONS
     floor._playout_game(random.Random(4), choice)
     with pytest.raises(ValueError, match="may not be played"):
-        floor._playout_game(random.Random(4), _floor_illegal)
-
-
-def _floor_illegal(legal: Any) -> Any:
-    """A bid when a bid is asked for (the floor does not check its bids); else
-    a card that is not among the legal plays."""
-    if not isinstance(legal[0], floor.Play):
-        return legal[0]
-    held = {p.card for p in legal}
-    return next(p for p in floor.PLAYS if p.card not in held)  # type: ignore[attr-defined]
+        floor._playout_game(random.Random(4), partial(_an_illegal_play, floor))
 
 
 def test_the_split_and_the_bytecode_count_run(capsys: pytest.CaptureFixture[str]) -> None:
