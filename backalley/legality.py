@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from backalley.errors import Reason
-from backalley.moves import MOVE_TYPES, PLAYS, Move, NameTrump, Play
+from backalley.moves import MOVE_TYPES, Move, NameTrump, Play
 from backalley.values import Phase
 
 __all__ = ["Phase", "legal_moves", "refusal"]
@@ -36,56 +36,8 @@ def legal_play_mask(pos: Position) -> int:
     )
 
 
-_RUNS: tuple[list[tuple[Play, ...] | None], ...] = tuple([None] * 8192 for _ in range(5))
-"""The plays of each set of cards of one 13-card group (a suit, or the jokers), filled on use."""
-_PLAYS_OF: dict[int, tuple[Play, ...]] = {}
-PLAYS_CACHE_LIMIT = 1 << 12
-"""The most bit sets spanning several groups whose plays are remembered whole
-(beyond it only sets within one group are added)."""
-
-
-def _run(group: int, bits: int) -> tuple[Play, ...]:
-    base = 13 * group
-    plays = tuple(PLAYS[base + i] for i in range(13) if bits >> i & 1)
-    _RUNS[group][bits] = plays
-    return plays
-
-
-def _plays(mask: int) -> tuple[Play, ...]:
-    """The plays of ``mask`` from the plays of each group's cards (remembered
-    as described at :data:`PLAYS_CACHE_LIMIT`)."""
-    r0, r1, r2, r3, r4 = _RUNS
-    a, b, c, d, e = (
-        mask & 0x1FFF,
-        mask >> 13 & 0x1FFF,
-        mask >> 26 & 0x1FFF,
-        mask >> 39 & 0x1FFF,
-        mask >> 52,
-    )
-    # concatenation, not unpacking: a set within one group is then the group's
-    # own tuple (adding an empty tuple gives the same tuple), not a copy of it
-    out = (
-        ((r0[a] or _run(0, a)) if a else ())
-        + ((r1[b] or _run(1, b)) if b else ())
-        + ((r2[c] or _run(2, c)) if c else ())
-        + ((r3[d] or _run(3, d)) if d else ())
-        + ((r4[e] or _run(4, e)) if e else ())
-    )
-    # Remember every set within one group (at most 5 x 8,191 of them, the sets
-    # a seat following suit meets again and again), and other sets while the
-    # table is small: whole hands rarely recur, and must not push the others out.
-    if len(_PLAYS_OF) < PLAYS_CACHE_LIMIT or (a > 0) + (b > 0) + (c > 0) + (d > 0) + (e > 0) == 1:
-        _PLAYS_OF[mask] = out
-    return out
-
-
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The plays of the cards in a bit set, in card order (shared, cached tuples)."""
-    return _PLAYS_OF.get(mask) or _plays(mask)
-
-
 def _trump_choices(pos: Position) -> tuple[NameTrump, ...]:
-    return tuple(NameTrump(suit) for suit in pos.rules.trump.choices(pos._ctx))
+    return tuple(NameTrump(suit) for suit in pos.rules.plan.trump_choices(pos._ctx))
 
 
 def legal_moves(pos: Position) -> tuple[Move, ...]:
@@ -95,7 +47,7 @@ def legal_moves(pos: Position) -> tuple[Move, ...]:
     A, then LJ, BJ)."""
     phase = pos.phase
     if phase is Phase.PLAYING:
-        return plays_of_mask(legal_play_mask(pos))
+        return pos.rules.plan.plays(legal_play_mask(pos))
     if phase is Phase.BIDDING:
         plan = pos.rules.plan
         return plan.legal_calls(plan.bidding_context(pos._ctx, pos.calls))
@@ -138,10 +90,7 @@ def refusal(pos: Position, move: object) -> Refusal | None:
         if isinstance(move, NameTrump):
             return (Reason.WRONG_PHASE, f"trump cannot be named now; {_PHASE_MOVES[phase]}")
         plan = pos.rules.plan
-        ctx = plan.bidding_context(pos._ctx, pos.calls)
-        if move in plan.legal_calls(ctx):
-            return None
-        return pos.rules.bidding.explain(ctx, move)  # type: ignore[arg-type]
+        return plan.call_refusal(plan.bidding_context(pos._ctx, pos.calls), move)  # type: ignore[arg-type]
     # naming trump
     if not isinstance(move, NameTrump):
         return (Reason.WRONG_PHASE, f"{move} is not a trump call; {_PHASE_MOVES[phase]}")

@@ -19,31 +19,23 @@ moves for bots and simulations without building a state per move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
+from backalley import kernel
 from backalley.cards import Card, parse_card
 from backalley.errors import NotationError, SetupError
-from backalley.legality import _PLAYS_OF, _plays
+from backalley.kernel import Deal, Match
 from backalley.legality import legal_play_mask as _legal_play_mask
 from backalley.moves import Move, Play
 from backalley.public import PublicFacts
 from backalley.rules.context import DealContext
-from backalley.rules.plan import CallNode
 from backalley.rules.ruleset import RuleSet
-from backalley.state import (
-    BITS,
-    Core,
-    Deal,
-    GameState,
-    Match,
-    Raw,
-    _node,
-    _state,
-    called,
-    end_deal,
-)
-from backalley.state import deal_order as _deal_order
+from backalley.state import Core, GameState, _state, legal_of
 from backalley.values import Phase, RawTrick
 from backalley.views import PlayerView
+
+if TYPE_CHECKING:
+    from backalley.rules.plan import CallNode
 
 __all__ = [
     "Core",
@@ -167,9 +159,7 @@ def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState
     core = state._core
     if core.phase is not Phase.BIDDING or core.deal.calls:
         raise SetupError("a deck order can be dealt only at the opening of a deal (no call yet)")
-    rules = core.rules
-    ctx = core.deal.ctx
-    return _deal_order(rules, core.match, ctx.dealer, ctx.hand_size, _deck(rules, order))
+    return _state(kernel.impose(state._raw, _deck(core.rules, order)))
 
 
 def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
@@ -194,8 +184,8 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
         first = position.first_dealer
     else:
         first = results[0].dealer if results else ctx.dealer
-    match = Match(0, first, (), len(results) + 1, position.scores, results)
-    return _deal_order(rules, match, ctx.dealer, ctx.hand_size, _deck(rules, order))
+    match = Match(0, first, (), len(results), position.scores, results)
+    return _state(kernel.start(rules, match, ctx.dealer, ctx.hand_size, _deck(rules, order)))
 
 
 def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:
@@ -224,6 +214,7 @@ def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:
 _UNTIL = ("game", "deal", "trick")
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
+_NAMING = Phase.NAMING_TRUMP
 _GAME_OVER = Phase.GAME_OVER
 
 
@@ -242,9 +233,9 @@ def playout(
         while not done:
             state = state.apply(choose(state.legal_moves()))
 
-    but without building a state (or anything public) per move: the loop runs
-    on the engine's raw forms through the rule set's compiled plan, and builds
-    a state only at the end of a deal and at the end.
+    but without building a state per move: the loop moves the game's raw form
+    on through :mod:`backalley.kernel` (the one transition ``apply`` uses too)
+    and builds a state only where it stops.
 
     - ``choose(legal)`` gets the legal moves of the seat to act (the very tuple
       :meth:`~backalley.GameState.legal_moves` gives, in its order) and returns
@@ -265,104 +256,37 @@ def playout(
     budget = -1 if decisions is None else decisions
     stop_trick = until == "trick"
     stop_deal = until != "game"
-    plays_of = _PLAYS_OF
+    raw = state._raw
+    plan = raw[0].plan
+    n = plan.players
+    play_mask, plays, remembered = plan.play_mask, plan.plays, plan._plays.get
     while budget:
-        raw = state._raw
-        rules, match, deal, phase, hands_t, leader, trick, history, broken = raw
-        if phase is _GAME_OVER:
+        _rules, match, deal, phase, hands, leader, trick, history, broken = raw
+        if phase is _PLAYING:
+            seat = (leader + len(trick)) % n
+            mask = play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
+            move = choose(remembered(mask) or plays(mask))
+            if type(move) is not Play or not mask >> move.card.index & 1:
+                _state(raw).apply(move)  # raises, with the reason
+            raw = kernel.play(raw, move.card.index)  # type: ignore[union-attr]
+        elif phase is _BIDDING:
+            node: CallNode = deal.node  # type: ignore[assignment]
+            move = choose(node.legal)
+            found = node.find(move)
+            if found is None:
+                _state(raw).apply(move)  # raises, with the reason
+            raw = kernel.call(raw, node.after(found))  # type: ignore[arg-type]
+        elif phase is _NAMING:
+            legal = legal_of(raw)
+            move = choose(legal)
+            if move not in legal:
+                _state(raw).apply(move)  # raises, with the reason
+            raw = kernel.name_trump(raw, move)  # type: ignore[arg-type]
+        else:
             break
-        if phase is _BIDDING:
-            # the calls: walk the plan's bidding nodes; a state only after the last call
-            node = _node(rules, deal)
-            while True:
-                move = choose(node.legal)
-                call = node.ids.get(id(move))
-                if call is None:
-                    call = node.find(move)
-                    if call is None:
-                        _bidding_state(raw, node).apply(move)  # raises, with the reason
-                        raise AssertionError("a refused call was applied")  # pragma: no cover
-                budget -= 1
-                child = node.after(call)
-                if not child.open:  # the bidding part says the bidding is over
-                    state = called(raw, child)
-                    break
-                node = child
-                if not budget:
-                    return _bidding_state(raw, node)
-            if stop_deal and state._raw[1].results is not match.results:
-                break
-            continue
-        if phase is not _PLAYING:  # a declarer names trump
-            state = state.apply(choose(state.legal_moves()))
-            budget -= 1
-            continue
-        # the play: one loop over mutable hands; a state only where it stops
-        plan = rules._plan or rules.plan
-        n = plan.players
-        ctx = deal.ctx
-        trump = ctx.trump
-        size = ctx.hand_size
-        lead_mask, follow_mask = plan.lead_mask, plan.follow_mask
-        follows = plan.follow_suits[trump]
-        trick_winner, breaks_trump = plan.trick_winner, plan.breaks_trump
-        hands = list(hands_t)
-        seat = (leader + len(trick)) % n
-        while True:
-            hand = hands[seat]
-            if trick:
-                same = follows[trick[0]]
-                if same:  # the follow part's table decides (no call)
-                    mask = hand & same or hand
-                else:
-                    mask = follow_mask(ctx, seat, hand, trick, leader)
-            else:
-                mask = lead_mask(ctx, seat, hand, broken)
-            move = choose(plays_of.get(mask) or _plays(mask))
-            budget -= 1
-            card = move.card.index if type(move) is Play else 54
-            if not mask >> card & 1:
-                # refused (it raises), or legal but not the shared Play: ask the state
-                here = (rules, match, deal, _PLAYING, tuple(hands), leader, trick, history, broken)
-                state = _state(here).apply(move)
-                raw = state._raw
-                if (stop_deal and raw[1].results is not match.results) or (
-                    stop_trick and raw[7] is not history
-                ):
-                    return state
-                break
-            hands[seat] = hand ^ BITS[card]
-            trick = trick + (card,)  # noqa: RUF005  (half the cost of unpacking, per move)
-            seat += 1
-            if seat == n:
-                seat = 0
-            if len(trick) < n:
-                if budget:
-                    continue
-            else:
-                winner = (leader + trick_winner(trick, trump)) % n
-                history = history + ((leader, trick, winner),)  # noqa: RUF005  (half the cost of unpacking, per move)
-                if not broken:
-                    broken = breaks_trump(ctx, trick)
-                leader = seat = winner
-                trick = ()
-                if len(history) == size:
-                    state = end_deal(rules, match, deal, tuple(hands), leader, history, broken)
-                    if stop_deal:
-                        return state
-                    break
-                if budget and not stop_trick:
-                    continue
-            here = (rules, match, deal, _PLAYING, tuple(hands), leader, trick, history, broken)
-            return _state(here)
-    return state
-
-
-def _bidding_state(raw: Raw, node: CallNode) -> GameState:
-    """The state of a bidding at ``node``, from the state ``raw`` of the same deal."""
-    rules, match, deal, phase, hands, leader, trick, history, broken = raw
-    calls = node.ctx.calls
-    if calls is deal.calls:
-        return _state(raw)
-    new = deal.with_calls(calls, node=node)
-    return _state((rules, match, new, phase, hands, leader, trick, history, broken))
+        budget -= 1
+        if stop_deal and (raw[1].results is not match.results or raw[3] is _GAME_OVER):
+            break
+        if stop_trick and raw[7] is not history:  # a trick is complete
+            break
+    return state if raw is state._raw else _state(raw)

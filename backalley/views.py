@@ -13,7 +13,7 @@ answers for the seat to act; another seat's view has no legal moves.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -52,7 +52,13 @@ class PlayerView(PublicFacts):
     _broken: bool
     scores: tuple[int, ...]
     deal_results: tuple[DealResult, ...]
-    _legal: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    _legal: tuple[Move, ...] = attrs.field(
+        default=attrs.Factory(lambda view: _legal_of(view), takes_self=True),
+        eq=False,
+        hash=False,
+        repr=False,
+    )
+    """This seat's legal moves (none when another seat is to act), worked out when the view is built."""
 
     def __repr__(self) -> str:
         return (
@@ -80,13 +86,7 @@ class PlayerView(PublicFacts):
     def legal_moves(self) -> tuple[Move, ...]:
         """This seat's legal moves: the full state's answer when it is this
         seat's turn, else none."""
-        if self.to_act != self.seat:
-            return ()
-        legal = self._legal
-        if legal is None:
-            legal = legal_moves(self)
-            object.__setattr__(self, "_legal", legal)
-        return legal  # type: ignore[no-any-return]
+        return self._legal
 
     def check(self, move: object) -> None:
         """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now."""
@@ -178,76 +178,34 @@ class PlayerView(PublicFacts):
         return diagram(self, ascii=ascii)
 
 
-_new = object.__new__
-_FIELDS = tuple(a.name for a in attrs.fields(PlayerView))
-_SET = {name: PlayerView.__dict__[name].__set__ for name in _FIELDS}
-# make_view stores every field, in this order: a field added to PlayerView must be added there too
-assert _FIELDS == (
-    "rules",
-    "seat",
-    "phase",
-    "to_act",
-    "_ctx",
-    "_hand_bits",
-    "hand_counts",
-    "_turn_up_index",
-    "_discard_bits",
-    "calls",
-    "leader",
-    "_trick_cards",
-    "_history",
-    "_broken",
-    "scores",
-    "deal_results",
-    "_legal",
-), "make_view must store every field of PlayerView"
-
-
-_SETTERS = tuple(_SET[name] for name in _FIELDS)
-_PLAYING = Phase.PLAYING
+def _legal_of(view: PlayerView) -> tuple[Move, ...]:
+    """The legal moves of a view's seat: the full state's answer when it is its turn."""
+    return legal_moves(view) if view.to_act == view.seat else ()
 
 
 def make_view(state: GameState, seat: int) -> PlayerView:
-    """The view of ``state`` from ``seat``: built by slot stores from the
-    state's own fields (shared, not copied)."""
+    """The view of ``state`` from ``seat``: the state's own public fields
+    (shared, not copied), the seat's hand and the number of cards in each hand."""
     rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
     if type(seat) is not int or not 0 <= seat < rules.players:
         raise SetupError(f"there is no seat {seat!r}; seats are 0 to {rules.players - 1}")
-    view = _new(PlayerView)
-    (
-        s_rules,
-        s_seat,
-        s_phase,
-        s_to_act,
-        s_ctx,
-        s_hand,
-        s_counts,
-        s_turn_up,
-        s_discards,
-        s_calls,
-        s_leader,
-        s_trick,
-        s_history,
-        s_broken,
-        s_scores,
-        s_results,
-        s_legal,
-    ) = _SETTERS
-    s_rules(view, rules)
-    s_seat(view, seat)
-    s_phase(view, phase)
-    s_to_act(view, (leader + len(trick)) % rules.players if phase is _PLAYING else state.to_act)
-    s_ctx(view, deal.ctx)
-    s_hand(view, hands[seat])
-    s_counts(view, tuple([h.bit_count() for h in hands]))
-    s_turn_up(view, deal.turn_up_index)
-    s_discards(view, deal.discard_bits)
-    s_calls(view, deal.calls)
-    s_leader(view, leader)
-    s_trick(view, trick)
-    s_history(view, history)
-    s_broken(view, broken)
-    s_scores(view, match.scores)
-    s_results(view, match.results)
-    s_legal(view, None)
-    return view
+    to_act = state.to_act
+    return PlayerView(
+        rules,
+        seat,
+        phase,
+        to_act,
+        deal.ctx,
+        hands[seat],
+        tuple([h.bit_count() for h in hands]),
+        deal.turn_up_index,
+        deal.discard_bits,
+        deal.calls,
+        leader,
+        trick,
+        history,
+        broken,
+        match.scores,
+        match.results,
+        state.legal_moves() if to_act == seat else (),
+    )

@@ -1,7 +1,8 @@
-"""The compiled plan and the fast paths: the compiled functions agree with the
-parts' protocol methods, a part without a compile hook runs through its
-protocol methods, the flat transitions accept equal moves as the interned
-ones, and ``lowlevel.playout`` reaches the very state the public API does."""
+"""The plan asks the parts and remembers their answers: the legal plays are
+the parts' restrictions, the legal calls the bidding part's refusals, a
+subclass that changes a rule is followed, its tables are bounded, equal moves
+are applied like the shared ones, and ``lowlevel.playout`` reaches the very
+state the public API does."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from backalley.rules import (
     register,
 )
 from backalley.rules import plan as plan_module
-from backalley.rules.plan import Plan, generic_follow_mask, generic_lead_mask
+from backalley.rules.plan import Plan
 from backalley.rules.registry import _REGISTRY
 from backalley.values import BiddingOutcome, Contract
 
@@ -109,10 +110,10 @@ class NoHighBids(ba.rules.OnceAroundBidding):
 
     tag: ClassVar[str] = "test-no-high-bids"
 
-    def legal_calls(self, ctx: Any) -> tuple[Any, ...]:
-        return tuple(
-            c for c in super().legal_calls(ctx) if not isinstance(c, ba.Bid) or c.tricks <= 3
-        )
+    def refusal(self, ctx: Any, move: Any) -> Any:
+        if isinstance(move, ba.Bid) and move.tricks > 3:
+            return (Reason.BID_TOO_HIGH, "at this table the highest bid is 3")
+        return super().refusal(ctx, move)
 
 
 TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads, DoubledBoards, NoHighBids)
@@ -172,68 +173,6 @@ def positions(draw: Any) -> tuple[Any, ...]:
     return rules, ctx, seat, hand, trick, leader, draw(st.booleans())
 
 
-@settings(max_examples=300, deadline=None)
-@given(positions())
-def test_compiled_play_functions_agree_with_the_protocol_methods(pos: tuple[Any, ...]) -> None:
-    rules, ctx, seat, hand, trick, leader, broken = pos
-    plan = rules.plan
-    if trick:
-        expected = generic_follow_mask(rules.follow)(ctx, seat, hand, trick, leader)
-        assert plan.follow_mask(ctx, seat, hand, trick, leader) == expected
-        same = plan.follow_suits[ctx.trump][trick[0]]  # where the table decides, it agrees
-        assert not same or (hand & same or hand) == expected
-        full = (*trick, (hand & -hand).bit_length() - 1)
-        assert plan.trick_winner(full, ctx.trump) == rules.ranking.trick_winner(full, ctx.trump)
-        assert plan.breaks_trump(ctx, full) == rules.lead.breaks_trump(ctx, full)
-    else:
-        assert plan.lead_mask(ctx, seat, hand, broken) == generic_lead_mask(rules.lead)(
-            ctx, seat, hand, broken
-        )
-
-
-@pytest.mark.parametrize("name", VARIANTS)
-def test_the_follow_table_agrees_with_the_follow_rule(name: str) -> None:
-    """Every entry of a follow part's table of suits, for every trump and led
-    card, against the part's own restrictions on random hands."""
-    rules = ba.variants.get(name)
-    plan = rules.plan
-    rng = random.Random(name)
-    follow = generic_follow_mask(rules.follow)
-    deck = plan.deck_cards
-    for trump in range(5):
-        ctx = plan.deal_context(0, 0, 13, None, trump)
-        for led in deck:
-            same = plan.follow_suits[trump][led]
-            for _ in range(12):
-                cards = rng.sample([c for c in deck if c != led], rng.randint(1, 13))
-                hand = sum(1 << c for c in cards)
-                seat = rng.randrange(1, rules.players)
-                expected = follow(ctx, seat, hand, (led,), 0)
-                assert plan.follow_mask(ctx, seat, hand, (led,), 0) == expected
-                assert not same or (hand & same or hand) == expected
-
-
-def test_the_built_in_parts_compile_and_a_changed_rule_runs_through_its_methods() -> None:
-    rules = ba.variants.GAMERULES
-    compiled = plan_module.compiled_parts(rules)
-    assert set(compiled["lead"]) == {"lead_mask", "breaks_trump"}
-    assert set(compiled["follow"]) == {"follow_mask", "follow_suits"}
-    assert set(compiled["ranking"]) == {"trick_winner"}
-    # subclasses that change the rule get no compiled form: their own methods run
-    must = ba.variants.get("must-head")
-    assert plan_module.compiled_parts(must)["follow"] == {}
-    user = rules.replace(lead=NoAceLeads())
-    assert "lead_mask" not in plan_module.compiled_parts(user)["lead"]
-    plan = user.plan
-    ctx = plan.deal_context(0, 0, 3, None, 0)
-    ace, club = 1 << 51, 1 << 1
-    assert plan.lead_mask(ctx, 0, ace | club, True) == club
-    state = ba.new_game(user, seed=3)
-    rng = random.Random(3)
-    while not state.is_over:  # a whole game through the protocol methods
-        state = state.apply(rng.choice(state.legal_moves()))
-
-
 @pytest.mark.parametrize("name", VARIANTS)
 def test_fresh_equal_moves_are_applied_like_the_shared_ones(name: str) -> None:
     rng = random.Random(5)
@@ -276,40 +215,6 @@ def test_states_pickle_without_their_caches() -> None:
         state = state.apply(rng.choice(state.legal_moves()))
 
 
-def test_the_bidding_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plan_module, "CALL_NODE_LIMIT", 5)
-    rules = ba.variants.GAMERULES
-    plan = Plan(rules)
-    ctx = plan.deal_context(0, 0, 13)
-    for k in range(1, 12):
-        node = plan.call_node(ctx, (ba.moves.bid(k), ba.moves.bid(1)))
-        assert node.legal == rules.bidding.legal_calls(plan.bidding_context(ctx, node.ctx.calls))
-        assert plan._nodes <= 5
-
-
-def test_only_the_first_calls_of_a_bidding_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nodes of up to SHARED_CALLS calls are shared between deals; a deeper
-    node is found again only while it is among the latest met, and a node
-    built again answers the same."""
-    monkeypatch.setattr(plan_module, "RECENT_NODES", 3)
-    plan = Plan(ba.variants.GAMERULES)
-    ctx = plan.deal_context(0, 0, 6)
-    calls = (ba.moves.bid(1), ba.moves.bid(2), ba.moves.bid(4), ba.moves.bid(3))
-    shallow = plan.call_node(ctx, calls[: plan_module.SHARED_CALLS])
-    assert plan.call_node(ctx, calls[: plan_module.SHARED_CALLS]) is shallow
-    kept = plan._nodes
-    deep = plan.call_node(ctx, calls[:3])
-    assert plan.call_node(ctx, calls[:3]) is deep  # the same bidding again, soon
-    end = plan.call_node(ctx, calls)
-    assert plan.call_node(ctx, calls) is end and not end.open
-    for k in range(4):  # other deep nodes push them out
-        plan.call_node(ctx, (*calls[:2], ba.moves.bid(k + 1), ba.moves.bid(1)))
-    again = plan.call_node(ctx, calls[:3])
-    assert again is not deep and again.legal is deep.legal and again.ctx == deep.ctx
-    assert plan.call_node(ctx, calls).outcome == end.outcome
-    assert plan._nodes == kept and len(plan._recent) <= 3
-
-
 def test_a_closed_bidding_has_no_next_call() -> None:
     """A complete bidding's node has no legal calls and refuses to go on (its
     empty tables are shared by every closed node, so nothing may be added)."""
@@ -326,101 +231,87 @@ def test_a_closed_bidding_has_no_next_call() -> None:
     assert again.find(ba.moves.bid(1)) is None
 
 
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_the_legal_plays_are_the_hand_narrowed_by_each_restriction(pos: tuple[Any, ...]) -> None:
+    """The plan's legal plays are the hand narrowed by every restriction of the
+    lead part (leading) or the follow part (following), and each other card of
+    the hand is refused with the reason of the first restriction excluding it."""
+    rules, ctx, seat, hand, trick, leader, broken = pos
+    plan = rules.plan
+    if trick:
+        found = rules.follow.restrictions(ctx, seat, hand, trick, leader)
+    else:
+        found = rules.lead.restrictions(ctx, seat, hand, broken)
+    want = hand
+    for allowed, _reason in found:
+        want &= allowed
+    assert plan.play_mask(ctx, seat, hand, trick, leader, broken) == want
+    for card in range(54):
+        if hand >> card & 1:
+            why = plan.play_refusal(ctx, seat, hand, trick, leader, broken, card)
+            assert (why is None) == bool(want >> card & 1)
+
+
 @settings(max_examples=200, deadline=None)
-@given(mask=st.integers(1, (1 << 54) - 1))
+@given(mask=st.integers(0, (1 << 54) - 1))
 def test_legal_play_tuples_are_the_cards_in_order(mask: int) -> None:
-    """The plays of any set of cards are its cards in index order; a set
-    within one suit (or the jokers) is that group's one shared tuple."""
-    plays = legality.plays_of_mask(mask)
+    plays = ba.variants.GAMERULES.plan.plays(mask)
     assert [p.card.index for p in plays] == [i for i in range(54) if mask >> i & 1]
-    assert all(p is ba.moves.PLAYS[p.card.index] for p in plays)
-    groups = {i // 13 if i < 52 else 4 for i in range(54) if mask >> i & 1}
-    if len(groups) == 1:
-        (group,) = groups
-        assert plays is legality._RUNS[group][mask >> 13 * group]
+    assert ba.variants.GAMERULES.plan.plays(mask) is plays
 
 
-BIDDINGS = [
-    ba.rules.OnceAroundBidding(),
-    ba.rules.OnceAroundBidding(
-        board_multiplier=ba.rules.BoardMultiplier.OWN_HIGHEST_CLAIM,
-        board_claims=ba.rules.BoardClaims.OPPONENTS_ONLY,
-        all_pass=ba.rules.AllPass.PLAY_FOR_OVERTRICKS,
-    ),
-    ba.rules.OnceAroundBidding(min_bid=0, pass_allowed=False, hook=True),
-]
+def test_the_bidding_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plan_module, "CALL_NODE_LIMIT", 5)
+    rules = ba.variants.GAMERULES
+    plan = Plan(rules)
+    ctx = plan.deal_context(0, 0, 13)
+    for k in range(1, 12):
+        node = plan.call_node(ctx, (ba.moves.bid(k), ba.moves.bid(1)))
+        bctx = plan.bidding_context(ctx, node.ctx.calls)
+        assert node.legal == tuple(
+            c for c in rules.bidding.calls(bctx) if rules.bidding.refusal(bctx, c) is None
+        )
+        assert plan._nodes <= 5 and len(plan._answers) <= 6
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    name=st.sampled_from(VARIANTS),
-    bidding=st.sampled_from(BIDDINGS),
-    dealer=st.integers(0, 5),
-    seed=st.integers(0, 10_000),
-)
-def test_the_compiled_bidding_agrees_with_the_bidding_part(
-    name: str, bidding: Any, dealer: int, seed: int
-) -> None:
-    base = ba.variants.get(name)
-    rules = base if base.bidding.tag != bidding.tag else base.replace(bidding=bidding)
-    plan = rules.plan
-    compiled = plan_module.compiled_parts(rules)["bidding"]
-    rng = random.Random(seed)
-    for size in plan.hand_sizes[:6]:
-        ctx = plan.deal_context(0, dealer % rules.players, size)
-        node = plan.call_node(ctx)
-        while node.open:
-            legal = rules.bidding.legal_calls(node.ctx)
-            assert node.legal == legal
-            if "legal_calls" in compiled:
-                assert compiled["legal_calls"](node.ctx) == legal
-            node = node.after(rng.choice(node.legal))
-        expected = rules.bidding.outcome(node.ctx)
-        assert node.outcome == expected
-        if "outcome" in compiled:
-            assert compiled["outcome"](node.ctx) == expected
+def test_an_answer_key_is_trusted_only_from_the_class_that_decides() -> None:
+    """A bidding part's ``answer_key`` is used only when no subclass below the
+    class declaring it defines a method of its own: a subclass that changes a
+    rule is asked at every bidding point instead of being given its parent's
+    answers."""
+    assert plan_module.trusted_answer_key(ba.rules.OnceAroundBidding()) is not None
+    assert plan_module.trusted_answer_key(NoHighBids()) is None
+
+    @attrs.frozen(slots=True)
+    class Described(ba.rules.OnceAroundBidding):
+        tag: ClassVar[str] = "test-described"
+
+        def describe(self) -> str:
+            return "The same bidding, described otherwise."
+
+    assert plan_module.trusted_answer_key(Described()) is not None
 
 
-@pytest.mark.parametrize("bidding", BIDDINGS, ids=lambda b: type(b).__name__)
-def test_the_compiled_outcome_shares_outcomes_only_where_they_are_equal(bidding: Any) -> None:
-    """One compiled outcome, asked about many biddings (so it answers from the
-    outcomes it shares), always gives the bidding part's outcome."""
-    for name in ("gamerules", "vietnam-cutthroat", "cutthroat-5"):
-        base = ba.variants.get(name)
-        rules = base if base.bidding.tag != bidding.tag else base.replace(bidding=bidding)
-        outcome = plan_module.compiled_parts(rules)["bidding"].get("outcome")
-        if outcome is None:
-            continue
-        plan = rules.plan
-        rng = random.Random(7)
-        for _ in range(400):
-            size = rng.choice((1, 2, 3))
-            node = plan.call_node(plan.deal_context(0, rng.randrange(rules.players), size))
-            while node.open:
-                node = node.after(rng.choice(node.legal))
-            assert outcome(node.ctx) == rules.bidding.outcome(node.ctx)
-
-
-def test_a_bidding_that_changes_the_legal_calls_runs_through_its_method() -> None:
+def test_a_bidding_that_changes_the_refusals_is_followed() -> None:
+    """A subclass overriding ``refusal`` alone changes the legal calls, ``check`` and ``apply``."""
     rules = ba.variants.GAMERULES.replace(bidding=NoHighBids())
-    assert set(plan_module.compiled_parts(rules)["bidding"]) == {"outcome"}
-    node = rules.plan.call_node(rules.plan.deal_context(0, 0, 8))
-    assert max(c.tricks for c in node.legal if isinstance(c, ba.Bid)) == 3
-    state = ba.new_game(rules, seed=4)
-    assert ba.moves.bid(4) not in state.legal_moves()
+    state = ba.new_game(rules, seed=3)
+    assert all(not isinstance(m, ba.Bid) or m.tricks <= 3 for m in state.legal_moves())
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.apply(ba.Bid(4))
+    assert info.value.reason is Reason.BID_TOO_HIGH
+    assert lowlevel.playout(state, random.Random(1).choice).is_over
 
 
-def test_a_bidding_that_changes_the_outcome_runs_through_its_method() -> None:
-    compiled = plan_module.compiled_parts(ba.variants.GAMERULES)["bidding"]
-    assert set(compiled) == {"legal_calls", "outcome"}
+def test_a_bidding_that_changes_the_outcome_is_followed() -> None:
     rules = ba.variants.GAMERULES.replace(bidding=DoubledBoards())
-    assert set(plan_module.compiled_parts(rules)["bidding"]) == {"legal_calls"}
-    plan = rules.plan
-    node = plan.call_node(plan.deal_context(0, 0, 5))
-    for call in (ba.moves.BOARD, ba.moves.PASS, ba.moves.bid(2), ba.moves.PASS):
-        node = node.after(node.find(call))  # type: ignore[arg-type]
-    # seat 1 (left of the dealer, side 1) claimed board once: x1, doubled
-    assert node.outcome.contracts[1] == Contract(5, board=True, multiplier=2)
+    state = ba.new_game(rules, seed=1)
+    state = state.apply(ba.BoardBid())
+    while state.phase is ba.Phase.BIDDING:
+        state = state.apply(ba.Pass())
+    assert state.outcome is not None
+    assert [c.multiplier for c in state.outcome.contracts if c.board] == [2]
 
 
 def test_every_deal_opens_at_the_plans_shared_first_node() -> None:
@@ -435,7 +326,7 @@ def test_every_deal_opens_at_the_plans_shared_first_node() -> None:
     assert node is plan.opening_node(state.hand_size, first)
     assert node is plan.call_node(lowlevel.deal_context(state))
     assert plan.first_bidders == tuple(rules.bidding.first(d, 4) for d in range(4))
-    reread = ba.from_json(ba.to_json(state), ba.GameState)
+    reread = pickle.loads(pickle.dumps(state))
     first_node = reread.rules.plan.opening_node(state.hand_size, first)
     assert lowlevel.core(reread).deal.node is first_node
     again = lowlevel.deal_order(state, tuple(reversed(plan.deck_cards)))

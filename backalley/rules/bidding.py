@@ -1,4 +1,4 @@
-"""The bidding part (RULES.md 1.4, 2.2, 5, 6): the shape of the auction.
+"""The bidding part: the shape of the auction (see :ref:`rules-bidding`).
 
 Two shapes exist: :class:`OnceAroundBidding` (each player bids once, bids are
 summed per side, board claims escalate) and :class:`Auction` (the Vietnam
@@ -10,9 +10,8 @@ the calls make.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
 
 import attrs
 
@@ -22,10 +21,7 @@ from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, is_bool, plays_alone
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
-from backalley.values import BiddingOutcome, Contract, made_outcome
-
-if TYPE_CHECKING:
-    from backalley.rules.plan import Compiled
+from backalley.values import BiddingOutcome, Contract
 
 __all__ = [
     "AllPass",
@@ -40,16 +36,11 @@ __all__ = [
     "Speakers",
 ]
 
-_OUTCOME_LIMIT = 1 << 12
-"""The most bidding outcomes a compiled outcome remembers (about 1 MB; it
-starts afresh beyond)."""
-_NO_CLAIMS: frozenset[int] = frozenset()
-
 Refusal = tuple[Reason, str]
 
 
 class AllPass(Option):
-    """Option ``all_pass`` (RULES.md 1.4, 6): what happens when nobody contracts
+    """Option ``all_pass`` (see :ref:`rules-thrown-in`): what happens when nobody contracts
     for a trick (everybody passes, or every bid is zero)."""
 
     REDEAL_NEXT_DEALER = "redeal-next-dealer"
@@ -58,21 +49,21 @@ class AllPass(Option):
 
 
 class FirstBidder(Option):
-    """Option ``first_bidder`` (RULES.md 1.4): who speaks first."""
+    """Option ``first_bidder``: who speaks first (see :ref:`rules-bidding`)."""
 
     LEFT_OF_DEALER = "left-of-dealer"
     DEALER = "dealer"
 
 
 class BoardClaims(Option):
-    """Option ``board_claims`` (RULES.md 1.4): who may claim board after a first claim."""
+    """Option ``board_claims``: who may claim board after a first claim (see :ref:`rules-board`)."""
 
     ANY_PLAYER = "any-player"
     OPPONENTS_ONLY = "opponents-only"
 
 
 class BoardMultiplier(Option):
-    """Whose claims set a side's board multiplier (RULES.md 1.4, 6)."""
+    """Whose claims set a side's board multiplier (see :ref:`rules-board`)."""
 
     ALL_CLAIMS = "all-claims"
     """The deal's multiplier comes from the number of claims by anyone, the
@@ -102,7 +93,10 @@ def _check_multipliers(instance: Any, attribute: Any, value: tuple[int, ...]) ->
         )
 
 
-@functools.lru_cache(maxsize=256)
+def _once_around_calls(hand_size: int) -> tuple[Move, ...]:
+    return (PASS, *bids_between(0, hand_size), BOARD)
+
+
 def bids_between(low: int, high: int) -> tuple[Bid, ...]:
     """``bid low`` .. ``bid high`` (shared values; empty when ``high < low``)."""
     return tuple(bid(n) for n in range(low, high + 1))
@@ -113,8 +107,10 @@ def first_bidder(option: FirstBidder, dealer: int, players: int) -> int:
 
 
 class _BiddingPart(Part):
-    """What both bidding shapes share: the first bidder, the redeal after a
-    throw-in, and refusals explained from :meth:`legal_calls`."""
+    """What both bidding shapes share: the first bidder and the redeal after a
+    throw-in.  Each shape gives the calls it knows (:meth:`calls`) and the one
+    method that says no (:meth:`refusal`); the legal calls are the calls it
+    knows that :meth:`refusal` lets through, in that order."""
 
     __slots__ = ()
     first_bidder: FirstBidder
@@ -130,32 +126,26 @@ class _BiddingPart(Part):
 
     def direct_counters(self) -> tuple[int, ...]:
         """The multipliers a direct counter call (``counter x2`` ...) may name
-        under this part: none (an optional hook, read by the rule set's plan)."""
+        under this part: none."""
         return ()
 
     def redealer(self, dealer: int, players: int) -> int:
         """Who deals again after a thrown-in deal (option ``all_pass``)."""
         return dealer if self.all_pass is AllPass.REDEAL_SAME_DEALER else (dealer + 1) % players
 
-    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+    def calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
         raise NotImplementedError
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         raise NotImplementedError
 
-    def explain(self, ctx: BiddingContext, move: Move) -> Refusal:
-        """Why ``move`` is refused (the engine asks only for calls not in :meth:`legal_calls`)."""
-        why = self.refusal(ctx, move)
-        if why is None:  # pragma: no cover - legal_calls lists what refusal lets through
-            return (Reason.WRONG_PHASE, f"{move} is not a call these rules allow now")
-        return why
 
 
 @register
 @attrs.frozen(slots=True, repr=False)
 class OnceAroundBidding(_BiddingPart):
     """Each player bids exactly once, starting with ``first_bidder``
-    (RULES.md 1.4): ``pass`` (when ``pass_allowed``; counts as 0), a number
+    (see :ref:`rules-once-around`): ``pass`` (when ``pass_allowed``; counts as 0), a number
     from ``min_bid`` to ``hand size - max_bid_below_hand``, or ``board`` (when
     ``board``).  Bids need not be higher than earlier bids.  A side's contract
     is the sum of its members' bids, or its board.
@@ -207,15 +197,34 @@ class OnceAroundBidding(_BiddingPart):
     def max_bid(self, hand_size: int) -> int:
         return hand_size - self.max_bid_below_hand
 
-    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        """The calls :meth:`refusal` lets through, in order: pass, numbers up, board."""
-        hooked = self._hooked(ctx)
-        numbers = bids_between(self.min_bid, self.max_bid(ctx.hand_size))
-        if hooked is not None:
-            numbers = tuple(b for b in numbers if b.tricks != hooked)
-        passes = (PASS,) if self.pass_allowed and hooked != 0 else ()
-        board = (BOARD,) if self._board_refusal(ctx) is None else ()
-        return passes + numbers + board
+    def calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """The calls this bidding knows, in order: pass, numbers up to the hand
+        size, board (:meth:`refusal` says which are legal now)."""
+        return _once_around_calls(ctx.hand_size)
+
+    def answer_key(self, ctx: BiddingContext) -> Hashable:
+        """What :meth:`speaker` and :meth:`refusal` depend on: the hand size,
+        the number of calls so far, the board claims (and whether the seat's
+        own side made one) and the total of the numeric bids."""
+        calls = ctx.calls
+        claims = total = 0
+        own_side = False
+        if calls:
+            seat_teams, players = ctx.seat_teams, ctx.players
+            side = seat_teams[(ctx.first + len(calls)) % players]
+            seat = ctx.first
+            for call in calls:
+                kind = type(call)
+                if kind is Bid:
+                    total += call.tricks  # type: ignore[union-attr]
+                elif kind is BoardBid:
+                    claims += 1
+                    if seat_teams[seat] == side:
+                        own_side = True
+                seat += 1
+                if seat == players:
+                    seat = 0
+        return (ctx.hand_size, ctx.players, len(calls), claims, own_side, total)
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         """Why ``move`` may not be called now, or ``None`` if it may."""
@@ -245,7 +254,8 @@ class OnceAroundBidding(_BiddingPart):
         return (Reason.WRONG_PHASE, f"{move} is not a call; it is time to bid")
 
     def _board_refusal(self, ctx: BiddingContext) -> Refusal | None:
-        """RULES.md 1.4: board claims, their number, and ``board_claims``."""
+        """Board claims: whether board is a call, how many claims the multipliers
+        allow, and who may claim again (``board_claims``)."""
         if not self.board:
             return (Reason.BOARD_NOT_ALLOWED, "these rules have no board bid")
         claims = [i for i, call in enumerate(ctx.calls) if isinstance(call, BoardBid)]
@@ -264,7 +274,7 @@ class OnceAroundBidding(_BiddingPart):
         return None
 
     def _hooked(self, ctx: BiddingContext) -> int | None:
-        """The hook (RULES.md 5): the number of tricks (0 = pass) the last bidder
+        """The hook: the number of tricks (0 = pass) the last bidder
         may not call because the bids would total the hand size - unless that
         call is the only one left."""
         if not self.hook or not ctx.is_last:
@@ -296,7 +306,7 @@ class OnceAroundBidding(_BiddingPart):
         )
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
-        """The contracts made by the complete calls ``ctx.calls`` (RULES.md 1.4, 1.5)."""
+        """The contracts made by the complete calls ``ctx.calls``, and who leads first."""
         calls, teams = ctx.calls, ctx.teams
         seats = [ctx.seat_of(i) for i in range(len(calls))]
         numbers = [call.tricks if type(call) is Bid else 0 for call in calls]
@@ -315,140 +325,11 @@ class OnceAroundBidding(_BiddingPart):
                 contracts.append(Contract(ctx.hand_size, board=True, multiplier=mult))
             else:
                 contracts.append(Contract(sum(n for s, n in zip(seats, numbers) if s in team)))
-        # RULES.md 1.5: the last board claimer, else the earliest of the highest bids.
+        # the first leader: the last board claimer, else the earliest of the highest bids
         leader = claims[-1] if claims else seats[numbers.index(max(numbers))]
         return BiddingOutcome(
             tuple(contracts), highest_bidder=leader, board_bidders=frozenset(claims)
         )
-
-    def compile(self, rules: Any) -> Compiled:
-        """Fast forms of :meth:`legal_calls` and :meth:`outcome` for the rule
-        set's plan: the same calls (one shared tuple per bidding situation) and
-        the same contracts (shared :class:`Contract` and outcome values, which
-        are immutable: one outcome per hand size, side totals, highest bidder
-        and board claims), found in one pass over the calls.  A subclass that changes
-        either rule runs through its own methods instead."""
-        out: Compiled = {}
-        cls = type(self)
-        if all(
-            getattr(cls, name) is getattr(OnceAroundBidding, name)
-            for name in ("legal_calls", "_hooked", "_board_refusal", "max_bid")
-        ):
-            out["legal_calls"] = self._compiled_legal_calls()
-        if cls.outcome is OnceAroundBidding.outcome:
-            out["outcome"] = self._compiled_outcome()
-        return out
-
-    def _compiled_legal_calls(self) -> Callable[[BiddingContext], tuple[Move, ...]]:
-        """:meth:`legal_calls`, remembered by what it depends on: the hand size,
-        whether the last seat speaks, the board claims so far (and whether the
-        seat's own side made one) and the total of the numeric bids."""
-        legal_calls = self.legal_calls
-        memo: dict[tuple[int, int, int, int, bool, int], tuple[Move, ...]] = {}
-
-        def compiled(ctx: BiddingContext) -> tuple[Move, ...]:
-            hand_size, players, first, calls, _teams, seat_teams = ctx
-            claims = total = 0
-            own_side = False
-            if calls:
-                seat = first
-                side = seat_teams[(first + len(calls)) % players]
-                for call in calls:
-                    kind = type(call)
-                    if kind is Bid:
-                        total += call.tricks  # type: ignore[union-attr]
-                    elif kind is BoardBid:
-                        claims += 1
-                        if seat_teams[seat] == side:
-                            own_side = True
-                    seat += 1
-                    if seat == players:
-                        seat = 0
-            key = (hand_size, players, len(calls), claims, own_side, total)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = legal_calls(ctx)
-            return found
-
-        return compiled
-
-    def _compiled_outcome(self) -> Callable[[BiddingContext], BiddingOutcome]:
-        """:meth:`outcome` in one pass, with shared contracts."""
-        thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
-        multipliers = self.board_multipliers
-        own_highest = self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM
-        numeric: dict[int, Contract] = {}
-        boards: dict[tuple[int, int], Contract] = {}
-        passed: dict[int, BiddingOutcome] = {}
-        made: dict[tuple[int, ...], BiddingOutcome] = {}
-
-        def contract(tricks: int) -> Contract:
-            found = numeric.get(tricks)
-            if found is None:
-                found = numeric[tricks] = Contract(tricks)
-            return found
-
-        def board(hand_size: int, level: int) -> Contract:
-            found = boards.get((hand_size, level))
-            if found is None:
-                found = Contract(hand_size, board=True, multiplier=multipliers[level - 1])
-                boards[(hand_size, level)] = found
-            return found
-
-        def outcome(ctx: BiddingContext) -> BiddingOutcome:
-            hand_size, players, first, calls, teams, seat_teams = ctx
-            sums = [0] * len(teams)
-            claims: list[int] = []
-            best = 0
-            leader = first
-            seat = first
-            for call in calls:
-                kind = type(call)
-                if kind is Bid:
-                    tricks = call.tricks  # type: ignore[union-attr]
-                    sums[seat_teams[seat]] += tricks
-                    if tricks > best:
-                        best, leader = tricks, seat
-                elif kind is BoardBid:
-                    claims.append(seat)
-                seat += 1
-                if seat == players:
-                    seat = 0
-            if not claims and not best:
-                out = passed.get(len(teams))
-                if out is None:
-                    out = BiddingOutcome(tuple(contract(0) for _ in teams), thrown_in=thrown)
-                    passed[len(teams)] = out
-                return out
-            # the outcome depends only on these: one shared value per situation
-            key = (hand_size, leader, *sums, -1, *claims)
-            out = made.get(key)
-            if out is not None:
-                return out
-            if claims:
-                sides: list[Contract | None] = []
-                for side, team in enumerate(teams):
-                    if any(s in team for s in claims):
-                        level = len(claims)
-                        if own_highest:
-                            level = max(k + 1 for k, s in enumerate(claims) if s in team)
-                        sides.append(board(hand_size, level))
-                    else:
-                        sides.append(contract(sums[side]))
-                contracts = tuple(sides)
-            else:
-                contracts = tuple(map(contract, sums))
-            out = made_outcome(
-                contracts,
-                claims[-1] if claims else leader,
-                frozenset(claims) if claims else _NO_CLAIMS,
-            )
-            if len(made) >= _OUTCOME_LIMIT:
-                made.clear()
-            made[key] = out
-            return out
-
-        return outcome
 
     def describe(self) -> str:
         return self._describe(alone=False)
@@ -508,32 +389,31 @@ def _all_pass_text(option: AllPass) -> str:
 
 
 class Speakers(Option):
-    """Option ``speakers`` of the auction (RULES.md 2.2, 2.6): who speaks."""
+    """Option ``speakers`` of the auction: who speaks (see :ref:`rules-literal-auction`)."""
 
     EACH_PLAYER = "each-player"
-    """Every player speaks once, in turn (RULES.md 2.2)."""
+    """Every player speaks once, in turn."""
     ONE_PER_TEAM = "one-per-team"
     """Each side makes exactly one announcement: the first bidder speaks for
     their side, then the next player clockwise for the next side, and so on
-    (RULES.md 2.6).  Without partnerships every player is a side of their own,
+    (the source read word by word).  Without partnerships every player is a side of their own,
     so every player speaks once."""
 
 
 class CounterStyle(Option):
-    """Option ``counter_style`` of the auction (RULES.md 2.2, 2.6): how a side
+    """Option ``counter_style`` of the auction (see :ref:`rules-counters`): how a side
     multiplies the other side's contract."""
 
     STEP = "step"
     """``counter`` calls (double, then triple, then quadruple), one step at a
-    time, each taking the contract over for the countering side (RULES.md 2.2)."""
+    time, each taking the contract over for the countering side."""
     DIRECT = "direct"
     """One call, ``counter x2``, ``x3`` or ``x4`` (double, triple or
     quadruple), answering an uncountered contract of another side; it cannot
-    be answered: every later player may only pass (RULES.md 2.6)."""
+    be answered: every later player may only pass."""
     MULTIPLE_BID = "multiple-bid"
     """No counter calls: a bid of at least 2, 3 or 4 times the other side's
-    announcement carries the multiplier 2, 3 or 4 (RULES.md 2.6: 3 then 7 is a
-    double)."""
+    announcement carries the multiplier 2, 3 or 4 (3 then 7 is a double)."""
 
 
 _COUNTER_NAMES = (
@@ -573,7 +453,7 @@ class AuctionState:
 @register
 @attrs.frozen(slots=True, repr=False)
 class Auction(_BiddingPart):
-    """The Vietnam ascending auction (RULES.md 2.2, 2.6).
+    """The Vietnam ascending auction (see :ref:`rules-auction`).
 
     Players speak in turn, starting with ``first_bidder``: every player once
     (``speakers = each-player``), or one player per side (``one-per-team``:
@@ -594,7 +474,7 @@ class Auction(_BiddingPart):
 
     The last winning call makes its player the declarer.
 
-    Choices where the source is silent (RULES.md 2.6): the multiple of a bid
+    Choices where the source is silent (see :ref:`rules-choices`): the multiple of a bid
     is counted against the announcement it overbids (multipliers do not
     accumulate: 2, then 4 (x2), then 8 is again x2); overbidding one's own
     side's announcement carries no multiplier; after a direct counter even a
@@ -684,16 +564,29 @@ class Auction(_BiddingPart):
             return 1
         return max(1, min(tricks // previous, self.counters + 1))
 
-    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        """The calls :meth:`refusal` lets through, in order: pass, numbers up, counters."""
+    def calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """The calls this auction knows, in order: pass, numbers up to the hand
+        size, the counters (:meth:`refusal` says which are legal now)."""
+        return (PASS, *bids_between(0, ctx.hand_size), *self._counter_calls())
+
+    def answer_key(self, ctx: BiddingContext) -> Hashable:
+        """What :meth:`speaker` and :meth:`refusal` depend on: the hand size,
+        the number of calls so far, and where the auction stands as the seat to
+        speak sees it (the highest number, whether the seat's own side holds
+        it, the multiplier, whether a direct counter closed the auction)."""
         current = self.state(ctx)
-        if current.closed:
-            return (PASS,)
-        low = self.min_bid if current.holder is None else max(self.min_bid, current.tricks + 1)
-        counters: tuple[Move, ...] = ()
-        if self._counter_refusal(ctx, current, None) is None:
-            counters = self._counter_calls()
-        return (PASS, *bids_between(low, ctx.hand_size), *counters)
+        holder = current.holder
+        own = None if holder is None else ctx.team_of(holder) == ctx.team_of(ctx.seat)
+        return (
+            ctx.hand_size,
+            ctx.players,
+            len(ctx.teams),
+            len(ctx.calls),
+            current.tricks,
+            own,
+            current.multiplier,
+            current.closed,
+        )
 
     def _counter_calls(self) -> tuple[Counter, ...]:
         direct = self.direct_counters()
@@ -729,7 +622,7 @@ class Auction(_BiddingPart):
     def _counter_refusal(
         self, ctx: BiddingContext, current: AuctionState, move: Counter | None
     ) -> Refusal | None:
-        """RULES.md 2.2, 2.6: a counter takes over another side's contract."""
+        """A counter takes over another side's contract (see :ref:`rules-counters`)."""
         style = self.counter_style
         if style is CounterStyle.MULTIPLE_BID:
             return (

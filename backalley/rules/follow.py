@@ -1,8 +1,8 @@
-"""The follow part (RULES.md 1.6, 6): what a player must play to a trick."""
+"""The follow part: what a player must play to a trick (see :ref:`rules-follow`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -12,10 +12,6 @@ from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
-
-if TYPE_CHECKING:
-    from backalley.rules.plan import Compiled
-    from backalley.rules.ruleset import RuleSet
 
 __all__ = ["BlooperForced", "FollowPolicy"]
 
@@ -33,7 +29,7 @@ class BlooperForced(Option):
 @attrs.frozen(slots=True, repr=False)
 class FollowPolicy(Part):
     """Players must follow the suit led if able; jokers belong to the trump
-    suit (RULES.md 1.6).  With ``blooper_lead_forcing``, a led Big Blooper
+    suit (see :ref:`rules-follow`).  With ``blooper_lead_forcing``, a led Big Blooper
     (``BJ``) forces every ``blooper_forced`` player holding a trump to play
     their highest trump, and - with ``little_blooper_forcing`` - a led Little
     Blooper (``LJ``) forces their lowest trump.  Without jokers in the deck
@@ -57,7 +53,7 @@ class FollowPolicy(Part):
     def restrictions(
         self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
     ) -> tuple[Restriction, ...]:
-        """RULES.md 1.6: follow the suit led if able (a led joker is a trump
+        """Follow the suit led if able (a led joker is a trump
         lead); a led blooper forces the highest (BJ) or lowest (LJ) trump."""
         led = trick[0]
         ranking = ctx.ranking
@@ -71,42 +67,6 @@ class FollowPolicy(Part):
                 forced = (1 << ranking.lowest(same, ctx.trump), Reason.MUST_PLAY_LOWEST_TRUMP)
             return (forced, (same, Reason.MUST_FOLLOW_SUIT))
         return ((same, Reason.MUST_FOLLOW_SUIT),)
-
-    def compile(self, rules: RuleSet) -> Compiled:
-        """A fast form of :meth:`restrictions` (as a bit set), for the rule
-        set's plan: the same rule, with the ranking's suits looked up in a table
-        built once from its ``suit_cards``.  A subclass that changes
-        :meth:`restrictions` runs through its protocol method instead."""
-        if type(self).restrictions is not FollowPolicy.restrictions:
-            return {}
-        ranking = rules.ranking
-        suit_of = tuple(tuple(ranking.suit_cards(c, t) for c in range(54)) for t in range(5))
-        seat_teams = rules.seat_teams
-        big = self.forces(True, True), self.forces(True, False)
-        little = self.forces(False, True), self.forces(False, False)
-
-        def follow_mask(
-            ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
-        ) -> int:
-            led = trick[0]
-            same = hand & suit_of[ctx.trump][led]
-            if not same:
-                return hand
-            if led >= LJ_INDEX:
-                opponent = seat_teams[seat] != seat_teams[leader]
-                if led == BJ_INDEX:
-                    if big[not opponent]:
-                        return 1 << ranking.highest(same, ctx.trump)
-                elif little[not opponent]:
-                    return 1 << ranking.lowest(same, ctx.trump)
-            return same
-
-        # the same rule as a table: a led joker that may force a trump is left to follow_mask
-        jokers = (LJ_INDEX, BJ_INDEX) if any(big) or any(little) else ()
-        suits = tuple(
-            tuple(0 if led in jokers else row[led] for led in range(54)) for row in suit_of
-        )
-        return {"follow_mask": follow_mask, "follow_suits": suits}
 
     def explain(
         self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]

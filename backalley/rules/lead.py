@@ -1,9 +1,9 @@
-"""The lead part (RULES.md 1.5, 1.6, 2.3, 5, 6): who leads the first trick, and
-when trump may be led."""
+"""The lead part: who leads the first trick, and when trump may be led (see
+:ref:`rules-lead`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -14,10 +14,6 @@ from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
 
-if TYPE_CHECKING:
-    from backalley.rules.plan import Compiled
-    from backalley.rules.ruleset import RuleSet
-
 __all__ = ["FirstLead", "LeadPolicy", "TrumpBrokenBy", "TrumpLead"]
 
 
@@ -26,15 +22,15 @@ class FirstLead(Option):
 
     HIGHEST_BIDDER = "highest-bidder"
     """The last board claimer, else the highest numeric bid, ties to the
-    earliest bidder (RULES.md 1.5); in an auction, the declarer."""
+    earliest bidder (see :ref:`rules-first-lead`); in an auction, the declarer."""
     DECLARER = "declarer"
-    """The declarer of the auction (RULES.md 2.2)."""
+    """The declarer of the auction."""
     LEFT_OF_DEALER = "left-of-dealer"
     """The player left of the dealer."""
 
 
 class TrumpLead(Option):
-    """Option ``trump_lead`` (RULES.md 1.6, 5, 6): when a trump may be led.
+    """Option ``trump_lead``: when a trump may be led (see :ref:`rules-trump-lead`).
 
     A hand holding nothing but trumps may always lead one.
     """
@@ -48,7 +44,7 @@ class TrumpLead(Option):
 
 
 class TrumpBrokenBy(Option):
-    """What breaks trump (RULES.md 5)."""
+    """What breaks trump (see :ref:`rules-trump-lead`)."""
 
     ANY_TRUMP = "any-trump"
     """Any trump (jokers included) played in an earlier trick of the deal."""
@@ -77,7 +73,7 @@ class LeadPolicy(Part):
         return frozenset({"declarer"}) if self.first_lead is FirstLead.DECLARER else frozenset()
 
     def first_leader(self, ctx: DealContext) -> int:
-        """Who leads the first trick (RULES.md 1.5, 2.2); the player left of
+        """Who leads the first trick (see :ref:`rules-first-lead`); the player left of
         the dealer when the bidding names nobody."""
         left = (ctx.dealer + 1) % ctx.players
         outcome = ctx.outcome
@@ -86,17 +82,10 @@ class LeadPolicy(Part):
         seat = outcome.declarer if self.first_lead is FirstLead.DECLARER else outcome.highest_bidder
         return left if seat is None else seat
 
-    def may_lead_trump(self, broken: bool, bid_board: bool) -> bool:
-        """Whether a hand that holds a non-trump may lead a trump (RULES.md 1.6)."""
-        mode = self.trump_lead
-        if mode is TrumpLead.ANY_TIME or broken:
-            return True
-        return mode is TrumpLead.AFTER_BROKEN_OR_BOARD and bid_board
-
     def restrictions(
         self, ctx: DealContext, seat: int, hand: int, broken: bool
     ) -> tuple[Restriction, ...]:
-        """RULES.md 1.6 "Leading trump": no trump lead until trump is broken
+        """Leading trump: no trump lead until trump is broken
         (or by a board bidder, with ``after-broken-or-board``), unless the hand
         holds nothing but trumps."""
         if self.trump_lead is TrumpLead.ANY_TIME or broken:
@@ -118,49 +107,12 @@ class LeadPolicy(Part):
         return msg
 
     def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
-        """RULES.md 1.6, option ``trump_broken_by``: any trump played breaks
+        """Option ``trump_broken_by``: any trump played breaks
         trump, or only one played by a player who could not follow."""
         tmask = ctx.ranking.trumps(ctx.trump)
         if not any((tmask >> card) & 1 for card in trick):
             return False
         return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not (tmask >> trick[0]) & 1
-
-    def compile(self, rules: RuleSet) -> Compiled:
-        """Fast forms of :meth:`restrictions` (as a bit set) and
-        :meth:`breaks_trump`, for the rule set's plan: the same rule, with the
-        ranking's trumps looked up once per trump.  A subclass that changes
-        either method runs through its protocol method instead."""
-        out: Compiled = {}
-        trumps_of = tuple(rules.ranking.trumps(t) for t in range(5))
-        if type(self).restrictions is LeadPolicy.restrictions:
-            mode = self.trump_lead
-            board_ok = mode is TrumpLead.AFTER_BROKEN_OR_BOARD
-
-            def lead_mask(ctx: DealContext, seat: int, hand: int, broken: bool) -> int:
-                if broken:
-                    return hand
-                trumps = hand & trumps_of[ctx.trump]
-                if not trumps or trumps == hand:
-                    return hand
-                if board_ok and seat in ctx.board_bidders:
-                    return hand
-                return hand ^ trumps
-
-            out["lead_mask"] = (
-                (lambda ctx, seat, hand, broken: hand) if mode is TrumpLead.ANY_TIME else lead_mask
-            )
-        if type(self).breaks_trump is LeadPolicy.breaks_trump:
-            any_trump = self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP
-
-            def breaks_trump(ctx: DealContext, trick: tuple[int, ...]) -> bool:
-                tmask = trumps_of[ctx.trump]
-                for card in trick:
-                    if tmask >> card & 1:
-                        return any_trump or not tmask >> trick[0] & 1
-                return False
-
-            out["breaks_trump"] = breaks_trump
-        return out
 
     def describe(self) -> str:
         return self._describe(jokers=True, board=True, declarer=False, always=False)

@@ -1,41 +1,42 @@
-"""A rule set compiled once into a plan: the per-rule-set functions and
-tables the engine calls on every decision.
+"""A rule set's plan: where the engine asks the parts and remembers their answers.
 
-The rules live in their parts; the plan is how they run fast.  It is built
-once per :class:`~backalley.RuleSet` (:attr:`RuleSet.plan`) from the parts'
-own methods:
+The rules live in their parts, each decision in one protocol method; the plan
+never restates one.  It is built once per :class:`~backalley.RuleSet`
+(:attr:`RuleSet.plan`) and does three things:
 
-- **Plays**: :attr:`Plan.lead_mask` and :attr:`Plan.follow_mask` give the legal
-  plays as a bit set in one call.  A part may offer a fast form of its rule
-  through an optional ``compile(rules)`` method returning a
-  :class:`Compiled` mapping (the built-in lead and follow parts do); a part
-  without one - a user's own part, or a subclass that changes the rule - runs
-  through its protocol method ``restrictions``, narrowing the hand by each
-  restriction in turn.  Both forms give the same answer (the test suite checks
-  the built-in compiled functions against the protocol methods on random
-  positions).  A refused card is always explained from the protocol methods
-  (:meth:`Plan.play_refusal`), so the reasons never change.
-- **Bidding**: :class:`CallNode` values for (hand size, first bidder, calls
-  so far), built lazily from the bidding part's ``legal_calls`` and
-  ``outcome``: each node knows the legal calls, finds a call among them by
-  identity, and knows the outcome of a complete bidding.  The first calls of a
-  bidding, which every deal meets, are kept in a table bounded in size;
-  deeper nodes only while they are among the latest met.
-- **Trick and deal**: the ranking part's ``trick_winner``, the lead part's
-  ``breaks_trump`` (or their compiled forms), and the contexts the parts
-  decide from.
+- **It asks.**  Every decision the engine needs goes through one method here,
+  which calls the part's protocol method: the plays through the lead and follow
+  parts' ``restrictions`` (:meth:`Plan.play_mask`, :meth:`Plan.play_refusal`),
+  the calls through the bidding part's ``calls``, ``refusal`` and ``speaker``
+  (:meth:`Plan.legal_calls`, :meth:`Plan.call_refusal`), the trick winner
+  through the ranking part's ``trick_winner``, and so on.  A user's part, or a
+  subclass overriding any one method, is therefore followed everywhere: legal
+  moves, refusals, ``apply``, views, the solver and the bots.
+- **It checks the answers.**  A part that answers something the engine cannot
+  use (a seat that does not exist, a winner outside the trick, a number of
+  points per side that is not one whole number for each side, no legal move
+  for the seat to act) raises :class:`~backalley.RuleSetError` naming the part
+  and the method.
+- **It remembers.**  The answers of the bidding part are kept in bounded
+  tables: one :class:`CallNode` per bidding met (the legal calls and the node
+  after each call), and one set of legal calls per *answer key*.  A bidding
+  part may say what its answers depend on through ``answer_key(ctx)``; the plan
+  trusts that declaration only when it comes from the part's own class or from
+  a class below which no subclass defines a method of its own (otherwise the
+  key is the whole bidding: the hand size, the first bidder and the calls).
+  So a subclass that changes a rule can never be given its parent's answers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from backalley.cards import CARDS, Suit
-from backalley.errors import Reason, SetupError
-from backalley.moves import Move
+from backalley.cards import CARDS
+from backalley.errors import Reason, RuleSetError, SetupError
+from backalley.moves import PLAYS, Move, Play
 from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
-from backalley.rules.protocols import FollowRule, LeadRule, Refusal
+from backalley.rules.protocols import Refusal
 from backalley.values import BiddingOutcome
 
 if TYPE_CHECKING:
@@ -43,170 +44,103 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALL_NODE_LIMIT",
+    "PLAYS_LIMIT",
+    "CallAnswers",
     "CallNode",
-    "Compiled",
-    "FollowMask",
-    "LeadMask",
     "Plan",
-    "TrumpBreak",
-    "generic_follow_mask",
-    "generic_lead_mask",
 ]
 
-LeadMask = Callable[[DealContext, int, int, bool], int]
-"""``lead_mask(ctx, seat, hand, broken)``: the cards ``seat`` may lead from ``hand``."""
-FollowMask = Callable[[DealContext, int, int, tuple[int, ...], int], int]
-"""``follow_mask(ctx, seat, hand, trick, leader)``: the cards ``seat`` may play to ``trick``."""
-TrumpBreak = Callable[[DealContext, tuple[int, ...]], bool]
-"""``breaks_trump(ctx, trick)``: whether a completed trick breaks trump."""
-TrickWinner = Callable[[tuple[int, ...], int], int]
-"""``trick_winner(trick, trump)``: the position in ``trick`` of the winning card."""
+CALL_NODE_LIMIT = 8_192
+"""The most bidding nodes (and answer sets) a plan keeps; its tables start afresh beyond."""
+
+PLAYS_LIMIT = 8_192
+"""The most sets of legal plays a plan keeps as tuples of moves; the table starts afresh beyond."""
+
+_DESCRIPTIVE = frozenset(
+    {"describe", "describe_in", "summary", "options", "needs", "provides", "problems"}
+)
+"""Methods that describe a part rather than decide: a subclass giving its own
+text still keeps its parent's ``answer_key``."""
 
 
-class Compiled(TypedDict, total=False):
-    """What a part's optional ``compile(rules)`` may return: fast functions
-    that give exactly the answers of the part's protocol methods (any key
-    left out runs through the protocol method)."""
-
-    lead_mask: LeadMask
-    """The lead part's ``restrictions``, folded into a bit set."""
-    breaks_trump: TrumpBreak
-    """The lead part's ``breaks_trump``."""
-    follow_mask: FollowMask
-    """The follow part's ``restrictions``, folded into a bit set."""
-    follow_suits: tuple[tuple[int, ...], ...]
-    """With ``follow_mask``, where the rule is "follow the led card's suit if
-    able": for each effective trump (0..4) and led card (0..53), the cards that
-    follow it.  The legal plays are the hand's cards among them, or the whole
-    hand when it holds none; ``0`` marks a led card the table does not decide
-    (``follow_mask`` is asked).  It lets the engine's hottest loops decide a
-    follow without a call."""
-    trick_winner: TrickWinner
-    """The ranking part's ``trick_winner``."""
-    outcome: Callable[[BiddingContext], BiddingOutcome]
-    """The bidding part's ``outcome``."""
-    legal_calls: Callable[[BiddingContext], tuple[Move, ...]]
-    """The bidding part's ``legal_calls``."""
+def _defines_decisions(cls: type) -> bool:
+    """Whether ``cls`` itself defines a method that could change a decision."""
+    return any(
+        callable(value) and not name.startswith("__") and name not in _DESCRIPTIVE
+        for name, value in vars(cls).items()
+    )
 
 
-_tuple = tuple.__new__  # a named tuple without NamedTuple.__new__'s Python-level call
-
-_NO_IDS: dict[int, Move] = {}  # the calls of a closed bidding (never written to)
-_NO_CHILDREN: dict[int, CallNode] = {}  # the nodes after a closed bidding (never written to)
-_NO_FOLLOW_TABLE = ((0,) * 54,) * 5  # a follow part without a table: every follow asks it
-
-CALL_NODE_LIMIT = 4_096
-"""The most bidding nodes a plan keeps (a few MB); the table starts afresh beyond it."""
-
-SHARED_CALLS = 2
-"""The plan keeps the bidding nodes of at most this many calls, which every
-deal meets again and again.  Deeper nodes, which biddings rarely share, are
-built when reached and die young; only the last :data:`RECENT_NODES` met are
-remembered, so that the same bidding met again soon (a document loaded again,
-a replay) finds its nodes.  Kept, they would fill the table and give the
-garbage collector long-lived objects to walk (about 4 % of a random game's
-time)."""
-
-RECENT_NODES = 64
-"""How many of the latest deeper bidding nodes a plan remembers (see :data:`SHARED_CALLS`)."""
+def trusted_answer_key(part: object) -> Callable[[BiddingContext], Hashable] | None:
+    """The part's ``answer_key`` when the plan may trust it: declared by the
+    part's class, or by an ancestor below which no class defines a method of
+    its own (see the module's description)."""
+    cls = type(part)
+    for klass in cls.__mro__:
+        if "answer_key" in vars(klass):
+            break
+        if _defines_decisions(klass):
+            return None
+    else:
+        return None
+    return getattr(part, "answer_key", None)
 
 
-def _compiled(part: object, rules: RuleSet) -> Compiled:
-    """A part's compiled functions (none for a part without ``compile``)."""
-    hook = getattr(part, "compile", None)
-    if hook is None:
-        return {}
-    found: Compiled | None = hook(rules)
-    return found or {}
+class CallAnswers:
+    """The bidding part's answers at one point of a bidding: whether a seat
+    is still to speak, the legal calls in the part's order, and the same calls
+    by value."""
 
+    __slots__ = ("by_value", "legal", "open")
 
-def generic_lead_mask(lead: LeadRule) -> LeadMask:
-    """The lead part's rule run through its protocol method ``restrictions``."""
-    restrictions = lead.restrictions
-
-    def lead_mask(ctx: DealContext, seat: int, hand: int, broken: bool) -> int:
-        for allowed, _reason in restrictions(ctx, seat, hand, broken):
-            hand &= allowed
-        return hand
-
-    return lead_mask
-
-
-def generic_follow_mask(follow: FollowRule) -> FollowMask:
-    """The follow part's rule run through its protocol method ``restrictions``."""
-    restrictions = follow.restrictions
-
-    def follow_mask(
-        ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
-    ) -> int:
-        for allowed, _reason in restrictions(ctx, seat, hand, trick, leader):
-            hand &= allowed
-        return hand
-
-    return follow_mask
+    def __init__(self, is_open: bool, legal: tuple[Move, ...]) -> None:
+        self.open = is_open
+        self.legal = legal
+        self.by_value: dict[Move, Move] = {m: m for m in legal}
 
 
 class CallNode:
-    """One point of a bidding: the calls so far (in :attr:`ctx`), the legal
-    calls, and - once met - the node after each call and the outcome of the
-    complete bidding.  Nodes of up to :data:`SHARED_CALLS` calls are shared by
-    every deal of the plan with the same hand size, first bidder and calls;
-    deeper ones only while they are among the latest met.  They never change
-    what they answer."""
+    """One point of a bidding: the calls so far (in :attr:`ctx`), the bidding
+    part's answers there, and - once met - the node after each call and the
+    outcome of the complete bidding.  A plan's nodes never change what they
+    answer; the plan keeps at most :data:`CALL_NODE_LIMIT` of them."""
 
-    __slots__ = ("_children", "_outcome", "_plan", "ctx", "ids", "legal", "open")
+    __slots__ = ("_children", "_outcome", "_plan", "answers", "ctx")
 
     def __init__(self, plan: Plan, ctx: BiddingContext) -> None:
         self._plan = plan
         self.ctx = ctx
-        self.open: bool = plan.speaker(ctx) is not None
-        """Whether a seat is still to speak (the bidding part's ``speaker``)."""
-        self.legal: tuple[Move, ...] = ()
-        """The calls the seat to speak may make (the bidding part's order)."""
-        self.ids: dict[int, Move] = _NO_IDS
-        """The legal calls by identity (each call is one of ``legal``)."""
-        self._children: dict[int, CallNode] = _NO_CHILDREN
+        self.answers: CallAnswers = plan._answers_at(ctx)
+        self._children: dict[Move, CallNode] = {}
         self._outcome: BiddingOutcome | None = None
-        if self.open:
-            legal = self.legal = plan.legal_calls(ctx)
-            self.ids = plan._ids_of(legal)
-            if len(ctx.calls) < SHARED_CALLS:
-                self._children = {}
+
+    @property
+    def open(self) -> bool:
+        """Whether a seat is still to speak (the bidding part's ``speaker``)."""
+        return self.answers.open
+
+    @property
+    def legal(self) -> tuple[Move, ...]:
+        """The calls the seat to speak may make, in the bidding part's order."""
+        return self.answers.legal
 
     def find(self, move: object) -> Move | None:
         """The legal call equal to ``move`` (``None`` if it is not legal)."""
-        found = self.ids.get(id(move))
-        if found is not None:
-            return found
-        for m in self.legal:
-            if m == move:
-                return m
-        return None
+        try:
+            return self.answers.by_value.get(move)  # type: ignore[call-overload, no-any-return]
+        except TypeError:  # not hashable: not a call
+            return None
 
     def after(self, call: Move) -> CallNode:
-        """The node after ``call``, which must be one of :attr:`legal` (by identity)."""
-        child = self._children.get(id(call))
+        """The node after ``call``, which must be one of :attr:`legal`."""
+        child = self._children.get(call)
         if child is None:
-            plan = self._plan
-            recent = plan._recent.get(id(self))
-            if recent is not None and recent[0] is self and recent[1].ctx.calls[-1] is call:
-                return recent[1]  # the same bidding again (a document loaded again, a replay)
-            if not self.open:
+            if not self.answers.open:
                 raise SetupError(f"the bidding is over: no call follows, not {call}")
-            hand_size, players, first, calls, teams, seat_teams = self.ctx
-            ctx = _tuple(
-                BiddingContext,
-                (hand_size, players, first, calls + (call,), teams, seat_teams),  # noqa: RUF005  (half the cost of unpacking, per move)
-            )
-            child = CallNode(plan, ctx)
-            if len(calls) < SHARED_CALLS:
-                self._children[id(call)] = child
-                plan._count_node()
-            else:
-                recents = plan._recent
-                if len(recents) >= RECENT_NODES:
-                    recents.clear()
-                recents[id(self)] = (self, child)  # holds ``self``: its id stays its own
+            ctx = self.ctx
+            child = CallNode(self._plan, ctx._replace(calls=(*ctx.calls, call)))
+            self._children[call] = child
+            self._plan._count_node()
         return child
 
     @property
@@ -214,44 +148,31 @@ class CallNode:
         """The bidding part's outcome of these (complete) calls."""
         out = self._outcome
         if out is None:
-            out = self._plan.bidding_outcome(self.ctx)
-            self._outcome = out
+            out = self._outcome = self._plan.bidding_outcome(self.ctx)
         return out
 
 
 class Plan:
-    """The compiled form of one :class:`~backalley.RuleSet` (see :attr:`RuleSet.plan`)."""
+    """Where the engine asks one :class:`~backalley.RuleSet`'s parts (see :attr:`RuleSet.plan`)."""
 
     __slots__ = (
-        "_held",
-        "_ids",
+        "_answers",
+        "_follow",
+        "_key",
+        "_lead",
         "_nodes",
-        "_recent",
+        "_plays",
         "_roots",
-        "bidding_outcome",
-        "breaks_trump",
+        "_runs",
         "deck_cards",
         "deck_mask",
         "direct_counters",
-        "first_bidder",
         "first_bidders",
-        "first_leader",
-        "follow_mask",
-        "follow_restrictions",
-        "follow_suits",
         "hand_sizes",
-        "lead_mask",
-        "lead_restrictions",
-        "legal_calls",
         "players",
-        "ranking",
         "rules",
         "seat_teams",
-        "speaker",
         "teams",
-        "trick_winner",
-        "trump_choices",
-        "trumps",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -260,60 +181,39 @@ class Plan:
         self.seat_teams = rules.seat_teams
         self.teams = rules.teams
         mask = rules.deck.mask
-        self.deck_mask = mask
-        self.deck_cards = tuple(i for i in range(54) if mask >> i & 1)
-        self.hand_sizes = rules.schedule.hand_sizes
-        self.ranking = rules.ranking
-        self.trumps = rules.ranking.trumps
-        self.lead_restrictions = rules.lead.restrictions
-        self.follow_restrictions = rules.follow.restrictions
-        self.first_bidder = rules.bidding.first
+        self.deck_mask: int = mask
+        self.deck_cards: tuple[int, ...] = tuple(i for i in range(54) if mask >> i & 1)
+        self.hand_sizes: tuple[int, ...] = tuple(rules.schedule.hand_sizes)
+        bidding = rules.bidding
         self.first_bidders: tuple[int, ...] = tuple(
-            rules.bidding.first(dealer, self.players) for dealer in range(self.players)
+            self._seat(bidding.first(dealer, self.players), "bidding", "first")
+            for dealer in range(self.players)
         )
         """The seat that speaks first in the bidding, by dealer (the bidding part's ``first``)."""
-        self.speaker: Callable[[BiddingContext], int | None] = rules.bidding.speaker
-        """The seat to speak next, ``None`` once the bidding is over: ``speaker(ctx)``."""
-        self.trump_choices: Callable[[DealContext], tuple[Suit | None, ...]] = rules.trump.choices
-        """What a declarer may name as trump (none: the deal is played at once)."""
-        self.first_leader: Callable[[DealContext], int] = rules.lead.first_leader
-        """Who leads the first trick of a played deal: ``first_leader(ctx)``."""
-        lead = _compiled(rules.lead, rules)
-        follow = _compiled(rules.follow, rules)
-        ranking = _compiled(rules.ranking, rules)
-        self.lead_mask: LeadMask = lead.get("lead_mask") or generic_lead_mask(rules.lead)
-        """The legal leads as a bit set: ``lead_mask(ctx, seat, hand, broken)``."""
-        self.follow_mask: FollowMask = follow.get("follow_mask") or generic_follow_mask(
-            rules.follow
-        )
-        """The legal plays to a trick: ``follow_mask(ctx, seat, hand, trick, leader)``."""
-        self.follow_suits: tuple[tuple[int, ...], ...] = (
-            follow.get("follow_suits", _NO_FOLLOW_TABLE)
-            if "follow_mask" in follow
-            else _NO_FOLLOW_TABLE
-        )
-        """The follow part's table of suits to follow (see :class:`Compiled`);
-        all ``0`` (every follow asks :attr:`follow_mask`) for a part without one."""
-        self.breaks_trump: TrumpBreak = lead.get("breaks_trump") or rules.lead.breaks_trump
-        self.trick_winner: TrickWinner = ranking.get("trick_winner") or rules.ranking.trick_winner
-        bidding = _compiled(rules.bidding, rules)
-        self.legal_calls: Callable[[BiddingContext], tuple[Move, ...]] = (
-            bidding.get("legal_calls") or rules.bidding.legal_calls
-        )
-        """The legal calls of a bidding: ``legal_calls(ctx)``."""
-        self.bidding_outcome: Callable[[BiddingContext], BiddingOutcome] = (
-            bidding.get("outcome") or rules.bidding.outcome
-        )
-        """The contracts of a complete bidding: ``bidding_outcome(ctx)``."""
-        hook = getattr(rules.bidding, "direct_counters", None)  # an optional hook
+        hook = getattr(bidding, "direct_counters", None)
         self.direct_counters: tuple[int, ...] = tuple(hook()) if hook is not None else ()
-        """The multipliers a direct counter call may name (the bidding part's
-        optional ``direct_counters()``; none without it)."""
+        """The multipliers a direct counter call may name (the bidding part's ``direct_counters()``)."""
+        self._key = trusted_answer_key(bidding)
+        self._lead = rules.lead.restrictions
+        self._follow = rules.follow.restrictions
         self._roots: dict[tuple[int, int], CallNode] = {}
-        self._ids: dict[tuple[int, ...], dict[int, Move]] = {}
-        self._held: dict[int, tuple[tuple[Move, ...], dict[int, Move]]] = {}
-        self._recent: dict[int, tuple[CallNode, CallNode]] = {}
+        self._answers: dict[Hashable, CallAnswers] = {}
+        self._plays: dict[int, tuple[Play, ...]] = {}
+        self._runs: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
         self._nodes = 0
+
+    # ------------------------------------------------------------- checking
+
+    def _seat(self, seat: object, part: str, method: str) -> int:
+        """``seat`` if it is a seat of this rule set, else a RuleSetError naming the part."""
+        if type(seat) is not int or not 0 <= seat < self.players:  # type: ignore[operator]
+            raise RuleSetError(
+                [
+                    f"{part}: {type(getattr(self.rules, part)).__name__}.{method} answered "
+                    f"{seat!r}, which is not a seat (0 to {self.players - 1})"
+                ]
+            )
+        return seat  # type: ignore[return-value]
 
     # ------------------------------------------------------------- contexts
 
@@ -335,7 +235,7 @@ class Plan:
             hand_size,
             outcome,
             trump,
-            self.ranking,
+            self.rules.ranking,
         )
 
     def bidding_context(self, ctx: DealContext, calls: tuple[Move, ...]) -> BiddingContext:
@@ -351,14 +251,74 @@ class Plan:
 
     # -------------------------------------------------------------- bidding
 
+    def _answers_at(self, ctx: BiddingContext) -> CallAnswers:
+        """The bidding part's answers at ``ctx``, remembered by its answer key."""
+        key: Hashable = (
+            self._key(ctx) if self._key is not None else (ctx.hand_size, ctx.first, ctx.calls)
+        )
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = self._ask_calls(ctx)
+        return found
+
+    def _ask_calls(self, ctx: BiddingContext) -> CallAnswers:
+        bidding = self.rules.bidding
+        name = type(bidding).__name__
+        speaker = bidding.speaker(ctx)
+        if speaker is None:
+            return CallAnswers(False, ())
+        if speaker != ctx.seat:
+            raise RuleSetError(
+                [
+                    f"bidding: {name}.speaker answered {speaker!r}; calls go round "
+                    f"clockwise, so the next speaker is seat {ctx.seat} (or None to end)"
+                ]
+            )
+        refusal = bidding.refusal
+        legal = tuple(call for call in bidding.calls(ctx) if refusal(ctx, call) is None)
+        if not legal:
+            raise RuleSetError(
+                [
+                    f"bidding: {name} leaves seat {ctx.seat} no legal call after "
+                    f"{', '.join(map(str, ctx.calls)) or 'no call'} with {ctx.hand_size} "
+                    "card(s) (its calls are all refused)"
+                ]
+            )
+        return CallAnswers(True, legal)
+
+    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """The legal calls at ``ctx``: the bidding part's calls its ``refusal`` lets through."""
+        return self._answers_at(ctx).legal
+
+    def call_refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
+        """Why ``move`` may not be called at ``ctx`` (the bidding part's
+        ``refusal``), or ``None`` if it may."""
+        if move in self._answers_at(ctx).by_value:
+            return None
+        why = self.rules.bidding.refusal(ctx, move)
+        if why is None:  # a call the part allows but does not list among its calls
+            return (Reason.WRONG_PHASE, f"{move} is not a call these rules know")
+        return why
+
+    def bidding_outcome(self, ctx: BiddingContext) -> BiddingOutcome:
+        """The contracts of a complete bidding (the bidding part's ``outcome``)."""
+        out = self.rules.bidding.outcome(ctx)
+        if not isinstance(out, BiddingOutcome) or len(out.contracts) != len(self.teams):
+            raise RuleSetError(
+                [
+                    f"bidding: {type(self.rules.bidding).__name__}.outcome must answer a "
+                    f"BiddingOutcome with one contract per side ({len(self.teams)}), not {out!r}"
+                ]
+            )
+        return out
+
     def call_node(self, ctx: DealContext, calls: tuple[Move, ...] = ()) -> CallNode:
-        """The bidding node of a deal after ``calls`` (each a call the bidding
-        part allowed at its turn)."""
+        """The bidding node of a deal after ``calls`` (each a legal call at its turn)."""
         node = self.opening_node(ctx.hand_size, self.first_bidders[ctx.dealer])
         for call in calls:
             found = node.find(call)
-            if found is None:  # not a legal call: answer from the parts directly
-                return CallNode(self, self.bidding_context(ctx, calls))
+            if found is None:
+                raise SetupError(f"{call} is not a legal call after {node.ctx.calls}")
             node = node.after(found)
         return node
 
@@ -372,48 +332,18 @@ class Plan:
             self._count_node()
         return node
 
-    def _ids_of(self, legal: tuple[Move, ...]) -> dict[int, Move]:
-        """The calls of ``legal`` by identity (one shared table per set of calls)."""
-        held = self._held.get(id(legal))
-        if held is not None and held[0] is legal:  # a shared tuple met before
-            return held[1]
-        key = tuple(map(id, legal))
-        ids = self._ids.get(key)
-        if ids is None:
-            ids = {id(m): m for m in legal}
-            self._ids[key] = ids
-        self._held[id(legal)] = (legal, ids)  # holds ``legal``: its id stays its own
-        return ids
-
     def _count_node(self) -> None:
         self._nodes += 1
-        if self._nodes > CALL_NODE_LIMIT:
-            self._restart()
+        if self._nodes > CALL_NODE_LIMIT:  # bounded: start afresh (nodes held by states work on)
+            self._roots = {}
+            self._answers = {}
+            self._nodes = 0
 
-    def _restart(self) -> None:
-        """Bounded: start a fresh table (nodes still held by states keep working)."""
-        self._roots = {}
-        self._ids = {}
-        self._held = {}
-        self._recent = {}
-        self._nodes = 0
+    def redealer(self, dealer: int) -> int:
+        """Who deals again after a thrown-in deal (the bidding part's ``redealer``)."""
+        return self._seat(self.rules.bidding.redealer(dealer, self.players), "bidding", "redealer")
 
     # ----------------------------------------------------------------- play
-
-    def restrictions(
-        self,
-        ctx: DealContext,
-        seat: int,
-        hand: int,
-        trick: tuple[int, ...],
-        leader: int,
-        broken: bool,
-    ) -> tuple[tuple[int, Reason], ...]:
-        """The restrictions on ``seat``'s play: the lead part's when leading,
-        else the follow part's."""
-        if trick:
-            return self.follow_restrictions(ctx, seat, hand, trick, leader)
-        return self.lead_restrictions(ctx, seat, hand, broken)
 
     def play_mask(
         self,
@@ -424,10 +354,43 @@ class Plan:
         leader: int,
         broken: bool,
     ) -> int:
-        """The cards ``seat`` may play from ``hand``, as a bit set."""
+        """The cards ``seat`` may play from ``hand`` (a bit set): the hand
+        narrowed by each restriction of the lead part (leading) or the follow
+        part (following).  A rule that leaves a non-empty hand nothing to play
+        raises :class:`~backalley.RuleSetError` naming the part."""
         if trick:
-            return self.follow_mask(ctx, seat, hand, trick, leader)
-        return self.lead_mask(ctx, seat, hand, broken)
+            found = self._follow(ctx, seat, hand, trick, leader)
+        else:
+            found = self._lead(ctx, seat, hand, broken)
+        mask = hand
+        try:
+            for allowed, _reason in found:
+                mask &= allowed
+        except (TypeError, ValueError):
+            raise self._bad_restrictions(trick, found) from None
+        if not mask and hand:
+            raise self._nothing_to_play(ctx, seat, trick)
+        return mask
+
+    def _bad_restrictions(self, trick: tuple[int, ...], found: object) -> RuleSetError:
+        part = "follow" if trick else "lead"
+        return RuleSetError(
+            [
+                f"{part}: {type(getattr(self.rules, part)).__name__}.restrictions must answer "
+                f"(allowed cards, Reason) pairs, not {found!r}"
+            ]
+        )
+
+    def _nothing_to_play(self, ctx: DealContext, seat: int, trick: tuple[int, ...]) -> RuleSetError:
+        part = "follow" if trick else "lead"
+        return RuleSetError(
+            [
+                f"{part}: {type(getattr(self.rules, part)).__name__}.restrictions leave seat "
+                f"{seat} nothing to play from a non-empty hand "
+                f"({'following ' + ' '.join(str(CARDS[c]) for c in trick) if trick else 'leading'}"
+                f", deal {ctx.deal_index + 1})"
+            ]
+        )
 
     def play_refusal(
         self,
@@ -447,8 +410,12 @@ class Plan:
         if not hand & bit:
             return (Reason.NOT_IN_HAND, f"you do not hold {CARDS[card]}")
         rules = self.rules
+        if trick:
+            found = rules.follow.restrictions(ctx, seat, hand, trick, leader)
+        else:
+            found = rules.lead.restrictions(ctx, seat, hand, broken)
         remaining = hand
-        for allowed, reason in self.restrictions(ctx, seat, hand, trick, leader, broken):
+        for allowed, reason in found:
             allowed &= remaining
             if not allowed & bit:
                 if trick:
@@ -457,14 +424,75 @@ class Plan:
             remaining = allowed
         return None
 
-    def winner_of(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
-        """The seat that wins a completed trick."""
-        return (leader + self.trick_winner(trick, ctx.trump)) % self.players
+    def plays(self, mask: int) -> tuple[Play, ...]:
+        """The plays of the cards in ``mask``, in card order: shared tuples,
+        joined from the remembered plays of each suit's cards (and the jokers')."""
+        found = self._plays.get(mask)
+        if found is not None:
+            return found
+        runs = self._runs
+        out: tuple[Play, ...] = ()
+        for group in range(5):
+            bits = mask >> (13 * group) & 0x1FFF
+            if bits:
+                run = runs[group].get(bits)
+                if run is None:
+                    base = 13 * group
+                    run = runs[group][bits] = tuple(
+                        PLAYS[base + i] for i in range(13) if bits >> i & 1
+                    )
+                out = out + run if out else run  # a set within one suit is the suit's own tuple
+        if len(self._plays) >= PLAYS_LIMIT:
+            self._plays.clear()
+        self._plays[mask] = out
+        return out
 
+    def winner(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
+        """The seat that wins a completed trick (the ranking part's ``trick_winner``)."""
+        position = self.rules.ranking.trick_winner(trick, ctx.trump)
+        if type(position) is not int or not 0 <= position < len(trick):
+            raise RuleSetError(
+                [
+                    f"ranking: {type(self.rules.ranking).__name__}.trick_winner answered "
+                    f"{position!r} for a {len(trick)}-card trick; it must be a position "
+                    f"0 to {len(trick) - 1}"
+                ]
+            )
+        return (leader + position) % self.players
 
-def compiled_parts(rules: RuleSet) -> dict[str, Any]:
-    """The compiled functions each part offers (for tests and curious readers)."""
-    return {
-        name: _compiled(getattr(rules, name), rules)
-        for name in ("lead", "follow", "ranking", "bidding")
-    }
+    def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
+        """Whether a completed trick breaks trump (the lead part's ``breaks_trump``)."""
+        return bool(self.rules.lead.breaks_trump(ctx, trick))
+
+    def first_leader(self, ctx: DealContext) -> int:
+        """Who leads the first trick of a played deal (the lead part's ``first_leader``)."""
+        return self._seat(self.rules.lead.first_leader(ctx), "lead", "first_leader")
+
+    def trump_choices(self, ctx: DealContext) -> tuple[Any, ...]:
+        """What a declarer may name as trump (none: the deal is played at once)."""
+        return tuple(self.rules.trump.choices(ctx))
+
+    # ---------------------------------------------------------- end of deal
+
+    def score(
+        self, ctx: DealContext, tricks: tuple[int, ...], dealt: Sequence[int]
+    ) -> tuple[int, ...]:
+        """The points of each side (the scoring part's ``score``): one whole
+        number per side, as a tuple."""
+        points = self.rules.scoring.score(ctx, tricks, dealt)
+        try:
+            out = tuple(points)
+        except TypeError:
+            out = ()
+        if len(out) != len(self.teams) or any(type(p) is not int for p in out):
+            raise RuleSetError(
+                [
+                    f"scoring: {type(self.rules.scoring).__name__}.score must answer one whole "
+                    f"number per side ({len(self.teams)}), not {points!r}"
+                ]
+            )
+        return out
+
+    def dealer_after(self, ctx: DealContext, points: tuple[int, ...]) -> int:
+        """The dealer of the next deal (the dealer part's ``dealer_after``)."""
+        return self._seat(self.rules.dealer.dealer_after(ctx, points), "dealer", "dealer_after")

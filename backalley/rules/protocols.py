@@ -185,12 +185,17 @@ class BiddingRule(RulePart, Protocol):
         one player per side in the literal Vietnam auction)."""
         ...
 
-    def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
-        """The calls the seat to speak may make, in a fixed order."""
+    def calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """Every call this bidding knows at ``ctx``, in a fixed order (a
+        superset of the legal ones): the legal calls are those :meth:`refusal`
+        lets through, in this order."""
         ...
 
-    def explain(self, ctx: BiddingContext, move: Move) -> Refusal:
-        """Why ``move`` (not among :meth:`legal_calls`) is refused."""
+    def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
+        """Why the seat to speak may not call ``move`` now, or ``None`` if it
+        may: the one place that says no to a call.  (A part may also give
+        ``answer_key(ctx)``: what its :meth:`speaker` and :meth:`refusal`
+        answers depend on, so that the rule set's plan can remember them.)"""
         ...
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:

@@ -1,5 +1,5 @@
-"""The ranking part (RULES.md 1.1, 1.3, 1.6): the order of the cards and who
-wins a trick.
+"""The ranking part: the order of the cards and who wins a trick (see
+:ref:`rules-ranking`).
 
 Where the jokers rank is a rule: :class:`JokersHigh` (every source) puts the
 Big Blooper above the Little Blooper above the ace of trumps.  A house rule
@@ -9,16 +9,13 @@ its own :meth:`~OrderedRanking.key` (see the docs, "Writing your own rule").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
 from backalley.cards import CARDS, JOKERS_MASK, LJ_INDEX
 from backalley.rules.base import Part, has_jokers
 from backalley.rules.registry import register
-
-if TYPE_CHECKING:
-    from backalley.rules.plan import Compiled
 
 __all__ = ["SUIT_BITS", "JokersHigh", "OrderedRanking"]
 
@@ -32,7 +29,7 @@ class OrderedRanking(Part):
     The jokers belong to the trump suit; in a deal without a trump suit, a
     joker still in play forms a trump suit of its own.  A trick is won by its
     highest trump, else by the highest card of the suit led.  Subclasses give
-    :meth:`key`; everything else follows from it, compiled once per trump.
+    :meth:`key`; everything else follows from it.
     """
 
     __slots__ = ()
@@ -43,14 +40,6 @@ class OrderedRanking(Part):
         compared with trumps only, so the keys of different suits never meet."""
         raise NotImplementedError
 
-    def _tables(self, trump: int) -> tuple[tuple[int, ...], int]:
-        cache = _TABLES.get((self, trump))
-        if cache is None:
-            keys = tuple(self.key(c, trump) for c in range(54))
-            cache = (keys, SUIT_BITS[trump] | JOKERS_MASK)
-            _TABLES[(self, trump)] = cache
-        return cache
-
     def trumps(self, trump: int) -> int:
         return SUIT_BITS[trump] | JOKERS_MASK
 
@@ -60,68 +49,35 @@ class OrderedRanking(Part):
         return SUIT_BITS[card // 13]
 
     def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
-        keys, tmask = self._tables(trump)
+        """The position of the trick's highest trump, else of the highest card
+        of the suit led (by :meth:`key`)."""
+        key = self.key
+        tmask = SUIT_BITS[trump] | JOKERS_MASK
         led = trick[0]
         best_trump = bool((tmask >> led) & 1)
         suit = tmask if best_trump else SUIT_BITS[led // 13]
-        best_pos, best_key = 0, keys[led]
+        best_pos, best_key = 0, key(led, trump)
         for pos in range(1, len(trick)):
             card = trick[pos]
             if (tmask >> card) & 1:
-                if not best_trump or keys[card] > best_key:
-                    best_pos, best_key, best_trump = pos, keys[card], True
-            elif not best_trump and (suit >> card) & 1 and keys[card] > best_key:
-                best_pos, best_key = pos, keys[card]
+                strength = key(card, trump)
+                if not best_trump or strength > best_key:
+                    best_pos, best_key, best_trump = pos, strength, True
+            elif not best_trump and (suit >> card) & 1:
+                strength = key(card, trump)
+                if strength > best_key:
+                    best_pos, best_key = pos, strength
         return best_pos
 
-    def compile(self, rules: object) -> Compiled:
-        """A fast form of :meth:`trick_winner` for the rule set's plan: per
-        trump and led card, a table of each card's strength in that trick (a
-        trump above every card of the suit led, a card of another suit
-        nowhere), built once from :meth:`key`; the earliest of equal
-        strengths wins, as in :meth:`trick_winner`.  A subclass that changes
-        :meth:`trick_winner` runs through it instead."""
-        if type(self).trick_winner not in _KEYED_WINNERS:
-            return {}
-        tables: list[tuple[int, ...] | None] = [None] * (5 * 54)
-
-        def table(trump: int, led: int) -> tuple[int, ...]:
-            keys, tmask = self._tables(trump)
-            top = max(keys) - min(keys) + 1
-            low = min(keys)
-            suit = tmask if tmask >> led & 1 else SUIT_BITS[led // 13]
-            strength = tuple(
-                keys[c] - low + top if tmask >> c & 1 else keys[c] - low if suit >> c & 1 else -1
-                for c in range(54)
-            )
-            tables[trump * 54 + led] = strength
-            return strength
-
-        def trick_winner(trick: tuple[int, ...], trump: int) -> int:
-            led = trick[0]
-            strength = tables[trump * 54 + led] or table(trump, led)
-            best = strength[led]
-            winner = 0
-            for pos, card in enumerate(trick):  # a plain loop: cheaper than map/max/index
-                key = strength[card]
-                if key > best:
-                    best, winner = key, pos
-            return winner
-
-        return {"trick_winner": trick_winner}
-
     def highest(self, cards: int, trump: int) -> int:
-        keys = self._tables(trump)[0]
-        return max(_indices(cards), key=keys.__getitem__)
+        """The card of ``cards`` with the highest :meth:`key` (the lowest index of equals)."""
+        return max(_indices(cards), key=lambda card: self.key(card, trump))
 
     def lowest(self, cards: int, trump: int) -> int:
-        keys = self._tables(trump)[0]
-        return min(_indices(cards), key=keys.__getitem__)
+        """The card of ``cards`` with the lowest :meth:`key` (the lowest index of equals)."""
+        return min(_indices(cards), key=lambda card: self.key(card, trump))
 
 
-_TABLES: dict[tuple[OrderedRanking, int], tuple[tuple[int, ...], int]] = {}
-_KEYED_WINNERS: set[object] = {OrderedRanking.trick_winner}
-"""The ``trick_winner`` methods that are the keyed rule (see :meth:`OrderedRanking.compile`)."""
 
 
 def _indices(mask: int) -> list[int]:
@@ -146,33 +102,6 @@ class JokersHigh(OrderedRanking):
 
     def key(self, card: int, trump: int) -> int:
         return card  # card indices run 2..A within a suit, then LJ, BJ
-
-    # the card index *is* the key: the fast paths below are the same rule
-    def highest(self, cards: int, trump: int) -> int:
-        return cards.bit_length() - 1
-
-    def lowest(self, cards: int, trump: int) -> int:
-        return (cards & -cards).bit_length() - 1
-
-    def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
-        tmask = SUIT_BITS[trump] | JOKERS_MASK
-        led = trick[0]
-        if (tmask >> led) & 1:
-            suit = tmask
-        else:
-            suit = SUIT_BITS[led // 13]
-        best_pos, best_key = 0, led + (100 if suit == tmask else 0)
-        for pos in range(1, len(trick)):
-            card = trick[pos]
-            if (tmask >> card) & 1:
-                key = card + 100
-            elif (suit >> card) & 1:
-                key = card
-            else:
-                continue
-            if key > best_key:
-                best_pos, best_key = pos, key
-        return best_pos
 
     def describe(self) -> str:
         return self._describe(lowest="2", jokers=True) + (
@@ -203,5 +132,3 @@ class JokersHigh(OrderedRanking):
             "the winner leads the next trick."
         )
 
-
-_KEYED_WINNERS.add(JokersHigh.trick_winner)  # the same rule, with the card index as key

@@ -1,4 +1,4 @@
-"""A rule set: the composition of one policy per rule part (RULES.md §3).
+"""A rule set: the composition of one policy per rule part (see :ref:`rules-parts`).
 
 The parts are checked for fit when the rule set is built: each part must be a
 registered rule of its slot, every capability a part needs (a declarer, a
@@ -21,6 +21,7 @@ from backalley.rules.deck import Deck
 from backalley.rules.end import EndPolicy
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.lead import LeadPolicy
+from backalley.rules.plan import Plan
 from backalley.rules.protocols import (
     BiddingRule,
     DealerRule,
@@ -42,7 +43,7 @@ from backalley.rules.seating import Partnerships
 from backalley.rules.trump import TurnUpTrump
 
 if TYPE_CHECKING:
-    from backalley.rules.plan import Plan
+    pass
 
 __all__ = ["PART_NAMES", "RuleSet"]
 
@@ -64,7 +65,7 @@ CAPABILITIES: dict[str, str] = {
 class RuleSet:
     """The rules of one game of Back Alley: one policy object per part.
 
-    ``RuleSet()`` is the gamerules game (RULES.md §1).  Build variations with
+    ``RuleSet()`` is the gamerules game (see :ref:`rules-gamerules`).  Build variations with
     :meth:`replace`; a combination whose parts do not fit raises
     :class:`~backalley.RuleSetError` listing every problem.  ``name`` is a
     label only (it takes no part in equality).
@@ -93,7 +94,7 @@ class RuleSet:
     _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     """The rule set as plain data, once written (see :mod:`backalley.serialize`)."""
     _plan: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    """The compiled plan, once built (see :attr:`plan`)."""
+    """The rule set's :class:`~backalley.rules.plan.Plan` (see :attr:`plan`)."""
 
     def __attrs_post_init__(self) -> None:
         problems = self.problems()
@@ -113,29 +114,18 @@ class RuleSet:
                     f"of the {players} seats on exactly one side, the same in both"
                 ]
             )
-        object.__setattr__(self, "players", players)
-        object.__setattr__(self, "teams", teams)
-        object.__setattr__(self, "seat_teams", seat_teams)
+        for name, value in (("players", players), ("teams", teams), ("seat_teams", seat_teams)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_plan", Plan(self))
 
-    def __getstate__(self) -> dict[str, Any]:
-        # pickle the parts and the name only: derived fields and caches are rebuilt
-        return {name: getattr(self, name) for name in (*PART_NAMES, "name")}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        fresh = RuleSet(**state)
-        for field in attrs.fields(RuleSet):
-            object.__setattr__(self, field.name, getattr(fresh, field.name))
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle the parts and the name only: the derived fields and the plan are rebuilt
+        return (_rebuild, ({name: getattr(self, name) for name in (*PART_NAMES, "name")},))
 
     @property
     def plan(self) -> Plan:
-        """The rule set compiled into fast per-rule-set functions (built once)."""
-        plan = self._plan
-        if plan is None:
-            from backalley.rules.plan import Plan
-
-            plan = Plan(self)
-            object.__setattr__(self, "_plan", plan)
-        return plan  # type: ignore[no-any-return]
+        """Where the engine asks this rule set's parts and remembers their answers."""
+        return self._plan  # type: ignore[no-any-return]
 
     def parts(self) -> dict[str, Any]:
         """The eleven parts, by name, in the order of a rules sheet."""
@@ -262,3 +252,8 @@ def _gives(cls: type, capability: str) -> bool:
         return capability in cls().provides()  # the class's default instance
     except Exception:
         return False
+
+
+def _rebuild(fields: dict[str, Any]) -> RuleSet:
+    """A rule set from its pickled parts and name."""
+    return RuleSet(**fields)
