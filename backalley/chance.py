@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 __all__ = [
     "SEED_LIMIT",
@@ -43,29 +43,20 @@ def shuffled(seed: int, deal_number: int, cards: Sequence[int]) -> tuple[int, ..
     import hashlib  # on first use (see _bits)
 
     n = len(cards)
-    unpack = _UNPACK.get(n)
-    if unpack is None:
-        unpack = _UNPACK[n] = struct.Struct(f"<{n}Q").unpack
-    keys = unpack(hashlib.shake_256(f"backalley/{seed}/deal/{deal_number}".encode()).digest(8 * n))
+    digest = hashlib.shake_256(f"backalley/{seed}/deal/{deal_number}".encode()).digest(8 * n)
+    keys = struct.unpack(f"<{n}Q", digest)
     return sorted_by(keys, cards)
-
-
-_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
 
 
 def sorted_by(keys: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
     """``cards`` in the order of their ``keys`` (equal keys keep the cards' order)."""
     n = len(cards)
     order = sorted(range(n), key=keys.__getitem__)  # a stable sort of the positions
-    identity = _IDENTITY.get(n)
-    if identity is None:
-        identity = _IDENTITY[n] = tuple(range(n))
-    if cards == identity:  # the cards are 0..n-1 (a full deck): the positions are the cards
+    if cards == tuple(range(n)):  # the cards are 0..n-1 (a full deck): the positions are the cards
         return tuple(order)
     return tuple(map(cards.__getitem__, order))
 
 
-_IDENTITY: dict[int, tuple[int, ...]] = {}
 
 
 def draw(seed: int, what: str, n: int) -> int:

@@ -17,18 +17,13 @@ import attrs
 
 __all__ = ["fields_repr"]
 
-_FIELDS: dict[type, tuple[tuple[str, Callable[[Any], str]], ...]] = {}
-
-
 def fields_repr(self: Any) -> str:
     """``ClassName(field=value, ...)``, as attrs' generated ``__repr__`` writes it."""
     cls = type(self)
-    shown = _FIELDS.get(cls)
-    if shown is None:
-        shown = _FIELDS[cls] = tuple(
-            (a.name, repr if a.repr is True else a.repr)
-            for a in cls.__attrs_attrs__
-            if a.repr is not False
-        )
+    shown: tuple[tuple[str, Callable[[Any], str]], ...] = tuple(
+        (a.name, repr if a.repr is True else a.repr)
+        for a in cls.__attrs_attrs__
+        if a.repr is not False
+    )
     inner = ", ".join(f"{name}={show(getattr(self, name, attrs.NOTHING))}" for name, show in shown)
     return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({inner})"

@@ -90,27 +90,6 @@ class BiddingOutcome:
     thrown_in: bool = attrs.field(default=False, validator=_bool)
 
 
-_outcome_slots = tuple(
-    BiddingOutcome.__dict__[a.name].__set__ for a in attrs.fields(BiddingOutcome)
-)
-
-
-def made_outcome(
-    contracts: tuple[Contract | None, ...],
-    highest_bidder: int | None,
-    board_bidders: frozenset[int],
-) -> BiddingOutcome:
-    """A played :class:`BiddingOutcome` of a once-around bidding, built by slot
-    stores: for a bidding part's compiled ``outcome``, whose values are its own
-    and already checked (no declarer, not thrown in)."""
-    out = object.__new__(BiddingOutcome)
-    s_contracts, s_highest, s_declarer, s_boards, s_thrown = _outcome_slots
-    s_contracts(out, contracts)
-    s_highest(out, highest_bidder)
-    s_declarer(out, None)
-    s_boards(out, board_bidders)
-    s_thrown(out, False)
-    return out
 
 
 def _card_tuple(cards: Any) -> tuple[Card, ...]:

@@ -4,7 +4,7 @@ implementations to test themselves against this library.
 ``backalley vectors --variant NAME --games N --seed S`` writes JSON Lines:
 
 - one ``header`` line: ``{"type": "header", "format": "backalley/vectors",
-  "version": 1, "variant": NAME, "rules": <rule set>, "games": N, "seed": S}``;
+  "version": 2, "variant": NAME, "rules": <rule set>, "games": N, "seed": S}``;
 - one ``position`` line per decision: ``{"type": "position", "game": g,
   "ply": i, "seat": s, "view": <the player view of seat s, the seat to act,
   without its "rules": the header states them once>,
@@ -44,17 +44,8 @@ def _without_rules(value: Any) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "rules"}
 
 
-_TEXTS: dict[Move, str] = {}
-"""Moves' canonical texts, by move (moves are immutable values)."""
-
-
 def _text(move: Move) -> str:
-    text = _TEXTS.get(move)
-    if text is None:
-        if len(_TEXTS) >= 4096:
-            _TEXTS.clear()
-        text = _TEXTS[move] = str(move)
-    return text
+    return str(move)
 
 
 @functools.lru_cache(maxsize=64)

@@ -152,8 +152,7 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
-_TABLES: dict[tuple[int, Contract | None, int], tuple[int, ...]] = {}
-_KEEP: dict[int, RuleSet] = {}
+_TABLES: dict[tuple[object, int, int, Contract | None, int], tuple[int, ...]] = {}
 
 
 def _table(
@@ -162,13 +161,11 @@ def _table(
     """The points of ``side`` for 0..hand_size tricks under its contract
     (cached per contract: a side's points depend on its own contract and tricks)."""
     contract = contracts[side]
-    key = (id(rules), contract, hand_size)
+    key = (rules.scoring, rules.players, len(contracts), contract, hand_size)
     table = _TABLES.get(key)
     if table is None:
         if len(_TABLES) > 100_000:
             _TABLES.clear()
-            _KEEP.clear()
-        _KEEP[id(rules)] = rules  # keeps the id from being reused
         same = (contract,) * len(contracts)
         table = _TABLES[key] = tuple(
             R.deal_points(rules, same, (k,) * len(contracts), hand_size)[0]

@@ -23,7 +23,8 @@ __all__ = [
 
 
 class Option(enum.Enum):
-    """Base of the named rule options (RULES.md); their values are their stable text."""
+    """Base of the named rule options (see :ref:`rules-options`); their values are
+    their stable text."""
 
     def __str__(self) -> str:
         return str(self.value)
@@ -66,12 +67,16 @@ class Part:
 
     ``tag`` is the stable name under which a policy is saved (never the class
     name, so saved rule sets survive refactors); ``part`` is the rule-set slot
-    it fills (RULES.md §3).
+    it fills (see :ref:`rules-parts`).
     """
 
     __slots__ = ()
     tag: ClassVar[str]
     part: ClassVar[str]
+    may_provide: ClassVar[frozenset[str]] = frozenset()
+    """The capabilities some instance of the class can provide (see
+    :meth:`provides`): declared on the class, so that a rule set refused for a
+    missing capability can name the parts that would give it."""
 
     # the built-in parts are declared with ``repr=False`` and share this text
     # (the one attrs would generate), which is cheaper to create at import
@@ -93,7 +98,8 @@ class Part:
         return frozenset()
 
     def provides(self) -> frozenset[str]:
-        """Capabilities this part provides (see :meth:`needs`)."""
+        """Capabilities this part provides (see :meth:`needs`); each one among
+        the class's :attr:`may_provide`."""
         return frozenset()
 
     def problems(self, rules: Any) -> list[str]:

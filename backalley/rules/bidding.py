@@ -160,6 +160,9 @@ class OnceAroundBidding(_BiddingPart):
 
     tag: ClassVar[str] = "once-around"
     part: ClassVar[str] = "bidding"
+    may_provide: ClassVar[frozenset[str]] = frozenset(
+        {"summed-contracts", "board-bids", "contract-every-deal"}
+    )
 
     pass_allowed: bool = attrs.field(default=True, validator=is_bool)
     min_bid: int = attrs.field(default=1, validator=_nonneg)
@@ -483,6 +486,15 @@ class Auction(_BiddingPart):
 
     tag: ClassVar[str] = "auction"
     part: ClassVar[str] = "bidding"
+    may_provide: ClassVar[frozenset[str]] = frozenset(
+        {
+            "declarer",
+            "declarer-contract",
+            "declarer-every-deal",
+            "contract-every-deal",
+            "multiplied-contracts",
+        }
+    )
 
     min_bid: int = attrs.field(default=1, validator=_nonneg)
     counters: int = attrs.field(default=3, validator=_nonneg)

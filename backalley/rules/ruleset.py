@@ -248,10 +248,8 @@ def _providers_of(capability: str) -> list[str]:
 
 
 def _gives(cls: type, capability: str) -> bool:
-    try:
-        return capability in cls().provides()  # the class's default instance
-    except Exception:
-        return False
+    """Whether some instance of ``cls`` can provide ``capability`` (as the class declares)."""
+    return capability in getattr(cls, "may_provide", frozenset())
 
 
 def _rebuild(fields: dict[str, Any]) -> RuleSet:

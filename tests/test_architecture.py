@@ -1,0 +1,176 @@
+"""The package's shape, read from its source: no rule part keeps a second,
+hand-written fast form of its rule; only the builders of values write into
+them; no reader swallows every exception; no module keeps mutable state at
+module level beyond the tables a rule set's plan owns."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "backalley"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(PACKAGE.parent))
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "rules").rglob("*.py")), ids=_name)
+def test_no_rule_part_defines_a_fast_form_of_its_rule(path: Path) -> None:
+    """No class under ``rules/`` has a ``compile`` hook or a method that
+    returns a function: each rule is its protocol method, nothing beside it."""
+    for node in ast.walk(_tree(path)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for method in node.body:
+            if not isinstance(method, ast.FunctionDef):
+                continue
+            assert method.name != "compile", f"{_name(path)}: {node.name}.compile"
+            nested = {
+                n.name for n in ast.walk(method) if isinstance(n, ast.FunctionDef) and n is not method
+            }
+            for ret in ast.walk(method):
+                if isinstance(ret, ast.Return) and ret.value is not None:
+                    returned = ret.value
+                    assert not isinstance(returned, ast.Lambda), f"{_name(path)}: {node.name}.{method.name}"
+                    assert not (isinstance(returned, ast.Name) and returned.id in nested), (
+                        f"{_name(path)}: {node.name}.{method.name} returns a function"
+                    )
+
+
+def _writes(tree: ast.Module) -> list[tuple[str, int]]:
+    """Writes into instances past their classes' own checks: ``object.__setattr__``
+    outside ``__attrs_post_init__``, slot descriptors' ``__set__``, ``object.__new__``."""
+    found = []
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.Module)):
+            continue
+        builder = isinstance(func, ast.FunctionDef) and func.name == "__attrs_post_init__"
+        for node in ast.walk(func):
+            if isinstance(node, ast.Attribute):
+                text = ast.unparse(node)
+                if text == "object.__setattr__" and not builder:
+                    found.append((text, node.lineno))
+                if node.attr == "__set__" or text == "object.__new__":
+                    found.append((text, node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_only_a_values_builder_writes_into_it(path: Path) -> None:
+    tree = _tree(path)
+    builders = {
+        id(n) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "__attrs_post_init__"
+    }
+    outside = []
+    for func in ast.walk(tree):
+        if isinstance(func, ast.FunctionDef) and id(func) not in builders:
+            for node in ast.walk(func):
+                if isinstance(node, ast.Attribute):
+                    text = ast.unparse(node)
+                    inner_builder = any(
+                        isinstance(f, ast.FunctionDef) and id(f) in builders and node in list(ast.walk(f))
+                        for f in ast.walk(func)
+                        if f is not func
+                    )
+                    if text == "object.__setattr__" and not inner_builder:
+                        outside.append((text, node.lineno))
+                    if node.attr == "__set__" or text == "object.__new__":
+                        outside.append((text, node.lineno))
+    assert not outside, f"{_name(path)}: {outside}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_no_reader_catches_every_exception(path: Path) -> None:
+    """Bad input gets the library's own exception; no code hides all errors
+    (an optional extra's import or a cluster probe may catch broadly, commented)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.ExceptHandler):
+            broad = node.type is None or (
+                isinstance(node.type, ast.Name) and node.type.id in ("Exception", "BaseException")
+            )
+            if broad:
+                assert "serialize" not in path.parts and "io" not in path.parts, (
+                    f"{_name(path)}:{node.lineno}: a document reader catches every exception"
+                )
+                assert "#" in lines[node.lineno - 1], (
+                    f"{_name(path)}:{node.lineno}: a broad except must say why"
+                )
+
+
+def _mutable(value: ast.expr) -> bool:
+    if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    return isinstance(value, ast.Call) and ast.unparse(value.func) in (
+        "dict",
+        "list",
+        "set",
+        "collections.OrderedDict",
+        "OrderedDict",
+        "IdentityMemo",
+        "weakref.WeakValueDictionary",
+    )
+
+
+MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
+    # the registries of named things users add to at import time
+    "backalley/rules/registry.py": {"_REGISTRY"},
+    "backalley/bots/__init__.py": {"_BOTS", "_FACTORIES"},
+    "backalley/variants.py": {"_REGISTRY", "_ALIASES"},
+    "backalley/serialize/convert.py": {"_KINDS"},
+    # bounded memos of the tools (a bot's and the solver's evaluation tables),
+    # not of the rules engine
+    "backalley/bots/heuristic.py": {"_TABLES"},
+    "backalley/solver/_search.py": {"_HOLDINGS"},
+}
+
+
+_WRITERS = {"clear", "update", "setdefault", "append", "pop", "popitem", "add", "extend", "insert", "discard", "remove"}
+
+
+def _written(tree: ast.Module, name: str) -> bool:
+    """Whether a function of the module writes into its module-level ``name``
+    (a table filled by a loop at import time is built, not written)."""
+    functions = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for node in (n for f in functions for n in ast.walk(f)):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and ast.unparse(target.value) == name:
+                    return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in _WRITERS and ast.unparse(node.func.value) == name:
+                return True
+        if isinstance(node, ast.Global) and name in node.names:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_no_module_keeps_a_mutable_cache(path: Path) -> None:
+    """Module-level tables are built once and only read; what is remembered
+    lives in a rule set's plan (bounded) or in a registry users add to."""
+    allowed = MUTABLE_AT_MODULE_LEVEL.get(_name(path), set())
+    tree = _tree(path)
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        value = None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        if value is None or not _mutable(value):
+            continue
+        for target in targets:
+            name = ast.unparse(target)
+            if name in allowed:
+                continue
+            assert not _written(tree, name), f"{_name(path)}:{node.lineno}: module-level cache {name}"

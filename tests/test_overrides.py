@@ -1,0 +1,282 @@
+"""A subclass that overrides one decision method of a built-in part is
+followed everywhere: legal moves, ``check``, ``apply``, views, the playout,
+the solver's legal sets and the bots.  A part whose answers the engine cannot
+use is refused with a :class:`~backalley.RuleSetError` naming the part.
+
+Every registered built-in class of a part is subclassed, one decision method
+at a time, with a rule that changes the outcome; the test then plays games
+and checks that every consumer sees the changed rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+import pytest
+
+import backalley as ba
+from backalley import lowlevel
+from backalley.bots import make_bot
+from backalley.errors import Reason
+from backalley.rules import register
+from backalley.rules.registry import _REGISTRY, part_classes
+from backalley.solver import _rules as solver_rules
+
+BUILT_IN = {name: ba.variants.get(name) for name in ba.variants.names()}
+
+
+def _variant_for(part: str, cls: type) -> ba.RuleSet:
+    """A built-in variant that uses ``cls`` for ``part`` (or gamerules)."""
+    for rules in BUILT_IN.values():
+        if type(getattr(rules, part)) is cls:
+            return rules
+    return ba.variants.GAMERULES
+
+
+_MADE: list[type] = []
+
+
+@pytest.fixture(autouse=True)
+def _unregister_test_parts() -> Iterator[None]:
+    """The subclasses a test registers are registered while it runs only."""
+    yield
+    while _MADE:
+        cls = _MADE.pop()
+        del _REGISTRY[cls.part][cls.tag]  # type: ignore[attr-defined]
+
+
+def _subclass(cls: type, name: str, method: str, body: Callable[..., Any]) -> Any:
+    """A registered attrs subclass of ``cls`` overriding ``method`` with ``body``."""
+    namespace = {method: body, "tag": f"test/{cls.__name__.lower()}-{name.lower()}"}
+    sub = register(attrs.frozen(slots=True)(type(f"{cls.__name__}{name}", (cls,), namespace)))
+    _MADE.append(sub)
+    return sub
+
+
+def _lowest_only_lead(self: Any, ctx: Any, seat: int, hand: int, broken: bool) -> Any:
+    low = hand & -hand
+    return ((low, Reason.HOUSE_RULE),)
+
+
+def _lowest_only_follow(self: Any, ctx: Any, seat: int, hand: int, trick: Any, leader: int) -> Any:
+    low = hand & -hand
+    return ((low, Reason.HOUSE_RULE),)
+
+
+def _no_bid_two(self: Any, ctx: Any, move: Any) -> Any:
+    if isinstance(move, ba.Bid) and move.tricks == 2:
+        return (Reason.HOUSE_RULE, "at this table nobody bids 2")
+    return type(self).__mro__[1].refusal(self, ctx, move)  # type: ignore[attr-defined]
+
+
+def _play_randomly(rules: ba.RuleSet, seed: int, moves: int) -> list[ba.GameState]:
+    rng = random.Random(seed)
+    state = ba.new_game(rules, seed=seed)
+    seen = [state]
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+        seen.append(state)
+    return seen
+
+
+def _every_consumer_agrees(state: ba.GameState) -> None:
+    """Legal moves, check, apply, the seat's view, the solver's legal set and
+    a bot's choice all answer alike at ``state``."""
+    if state.is_over:
+        return
+    legal = state.legal_moves()
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert view.legal_moves() == legal
+    assert make_bot("heuristic", 1).choose(view) in legal
+    if state.phase is ba.Phase.PLAYING:
+        core = lowlevel.core(state)
+        hand = core.hand_bits[seat]
+        for card in state.hands[seat]:
+            move = ba.Play(card)
+            assert state.is_legal(move) == (move in legal)
+            if move not in legal:
+                with pytest.raises(ba.IllegalMoveError):
+                    state.check(move)
+                with pytest.raises(ba.IllegalMoveError):
+                    state.apply(move)
+                with pytest.raises(ba.IllegalMoveError):
+                    view.check(move)
+        position = solver_rules.position(state)
+        if position is not None:
+            mask = lowlevel.legal_play_mask(state)
+            assert {m.card.index for m in legal} == {i for i in range(54) if mask >> i & 1}
+
+
+LEAD_CLASSES = sorted(part_classes("lead").values(), key=lambda c: c.__name__)
+FOLLOW_CLASSES = sorted(part_classes("follow").values(), key=lambda c: c.__name__)
+BIDDING_CLASSES = sorted(part_classes("bidding").values(), key=lambda c: c.__name__)
+RANKING_CLASSES = sorted(part_classes("ranking").values(), key=lambda c: c.__name__)
+SCORING_CLASSES = sorted(part_classes("scoring").values(), key=lambda c: c.__name__)
+DEALER_CLASSES = sorted(part_classes("dealer").values(), key=lambda c: c.__name__)
+
+
+@pytest.mark.parametrize("cls", LEAD_CLASSES, ids=lambda c: c.__name__)
+def test_an_overridden_lead_restriction_is_followed_everywhere(cls: type) -> None:
+    """Leading: only the lowest card of the hand may be led."""
+    base = _variant_for("lead", cls)
+    sub = _subclass(cls, "LowestLead", "restrictions", _lowest_only_lead)
+    rules = base.replace(lead=sub(**getattr(base, "lead").options()) if type(base.lead) is cls else sub())
+    leads = 0
+    for state in _play_randomly(rules, 3, 120):
+        if state.phase is ba.Phase.PLAYING and not state.trick:
+            leads += 1
+            hand = lowlevel.core(state).hand_bits[state.to_act]  # type: ignore[index]
+            assert [m.card.index for m in state.legal_moves()] == [(hand & -hand).bit_length() - 1]  # type: ignore[union-attr]
+        _every_consumer_agrees(state)
+    assert leads >= 5
+    end = lowlevel.playout(_play_randomly(rules, 4, 0)[0], random.Random(4).choice, until="deal")
+    assert end.deal_results
+
+
+@pytest.mark.parametrize("cls", FOLLOW_CLASSES, ids=lambda c: c.__name__)
+def test_an_overridden_follow_restriction_is_followed_everywhere(cls: type) -> None:
+    """Following: only the lowest card of the hand may be played."""
+    base = _variant_for("follow", cls)
+    sub = _subclass(cls, "LowestFollow", "restrictions", _lowest_only_follow)
+    rules = base.replace(follow=sub(**base.follow.options()) if type(base.follow) is cls else sub())
+    follows = 0
+    for state in _play_randomly(rules, 5, 120):
+        if state.phase is ba.Phase.PLAYING and state.trick:
+            follows += 1
+            hand = lowlevel.core(state).hand_bits[state.to_act]  # type: ignore[index]
+            assert [m.card.index for m in state.legal_moves()] == [(hand & -hand).bit_length() - 1]  # type: ignore[union-attr]
+        _every_consumer_agrees(state)
+    assert follows >= 10
+
+
+@pytest.mark.parametrize("cls", BIDDING_CLASSES, ids=lambda c: c.__name__)
+def test_an_overridden_refusal_is_followed_everywhere(cls: type) -> None:
+    """A bidding whose ``refusal`` alone forbids ``bid 2``: the call is not
+    legal, ``check`` and ``apply`` refuse it with the house rule's reason."""
+    base = _variant_for("bidding", cls)
+    sub = _subclass(cls, "NoTwo", "refusal", _no_bid_two)
+    rules = base.replace(bidding=sub(**base.bidding.options()) if type(base.bidding) is cls else sub())
+    states = _play_randomly(rules, 7, 200)
+    biddings = 0
+    for state in states:
+        if state.phase is ba.Phase.BIDDING:
+            biddings += 1
+            assert ba.Bid(2) not in state.legal_moves()
+            assert not state.is_legal(ba.Bid(2))
+            with pytest.raises(ba.IllegalMoveError) as info:
+                state.check(ba.Bid(2))
+            assert info.value.reason in (Reason.HOUSE_RULE, Reason.BID_NOT_HIGHER, Reason.BID_TOO_HIGH)
+            view = state.view(state.to_act)  # type: ignore[arg-type]
+            assert ba.Bid(2) not in view.legal_moves()
+        _every_consumer_agrees(state)
+    assert biddings >= 8
+    assert all(
+        r.bids.count(ba.Bid(2)) == 0 for r in lowlevel.playout(states[0], random.Random(1).choice).deal_results
+    )
+
+
+@pytest.mark.parametrize("cls", RANKING_CLASSES, ids=lambda c: c.__name__)
+def test_an_overridden_trick_winner_is_followed(cls: type) -> None:
+    """A ranking where the last card played always wins the trick."""
+    base = _variant_for("ranking", cls)
+
+    def last_wins(self: Any, trick: tuple[int, ...], trump: int) -> int:
+        return len(trick) - 1
+
+    sub = _subclass(cls, "LastWins", "trick_winner", last_wins)
+    rules = base.replace(ranking=sub(**base.ranking.options()) if type(base.ranking) is cls else sub())
+    tricks = 0
+    for state in _play_randomly(rules, 9, 150):
+        for trick in state.tricks:
+            tricks += 1
+            assert trick.winner == trick.plays[-1][0]
+    assert tricks >= 10
+
+
+@pytest.mark.parametrize("cls", SCORING_CLASSES, ids=lambda c: c.__name__)
+def test_an_overridden_score_is_followed(cls: type) -> None:
+    """A scoring where every side scores its tricks."""
+    base = _variant_for("scoring", cls)
+
+    def tricks_only(self: Any, ctx: Any, tricks: Any, dealt: Any) -> tuple[int, ...]:
+        return tuple(tricks)
+
+    sub = _subclass(cls, "TricksOnly", "score", tricks_only)
+    rules = base.replace(scoring=sub(**base.scoring.options()) if type(base.scoring) is cls else sub())
+    end = lowlevel.playout(ba.new_game(rules, seed=2), random.Random(2).choice, until="deal")
+    for result in end.deal_results:
+        assert result.points == result.tricks
+
+
+@pytest.mark.parametrize("cls", DEALER_CLASSES, ids=lambda c: c.__name__)
+def test_an_overridden_dealer_is_followed(cls: type) -> None:
+    """A dealer rule where seat 0 deals every deal after the first."""
+    base = _variant_for("dealer", cls)
+
+    def always_north(self: Any, ctx: Any, points: Any) -> int:
+        return 0
+
+    sub = _subclass(cls, "NorthDeals", "dealer_after", always_north)
+    rules = base.replace(dealer=sub(**base.dealer.options()) if type(base.dealer) is cls else sub())
+    end = lowlevel.playout(ba.new_game(rules, seed=2, dealer=1), random.Random(2).choice, decisions=400)
+    assert all(r.dealer == 0 for r in end.deal_results[1:])
+
+
+# ----------------------------------------------------- answers the engine refuses
+
+
+def test_a_lead_rule_that_allows_nothing_is_refused_naming_the_part() -> None:
+    def nothing(self: Any, ctx: Any, seat: int, hand: int, broken: bool) -> Any:
+        return ((0, Reason.HOUSE_RULE),)
+
+    sub = _subclass(ba.rules.LeadPolicy, "Nothing", "restrictions", nothing)
+    rules = ba.variants.GAMERULES.replace(lead=sub())
+    state = ba.new_game(rules, seed=1)
+    with pytest.raises(ba.RuleSetError, match=r"lead: LeadPolicyNothing\.restrictions leave seat"):
+        while state.phase is ba.Phase.BIDDING:
+            state = state.apply(state.legal_moves()[-1])
+
+
+def test_a_bidding_that_refuses_every_call_is_refused_naming_the_part() -> None:
+    def never(self: Any, ctx: Any, move: Any) -> Any:
+        return (Reason.HOUSE_RULE, "no")
+
+    sub = _subclass(ba.rules.OnceAroundBidding, "Never", "refusal", never)
+    rules = ba.variants.GAMERULES.replace(bidding=sub())
+    with pytest.raises(ba.RuleSetError, match=r"bidding: OnceAroundBiddingNever leaves seat"):
+        ba.new_game(rules, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("part", "cls", "method", "answer", "message"),
+    [
+        ("ranking", ba.rules.JokersHigh, "trick_winner", lambda self, trick, trump: 5, "trick_winner answered 5"),
+        ("scoring", None, "score", lambda self, ctx, tricks, dealt: (1,), "one whole number per side"),
+        ("scoring", None, "score", lambda self, ctx, tricks, dealt: [1.5, 2], "one whole number per side"),
+        ("dealer", None, "dealer_after", lambda self, ctx, points: 9, "dealer_after answered 9"),
+        ("lead", ba.rules.LeadPolicy, "first_leader", lambda self, ctx: 7, "first_leader answered 7"),
+    ],
+)
+def test_answers_the_engine_cannot_use_are_refused_naming_the_method(
+    part: str, cls: Any, method: str, answer: Any, message: str
+) -> None:
+    base = ba.variants.GAMERULES
+    cls = cls or type(getattr(base, part))
+    sub = _subclass(cls, "Bad", method, answer)
+    rules = base.replace(**{part: sub(**getattr(base, part).options())})
+    with pytest.raises(ba.RuleSetError, match=message):
+        lowlevel.playout(ba.new_game(rules, seed=3), random.Random(3).choice, until="deal")
+
+
+def test_a_scoring_answer_in_a_list_is_stored_as_a_tuple() -> None:
+    sub = _subclass(type(ba.variants.GAMERULES.scoring), "Listed", "score", lambda self, ctx, tricks, dealt: [1, 2])
+    rules = ba.variants.GAMERULES.replace(scoring=sub())
+    end = lowlevel.playout(ba.new_game(rules, seed=3), random.Random(3).choice, until="deal")
+    assert end.deal_results[0].points == (1, 2) and type(end.deal_results[0].points) is tuple
