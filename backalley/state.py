@@ -228,7 +228,7 @@ class GameState(PublicFacts):
         """The legal move equal to ``move`` (``None`` if it is not legal)."""
         legal = self._legal
         if type(legal) is int:
-            return move if type(move) is Play and legal >> move.card.index & 1 else None  # type: ignore[return-value]
+            return move if type(move) is Play and legal >> move.card.index & 1 else None
         if self._raw[3] is _BIDDING:
             return self._raw[2].node.find(move)  # type: ignore[union-attr]
         return move if move in legal else None  # type: ignore[return-value]
@@ -329,7 +329,7 @@ def _restore(raw: Raw) -> GameState:
             deal.ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
             deal.calls, deal.trump_call, node,
         )  # fmt: skip
-        raw = (rules, match, deal, *raw[3:])  # type: ignore[assignment]
+        raw = (rules, match, deal, *raw[3:])
     return _state(raw)
 
 

@@ -206,14 +206,14 @@ class Plan:
 
     def _seat(self, seat: object, part: str, method: str) -> int:
         """``seat`` if it is a seat of this rule set, else a RuleSetError naming the part."""
-        if type(seat) is not int or not 0 <= seat < self.players:  # type: ignore[operator]
+        if type(seat) is not int or not 0 <= seat < self.players:
             raise RuleSetError(
                 [
                     f"{part}: {type(getattr(self.rules, part)).__name__}.{method} answered "
                     f"{seat!r}, which is not a seat (0 to {self.players - 1})"
                 ]
             )
-        return seat  # type: ignore[return-value]
+        return seat
 
     # ------------------------------------------------------------- contexts
 
