@@ -90,8 +90,6 @@ class BiddingOutcome:
     thrown_in: bool = attrs.field(default=False, validator=_bool)
 
 
-
-
 def _card_tuple(cards: Any) -> tuple[Card, ...]:
     return tuple(cards)
 
@@ -137,10 +135,9 @@ class DealResult:
     declarer: int | None
     tricks: tuple[int, ...]
     points: tuple[int, ...]
-    _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     def __reduce__(self) -> Any:
-        """Pickled as its facts (without the cached document form)."""
+        """Pickled as its plain values: the class and its fields, in order."""
         return (
             DealResult,
             (

@@ -1,13 +1,12 @@
 """Helpers for building exact positions and driving games in tests.
 
-The deck-order helper follows RULES.md 1.2: with dealer ``d`` and hand size
+The deck-order helper follows the dealing procedure: with dealer ``d`` and hand size
 ``h``, card ``k`` of the order (``k < 4*h``) goes to seat ``(d + 1 + k) % 4``;
 the remainder is the stock, whose first card is the turn-up.
 """
 
 from __future__ import annotations
 
-import copy
 import os
 import random
 from collections.abc import Iterable, Sequence
@@ -196,7 +195,7 @@ def state_fields(state: ba.GameState) -> tuple[object, ...]:
 
 def check_conservation(state: ba.GameState) -> None:
     """Hands + cards played this deal + stock + turn-up + discards == the deck,
-    with no card in two places (RULES.md 1.1-1.3)."""
+    with no card in two places."""
     n = state.players
     parts = [
         *(lowlevel.hand_bits(state, s) for s in range(n)),
@@ -274,15 +273,3 @@ FUZZ_SCALE = max(1, int(os.environ.get("BACKALLEY_FUZZ_SCALE", "1") or 1))
 def fuzz_examples(n: int) -> int:
     """``n`` hypothesis examples, times :data:`FUZZ_SCALE`."""
     return n * FUZZ_SCALE
-
-
-def result_objects(document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` (a state or view as plain data) with its deal results as
-    objects, the form older documents wrote and the library still reads."""
-    from backalley.serialize.results_doc import _deal_result_from_data, deal_result_to_data
-
-    document["deal_results"] = [
-        deal_result_to_data(_deal_result_from_data(r, "$")) if isinstance(r, str) else r
-        for r in document["deal_results"]
-    ]
-    return copy.deepcopy(document)

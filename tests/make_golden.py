@@ -6,9 +6,11 @@
 Each golden game is a whole game of a registered variant, started with
 ``new_game(variants.get(name), seed=seed)`` and played with uniformly random
 legal moves (chosen by ``random.Random(f"golden/{name}/{seed}")``).  The file
-stores the moves as canonical text and what the engine made of them: one
-record per scored deal (dealer, hand size, turn-up, trump, calls per seat,
-tricks and points per side) and the final scores and winner.
+stores the finished game's state document (format version 2: the rule set,
+the seed, the first dealer and every move as canonical text) and what the
+engine made of the moves: one deal result per scored deal, as the library
+writes it (dealer, hand size, turn-up, trump, calls per seat, contracts,
+declarer, tricks and points per side), and the final scores and winner.
 
 Regenerate only on purpose: a change to these files means that a saved game
 (seed + moves) no longer gives the same result.
@@ -28,7 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 import backalley as ba  # noqa: E402
 
 GOLDEN = HERE / "data" / "golden"
-FORMAT = 1
+FORMAT = 2
 
 GAMES: tuple[tuple[str, int], ...] = (
     ("gamerules", 2024),
@@ -43,39 +45,29 @@ def file_name(name: str, seed: int) -> str:
     return f"{name}-{seed}.json"
 
 
-def _text(value: object) -> str | None:
-    return None if value is None else str(value)
+def final_state(name: str, seed: int) -> ba.GameState:
+    """The golden game of ``name`` and ``seed``, played to its end."""
+    rng = random.Random(f"golden/{name}/{seed}")
+    state = ba.new_game(ba.variants.get(name), seed=seed)
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def _data(value: object) -> Any:
+    """A document's plain data, without its ``format`` and ``version``."""
+    data = json.loads(ba.to_json(value))
+    return {k: v for k, v in data.items() if k not in ("format", "version")}
 
 
 def record(name: str, seed: int) -> dict[str, Any]:
-    rng = random.Random(f"golden/{name}/{seed}")
-    state = ba.new_game(ba.variants.get(name), seed=seed)
-    first_dealer = state.dealer
-    moves: list[str] = []
-    while not state.is_over:
-        move = rng.choice(state.legal_moves())
-        moves.append(str(move))
-        state = state.apply(move)
-    deals = [
-        {
-            "number": r.number,
-            "dealer": r.dealer,
-            "hand_size": r.hand_size,
-            "turn_up": _text(r.turn_up),
-            "trump": _text(r.trump),
-            "bids": [_text(b) for b in r.bids],
-            "tricks": list(r.tricks),
-            "points": list(r.points),
-        }
-        for r in state.deal_results
-    ]
+    state = final_state(name, seed)
     return {
         "format": FORMAT,
         "variant": name,
         "seed": seed,
-        "first_dealer": first_dealer,
-        "moves": moves,
-        "deals": deals,
+        "state": json.loads(ba.to_json(state)),
+        "deals": [_data(r) for r in state.deal_results],
         "scores": list(state.scores),
         "winner": state.winner,
     }
@@ -100,7 +92,8 @@ def main(argv: list[str]) -> int:
         path.write_text(text)
         doc = json.loads(text)
         print(
-            f"wrote {path.name}: {len(doc['moves'])} moves, {len(doc['deals'])} deals, scores {doc['scores']}"
+            f"wrote {path.name}: {len(doc['state']['moves'])} moves, {len(doc['deals'])} deals, "
+            f"scores {doc['scores']}"
         )
     return 1 if stale else 0
 

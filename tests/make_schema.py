@@ -2,7 +2,9 @@
 
 The schema is written out by hand here, from the shapes that
 ``backalley/serialize/``, ``backalley/record.py`` and ``backalley/vectors.py``
-write and read.  It introspects the engine only for the list of registered
+write and read (format version 2: a state is its game's start and moves,
+deal results are objects everywhere, a view carries its legal moves and an
+answer for each card of its hand).  It introspects the engine only for the list of registered
 rule parts (a new rule with the parameters of an existing one, or none, needs
 no edit here); so a change to the document format shows up as a failing test (``tests/test_schema.py`` compares
 the schema with the engine's policy classes and with this script's output)
@@ -19,21 +21,11 @@ from pathlib import Path
 from typing import Any
 
 TARGET = Path(__file__).resolve().parent.parent / "backalley" / "schema" / "backalley.schema.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_SEAT = 7  # a cutthroat game seats at most 8 players
 
 CARD_RE = "(?:[2-9TJQKA][CDHS]|BJ|LJ)"
 CALL_RE = "(?:pass|board|counter(?: x(?:[2-9]|[1-9][0-9]))?|bid (?:0|[1-9][0-9]*))"
-
-_INT_RE = "(?:0|-?[1-9][0-9]*)"
-_COUNT_RE = "(?:0|[1-9][0-9]*)"
-_CONTRACT_RE = f"(?:-|{_COUNT_RE}B?(?:x[1-9][0-9]*)?(?:@{_COUNT_RE})?)"
-_CALLS_RE = f"(?:-|{CALL_RE})(?:,(?:-|{CALL_RE}))*"
-ROW_RE = (
-    f"[1-9][0-9]* {_COUNT_RE} [1-9][0-9]* (?:-|{CARD_RE}) (?:-|[CDHS])"
-    f";{_CALLS_RE};{_CONTRACT_RE}(?:,{_CONTRACT_RE})*;(?:-|{_COUNT_RE})"
-    f";{_COUNT_RE}(?:,{_COUNT_RE})*;{_INT_RE}(?:,{_INT_RE})*"
-)
 
 Schema = dict[str, Any]
 
@@ -46,7 +38,7 @@ def nullable(schema: Schema) -> Schema:
     """``schema`` or null.  Plain leaves get a ``type`` list rather than an
     ``anyOf`` (``pattern``, ``minimum`` and ``maximum`` ignore a null), which
     reads as simply and validates faster."""
-    if set(schema) <= {"type", "pattern", "minimum", "maximum"} and isinstance(
+    if set(schema) <= {"type", "pattern", "minimum", "maximum", "description"} and isinstance(
         schema.get("type"), str
     ):
         return {**schema, "type": [schema["type"], "null"]}
@@ -104,6 +96,10 @@ def document(kind: str) -> dict[str, Schema]:
 
 BOOL: Schema = {"type": "boolean"}
 INT: Schema = {"type": "integer"}
+SEED: Schema = {
+    **integer(-(2**64) + 1, 2**64 - 1),
+    "description": "A seed: smaller than 2**64 in size.",
+}
 RANK_LETTERS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 ALL_PASS = enum("redeal-next-dealer", "redeal-same-dealer", "play-for-overtricks")
 FIRST_BIDDER = enum("left-of-dealer", "dealer")
@@ -115,7 +111,7 @@ RAINBOW: Schema = nullable(
     )
 )
 
-# The rule parts (RULES.md §3): part -> tag -> parameter -> schema, in the
+# The rule parts: part -> tag -> parameter -> schema, in the
 # order ``RuleSet.parts()`` and ``Part.options()`` write them.
 PARTS: dict[str, dict[str, dict[str, Schema]]] = {
     "deck": {
@@ -390,19 +386,6 @@ def build() -> Schema:
         ),
         "contract": obj(contract, description="One side's contract."),
         "deal_result": obj(deal_result, description="The record of one scored deal."),
-        "deal_result_row": {
-            "type": "string",
-            "pattern": f"^{ROW_RE}$",
-            "description": "The record of one scored deal as one row of text, as state and "
-            "view documents write it: 'number dealer hand_size turn_up trump;calls;"
-            "contracts;declarer;tricks;points', '-' for a missing value, lists separated by "
-            "commas, a contract as its tricks then B (board), xK (multiplier), @S (declarer).",
-        },
-        "deal_results": array(
-            {"anyOf": [ref("deal_result_row"), ref("deal_result")]},
-            description="The scored deals, each a row of text (as written) or an object "
-            "(as also read).",
-        ),
         "trick": obj(
             {
                 "leader": seat,
@@ -411,43 +394,32 @@ def build() -> Schema:
             },
             description="A completed trick: who led, the cards in play order, who won.",
         ),
-        "deal": obj(
-            {
-                "dealer": seat,
-                "hand_size": integer(1),
-                "hands": array(array(CARD, minItems=1, uniqueItems=True), **sides),
-                "stock": cards,
-                "turn_up": nullable(CARD),
-                "discards": cards,
-                "moves": array(MOVE),
-            },
-            description="The current deal as dealt, and its moves so far.",
-        ),
         "state": obj(
             {
                 **document("state"),
                 "rules": ref("ruleset"),
-                "seed": INT,
+                "seed": SEED,
                 "first_dealer": seat,
                 "decks": array(array(CARD, minItems=1, uniqueItems=True)),
-                "deal_number": integer(1),
-                "scores": array(INT, **sides),
-                "deal_results": ref("deal_results"),
-                "phase": ref("phase"),
-                "deal": ref("deal"),
+                "moves": array(MOVE),
             },
-            required=[
-                "rules",
-                "seed",
-                "first_dealer",
-                "decks",
-                "deal_number",
-                "scores",
-                "deal_results",
-                "phase",
-                "deal",
-            ],
-            description="A full-information game state (backalley.GameState).",
+            required=["rules", "seed", "first_dealer", "decks", "moves"],
+            description="A full-information game state (backalley.GameState) as the game "
+            "that reaches it: the rule set, the seed, the first dealer, the deck orders that "
+            "did not come from the seed (one per deal dealt, thrown-in deals included, while "
+            "there are any) and every move since the game began. Loading starts "
+            "backalley.new_game(rules, seed=seed, dealer=first_dealer, decks=decks) and "
+            "applies each move.",
+        ),
+        "card_answer": obj(
+            {
+                "card": CARD,
+                "playable": BOOL,
+                "reason": nullable(ref("reason")),
+                "message": nullable({"type": "string"}),
+            },
+            description="Whether the seat may play one card of its hand now; if not, the "
+            "rule that refuses it (a backalley.Reason name) and why, as a sentence.",
         ),
         "view": obj(
             {
@@ -468,7 +440,9 @@ def build() -> Schema:
                 "trick": array(CARD, maxItems=MAX_SEAT, uniqueItems=True),
                 "leader": seat,
                 "scores": array(INT, **sides),
-                "deal_results": ref("deal_results"),
+                "deal_results": array(ref("deal_result")),
+                "legal_moves": array(MOVE),
+                "cards": array(ref("card_answer")),
             },
             required=[
                 "rules",
@@ -489,7 +463,9 @@ def build() -> Schema:
                 "scores",
                 "deal_results",
             ],
-            description="What one seat may know (backalley.PlayerView).",
+            description="What one seat may know (backalley.PlayerView), with its legal "
+            "moves and an answer for each card of its hand (written always; when read, "
+            "they must be what the view answers).",
         ),
         "record": {
             **obj(
@@ -497,7 +473,7 @@ def build() -> Schema:
                     **document("record"),
                     "rules": ref("ruleset_input"),
                     "first_dealer": seat,
-                    "seed": nullable(INT),
+                    "seed": nullable(integer(-(2**64) + 1, 2**64 - 1)),
                     "decks": array(array(CARD, minItems=1, uniqueItems=True)),
                     "moves": array(MOVE),
                     "results": array(ref("deal_result")),
@@ -592,8 +568,10 @@ def build() -> Schema:
             "others write documents for backalley to read (records, rule sets, house "
             "rules) the schema also accepts what the loader accepts: parts and parameters "
             "left out, a `base` variant, parts without `type`. Passing the schema is "
-            "necessary, not sufficient: loading also checks consistency (cards dealt "
-            "once, legal moves, scores that add up). "
+            "necessary, not sufficient: loading also checks consistency (a state's moves "
+            "legal when replayed, a view that agrees with itself and with its legal moves, "
+            "scores that add up). A state document carries its `format`: without it, a "
+            "state reads as a game record too. "
             "Generated by tests/make_schema.py."
         ),
         "oneOf": [

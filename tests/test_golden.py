@@ -1,11 +1,13 @@
 """Golden games: whole games stored as data (``tests/data/golden/*.json``,
-written by ``tests/make_golden.py``), replayed move by move with ``apply``.
+written by ``tests/make_golden.py``): each file holds the finished game's
+state document and the deal results the engine made of its moves.
 
-A replay must give the same deals, points and final scores.  The gamerules
-games are also scored independently here, straight from RULES.md §1 (who
-bids when, who leads, who wins each trick, the 1.7 formulas), from nothing
-but the move texts and the recorded trump of each deal; the Vietnam games
-from the §2.2 auction and the §2.4 formulas.
+The state document loads (by replaying its moves) to the same game as the
+moves applied one by one from ``new_game``, and both give the stored deal
+results, final scores and winner, compared as values.  The gamerules games
+are also scored independently here, from nothing but the move texts and the
+recorded trump of each deal (who bids when, who leads, who wins each trick,
+the points); the Vietnam games from the auction and its points.
 """
 
 from __future__ import annotations
@@ -26,17 +28,21 @@ def load(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
-def _text(value: object) -> str | None:
-    return None if value is None else str(value)
+def moves(doc: dict[str, Any]) -> list[str]:
+    return list(doc["state"]["moves"])
 
 
 def replay(doc: dict[str, Any]) -> ba.GameState:
     state = ba.new_game(ba.variants.get(doc["variant"]), seed=doc["seed"])
-    assert state.dealer == doc["first_dealer"]
-    for k, text in enumerate(doc["moves"]):
+    assert state.dealer == doc["state"]["first_dealer"]
+    for k, text in enumerate(moves(doc)):
         assert not state.is_over, f"the game ended before move {k}"
         state = state.apply(ba.parse_move(text))
     return state
+
+
+def results(doc: dict[str, Any]) -> tuple[ba.DealResult, ...]:
+    return tuple(ba.from_json(json.dumps(d), ba.DealResult) for d in doc["deals"])
 
 
 def test_there_are_golden_games_of_gamerules_and_vietnam():
@@ -48,46 +54,46 @@ def test_there_are_golden_games_of_gamerules_and_vietnam():
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_golden_game_replays_to_the_same_results(path):
     doc = load(path)
-    assert doc["format"] == 1
+    assert doc["format"] == 2
     state = replay(doc)
     assert state.is_over
-    assert state.deals_played == len(doc["deals"])
-    for want, got in zip(doc["deals"], state.deal_results):
-        assert got.number == want["number"]
-        assert got.dealer == want["dealer"]
-        assert got.hand_size == want["hand_size"]
-        assert _text(got.turn_up) == want["turn_up"]
-        assert _text(got.trump) == want["trump"]
-        assert [_text(b) for b in got.bids] == want["bids"]
-        assert list(got.tricks) == want["tricks"], f"deal {want['number']}"
-        assert list(got.points) == want["points"], f"deal {want['number']}"
+    assert state.deal_results == results(doc)
     assert list(state.scores) == doc["scores"]
     assert state.winner == doc["winner"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_golden_state_document_loads_to_the_replayed_game(path):
+    doc = load(path)
+    loaded = ba.from_json(json.dumps(doc["state"]), ba.GameState)
+    assert loaded == replay(doc)
+    assert loaded.rules == ba.variants.get(doc["variant"])
+    assert loaded.deal_results == results(doc)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_golden_moves_are_canonical_text(path):
-    for text in load(path)["moves"]:
+    for text in moves(load(path)):
         assert str(ba.parse_move(text)) == text
 
 
-# --------------------------------------------- independent scoring, RULES.md §1
+# ------------------------------------------- independent scoring: gamerules
 
 RANKS = "23456789TJQKA"
 
 
 def _suit(card: str, trump: str | None) -> str | None:
-    """The suit a card belongs to: its own, or the trump suit for a joker (1.3)."""
+    """The suit a card belongs to: its own, or the trump suit for a joker."""
     return trump if card in ("BJ", "LJ") else card[1]
 
 
 def _trump_rank(card: str) -> int:
-    """Trump order, high to low: BJ, LJ, A, K, ..., 2 (1.3)."""
+    """Trump order, high to low: BJ, LJ, A, K, ..., 2."""
     return {"BJ": 100, "LJ": 99}.get(card, RANKS.index(card[0]) if card[0] in RANKS else -1)
 
 
 def trick_winner(cards: list[str], trump: str | None) -> int:
-    """The index of the winning card (1.6): the highest trump, else the highest
+    """The index of the winning card: the highest trump, else the highest
     card of the suit led."""
     trumps = [i for i, c in enumerate(cards) if c in ("BJ", "LJ") or (trump and c[1] == trump)]
     if trumps:
@@ -97,8 +103,8 @@ def trick_winner(cards: list[str], trump: str | None) -> int:
     return max(same, key=lambda i: RANKS.index(cards[i][0]))
 
 
-def points_1_7(contract: tuple[str, int, int], tricks: int, hand_size: int) -> int:
-    """RULES.md 1.7: numeric b made +5b + (t-b), set -5b; board +-10*h*m."""
+def points(contract: tuple[str, int, int], tricks: int, hand_size: int) -> int:
+    """A numeric contract of b made: +5b + (t-b), set: -5b; a board: +-10*h*m."""
     kind, b, m = contract
     if kind == "board":
         return 10 * hand_size * m if tricks == hand_size else -10 * hand_size * m
@@ -108,14 +114,14 @@ def points_1_7(contract: tuple[str, int, int], tricks: int, hand_size: int) -> i
 def score_gamerules(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """Every scored deal of a gamerules game, recomputed from the moves."""
     schedule = list(range(13, 0, -1)) + list(range(2, 14))
-    moves = list(doc["moves"])
+    moves = list(doc["state"]["moves"])
     trumps = [d["trump"] for d in doc["deals"]]
-    dealer = doc["first_dealer"]
+    dealer = doc["state"]["first_dealer"]
     out: list[dict[str, Any]] = []
     pos = 0
     while len(out) < len(schedule):
         h = schedule[len(out)]
-        # 1.4: each player once, starting left of the dealer
+        # each player once, starting left of the dealer
         calls = {(dealer + 1 + i) % 4: moves[pos + i] for i in range(4)}
         pos += 4
         if all(c == "pass" for c in calls.values()):
@@ -130,7 +136,7 @@ def score_gamerules(doc: dict[str, Any]) -> list[dict[str, Any]]:
                 contracts.append(("board", h, len(boards)))
             else:
                 contracts.append(("bid", sum(numbers[s] for s in team), 1))
-        # 1.5: the last board claimer, else the earliest highest bid
+        # the last board claimer, else the earliest highest bid leads
         if boards:
             leader = boards[-1]
         else:
@@ -150,7 +156,7 @@ def score_gamerules(doc: dict[str, Any]) -> list[dict[str, Any]]:
                 "hand_size": h,
                 "bids": [calls[s] for s in range(4)],
                 "tricks": won,
-                "points": [points_1_7(contracts[t], won[t], h) for t in range(2)],
+                "points": [points(contracts[t], won[t], h) for t in range(2)],
             }
         )
         dealer = (dealer + 1) % 4
@@ -162,7 +168,7 @@ def score_gamerules(doc: dict[str, Any]) -> list[dict[str, Any]]:
     "path", [p for p in FILES if load(p)["variant"] == "gamerules"], ids=lambda p: p.stem
 )
 def test_gamerules_golden_game_scored_by_hand(path):
-    """RULES.md 1.2-1.8 recomputed without the engine: calls, leads, tricks, points."""
+    """The game recomputed without the engine: calls, leads, tricks, points."""
     doc = load(path)
     mine = score_gamerules(doc)
     assert len(mine) == len(doc["deals"]) == 25
@@ -176,25 +182,24 @@ def test_gamerules_golden_game_scored_by_hand(path):
 
 
 def test_the_hand_scorer_knows_the_worked_examples():
-    """The formulas above against RULES.md §4 examples 1-3 (so that they are right)."""
-    assert points_1_7(("bid", 2, 1), 5, 13) == 13
-    assert points_1_7(("bid", 7, 1), 8, 13) == 36
-    assert points_1_7(("bid", 7, 1), 6, 13) == -35
-    assert points_1_7(("bid", 2, 1), 7, 13) == 15
-    assert points_1_7(("board", 4, 2), 4, 4) == 80
-    assert points_1_7(("bid", 1, 1), 0, 4) == -5
+    """The formulas above against worked examples (so that they are right)."""
+    assert points(("bid", 2, 1), 5, 13) == 13
+    assert points(("bid", 7, 1), 8, 13) == 36
+    assert points(("bid", 7, 1), 6, 13) == -35
+    assert points(("bid", 2, 1), 7, 13) == 15
+    assert points(("board", 4, 2), 4, 4) == 80
+    assert points(("bid", 1, 1), 0, 4) == -5
     assert trick_winner(["3C", "AC", "2S", "KC"], "S") == 2
     assert trick_winner(["3C", "LJ", "AS", "BJ"], "S") == 3
     assert trick_winner(["3C", "AD", "KC", "2C"], "S") == 2
     assert trick_winner(["5D", "AD", "KC", "2C"], None) == 1
 
 
-# ------------------------------------------- independent scoring, RULES.md §2
+# ------------------------------------------- independent scoring: vietnam
 
 
 def score_vietnam_deal(deal: dict[str, Any], teams: list[list[int]]) -> list[int]:
-    """RULES.md 2.2, 2.4: the last number (and counters on it) sets the
-    contract; the declarer's side scores 10 per trick taken times the
+    """The last number (and counters on it) sets the contract; the declarer's side scores 10 per trick taken times the
     multiplier if it makes it, else loses 10 per contracted trick times the
     multiplier; the defenders score 0."""
     dealer, calls = deal["dealer"], deal["bids"]
@@ -235,8 +240,9 @@ def test_vietnam_golden_game_scored_by_hand(path):
 
 
 def test_golden_files_are_up_to_date_with_their_generator():
-    """make_golden.py, run again, writes the same files (the engine still plays
-    the same games from the same seeds and move choices)."""
+    """make_golden.py, run again, makes the same games (the engine still plays
+    the same games from the same seeds and move choices), compared as values:
+    a new rule option with a default rewrites no file."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -248,5 +254,12 @@ def test_golden_files_are_up_to_date_with_their_generator():
     names = {module.file_name(n, s) for n, s in module.GAMES}
     assert names == {p.name for p in FILES}
     for name, seed in module.GAMES:
-        text = (GOLDEN / module.file_name(name, seed)).read_text()
-        assert module.dump(module.record(name, seed)) == text
+        stored = load(GOLDEN / module.file_name(name, seed))
+        made = module.record(name, seed)
+        assert ba.from_json(json.dumps(stored["state"]), ba.GameState) == module.final_state(
+            name, seed
+        )
+        assert results(stored) == results(made)
+        assert {k: v for k, v in stored.items() if k not in ("state", "deals")} == {
+            k: v for k, v in made.items() if k not in ("state", "deals")
+        }

@@ -347,7 +347,7 @@ def test_vectors_legal_moves_are_what_the_view_gives(tmp_path: Path, variant: st
     lines = _vectors(tmp_path, *(["--variant", variant] if variant else []))
     header, positions, result = lines[0], lines[1:-1], lines[-1]
     assert header["type"] == "header" and header["format"] == "backalley/vectors"
-    assert header["version"] == 1 and header["variant"] == rules.name and header["games"] == 1
+    assert header["version"] == 2 and header["variant"] == rules.name and header["games"] == 1
     assert ba.from_json(json.dumps(header["rules"]), ba.RuleSet) == rules
     assert result["type"] == "result" and len(result["moves"]) == len(positions)
     assert all(line["type"] == "position" for line in positions)

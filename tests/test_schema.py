@@ -278,7 +278,6 @@ _DELETE = object()
 
 WRONG_STATES = [
     (("extra",), 1),
-    (("deal", "extra"), 1),
     (("rules", "deck", "extra"), 1),
     (("rules", "format"), "backalley/rules"),
     (("rules", "trump", "type"), "sideways"),
@@ -288,22 +287,24 @@ WRONG_STATES = [
     (("rules", "base"), "gamerules"),
     (("rules", "scoring", "rainbow"), {"hand_size": 0, "points": 3}),
     (("rules", "trump"), {"joker_turn_up": "turn-next-card"}),  # written rule sets carry `type`
-    (("phase",), "thinking"),
     (("format",), "backalley/view"),
-    (("version",), 2),
+    (("version",), 1),
+    (("version",), 3),
     (("seed",), "7"),
     (("seed",), 1.5),
+    (("seed",), 2**64),
     (("first_dealer",), True),
     (("first_dealer",), 8),
-    (("deal_number",), 0),
-    (("deal", "hands", 0, 0), "1X"),
-    (("deal", "hands", 0, 0), None),
-    (("deal", "hands", 1), []),
-    (("deal", "moves", 0), "bid -1"),
-    (("deal", "turn_up"), "XX"),
-    (("deal",), _DELETE),
+    (("moves", 0), "bid -1"),
+    (("moves", 0), None),
+    (("moves",), "pass pass"),
+    (("decks",), [["QS", "QS"]]),
+    (("decks",), "2C 3C"),
+    (("decks",), _DELETE),
+    (("moves",), _DELETE),
     (("rules",), _DELETE),
-    (("deal", "stock"), "2C 3C"),
+    (("deal_results",), []),  # a state document holds no results: they come from the moves
+    (("phase",), "playing"),
 ]
 
 
@@ -327,6 +328,13 @@ def test_wrong_states_are_refused_by_the_loader_too() -> None:
     "path, value",
     [
         (("hand", 0), "QQ"),
+        (("legal_moves",), ["play 1X"]),
+        (("legal_moves",), "play QS"),
+        (("cards", 0, "reason"), "BECAUSE"),
+        (("cards", 0, "playable"), "yes"),
+        (("cards", 0, "extra"), 1),
+        (("cards", 0), "QS"),
+        (("deal_results",), ["1 0 4 QS S;bid 1,pass,bid 2,pass;3,-;-;3,1;15,-15"]),
         (("hand_counts",), [13]),
         (("to_act",), -1),
         (("trump",), "X"),
@@ -350,11 +358,45 @@ def test_nested_documents_carry_no_format() -> None:
     result = to_data(state.deal_results[0])
     valid("deal_result_document", result)
     invalid("deal_result", result, root=False)  # (the top level takes it as a document)
-    nested = to_data(state)
-    nested["deal_results"][0] = {**result}  # the long form, with "format": refused
-    invalid("state", nested)
+    view = to_data(state.view(0))
+    view["deal_results"][0] = {**result}  # with "format": refused
+    invalid("view", view)
     with pytest.raises(ba.SerializationError):
-        ba.from_json(json.dumps(nested), ba.GameState)
+        ba.from_json(json.dumps(view), ba.PlayerView)
+    document = to_data(state)
+    document["rules"] = to_data(state.rules)
+    invalid("state", document)
+    with pytest.raises(ba.SerializationError):
+        ba.from_json(json.dumps(document), ba.GameState)
+
+
+def test_a_state_document_is_the_start_and_the_moves() -> None:
+    definition = schema()["$defs"]["state"]
+    assert list(definition["properties"]) == [
+        "format",
+        "version",
+        "rules",
+        "seed",
+        "first_dealer",
+        "decks",
+        "moves",
+    ]
+    assert definition["required"] == ["rules", "seed", "first_dealer", "decks", "moves"]
+
+
+def test_a_view_documents_answers_are_typed() -> None:
+    defs = schema()["$defs"]
+    view = defs["view"]["properties"]
+    assert view["legal_moves"]["items"]["pattern"] == defs["move"]["pattern"]
+    assert view["cards"]["items"] == {"$ref": "#/$defs/card_answer"}
+    answer = defs["card_answer"]
+    assert answer["required"] == ["card", "playable", "reason", "message"]
+    state = _small_state()
+    for seat in range(state.players):
+        document = to_data(state.view(seat))
+        valid("view", document)
+        for entry in document["cards"]:
+            valid("card_answer", entry)
 
 
 def test_wrong_records_are_rejected() -> None:

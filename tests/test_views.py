@@ -1,5 +1,5 @@
-"""What one seat may know: ``state.view(seat)`` (backalley/views.py, DESIGN.md §1
-"Hidden information").
+"""What one seat may know: ``state.view(seat)`` (backalley/views.py, hidden
+information).
 
 - a view never leaks: no card of another hand or of the stock, no seed, no
   deck order, appears in its JSON; two deals that differ only in what a seat
@@ -59,6 +59,8 @@ PUBLIC_KEYS = {
     "leader",
     "scores",
     "deal_results",
+    "legal_moves",
+    "cards",
 }
 
 

@@ -13,8 +13,11 @@ accepts any one of them.  ``schema("view")`` is the schema of one type::
 
     Draft202012Validator(schema("view")).validate(document)
 
-Passing the schema is necessary, not sufficient: loading also checks
-consistency (each card dealt once, legal moves, scores that add up).
+Every field of every document is typed (format version 2: plain JSON
+objects, lists, texts and numbers; no private text formats).  Passing the
+schema is necessary, not sufficient: loading also checks consistency (a
+state's moves legal when replayed, a view that agrees with itself and with
+the legal moves it lists, scores that add up).
 """
 
 from __future__ import annotations

@@ -1,12 +1,18 @@
 """JSON for every document type: states, views, moves, cards, rule sets,
-game records, deal results and contracts.
+game records, deal results and contracts (format version 2).
 
 One module per document (:mod:`~backalley.serialize.rules_doc`,
 :mod:`~backalley.serialize.results_doc`, :mod:`~backalley.serialize.state_doc`,
 :mod:`~backalley.serialize.view_doc`, :mod:`~backalley.serialize.record_doc`),
-shared helpers in :mod:`~backalley.serialize.common`, and the one cattrs
-converter in :mod:`~backalley.serialize.convert`.  The documents depend on the
-engine, never the reverse.
+shared helpers in :mod:`~backalley.serialize.common`, the limits that bound
+a document's work in :mod:`~backalley.serialize.limits`, and the one cattrs
+converter in :mod:`~backalley.serialize.convert`.  The documents depend on
+the engine, never the reverse.
+
+A state document replays: it is the rule set, the seed, the first dealer,
+the deck orders and the moves, and loading applies the moves through the
+engine.  Every field of every document is plain JSON that the shipped
+schema (:mod:`backalley.schema`) types.
 """
 
 from backalley.serialize.common import FORMAT_VERSION
@@ -15,7 +21,6 @@ from backalley.serialize.results_doc import (
     check_results,
     deal_result_from_data,
     deal_result_to_data,
-    deal_result_to_row,
 )
 from backalley.serialize.rules_doc import (
     policy_from_data,
@@ -30,7 +35,6 @@ __all__ = [
     "converter",
     "deal_result_from_data",
     "deal_result_to_data",
-    "deal_result_to_row",
     "from_data",
     "from_json",
     "policy_from_data",

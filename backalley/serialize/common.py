@@ -1,5 +1,6 @@
-"""Reading and writing plain data: the shared helpers of every document
-(paths in error messages, numbers, lists, objects, cards, moves, suits)."""
+"""Reading and writing plain data: the helpers every document shares (paths
+in error messages, numbers, lists, objects, cards, moves, suits), the format
+version, and the limits that bound the work a document can cause."""
 
 from __future__ import annotations
 
@@ -7,15 +8,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from backalley.cards import CARDS, Card, Suit, parse_card
+from backalley.cards import CARDS, SUITS, Card, Suit, parse_card
 from backalley.chance import check_seed
 from backalley.errors import NotationError, RuleSetError, SerializationError
-from backalley.moves import Move, parse_move
+from backalley.moves import BOARD, COUNTER, PASS, PLAYS, Move, NameTrump, bid, parse_move
 from backalley.values import Phase
 
-FORMAT_VERSION = 1
-"""The version of every document format written by this library."""
-
+FORMAT_VERSION = 2
+"""The version of every document format written (and read) by this library."""
 
 MAX_NUMBER = 2**53 - 1
 """The largest size of a number in a document (besides a seed): every JSON
@@ -38,21 +38,6 @@ class RulesDocumentError(SerializationError, RuleSetError):
 
     def __reduce__(self) -> Any:
         return (type(self), (self.problems, self.path))
-
-
-Pending = list[tuple[dict[Any, Any], int, Any, Any]]
-"""Cache entries waiting for their document to load: (cache, size limit, key, value)."""
-
-CACHE_KEY_LIMIT = 4096
-"""The longest input (as its ``repr``) a cache keeps: valid parts are far shorter."""
-
-
-def _remember(pending: Pending) -> None:
-    """Put a loaded document's parts in their caches (only once it has loaded)."""
-    for cache, limit, key, value in pending:
-        if len(cache) >= limit:
-            cache.clear()
-        cache[key] = value
 
 
 def _fail(path: str, message: str) -> SerializationError:
@@ -87,6 +72,18 @@ def _int(value: Any, path: str, low: int | None = None, high: int | None = None)
     return value
 
 
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise _fail(path, f"expected true or false, got {_show(value)}")
+    return value
+
+
+def _text(value: Any, path: str) -> str:
+    if type(value) is not str:
+        raise _fail(path, f"expected text, got {_show(value)}")
+    return value
+
+
 def _seed(value: Any, path: str) -> int:
     """A game's seed: a whole number smaller than 2**64 in size."""
     if type(value) is not int:
@@ -97,9 +94,12 @@ def _seed(value: Any, path: str) -> int:
     return value
 
 
-def _list(value: Any, path: str, what: str = "a list") -> list[Any]:
+def _list(value: Any, path: str, what: str = "a list", most: int | None = None) -> list[Any]:
+    """A JSON list (of at most ``most`` items)."""
     if not isinstance(value, list):
         raise _fail(path, f"expected {what}, got {_show(value)}")
+    if most is not None and len(value) > most:
+        raise _fail(path, f"{len(value)} items; at most {most} fit here")
     return value
 
 
@@ -120,10 +120,17 @@ def _object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
 """Each card's canonical text, by card index."""
 _CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
-_INDEX_OF_TEXT: dict[str, int] = {str(c): c.index for c in CARDS}
-_MOVE_OF_TEXT: dict[str, Move] = {}
-"""Moves already read, by their canonical text (moves are immutable values)."""
-_MOVE_LIMIT = 4096
+SHARED_MOVES: tuple[Move, ...] = (
+    PASS,
+    BOARD,
+    COUNTER,
+    *(bid(n) for n in range(64)),
+    *(NameTrump(s) for s in (*SUITS, None)),
+    *PLAYS,
+)
+"""The moves the library shares (and keeps as long as it runs)."""
+_MOVE_OF_TEXT: dict[str, Move] = {str(m): m for m in SHARED_MOVES}
+"""The shared moves, by their canonical text (a table only read)."""
 
 
 def _card(value: Any, path: str) -> Card:
@@ -138,90 +145,20 @@ def _card(value: Any, path: str) -> Card:
         raise _fail(path, str(exc)) from None
 
 
-def _cards(value: Any, path: str) -> tuple[Card, ...]:
-    return tuple(map(CARDS.__getitem__, _card_indices(value, path)))
-
-
-def _card_indices(value: Any, path: str) -> tuple[int, ...]:
-    """The card indices of a list of cards (canonical texts: one lookup each)."""
-    items = _list(value, path)
-    try:
-        indices = tuple(map(_INDEX_OF_TEXT.get, items))
-    except TypeError:  # an unhashable item: read one by one for the error
-        indices = (None,)
-    if None in indices:  # (ints compared with None: no Python-level __eq__)
-        return tuple(_card(v, f"{path}[{i}]").index for i, v in enumerate(items))
-    return indices  # type: ignore[return-value]
-
-
-def _index_bits(indices: tuple[int, ...], path: str) -> int:
-    """The bit set of card indices; a card given twice is refused."""
-    mask = 0
-    for i in indices:
-        mask |= 1 << i
-    if mask.bit_count() != len(indices):
-        return _bits(tuple(CARDS[i] for i in indices), path)  # raises, naming the card
-    return mask
-
-
-_BIT: tuple[int, ...] = tuple(1 << i for i in range(len(CARDS)))
-"""Each card index's bit."""
-_BIT_OF_TEXT: dict[str, int] = {str(c): 1 << c.index for c in CARDS}
-"""Each card's bit, by its canonical text."""
-
-
-def _fast_card_bits(value: Any) -> int | None:
-    """The bit set of a list of distinct cards in canonical text (``None``
-    for anything else, as :func:`_fast_cards`)."""
-    if type(value) is not list:
-        return None
-    try:
-        bits: int = sum(map(_BIT_OF_TEXT.__getitem__, value))
-    except (KeyError, TypeError):
-        return None
-    # a sum of distinct bits has one bit per card; any card twice carries
-    return bits if bits.bit_count() == len(value) else None
-
-
-def _fast_cards(value: Any) -> tuple[tuple[int, ...], int] | None:
-    """The card indices and bit set of a list of distinct cards in canonical
-    text, or ``None`` for anything else (the caller then reads it item by item,
-    for the error): a fast path with no per-card Python code."""
-    if type(value) is not list:
-        return None
-    try:
-        indices = tuple(map(_INDEX_OF_TEXT.__getitem__, value))
-    except (KeyError, TypeError):
-        return None
-    # a sum of distinct bits has one bit per card; any card twice carries
-    bits: int = sum(map(_BIT.__getitem__, indices))
-    if bits.bit_count() != len(indices):
-        return None
-    return indices, bits
-
-
-_QUOTED_CARD: tuple[str, ...] = tuple(f'"{t}"' for t in CARD_TEXT)
-"""Each card's canonical text as a JSON string, by card index."""
-_QUOTED_BYTES: tuple[tuple[str, ...], ...] = tuple(
-    tuple(
-        ", ".join(
-            _QUOTED_CARD[8 * k + j] for j in range(8) if b >> j & 1 and 8 * k + j < len(CARDS)
-        )
-        for b in range(256)
-    )
-    for k in range((len(CARDS) + 7) // 8)
-)
-"""The JSON text of the cards of each byte of a bit set: by byte position, then byte value."""
-_SET_BYTES = len(_QUOTED_BYTES)
-
-
-def _quoted_cards(mask: int) -> str:
-    """A bit set as the JSON list of its cards' texts, lowest first (as
-    ``json.dumps(_texts(mask))`` writes it), eight cards per table lookup."""
-    if not mask:
-        return "[]"
-    parts = [t[b] for t, b in zip(_QUOTED_BYTES, mask.to_bytes(_SET_BYTES, "little")) if b]
-    return "[" + ", ".join(parts) + "]"
+def _cards(value: Any, path: str, most: int | None = None) -> tuple[Card, ...]:
+    """A list of distinct cards."""
+    items = _list(value, path, most=most)
+    try:  # canonical texts: one look-up each
+        cards = tuple(map(_CARD_OF_TEXT.__getitem__, items))
+    except (KeyError, TypeError):  # read one by one, for the error
+        cards = tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(items))
+    if len(set(cards)) != len(cards):
+        seen: set[Card] = set()
+        for i, card in enumerate(cards):
+            if card in seen:
+                raise _fail(f"{path}[{i}]", f"{card} appears twice")
+            seen.add(card)
+    return cards
 
 
 def _card_or_none(value: Any, path: str) -> Card | None:
@@ -235,14 +172,18 @@ def _move(value: Any, path: str) -> Move:
     if not isinstance(value, str):
         raise _fail(path, f'expected a move like "bid 3", got {_show(value)}')
     try:
-        move = parse_move(value)
+        return parse_move(value)
     except NotationError as exc:
         raise _fail(path, str(exc)) from None
-    if str(move) == value:  # only canonical texts are kept
-        if len(_MOVE_OF_TEXT) >= _MOVE_LIMIT:
-            _MOVE_OF_TEXT.clear()
-        _MOVE_OF_TEXT[value] = move
-    return move
+
+
+def _moves(value: Any, path: str, most: int | None = None) -> tuple[Move, ...]:
+    """A list of moves in text."""
+    items = _list(value, path, most=most)
+    try:  # canonical texts of shared moves: one look-up each
+        return tuple(map(_MOVE_OF_TEXT.__getitem__, items))
+    except (KeyError, TypeError):
+        return tuple(_move(v, f"{path}[{i}]") for i, v in enumerate(items))
 
 
 def _suit(value: Any, path: str) -> Suit | None:
@@ -265,14 +206,15 @@ def _phase(value: Any, path: str) -> Phase:
     return _PHASES[value]
 
 
-def _bits(cards: tuple[Card, ...], path: str) -> int:
-    mask = 0
-    for i, card in enumerate(cards):
-        bit = 1 << card.index
-        if mask & bit:
-            raise _fail(f"{path}[{i}]", f"{card} appears twice")
-        mask |= bit
-    return mask
+def same_data(a: Any, b: Any) -> bool:
+    """Whether two pieces of JSON data are equal (``1``, ``1.0`` and ``true`` differ)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(map(same_data, a, b))
+    return bool(a == b)
 
 
 def _texts(mask: int) -> list[str]:

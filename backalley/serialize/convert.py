@@ -3,11 +3,10 @@ every document type registered with its writer and reader."""
 
 from __future__ import annotations
 
-import copy
 import json
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import cattrs
 
@@ -28,25 +27,18 @@ from backalley.serialize.common import (
 )
 from backalley.serialize.record_doc import record_from_data, record_to_data
 from backalley.serialize.results_doc import (
-    _contract_document,
+    contract_document,
     contract_to_data,
     deal_result_from_data,
     deal_result_to_data,
 )
 from backalley.serialize.rules_doc import (
-    _rules_data,
     policy_from_data,
     policy_to_data,
     rules_from_data,
-    rules_text,
+    rules_to_data,
 )
-from backalley.serialize.state_doc import (
-    remember_rules_text,
-    state_from_data,
-    state_from_text,
-    state_to_data,
-    state_to_text,
-)
+from backalley.serialize.state_doc import state_from_data, state_to_data, state_to_text
 from backalley.serialize.view_doc import view_from_data, view_to_data
 from backalley.state import GameState
 from backalley.values import Contract, DealResult
@@ -62,7 +54,17 @@ converter = cattrs.Converter()
 document type, ``converter.structure(data, cls)`` reads it back (raising
 :class:`~backalley.SerializationError`)."""
 
-_KINDS: dict[type, str] = {}
+
+class Kind(NamedTuple):
+    """A document type: its ``format`` name, its writer and its reader."""
+
+    name: str
+    dump: Callable[[Any], Any]
+    load: Callable[[Any, str], Any]
+
+
+_KINDS: dict[type, Kind] = {}
+"""The registry of document types (filled once, and as rule parts are registered)."""
 _LOCK = threading.Lock()
 _READY = False
 """Set once every hook is registered: threads never see a half-filled converter."""
@@ -77,18 +79,12 @@ def _ensure_registered() -> None:
                 _READY = True
 
 
-_WRITERS: dict[type, Callable[[Any], Any]] = {}
-_READERS: dict[type, Callable[[Any, str], Any]] = {}
-"""Each document type's writer and reader, called directly by :func:`to_json`
-and :func:`from_json` (the converter's hooks call the same functions)."""
-
-
 def _register(
     cls: type, kind: str, dump: Callable[[Any], Any], load: Callable[[Any, str], Any]
 ) -> None:
-    _WRITERS[cls] = dump
-    _READERS[cls] = load
-    _KINDS[cls] = kind
+    """Register a document type: :func:`to_data` and :func:`from_data` call
+    its writer and reader directly, the converter's hooks call the same."""
+    _KINDS[cls] = Kind(kind, dump, load)
     # predicate hooks: cattrs need not resolve the classes' type annotations
     converter.register_unstructure_hook_func(lambda t: t is cls, dump)
     converter.register_structure_hook_func(lambda t: t is cls, lambda data, _t: load(data, "$"))
@@ -98,12 +94,12 @@ def _register_all() -> None:
     _register(Card, "card", str, _card)
     for move_type in MOVE_TYPES:
         _register(move_type, "move", str, _move_loader(move_type))
-    _register(RuleSet, "rules", _rules_data, rules_from_data)
+    _register(RuleSet, "rules", rules_to_data, rules_from_data)
     _register(GameState, "state", state_to_data, state_from_data)
     _register(PlayerView, "view", view_to_data, view_from_data)
     _register(GameRecord, "record", record_to_data, record_from_data)
     _register(DealResult, "deal-result", deal_result_to_data, deal_result_from_data)
-    _register(Contract, "contract", contract_to_data, _contract_document)
+    _register(Contract, "contract", contract_to_data, contract_document)
     for part, table in registered_parts().items():
         for cls in table.values():
             _register(cls, "policy", policy_to_data, _policy_loader(part, cls))
@@ -139,20 +135,18 @@ def to_data(value: Any) -> Any:
 
     Top-level documents carry ``format`` and ``version``.
     """
-    return copy.deepcopy(_document(value))
-
-
-def _document(value: Any) -> Any:
-    """:func:`to_data` without the copy: parts of it may be shared caches."""
     _ensure_registered()
     kind = _kind_of(value)
-    data = _WRITERS[type(value)](value)
+    data = kind.dump(value)
     if isinstance(data, dict):
-        return {"format": f"backalley/{kind}", "version": FORMAT_VERSION, **data}
+        return {"format": f"backalley/{kind.name}", "version": FORMAT_VERSION, **data}
     return data
 
 
-def _kind_of(value: Any) -> str:
+_document = to_data
+
+
+def _kind_of(value: Any) -> Kind:
     kind = _KINDS.get(type(value))
     if kind is not None:
         return kind
@@ -184,11 +178,12 @@ def from_data(data: Any, cls: type[T]) -> T:
     if cls not in _KINDS:
         with _LOCK:
             _register_new_parts()
-    kind = _KINDS.get(cls) if isinstance(cls, type) else None
-    if kind is None and cast(Any, cls) == Move:  # the union of the move types
-        kind = "move"
-    if kind is None:
+    found = _KINDS.get(cls) if isinstance(cls, type) else None
+    if cast(Any, cls) == Move:  # the union of the move types
+        return _guarded(_move, data, "$")  # type: ignore[no-any-return]
+    if found is None:
         raise SerializationError(f"cannot read a {getattr(cls, '__name__', cls)!r} from JSON", "$")
+    kind = found.name
     if isinstance(data, dict) and kind not in ("card", "move"):
         data = dict(data)
         if "format" in data:
@@ -197,20 +192,31 @@ def from_data(data: Any, cls: type[T]) -> T:
                 shown = repr(fmt) if isinstance(fmt, str) and len(fmt) <= 60 else _show(fmt)
                 raise _fail("$.format", f"this is a {shown} document, not 'backalley/{kind}'")
         if "version" in data:
-            version = data.pop("version")
-            if type(version) is not int or version != FORMAT_VERSION:
-                raise _fail(
-                    "$.version",
-                    f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
-                )
-    reader = _READERS.get(cls)
-    if reader is not None:
-        return _guarded(reader, data, "$")  # type: ignore[no-any-return]
-    return _guarded(converter.structure, data, cls)  # type: ignore[no-any-return]
+            _check_version(data.pop("version"))
+    return _guarded(found.load, data, "$")  # type: ignore[no-any-return]
+
+
+def _check_version(version: Any) -> None:
+    """Refuse a document of another format version than :data:`FORMAT_VERSION`."""
+    if type(version) is int and version == FORMAT_VERSION:
+        return
+    if type(version) is int and 1 <= version < FORMAT_VERSION:
+        raise _fail(
+            "$.version",
+            f"format version {version} is no longer read; this library reads format version "
+            f"{FORMAT_VERSION} (load the document with the release that wrote it and write "
+            "it again, or replay its game)",
+        )
+    raise _fail(
+        "$.version",
+        f"format version {_show(version)} is not supported (only {FORMAT_VERSION})",
+    )
 
 
 def _guarded(read: Callable[..., Any], *args: Any) -> Any:
-    """``read(*args)``, any failure raised as a :class:`~backalley.SerializationError`."""
+    """``read(*args)``, the library's other errors raised as a
+    :class:`~backalley.SerializationError` (a rule set's problems as one that
+    is also a :class:`~backalley.RuleSetError`)."""
     try:
         return read(*args)
     except SerializationError:
@@ -221,8 +227,6 @@ def _guarded(read: Callable[..., Any], *args: Any) -> Any:
         raise SerializationError(str(exc), "$") from None
     except RecursionError:
         raise SerializationError("the document is nested too deeply", "$") from None
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # pragma: no cover - defensive
-        raise SerializationError(f"malformed document: {exc}", "$") from None
 
 
 def to_json(value: Any, *, indent: int | None = None) -> str:
@@ -231,20 +235,11 @@ def to_json(value: Any, *, indent: int | None = None) -> str:
     try:
         if indent is None and type(value) is GameState:
             return state_to_text(value)  # the same text, put together directly
-        document = _document(value)
-        rules = document.get("rules") if indent is None and isinstance(document, dict) else None
-        if rules is not None and isinstance(value, (GameState, PlayerView)):
-            # the rules' text is written once per rule set and spliced in
-            rest = {k: v for k, v in document.items() if k != "rules"}
-            head = f'{{"format": "{document["format"]}", "version": {FORMAT_VERSION}, "rules": '
-            del rest["format"], rest["version"]
-            return head + rules_text(value.rules) + ", " + _dumps(rest)[1:]
-        return json.dumps(document, indent=indent, ensure_ascii=False)
+        return json.dumps(to_data(value), indent=indent, ensure_ascii=False)
+    except SerializationError:
+        raise
     except ValueError as exc:  # a number too long to write
         raise SerializationError(f"cannot write the value: {exc}", "$") from None
-
-
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def from_json(text: str | bytes, cls: type[T]) -> T:
@@ -256,16 +251,8 @@ def from_json(text: str | bytes, cls: type[T]) -> T:
         raise SerializationError(
             f"the document is {len(text)} long; documents are at most {MAX_DOCUMENT_SIZE}", "$"
         )
-    if cls is GameState and type(text) is str:
-        # a state document whose rule set's text is known: only the rest is parsed
-        state = _guarded(state_from_text, text)
-        if state is not None:
-            return state  # type: ignore[no-any-return]
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise SerializationError(f"not valid JSON: {exc}", "$") from None
-    value = from_data(data, cls)
-    if cls is GameState and type(text) is str:
-        remember_rules_text(text, value.rules)  # type: ignore[attr-defined]
-    return value
+    return from_data(data, cls)

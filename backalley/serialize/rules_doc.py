@@ -4,9 +4,8 @@ rules load like the built-in ones)."""
 
 from __future__ import annotations
 
-import copy
 import enum
-import json
+import functools
 import types
 import typing
 from typing import Any
@@ -16,34 +15,34 @@ import attrs
 from backalley import variants
 from backalley.cards import Rank, Suit
 from backalley.errors import BackAlleyError, NotationError, RuleSetError
-from backalley.memo import IdentityMemo
 from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
-    CACHE_KEY_LIMIT,
-    Pending,
     RulesDocumentError,
     _expect,
     _fail,
     _int,
     _list,
     _object,
-    _remember,
     _show,
     _suit,
+    same_data,
 )
 
-_PARAM_TYPES: dict[type, dict[str, Any]] = {}
 
-
+@functools.cache
 def _param_types(cls: type) -> dict[str, Any]:
-    if cls not in _PARAM_TYPES:
-        hints = typing.get_type_hints(cls)
-        _PARAM_TYPES[cls] = {a.name: hints[a.name] for a in attrs.fields(cls)}
-    return _PARAM_TYPES[cls]
+    """The parameters of a policy class and their types (one table per class)."""
+    hints = typing.get_type_hints(cls)
+    return {a.name: hints[a.name] for a in attrs.fields(cls)}
+
+
+_PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
 def _unstructure_param(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Rank):
         return value.letter
     if isinstance(value, enum.Enum):
@@ -151,64 +150,31 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
 
 
 def rules_to_data(rules: RuleSet) -> dict[str, Any]:
-    """A rule set as plain data: ``name`` and one table per part (a fresh copy)."""
-    return copy.deepcopy(_rules_data(rules))
-
-
-def _rules_data(rules: RuleSet) -> dict[str, Any]:
-    """The rule set's plain data, built once per rule set and shared: never mutate it."""
-    data = rules._data
-    if data is None:
-        data = {"name": rules.name}
-        for name, part in rules.parts().items():
-            data[name] = policy_to_data(part)
-        object.__setattr__(rules, "_data", data)
-    return data  # type: ignore[no-any-return]
-
-
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
-
-
-def _rules_text(rules: RuleSet) -> str:
-    return _dumps(_rules_data(rules))
-
-
-rules_text: IdentityMemo[RuleSet, str] = IdentityMemo(_rules_text, 256)
-"""The compact JSON text of :func:`rules_to_data`'s data, made once per rule set."""
-
-
-_RULES_CACHE: dict[str, RuleSet] = {}
-"""Rule sets already loaded, by the ``repr`` of their data, filled only by
-documents that loaded."""
-_RULES_LIMIT = 64
+    """A rule set as plain data: ``name`` and one table per part."""
+    data: dict[str, Any] = {"name": rules.name}
+    for name, part in rules.parts().items():
+        data[name] = policy_to_data(part)
+    return data
 
 
 _RULES_KEYS = {"name": False, "base": False, **{p: False for p in PART_NAMES}}
 
 
-def rules_from_data(
-    value: Any, path: str = "$", *, allow_base: bool = True, pending: Pending | None = None
-) -> RuleSet:
+def rules_from_data(value: Any, path: str = "$", *, allow_base: bool = True) -> RuleSet:
     """A rule set from plain data.  ``base`` names a registered variant to start
     from; each part table then overrides that part (its parameters only, when
     the ``type`` is unchanged).  Parts not given keep their default (or the
-    base's).  Inside a larger document, ``pending`` collects the cache entry
-    until the whole document has loaded."""
+    base's).  A registered variant written in full is that variant (the same
+    object, whose plan its games share)."""
     obj = _object(value, path, _RULES_KEYS, "a rule set")
     if "base" in obj and not allow_base:
         raise _fail(f"{path}.base", "'base' is not allowed here")
-    key = repr(obj)  # exact for JSON data (1 != 1.0 != True), and fast
-    cached = _RULES_CACHE.get(key)
-    if cached is not None:
-        return cached
-    rules = _rules_from_object(obj, path, allow_base)
-    if len(key) <= CACHE_KEY_LIMIT:
-        entry = (_RULES_CACHE, _RULES_LIMIT, key, rules)
-        if pending is None:
-            _remember([entry])  # the rule set is the document: it has loaded
-        else:
-            pending.append(entry)
-    return rules
+    name = obj.get("name")
+    if type(name) is str and "base" not in obj and name in variants.names():
+        variant = variants.get(name)
+        if same_data(obj, rules_to_data(variant)):
+            return variant
+    return _rules_from_object(obj, path, allow_base)
 
 
 def _rules_from_object(obj: dict[str, Any], path: str, allow_base: bool) -> RuleSet:

@@ -1,45 +1,61 @@
-"""Player views as plain data: only what the seat may know.  Loading
-rebuilds the view through the rules' own decisions (the bidding outcome,
-the first leader, the trick winners, trump broken, the seat's own plays)
-and refuses a view that contradicts itself."""
+"""Player views as documents: what one seat may know, and what it may do.
+
+A view document holds the seat's own hand and the public facts of the game
+(calls, trump and turn-up, the tricks played and who won them, the counts of
+every hand, scores, the results of past deals, whose turn) - and, as answers
+a user interface can show without knowing the rules, the seat's legal moves
+and, for each card of its hand, whether it may be played now and if not the
+rule that refuses it (a :class:`~backalley.Reason` name) and why::
+
+    "legal_moves": ["play 2H", "play 9H"],
+    "cards": [{"card": "2H", "playable": true, "reason": null, "message": null},
+              {"card": "QS", "playable": false, "reason": "MUST_FOLLOW_SUIT",
+               "message": "you hold a heart, so you must follow hearts"}, ...]
+
+Loading checks the document's form and counts first, then rebuilds the
+current deal through the rules' own decisions (the bidding outcome, the first
+leader, the trick winners, trump broken, the seat's own plays) and refuses a
+view that contradicts itself; the results of past deals are public facts,
+checked for their form only.  The legal moves and card answers are outputs:
+when a document has them, they must be what the loaded view answers.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from backalley.cards import CARDS, Card, Suit
-from backalley.errors import SerializationError
-from backalley.moves import Move
+from backalley.errors import IllegalMoveError, SerializationError
+from backalley.moves import PLAYS, Move
 from backalley.rules.ruleset import RuleSet
 from backalley.serialize.common import (
     CARD_TEXT,
-    Pending,
     _card_or_none,
     _cards,
+    _fail,
     _int,
     _list,
-    _move,
+    _moves,
     _object,
     _phase,
-    _remember,
+    _show,
     _suit,
     _texts,
+    same_data,
 )
-from backalley.serialize.results_doc import (
-    _trick_to_data,
-    check_results,
-    deal_result_to_row,
-    results_from_data,
-)
-from backalley.serialize.rules_doc import _rules_data, rules_from_data
+from backalley.serialize.limits import CALL_ROUNDS
+from backalley.serialize.results_doc import check_results, deal_result_to_data, results_from_data
+from backalley.serialize.rules_doc import rules_from_data, rules_to_data
 from backalley.values import DealResult, Phase, RawTrick
 from backalley.views import PlayerView
 
+__all__ = ["load_view", "view_from_data", "view_to_data"]
+
 
 def view_to_data(view: PlayerView) -> dict[str, Any]:
-    """A player's view: only what that seat may know."""
+    """A view's document (without ``format`` and ``version``)."""
     return {
-        "rules": _rules_data(view.rules),
+        "rules": rules_to_data(view.rules),
         "seat": view.seat,
         "phase": view.phase.value,
         "to_act": view.to_act,
@@ -51,12 +67,39 @@ def view_to_data(view: PlayerView) -> dict[str, Any]:
         "discards": _texts(view._discard_bits),
         "trump": None if view.trump is None else view.trump.value,
         "calls": [str(c) for c in view.calls],
-        "tricks": [_trick_to_data(t) for t in view._history],
+        "tricks": [
+            {"leader": lead, "cards": [CARD_TEXT[c] for c in cards], "winner": winner}
+            for lead, cards, winner in view._history
+        ],
         "trick": [CARD_TEXT[c] for c in view._trick_cards],
         "leader": view.leader,
         "scores": list(view.scores),
-        "deal_results": [deal_result_to_row(r) for r in view.deal_results],
+        "deal_results": [deal_result_to_data(r) for r in view.deal_results],
+        "legal_moves": [str(m) for m in view.legal_moves()],
+        "cards": card_answers(view),
     }
+
+
+def card_answers(view: PlayerView) -> list[dict[str, Any]]:
+    """For each card of the seat's hand: whether it may be played now, and
+    if not the :class:`~backalley.Reason` (its name) and the sentence of the
+    refusal - the view's own :meth:`~backalley.PlayerView.check`."""
+    out: list[dict[str, Any]] = []
+    for card in view.hand:
+        try:
+            view.check(PLAYS[card.index])
+        except IllegalMoveError as exc:
+            out.append(
+                {
+                    "card": str(card),
+                    "playable": False,
+                    "reason": exc.reason.name,
+                    "message": str(exc),
+                }
+            )
+        else:
+            out.append({"card": str(card), "playable": True, "reason": None, "message": None})
+    return out
 
 
 _VIEW_KEYS = {
@@ -77,21 +120,27 @@ _VIEW_KEYS = {
     "leader": True,
     "scores": True,
     "deal_results": True,
+    "legal_moves": False,
+    "cards": False,
 }
+_TRICK_KEYS = {"leader": True, "cards": True, "winner": True}
 
 
 def view_from_data(value: Any, path: str = "$") -> PlayerView:
+    """The view of a document (without ``format`` and ``version``).
+    Raises :class:`~backalley.SerializationError`."""
     obj = _object(value, path, _VIEW_KEYS, "a player view")
-    pending: Pending = []
-    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False, pending=pending)
+    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
     players = rules.players
-    phase = _phase(obj["phase"], f"{path}.phase")
-    to_act = obj["to_act"]
+    schedule = rules.schedule.hand_sizes
+    hand_size = _int(obj["hand_size"], f"{path}.hand_size", 1, max(schedule))
+    deck_size = rules.deck.size
+    # the sizes first, from the rules: nothing longer than a deal can hold is read
     tricks = []
-    for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks")):
+    for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks", most=hand_size)):
         where = f"{path}.tricks[{i}]"
-        tobj = _object(t, where, {"leader": True, "cards": True, "winner": True}, "a trick")
-        cards = _cards(tobj["cards"], f"{where}.cards")
+        tobj = _object(t, where, _TRICK_KEYS, "a trick")
+        cards = _cards(tobj["cards"], f"{where}.cards", most=players)
         tricks.append(
             (
                 _int(tobj["leader"], f"{where}.leader", 0, players - 1),
@@ -100,38 +149,60 @@ def view_from_data(value: Any, path: str = "$") -> PlayerView:
             )
         )
     counts = tuple(
-        _int(c, f"{path}.hand_counts[{i}]", 0)
-        for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts"))
+        _int(c, f"{path}.hand_counts[{i}]", 0, hand_size)
+        for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts", most=players))
     )
-    results = results_from_data(obj["deal_results"], f"{path}.deal_results", pending)
+    results = results_from_data(obj["deal_results"], f"{path}.deal_results", most=len(schedule))
+    to_act = obj["to_act"]
     view = load_view(
         rules=rules,
         seat=_int(obj["seat"], f"{path}.seat", 0, players - 1),
-        phase=phase,
+        phase=_phase(obj["phase"], f"{path}.phase"),
         to_act=None if to_act is None else _int(to_act, f"{path}.to_act", 0, players - 1),
         dealer=_int(obj["dealer"], f"{path}.dealer", 0, players - 1),
-        hand_size=_int(obj["hand_size"], f"{path}.hand_size", 1),
-        hand=_cards(obj["hand"], f"{path}.hand"),
+        hand_size=hand_size,
+        hand=_cards(obj["hand"], f"{path}.hand", most=hand_size),
         hand_counts=counts,
         turn_up=_card_or_none(obj.get("turn_up"), f"{path}.turn_up"),
-        discards=_cards(obj.get("discards", []), f"{path}.discards"),
+        discards=_cards(obj.get("discards", []), f"{path}.discards", most=deck_size),
         trump=_suit(obj.get("trump"), f"{path}.trump"),
-        calls=tuple(
-            _move(c, f"{path}.calls[{i}]")
-            for i, c in enumerate(_list(obj["calls"], f"{path}.calls"))
-        ),
+        calls=_moves(obj["calls"], f"{path}.calls", most=players * CALL_ROUNDS * (hand_size + 2)),
         history=tuple(tricks),
-        trick=tuple(c.index for c in _cards(obj["trick"], f"{path}.trick")),
+        trick=tuple(c.index for c in _cards(obj["trick"], f"{path}.trick", most=players - 1)),
         leader=_int(obj["leader"], f"{path}.leader", 0, players - 1),
         scores=tuple(
             _int(s, f"{path}.scores[{i}]")
-            for i, s in enumerate(_list(obj["scores"], f"{path}.scores"))
+            for i, s in enumerate(_list(obj["scores"], f"{path}.scores", most=players))
         ),
         deal_results=results,
         path=path,
     )
-    _remember(pending)
+    _check_answers(view, obj, path)
     return view
+
+
+def _check_answers(view: PlayerView, obj: dict[str, Any], path: str) -> None:
+    """The legal moves and card answers of a document, when it has them,
+    must be the loaded view's own."""
+    if "legal_moves" in obj:
+        legal = [str(m) for m in view.legal_moves()]
+        given = _list(obj["legal_moves"], f"{path}.legal_moves", most=len(legal))
+        if given != legal:
+            raise _fail(
+                f"{path}.legal_moves",
+                f"the view's legal moves are {_show(legal)}, not {_show(given)}",
+            )
+    if "cards" in obj:
+        answers = card_answers(view)
+        given = _list(obj["cards"], f"{path}.cards", most=len(answers))
+        if len(given) != len(answers):
+            raise _fail(f"{path}.cards", f"expected an answer for each of {len(answers)} cards")
+        for i, (mine, theirs) in enumerate(zip(answers, given)):
+            if not same_data(theirs, mine):
+                raise _fail(
+                    f"{path}.cards[{i}]",
+                    f"the view answers {_show(mine)} for {mine['card']}, not {_show(theirs)}",
+                )
 
 
 def load_view(
@@ -177,9 +248,7 @@ def load_view(
         raise fail(
             "hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}"
         )
-    check_results(
-        rules, deal_results, scores, path, "deal_results", dealer=None if over else dealer
-    )
+    check_results(rules, deal_results, scores, path, "deal_results")
     if over and dealer != deal_results[-1].dealer:
         raise fail("dealer", "the last deal's dealer is not its result's dealer")
     if len(hand_counts) != n:
@@ -192,22 +261,24 @@ def load_view(
             "these rules turn up a card" if turn_up is None else "these rules turn up no card",
         )
     ctx = ctx._replace(trump=rules.trump.trump_for(ctx, None if turn_up is None else turn_up.index))
-    # the bidding, call by call through the bidding part
+    # the bidding, call by call through the plan's bidding nodes
+    first = plan.first_bidders[dealer]
+    node = plan.opening_node(hand_size, first)
     for i, call in enumerate(calls):
-        bctx = plan.bidding_context(ctx, calls[:i])
-        if rules.bidding.speaker(bctx) is None:
+        if not node.open:
             raise fail(f"calls[{i}]", "the bidding is over already")
-        if call not in plan.legal_calls(bctx):
-            raise fail(
-                f"calls[{i}]", f"illegal call {call}: {rules.bidding.explain(bctx, call)[1]}"
-            )
-    bidding_over = rules.bidding.speaker(plan.bidding_context(ctx, calls)) is None
+        found = node.find(call)
+        if found is None:
+            why = plan.call_refusal(node.ctx, call)
+            raise fail(f"calls[{i}]", f"illegal call {call}: {why[1] if why else 'not legal'}")
+        node = node.after(found)
+    bidding_over = not node.open
     if bidding_over:
-        outcome = rules.bidding.outcome(plan.bidding_context(ctx, calls))
+        outcome = node.outcome
         if outcome.thrown_in:
             raise fail("calls", "these calls throw the deal in; the view would be of the next deal")
         ctx = ctx._replace(outcome=outcome)
-    choices = rules.trump.choices(ctx) if bidding_over else ()
+    choices = plan.trump_choices(ctx) if bidding_over else ()
     # the phase of the deal
     if not bidding_over:
         expected_phase = Phase.BIDDING
@@ -250,7 +321,7 @@ def load_view(
     playing = phase in (Phase.PLAYING, Phase.GAME_OVER)
     if (history or trick) and not playing:
         raise fail("tricks", "cards were played before the bidding was over")
-    lead = rules.lead.first_leader(ctx) if playing else rules.bidding.first(dealer, n)
+    lead = plan.first_leader(ctx) if playing else first
     # the seat's hand before the play: what it holds and what it played
     own_played = 0
     for t_lead, cards, _winner in (*history, (leader, trick, -1)):
@@ -261,7 +332,8 @@ def load_view(
     plays = [0] * n
     won = [0] * n
     broken = False
-    for i, (t_lead, cards, winner) in enumerate((*history, (leader, trick, None))):
+    tricks: tuple[tuple[int, tuple[int, ...], int | None], ...] = (*history, (leader, trick, None))
+    for i, (t_lead, cards, winner) in enumerate(tricks):
         where = f"tricks[{i}]" if winner is not None else "trick"
         complete = winner is not None
         if (
@@ -287,8 +359,8 @@ def load_view(
                 holding ^= 1 << c
             seen |= 1 << c
             plays[player] += 1
-        if complete:
-            if winner != plan.winner_of(ctx, cards, t_lead):
+        if winner is not None:
+            if winner != plan.winner(ctx, cards, t_lead):
                 raise fail(f"{where}.winner", "the winner is not who took the trick")
             won[winner] += 1
             broken = broken or plan.breaks_trump(ctx, cards)
@@ -305,7 +377,7 @@ def load_view(
     if over:
         expected_to_act = None
     elif phase is Phase.BIDDING:
-        expected_to_act = (rules.bidding.first(dealer, n) + len(calls)) % n
+        expected_to_act = (first + len(calls)) % n
     elif phase is Phase.NAMING_TRUMP:
         expected_to_act = ctx.outcome.declarer if ctx.outcome is not None else None
     else:
@@ -326,7 +398,7 @@ def load_view(
         turn_up_index=None if turn_up is None else turn_up.index,
         discard_bits=discard_bits,
         calls=calls,
-        leader=lead if playing else rules.bidding.first(dealer, n),
+        leader=lead if playing else first,
         trick_cards=trick,
         history=history,
         broken=broken,
