@@ -1,6 +1,6 @@
 """backalley: the rules of the card game Back Alley and its house-rule variants.
 
-The public contract (DESIGN.md §1) is importable from here::
+The public contract is importable from here::
 
     import backalley as ba
     state = ba.new_game(ba.variants.GAMERULES, seed=7)

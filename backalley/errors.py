@@ -44,7 +44,7 @@ class Reason(enum.Enum):
     NOT_YOUR_TURN = "not this seat's turn"
     ALREADY_BID = "this seat has already spoken this deal"
     WRONG_PHASE = "the move does not belong to this phase"
-    # bidding (RULES.md 1.4, 2.2, 5, 6)
+    # bidding (rules reference: bidding, board, the Vietnam auction, counters)
     PASS_NOT_ALLOWED = "these rules have no pass"
     BID_TOO_LOW = "the bid is below the lowest bid"
     BID_TOO_HIGH = "the bid is above the highest bid"
@@ -55,10 +55,10 @@ class Reason(enum.Enum):
     BOARD_LIMIT = "no higher board level exists"
     COUNTER_NOT_ALLOWED = "there is no contract of the other side to counter"
     COUNTER_LIMIT = "the contract is already quadrupled"
-    # naming trump (RULES.md 2.2)
+    # naming trump: only the declarer of an auction names it (rules reference: trump)
     NOT_DECLARER = "only the declarer names trump"
     NO_TRUMP_NOT_ALLOWED = "the declarer must name a suit"
-    # play (RULES.md 1.6)
+    # play (rules reference: leading trump, following, blooper leads)
     NOT_IN_DECK = "the card is not in this deck"
     NOT_IN_HAND = "the card is not in the player's hand"
     TRUMP_NOT_BROKEN = "trump may not be led yet"

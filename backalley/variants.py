@@ -1,4 +1,5 @@
-"""Named rule sets: the seed variants (RULES.md §1, §2) and real-world presets (§5, §6).
+"""Named rule sets: the seed variants (the gamerules and the Vietnam-era games) and presets of
+house rules seen in play (see :ref:`rules-house-rules`).
 
 ``get(name)`` finds a rule set by name or alias (case-insensitive; ``_`` and
 spaces read as ``-``); ``names()`` lists the registered names.
@@ -65,7 +66,7 @@ __all__ = [
 ]
 
 GAMERULES: RuleSet = RuleSet(name="gamerules")
-"""The gamerules game (RULES.md §1): every part at its default."""
+"""The gamerules game (see :ref:`rules-gamerules`): every part at its default."""
 
 VIETNAM: RuleSet = RuleSet(
     schedule=Schedule.fixed(13, 2),
@@ -76,7 +77,7 @@ VIETNAM: RuleSet = RuleSet(
     scoring=AuctionScoring(),
     name="vietnam",
 )
-"""The Vietnam-era game (RULES.md §2): a match of two 13-card games, an
+"""The Vietnam-era game (see :ref:`rules-vietnam`): a match of two 13-card games, an
 ascending auction with counters, the declarer names trump and leads."""
 
 VIETNAM_NO_JOKERS: RuleSet = VIETNAM.replace(deck=Deck(jokers=0), name="vietnam-no-jokers")
@@ -118,7 +119,7 @@ BAB_ONLINE: RuleSet = RuleSet(
     ),
     name="bab-online",
 )
-"""The rules of the open-source Back Alley Bridge server (RULES.md §6)."""
+"""The rules of the open-source Back Alley Bridge server (see :ref:`rules-house-rules`)."""
 
 GAMERULES_26: RuleSet = GAMERULES.replace(
     schedule=Schedule.down_and_up(13, 1, repeat_bottom=True), name="gamerules-26"
@@ -171,8 +172,8 @@ VIETNAM_LITERAL: RuleSet = VIETNAM.replace(
     bidding=Auction(speakers=Speakers.ONE_PER_TEAM, counter_style=CounterStyle.MULTIPLE_BID),
     name="vietnam-literal",
 )
-"""The Vietnam game with the source's auction read word by word (RULES.md
-2.6): each side announces once, and a second announcement of at least two,
+"""The Vietnam game with the source's auction read word by word (see
+:ref:`rules-literal-auction`): each side announces once, and a second announcement of at least two,
 three or four times the first doubles, triples or quadruples the contract."""
 
 PRESET_NOTES: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md "Notation"; DESIGN.md §1 "Cards and notation")."""
+"""Cards and their notation: rank then suit (``10C`` accepted for ``TC``), jokers ``BJ``, ``LJ``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ ALL_TEXTS = [r + s for s in SUITS for r in RANKS] + ["LJ", "BJ"]
 
 
 def test_there_are_54_distinct_cards():
-    """RULES.md 1.1: 52 standard cards plus two distinguishable jokers."""
+    """52 standard cards plus two distinguishable jokers."""
     assert len(ba.CARDS) == 54
     assert len(set(ba.CARDS)) == 54
     assert [str(c) for c in ba.CARDS] == ALL_TEXTS

@@ -1,7 +1,7 @@
-"""The gamerules variant, rule by rule (RULES.md §1), and the worked examples of §4.
+"""The gamerules variant, rule by rule, and worked examples of whole deals.
 
 Positions are built exactly with ``new_game(rules, dealer=..., decks=[order])``
-(see ``tests/helpers.py``).  Each test's docstring names its RULES.md section.
+(see ``tests/helpers.py``).  Each test's docstring states the rule it checks.
 """
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ def no_throw_in_game(rules: ba.RuleSet, seed: int) -> ba.GameState:
     return state
 
 
-# =========================================================== 1.1 players, deck
+# =============================================================== players, deck
 
 
 def test_deck_is_52_plus_two_jokers():
-    """RULES.md 1.1: 52 standard cards plus two distinguishable jokers, 54 cards."""
+    """The deck is the 52 standard cards plus two distinguishable jokers, 54 cards."""
     deck = GR.deck
     assert deck.size == 54
     assert deck_mask(deck) == (1 << 54) - 1
@@ -81,27 +81,27 @@ def test_deck_is_52_plus_two_jokers():
 
 
 def test_four_players_in_opposite_partnerships():
-    """RULES.md 1.1: 4 players, partners opposite (0&2, 1&3)."""
+    """Four players play in two partnerships, partners opposite (0&2, 1&3)."""
     assert GR.players == 4
     assert GR.teams == ((0, 2), (1, 3))
     assert len(ba.new_game(GR, seed=1).scores) == 2
 
 
 def test_first_deal_uses_the_whole_deck():
-    """RULES.md 1.1, 1.2: 13 cards to each of four players from the 54 cards, 2 left."""
+    """The first deal gives 13 cards to each of four players from the 54 cards, 2 left."""
     state = ba.new_game(GR, seed=3)
     assert [len(h) for h in state.hands] == [13] * 4
     assert len(state.stock) + 1 + len(state.discards) == 2
     check_conservation(state)
 
 
-# ========================================================= 1.2 dealing, schedule
+# ============================================================= dealing, schedule
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
 @pytest.mark.parametrize("hand_size", [13, 5, 1])
 def test_dealing_one_card_at_a_time_from_left_of_dealer(dealer, hand_size):
-    """RULES.md 1.2: dealt one at a time, clockwise, starting left of the
+    """Cards are dealt one at a time, clockwise, starting left of the
     dealer; the undealt remainder keeps its order and is the stock (its top is
     the turn-up)."""
     order = [str(c) for c in ba.CARDS if not c.is_joker] + ["LJ", "BJ"]
@@ -121,7 +121,7 @@ def test_dealing_one_card_at_a_time_from_left_of_dealer(dealer, hand_size):
 
 
 def test_first_dealer_comes_from_the_seed():
-    """RULES.md 1.2: the first dealer is chosen at random from the game's seed."""
+    """The first dealer is chosen at random from the game's seed."""
     dealers = {seed: ba.new_game(GR, seed=seed).dealer for seed in range(40)}
     assert set(dealers.values()) == {0, 1, 2, 3}
     for seed, dealer in dealers.items():
@@ -131,7 +131,7 @@ def test_first_dealer_comes_from_the_seed():
 
 
 def test_schedule_is_25_deals_13_down_to_1_and_back():
-    """RULES.md 1.2: 25 scored deals of 13, 12, ..., 2, 1, 2, ..., 13 cards."""
+    """A game has 25 scored deals of 13, 12, ..., 2, 1, 2, ..., 13 cards."""
     sizes = GR.schedule.hand_sizes
     assert sizes == (
         13,
@@ -165,7 +165,7 @@ def test_schedule_is_25_deals_13_down_to_1_and_back():
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_game_deals_the_schedule_and_passes_the_deal_clockwise(seed):
-    """RULES.md 1.2, 1.8: each scored deal has the scheduled hand size; the deal
+    """Each scored deal has the scheduled hand size; the deal
     passes to the left after every deal; the game ends after the 25th deal."""
     state = no_throw_in_game(GR, seed)
     results = state.deal_results
@@ -179,7 +179,7 @@ def test_a_game_deals_the_schedule_and_passes_the_deal_clockwise(seed):
 
 
 def test_deck_orders_are_used_one_per_deal():
-    """RULES.md 1.2 (DESIGN: ``decks`` are used one per deal, then the seed)."""
+    """Deck orders given as ``decks`` are dealt one per deal, then the seed shuffles."""
     rules = short(GR, 2, 2, 2)
     first = deck_order(["2C 3C", "2D 3D", "2H 3H", "2S 3S"], "4S", dealer=0)
     second = deck_order(["AC KC", "AD KD", "AH KH", "AS KS"], "4H", dealer=1)
@@ -192,7 +192,7 @@ def test_deck_orders_are_used_one_per_deal():
 
 
 def test_bad_deck_orders_are_refused():
-    """RULES.md 1.2: a deck order must hold exactly the rule set's deck."""
+    """A deck order must hold exactly the rule set's deck."""
     order = [str(c) for c in ba.CARDS]
     with pytest.raises(ba.SetupError):
         ba.new_game(GR, dealer=0, decks=[order[:-1]])
@@ -204,11 +204,11 @@ def test_bad_deck_orders_are_refused():
         ba.new_game(GR, dealer=4, seed=1)
 
 
-# ==================================================================== 1.3 trump
+# ======================================================================== trump
 
 
 def test_turn_up_fixes_trump():
-    """RULES.md 1.3: the top card of the stock is turned up; its suit is trump."""
+    """The top card of the stock is turned up; its suit is trump."""
     state = position(["2C", "2D", "2H", "2S"], "7D", hand_size=3)
     assert str(state.turn_up) == "7D"
     assert state.trump is ba.Suit.DIAMONDS
@@ -222,7 +222,7 @@ def test_turn_up_fixes_trump():
     "turned, other, holder", [("LJ", "BJ", 2), ("BJ", "LJ", 0), ("LJ", "BJ", 1)]
 )
 def test_joker_turn_up_means_no_trump_and_the_other_joker_is_swapped(turned, other, holder):
-    """RULES.md 1.3: a turned-up joker means no trump; the holder of the other
+    """A turned-up joker means no trump; the holder of the other
     joker discards it and draws the new top card of the stock."""
     hands = [["2C"], ["2D"], ["2H"], ["2S"]]
     hands[holder].append(other)
@@ -239,7 +239,7 @@ def test_joker_turn_up_means_no_trump_and_the_other_joker_is_swapped(turned, oth
 
 
 def test_joker_turn_up_with_the_other_joker_in_the_stock():
-    """RULES.md 1.3: if nobody holds the other joker, nothing is swapped."""
+    """If nobody holds the other joker, nothing is swapped."""
     state = position(["2C", "2D", "2H", "2S"], "BJ", hand_size=3, stock="LJ 7D")
     assert state.trump is None
     assert state.discards == ()
@@ -249,7 +249,8 @@ def test_joker_turn_up_with_the_other_joker_in_the_stock():
 
 
 def test_joker_turn_up_option_turn_next_card():
-    """RULES.md 1.3 option joker_turn_up=TURN_NEXT_CARD: keep turning until a suited card."""
+    """With joker_turn_up=TURN_NEXT_CARD a turned joker is buried and cards are
+    turned until a suited card shows."""
     rules = short(GR.replace(trump=TurnUpTrump(joker_turn_up=JokerTurnUp.TURN_NEXT_CARD)), 4)
     state = position(
         [["2C"], ["2D"], ["2H", "BJ"], ["2S"]], "LJ", rules=rules, hand_size=4, stock="7D 8D"
@@ -268,8 +269,8 @@ def test_joker_turn_up_option_turn_next_card():
 
 
 def test_joker_turn_up_option_other_joker_stays():
-    """RULES.md 1.3 (§5, §6) option NO_TRUMP_OTHER_JOKER_STAYS: no trump suit,
-    the other joker stays in play as the only trump."""
+    """With joker_turn_up=NO_TRUMP_OTHER_JOKER_STAYS a turned joker means no trump
+    suit, and the other joker stays in play as the only trump."""
     rules = short(
         GR.replace(trump=TurnUpTrump(joker_turn_up=JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS)), 2
     )
@@ -286,7 +287,7 @@ def test_joker_turn_up_option_other_joker_stays():
 
 
 def test_jokers_are_the_top_trumps():
-    """RULES.md 1.3, 1.6: trump order BJ, LJ, A, K, ... 2; a joker beats the ace of trump."""
+    """Trumps rank BJ, LJ, A, K, ... 2; a joker beats the ace of trump."""
     state = position(["2C 5C", "AS 3C", "LJ 4D", "BJ 5D"], "7S")
     # seat 1 (bid 1) leads 3C; seat 2 and 3 cannot follow and trump with jokers
     state = bid_round(state, {1: "bid 1", 2: "pass", 3: "pass", 0: "pass"})
@@ -295,11 +296,11 @@ def test_jokers_are_the_top_trumps():
     assert state.to_act == 3
 
 
-# ================================================================== 1.4 bidding
+# ====================================================================== bidding
 
 
 def test_bidding_starts_left_of_dealer_and_goes_once_around():
-    """RULES.md 1.4: bidding starts left of the dealer; each player bids exactly once."""
+    """Bidding starts left of the dealer; each player bids exactly once."""
     state = seeded_deal(short(GR, 5), dealer=2)
     assert state.phase is ba.Phase.BIDDING
     order = []
@@ -312,7 +313,7 @@ def test_bidding_starts_left_of_dealer_and_goes_once_around():
 
 
 def test_legal_bids_with_13_cards():
-    """RULES.md 1.4: pass, a number 1..h-1, or board."""
+    """With 13 cards the calls are pass, a number from 1 to 12, or board."""
     state = seeded_deal(GR)
     assert state.legal_moves() == (ba.Pass(), *[ba.Bid(n) for n in range(1, 13)], ba.BoardBid())
     with pytest.raises(ba.IllegalMoveError) as info:
@@ -325,14 +326,14 @@ def test_legal_bids_with_13_cards():
 
 @pytest.mark.parametrize("hand_size", [1, 2, 3, 7])
 def test_legal_bids_by_hand_size(hand_size):
-    """RULES.md 1.4: numbers from 1 to hand_size-1."""
+    """The numeric bids run from 1 to the hand size minus 1."""
     state = seeded_deal(short(GR, hand_size))
     numbers = [ba.Bid(n) for n in range(1, hand_size)]
     assert state.legal_moves() == (ba.Pass(), *numbers, ba.BoardBid())
 
 
 def test_bids_need_not_be_higher():
-    """RULES.md 1.4: bids need not be higher than earlier bids."""
+    """Bids need not be higher than earlier bids."""
     state = seeded_deal(short(GR, 8))
     state = state.apply(ba.Bid(7))
     assert ba.Bid(1) in state.legal_moves()
@@ -341,14 +342,14 @@ def test_bids_need_not_be_higher():
 
 
 def test_team_contract_is_the_sum_of_bids():
-    """RULES.md 1.4: a team's contract is the sum of its two players' numeric bids."""
+    """A team's contract is the sum of its two players' numeric bids."""
     state = seeded_deal(short(GR, 13))
     state = bid_round(state, {1: "bid 3", 2: "pass", 3: "bid 4", 0: "bid 2"})
     assert state.contracts == (ba.Contract(2), ba.Contract(7))
 
 
 def test_board_replaces_the_partners_bid():
-    """RULES.md 1.4: a board claim makes the team's contract the board;
+    """A board claim makes the team's contract the board;
     the partner's numeric bid no longer matters."""
     state = seeded_deal(short(GR, 6))
     state = bid_round(state, {1: "board", 2: "bid 2", 3: "bid 5", 0: "bid 1"})
@@ -368,7 +369,7 @@ def test_board_replaces_the_partners_bid():
     ],
 )
 def test_board_multiplier_is_the_number_of_claims(calls, multiplier):
-    """RULES.md 1.4: the deal's board multiplier is the number of board claims (1-4)."""
+    """The deal's board multiplier is the number of board claims (1-4)."""
     state = bid_round(seeded_deal(short(GR, 4)), calls)
     boards = [c for c in state.contracts if c.board]
     assert boards
@@ -376,7 +377,7 @@ def test_board_multiplier_is_the_number_of_claims(calls, multiplier):
 
 
 def test_board_claims_any_player_by_default():
-    """RULES.md 1.4: board_claims=ANY_PLAYER (default): a partner may claim again."""
+    """With board_claims=ANY_PLAYER (the default) a partner of a board claimer may claim again."""
     state = bid_round(seeded_deal(short(GR, 4)), {1: "board", 2: "pass"})
     assert ba.BoardBid() in state.legal_moves()  # seat 3, partner of seat 1
     state = bid_round(state, {3: "board", 0: "pass"})
@@ -384,7 +385,7 @@ def test_board_claims_any_player_by_default():
 
 
 def test_board_claims_opponents_only():
-    """RULES.md 1.4 option board_claims=OPPONENTS_ONLY: a partner of an earlier
+    """With board_claims=OPPONENTS_ONLY a partner of an earlier
     board claimer may not claim board again."""
     rules = short(
         GR.replace(bidding=ba.rules.OnceAroundBidding(board_claims=BoardClaims.OPPONENTS_ONLY)), 4
@@ -409,7 +410,7 @@ def _two_decks(rules, dealer=0, second_dealer=1):
 
 
 def test_all_pass_redeals_by_the_next_dealer():
-    """RULES.md 1.4: if all four pass, the hands are thrown in and the next
+    """If all four pass, the hands are thrown in and the next
     dealer deals the same hand size again; the thrown-in deal is not scored."""
     rules = short(GR, 3, 2)
     state = _two_decks(rules)
@@ -426,7 +427,7 @@ def test_all_pass_redeals_by_the_next_dealer():
 
 
 def test_all_pass_option_redeal_same_dealer():
-    """RULES.md 1.4 option all_pass=REDEAL_SAME_DEALER."""
+    """With all_pass=REDEAL_SAME_DEALER, when all four pass the same dealer deals again."""
     rules = short(
         GR.replace(bidding=ba.rules.OnceAroundBidding(all_pass=AllPass.REDEAL_SAME_DEALER)), 3, 2
     )
@@ -438,8 +439,8 @@ def test_all_pass_option_redeal_same_dealer():
 
 
 def test_all_pass_option_play_for_overtricks():
-    """RULES.md 1.4 option all_pass=PLAY_FOR_OVERTRICKS: the deal is played and
-    scored as two zero contracts (1 point per trick, RULES.md 1.7)."""
+    """With all_pass=PLAY_FOR_OVERTRICKS, when all four pass the deal is played and
+    scored as two zero contracts (1 point per trick)."""
     rules = short(
         GR.replace(bidding=ba.rules.OnceAroundBidding(all_pass=AllPass.PLAY_FOR_OVERTRICKS)), 5
     )
@@ -451,7 +452,7 @@ def test_all_pass_option_play_for_overtricks():
     assert state.scores == (3, 2)
 
 
-# ============================================================ 1.5 the first lead
+# ================================================================ the first lead
 
 
 @pytest.mark.parametrize(
@@ -465,7 +466,7 @@ def test_all_pass_option_play_for_overtricks():
     ],
 )
 def test_highest_numeric_bid_leads_ties_to_the_earliest(dealer, calls, leader):
-    """RULES.md 1.5: without a board the highest numeric bid leads; on a tie
+    """Without a board the highest numeric bid leads; on a tie
     the earliest player in bidding order to make that bid leads."""
     state = bid_round(seeded_deal(short(GR, 6), dealer=dealer), calls)
     assert state.phase is ba.Phase.PLAYING
@@ -483,12 +484,12 @@ def test_highest_numeric_bid_leads_ties_to_the_earliest(dealer, calls, leader):
     ],
 )
 def test_last_board_bidder_leads(calls, leader):
-    """RULES.md 1.5: if anyone bid board, the last player who bid board leads."""
+    """If anyone bid board, the last player who bid board leads."""
     state = bid_round(seeded_deal(short(GR, 6)), calls)
     assert state.to_act == leader
 
 
-# ===================================================================== 1.6 play
+# ========================================================================= play
 
 
 def _leading(hands, turn_up, calls, **kw):
@@ -501,7 +502,7 @@ PASS3 = {2: "pass", 3: "pass", 0: "pass"}
 
 
 def test_must_follow_suit():
-    """RULES.md 1.6: a player must follow the suit led if able."""
+    """A player must follow the suit led if able."""
     state = _leading(["2C 3C", "5H 6C", "7H 2D", "8C 9C"], "4S", {1: "bid 1", **PASS3})
     state = state.apply(play("5H"))
     assert state.to_act == 2
@@ -516,14 +517,14 @@ def test_must_follow_suit():
 
 
 def test_cannot_follow_may_play_any_card_including_trump():
-    """RULES.md 1.6: a player who cannot follow may play any card (a trump, a joker)."""
+    """A player who cannot follow may play any card (a trump, a joker)."""
     state = _leading(["2C 3C 4C", "5H 6C 7C", "AS BJ 2D", "8C 9C TC"], "4S", {1: "bid 1", **PASS3})
     state = state.apply(play("5H"))
     assert set(state.legal_moves()) == set(plays("AS", "BJ", "2D"))
 
 
 def test_jokers_follow_a_trump_lead():
-    """RULES.md 1.6: when a trump is led, a player holding any trump, jokers
+    """When a trump is led, a player holding any trump, jokers
     included, must play a trump; a joker is not a card of a plain suit."""
     # seat 1 bid board, so may lead trump
     state = _leading(["2C 3C", "KS 6C", "LJ 2D", "5C BJ"], "4S", {1: "board", **PASS3})
@@ -545,7 +546,7 @@ def test_jokers_follow_a_trump_lead():
 
 
 def test_a_joker_lead_must_be_followed_with_trump():
-    """RULES.md 1.6: jokers count as the trump suit when led (forcing off, so
+    """Jokers count as the trump suit when led (forcing off, so
     only the follow rule applies)."""
     rules = short(GR.replace(follow=FollowPolicy(blooper_lead_forcing=False)), 2)
     state = _leading(["2C 3C", "BJ 6C", "9S 2D", "5C 7C"], "4S", {1: "board", **PASS3}, rules=rules)
@@ -556,7 +557,7 @@ def test_a_joker_lead_must_be_followed_with_trump():
 
 
 def test_trump_may_not_be_led_before_broken():
-    """RULES.md 1.6 leading trump: not before trump is broken."""
+    """A player may not lead a trump before trump is broken."""
     state = _leading(["2C 3C", "AH 3D", "7C 2D", "8C 9C"], "5H", {1: "bid 1", **PASS3})
     assert state.legal_moves() == plays("3D")
     with pytest.raises(ba.IllegalMoveError) as info:
@@ -565,7 +566,7 @@ def test_trump_may_not_be_led_before_broken():
 
 
 def test_trump_may_be_led_once_broken():
-    """RULES.md 1.6 exemption (a): a trump was played in an earlier trick of this deal."""
+    """A trump may be led once a trump was played in an earlier trick of this deal."""
     state = _leading(["9C TC JC", "3C 4C 5C", "2H 3H 2D", "6C 7C 8C"], "9H", {1: "bid 1", **PASS3})
     assert not state.trump_broken
     # trick 1: seat 1 leads 3C, seat 2 (no clubs) trumps with 2H
@@ -579,33 +580,33 @@ def test_trump_may_be_led_once_broken():
 
 
 def test_board_bidder_may_lead_trump():
-    """RULES.md 1.6 exemption (b): a player who bid board may lead trump."""
+    """A player who bid board may lead trump before trump is broken."""
     state = _leading(["2C 3C", "AH 3D", "7C 2D", "8C 9C"], "5H", {1: "board", **PASS3})
     assert set(state.legal_moves()) == set(plays("AH", "3D"))
 
 
 def test_a_hand_of_only_trumps_may_lead_trump():
-    """RULES.md 1.6 exemption (c): a hand that holds nothing but trumps."""
+    """A hand that holds nothing but trumps may lead trump before trump is broken."""
     state = _leading(["2C 3C 4C", "AH 2H BJ", "7C 2D 3D", "8C 9C TC"], "5H", {1: "bid 1", **PASS3})
     assert set(state.legal_moves()) == set(plays("AH", "2H", "BJ"))
 
 
 def test_trump_lead_any_time_option():
-    """RULES.md 1.6 option trump_lead=ANY_TIME."""
+    """With trump_lead=ANY_TIME a trump may be led before trump is broken."""
     rules = short(GR.replace(lead=LeadPolicy(trump_lead=TrumpLead.ANY_TIME)), 2)
     state = _leading(["2C 3C", "AH 3D", "7C 2D", "8C 9C"], "5H", {1: "bid 1", **PASS3}, rules=rules)
     assert set(state.legal_moves()) == set(plays("AH", "3D"))
 
 
 def test_no_trump_deal_forbids_no_lead():
-    """RULES.md 1.6: in a no-trump deal the trump-lead rule has nothing to forbid."""
+    """In a no-trump deal the trump-lead rule has nothing to forbid."""
     state = _leading(["2C 3C", "AH 3D", "7C 2D", "8C 9C"], "BJ", {1: "bid 1", **PASS3}, stock="LJ")
     assert state.trump is None
     assert set(state.legal_moves()) == set(plays("AH", "3D"))
 
 
 def test_big_blooper_lead_forces_highest_trump():
-    """RULES.md 1.6 blooper leads: BJ led, every other player holding a trump
+    """When BJ is led, every other player holding a trump
     plays their highest trump (LJ is the highest below BJ)."""
     state = _leading(
         ["3C 4C 5C 6C", "BJ 7C 8C 9C", "LJ 9S 2S 4D", "AS 2D 3D TC"], "3S", {1: "board", **PASS3}
@@ -623,7 +624,7 @@ def test_big_blooper_lead_forces_highest_trump():
 
 
 def test_little_blooper_lead_forces_lowest_trump():
-    """RULES.md 1.6 blooper leads: LJ led, every other player holding a trump
+    """When LJ is led, every other player holding a trump
     plays their lowest trump (BJ if it is the only one)."""
     state = _leading(
         ["3C 4C 5C 6C", "LJ 7C 8C 9C", "AS 9S 2S 4D", "BJ 2D 3D TC"], "3S", {1: "board", **PASS3}
@@ -639,7 +640,7 @@ def test_little_blooper_lead_forces_lowest_trump():
 
 
 def test_blooper_lead_forcing_off():
-    """RULES.md 1.6 option blooper_lead_forcing off: a blooper lead is just a trump lead."""
+    """With blooper_lead_forcing off a blooper lead is just a trump lead."""
     rules = short(GR.replace(follow=FollowPolicy(blooper_lead_forcing=False)), 4)
     state = _leading(
         ["3C 4C 5C 6C", "BJ 7C 8C 9C", "LJ 9S 2S 4D", "AS 2D 3D TC"],
@@ -672,7 +673,7 @@ def test_blooper_lead_forcing_off():
     ],
 )
 def test_trick_winner(trick, winner):
-    """RULES.md 1.6: the highest trump wins; else the highest card of the suit
+    """The highest trump wins; else the highest card of the suit
     led.  The winner leads the next trick.  (Trump spades; seat 1 leads, then
     seats 2, 3 and 0 play the cards in order.)"""
     hands = [["7D"], ["4D"], ["5D"], ["6D"]]
@@ -688,7 +689,7 @@ def test_trick_winner(trick, winner):
     assert sum(state.tricks_won) == 1
 
 
-# ================================================================== 1.7 scoring
+# ====================================================================== scoring
 
 
 def _deal_points(state: ba.GameState) -> tuple[int, ...]:
@@ -706,7 +707,7 @@ def _deal_points(state: ba.GameState) -> tuple[int, ...]:
     ],
 )
 def test_numeric_contract_scoring(bids, tricks, points):
-    """RULES.md 1.7: made +5*b + (t-b); set -5*b."""
+    """A numeric contract b made with t tricks scores +5*b + (t-b); set, it scores -5*b."""
     state = bid_round(seeded_deal(short(GR, 6), seed=2), bids)
     state = play_to_tricks(state, tricks)
     assert state.deal_results[0].tricks == tricks
@@ -724,7 +725,7 @@ def _board_position(board_team_wins: bool):
 
 
 def test_board_made():
-    """RULES.md 1.7: a board made (all h tricks) scores +10*h*m; the other team
+    """A board made (all h tricks) scores +10*h*m; the other team
     is scored on its numeric contract."""
     state = bid_round(_board_position(True), {1: "pass", 2: "bid 1", 3: "board", 0: "pass"})
     state = play_to_tricks(state, (0, 3))
@@ -732,14 +733,14 @@ def test_board_made():
 
 
 def test_board_failed():
-    """RULES.md 1.7: a failed board scores -10*h*m."""
+    """A failed board scores -10*h*m."""
     state = bid_round(_board_position(False), {1: "pass", 2: "pass", 3: "board", 0: "pass"})
     state = play_to_tricks(state, (1, 2))
     assert _deal_points(state) == (1, -30)
 
 
 def test_both_teams_board():
-    """RULES.md 1.7: if both teams claimed board, each is scored on its own
+    """If both teams claimed board, each is scored on its own
     board with the same multiplier (here 3 claims)."""
     state = bid_round(_board_position(True), {1: "board", 2: "board", 3: "board", 0: "pass"})
     assert state.contracts == (ba.Contract(3, board=True, multiplier=3),) * 2
@@ -748,7 +749,7 @@ def test_both_teams_board():
 
 
 def test_scoring_parameters():
-    """RULES.md 1.7: the points per bid trick, per overtrick, per board trick and
+    """The points per bid trick, per overtrick, per board trick and
     the set penalty are parameters of the scoring policy."""
     scoring = ContractScoring(
         per_bid_trick=10,
@@ -773,7 +774,7 @@ def test_scoring_parameters():
 
 
 def test_scores_accumulate_over_deals():
-    """RULES.md 1.7, 1.8: scores are the sum of the deal points."""
+    """A game's scores are the sum of its deals' points."""
     rules = short(GR, 3, 2)
     state = bid_round(seeded_deal(rules, seed=7), {1: "bid 2", 2: "bid 1", 3: "pass", 0: "pass"})
     state = play_to_tricks(state, (1, 2))
@@ -785,11 +786,11 @@ def test_scores_accumulate_over_deals():
     assert state.scores == (0, 12)
 
 
-# ============================================================= 1.8 end of game
+# ================================================================= end of game
 
 
 def test_game_over_and_winner():
-    """RULES.md 1.8: after the last scored deal the game is over; the team with
+    """After the last scored deal the game is over; the team with
     more points wins."""
     state = bid_round(
         seeded_deal(short(GR, 2), seed=3), {1: "bid 1", 2: "bid 1", 3: "pass", 0: "pass"}
@@ -805,7 +806,7 @@ def test_game_over_and_winner():
 
 
 def test_equal_points_is_a_draw():
-    """RULES.md 1.8: equal points is a draw (tie_break=DRAW): winner is None."""
+    """Equal points is a draw (tie_break=DRAW): winner is None."""
     state = bid_round(seeded_deal(short(GR, 2)), {1: "bid 1", 2: "bid 1", 3: "pass", 0: "pass"})
     state = play_to_tricks(state, (1, 1))
     assert state.is_over
@@ -813,18 +814,18 @@ def test_equal_points_is_a_draw():
     assert state.winner is None
 
 
-# ===================================================== §4 worked examples 1-7
+# ============================================================ worked examples
 
 
-def _example_1_bids(seed):
+def _worked_example_bids(seed):
     state = seeded_deal(short(GR, 13), seed=seed)
     return bid_round(state, {1: "bid 3", 2: "pass", 3: "bid 4", 0: "bid 2"})
 
 
-def test_example_1():
-    """RULES.md §4 example 1: bids seat1 3, seat2 pass, seat3 4, seat0 2 (dealer 0):
+def test_worked_example_numeric_contracts_made_with_overtricks():
+    """Worked example: bids seat1 3, seat2 pass, seat3 4, seat0 2 (dealer 0):
     team 0 = 2, team 1 = 7; seat 3 leads; tricks 5/8 score +13 / +36."""
-    state = _example_1_bids(seed=1)
+    state = _worked_example_bids(seed=1)
     assert state.contracts == (ba.Contract(2), ba.Contract(7))
     assert state.to_act == 3 and state.leader == 3
     state = play_to_tricks(state, (5, 8))
@@ -832,14 +833,14 @@ def test_example_1():
     assert state.deal_results[0].points == (13, 36)
 
 
-def test_example_2():
-    """RULES.md §4 example 2: same bids, team 1 takes 6 (-35), team 0 takes 7 (+15)."""
-    state = play_to_tricks(_example_1_bids(seed=1), (7, 6))
+def test_worked_example_a_numeric_contract_set():
+    """Worked example: the same bids as above, team 1 takes 6 (-35), team 0 takes 7 (+15)."""
+    state = play_to_tricks(_worked_example_bids(seed=1), (7, 6))
     assert state.deal_results[0].points == (15, -35)
 
 
-def test_example_3():
-    """RULES.md §4 example 3: hand size 4, seat1 board, seat2 1, seat3 board,
+def test_worked_example_a_double_board_made():
+    """Worked example: hand size 4, seat1 board, seat2 1, seat3 board,
     seat0 pass: multiplier 2, seat 3 leads; team 1 takes all 4: +80; team 0 -5."""
     state = position(["2C 3C 4C 5C", "6C 7C 8C 9C", "2D 3D 4D 5D", "BJ LJ AS KS"], "9S")
     state = bid_round(state, {1: "board", 2: "bid 1", 3: "board", 0: "pass"})
@@ -849,8 +850,8 @@ def test_example_3():
     assert state.deal_results[0].points == (-5, 80)
 
 
-def test_example_4():
-    """RULES.md §4 example 4: with hand size 1 the legal bids are exactly pass and board."""
+def test_worked_example_the_one_card_deal_has_pass_and_board_only():
+    """Worked example: with hand size 1 the legal bids are exactly pass and board."""
     state = seeded_deal(short(GR, 1))
     assert state.hand_size == 1
     for _ in range(4):
@@ -861,8 +862,8 @@ def test_example_4():
         state = state.apply(ba.Pass() if state.to_act != 0 else ba.BoardBid())
 
 
-def test_example_5():
-    """RULES.md §4 example 5: turn-up LJ: no trump; seat 2's BJ goes to the
+def test_worked_example_a_turned_joker_swaps_the_other_joker():
+    """Worked example: turn-up LJ: no trump; seat 2's BJ goes to the
     discard and seat 2 draws the next stock card."""
     state = position(["2C 3C 4C 5C", "2D 3D 4D 5D", "BJ 3H 4H 5H", "2S 3S 4S 5S"], "LJ", stock="7D")
     assert state.trump is None
@@ -871,8 +872,8 @@ def test_example_5():
     assert ba.parse_card("7D") not in state.stock
 
 
-def test_example_6():
-    """RULES.md §4 example 6: trump hearts, first trick, leader holds AH 3C: AH
+def test_worked_example_leading_trump_on_the_first_trick():
+    """Worked example: trump hearts, first trick, leader holds AH 3C: AH
     may not be led, 3C must be; a leader who bid board may lead both; a leader
     holding AH 2H BJ may lead any."""
     state = _leading(["2C 4C", "AH 3C", "7C 2D", "8C 9C"], "5H", {1: "bid 1", **PASS3})
@@ -894,8 +895,8 @@ def test_example_6():
         ("BJ", "4D 5C", {"4D", "5C"}),
     ],
 )
-def test_example_7(led, follower, legal):
-    """RULES.md §4 example 7: trump spades; BJ led: LJ 9S 2S 4D must play LJ;
+def test_worked_example_blooper_leads_force_trumps(led, follower, legal):
+    """Worked example: trump spades; BJ led: LJ 9S 2S 4D must play LJ;
     LJ led: AS 9S 2S 4D must play 2S, BJ 4D must play BJ, 4D 5C may play either."""
     h = len(follower.split())
     leader = [led, "7C", "8C", "9C"][:h]
@@ -908,8 +909,8 @@ def test_example_7(led, follower, legal):
     assert {str(m.card) for m in state.legal_moves()} == legal
 
 
-def test_example_8_vietnam():
-    """RULES.md §4 example 8 (§2.2, 2.4): seat1 7, seat2 8, seat3 double, seat0
+def test_worked_example_a_doubled_vietnam_contract():
+    """Worked example of the Vietnam auction: seat1 7, seat2 8, seat3 double, seat0
     pass: seat 3 declares for team 1, 8 doubled; 9 tricks score +180.
     An auction 7 then 6 is illegal (not higher)."""
     rules = ba.variants.VIETNAM
@@ -956,7 +957,8 @@ def _reason(state, move, **kw):
 
 
 def test_not_your_turn():
-    """DESIGN §1: Reason.NOT_YOUR_TURN via ``check(move, seat=...)``."""
+    """A move by a seat whose turn it is not is refused with Reason.NOT_YOUR_TURN by
+    ``check(move, seat=...)``."""
     state = _bidding_state()
     assert state.to_act == 1
     err = _reason(state, ba.Pass(), seat=2)
@@ -969,7 +971,7 @@ def test_not_your_turn():
 
 
 def test_already_bid():
-    """RULES.md 1.4: each player bids exactly once (Reason.ALREADY_BID)."""
+    """Each player bids exactly once (Reason.ALREADY_BID)."""
     state = _bidding_state().apply(ba.Bid(2))
     err = _reason(state, ba.Bid(1), seat=1)
     assert err.reason is ba.Reason.ALREADY_BID
@@ -1048,7 +1050,7 @@ def test_game_over_refuses_everything():
 
 
 def test_refused_move_leaves_the_state_as_it_was():
-    """DESIGN §1: ``apply`` raises and the state is unchanged (and still usable)."""
+    """A refused move makes ``apply`` raise and leaves the state unchanged (and still usable)."""
     state = _playing_state()
     before = state_fields(state)
     for move in [play("2C"), play("9C"), play("BJ"), ba.Bid(1), "5H", ba.Counter()]:
@@ -1060,7 +1062,7 @@ def test_refused_move_leaves_the_state_as_it_was():
 
 
 def test_legal_moves_are_exactly_the_moves_check_accepts():
-    """DESIGN §1: ``m in legal_moves()`` exactly when ``check(m)`` raises nothing."""
+    """``m in legal_moves()`` exactly when ``check(m)`` raises nothing."""
     candidates = [
         ba.Pass(),
         ba.BoardBid(),
@@ -1081,7 +1083,7 @@ def test_legal_moves_are_exactly_the_moves_check_accepts():
 
 
 def test_incompatible_parts_are_refused_naming_both():
-    """RULES.md §3: incompatible combinations are rejected when the rule set is
+    """Incompatible combinations are rejected when the rule set is
     built, with a message naming both parts."""
     with pytest.raises(ba.RuleSetError) as info:
         GR.replace(trump=ba.rules.DeclarerNamesTrump())
@@ -1100,7 +1102,7 @@ def test_incompatible_parts_are_refused_naming_both():
 
 
 def test_rule_set_error_lists_all_problems():
-    """RULES.md §3: every problem is reported at once."""
+    """Every problem is reported at once."""
     deck42 = Deck(ranks=[r for r in ba.Rank if ba.Rank.FIVE <= r <= ba.Rank.ACE])
     with pytest.raises(ba.RuleSetError) as info:
         ba.RuleSet(
@@ -1131,7 +1133,7 @@ def test_wrong_part_types_are_refused():
 
 
 def test_sensible_combinations_are_accepted():
-    """RULES.md §3: any combination that makes sense is constructible, e.g. the
+    """Any combination that makes sense is constructible, e.g. the
     gamerules game with spades always trump and no jokers."""
     rules = GR.replace(
         trump=ba.rules.FixedTrump(ba.Suit.SPADES),
@@ -1150,7 +1152,7 @@ def test_sensible_combinations_are_accepted():
 
 
 def test_a_seat_must_be_a_seat_number():
-    """DESIGN §1: ``check(move, seat=...)`` refuses what is not a seat (``True`` is not seat 1)."""
+    """``check(move, seat=...)`` refuses what is not a seat (``True`` is not seat 1)."""
     state = ba.new_game(GR, seed=1, dealer=0)
     assert state.to_act == 1
     for seat in (True, 7, -1, "1"):
@@ -1161,7 +1163,7 @@ def test_a_seat_must_be_a_seat_number():
 
 
 def test_turn_next_card_when_the_stock_runs_out():
-    """RULES.md 1.3 option TURN_NEXT_CARD: when no suited card is left to turn,
+    """With joker_turn_up=TURN_NEXT_CARD, when no suited card is left to turn,
     the last joker turned stays the turn-up, the deal has no trump suit, and no
     card is in two places."""
     rules = ba.RuleSet(

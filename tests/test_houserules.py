@@ -1,4 +1,4 @@
-"""House-rule files (RULES.md §3, §5): TOML and JSON descriptions of a rule set,
+"""House-rule files: TOML and JSON descriptions of a rule set,
 ``base`` + part overrides, refusals with the path of the offending key, and
 the ``backalley rules`` command.
 """
@@ -329,7 +329,7 @@ def test_malformed_files_refused(tmp_path: Path) -> None:
 
 
 def test_incompatible_parts_in_a_file_are_rule_set_errors() -> None:
-    """RULES.md §3: parts that do not fit raise RuleSetError naming both parts."""
+    """Parts that do not fit raise RuleSetError naming both parts."""
     with pytest.raises(ba.RuleSetError) as info:
         loads('[trump]\ntype = "declarer-names"\n')
     assert any("trump" in p and "bidding" in p for p in info.value.problems)

@@ -1,4 +1,4 @@
-"""Moves and their text form (DESIGN.md §1 "Moves"; fixed points of the contract)."""
+"""Moves and their text form (fixed points of the public contract)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The presets of ``ba.variants.PRESET_NOTES``: each distinguishing rule in play
-(RULES.md §5 house rules, §6 the ``bab-online`` preset), and each preset's
+(house rules seen in play, and the ``bab-online`` server's rules), and each preset's
 rules sheet (``rules.describe()``) mentioning it.
 """
 
@@ -83,7 +83,7 @@ COVERED = {
 
 
 def test_every_preset_is_registered_and_covered_here() -> None:
-    """RULES.md §5-6: every preset is a registered variant, and this file tests each one."""
+    """Every preset is a registered variant, and this file tests each one."""
     assert set(V.PRESET_NOTES) == COVERED
     for name in V.PRESET_NOTES:
         rules = V.get(name)
@@ -98,7 +98,8 @@ BAB = V.BAB_ONLINE
 
 
 def test_bab_online_schedule() -> None:
-    """RULES.md §6 Schedule: 13 deals of 12, 10, 8, 6, 4, 2, 1, 3, 5, 7, 9, 11, 13 cards; end after the 13th."""
+    """bab-online plays 13 deals of 12, 10, 8, 6, 4, 2, 1, 3, 5, 7, 9, 11, 13 cards and ends
+    after the 13th."""
     sizes = (12, 10, 8, 6, 4, 2, 1, 3, 5, 7, 9, 11, 13)
     assert BAB.schedule.hand_sizes == sizes
     assert ba.new_game(BAB, seed=1).hand_size == 12
@@ -114,7 +115,8 @@ JOKER_HANDS = ["AC KC QC", "LJ 2D 3D", "2C 3C 4C", "5C 6C 7C"]
 
 
 def test_bab_online_turned_joker_leaves_the_other_joker_in_play() -> None:
-    """RULES.md §6 Joker turn-up: no trump suit; the turned joker is out; the other joker stays."""
+    """In bab-online a turned joker means no trump suit; the turned joker is out; the other
+    joker stays."""
     rules = bab(3)
     state = game(rules, JOKER_HANDS, "BJ 9H 9S")
     assert state.turn_up == ba.parse_card("BJ")
@@ -131,7 +133,7 @@ def test_bab_online_turned_joker_leaves_the_other_joker_in_play() -> None:
 
 
 def test_bab_online_other_joker_is_the_only_trump_and_wins_a_trick() -> None:
-    """RULES.md §6 Joker turn-up: the other joker is led, followed and wins as a trump."""
+    """In bab-online the joker left after a joker turn-up is led, followed and wins as a trump."""
     rules = bab(3)
     state = calls(game(rules, JOKER_HANDS, "BJ 9H 9S"), "bid 0", "bid 0", "bid 0", "bid 2")
     assert state.phase is ba.Phase.PLAYING and state.to_act == 0
@@ -143,7 +145,7 @@ def test_bab_online_other_joker_is_the_only_trump_and_wins_a_trick() -> None:
 
 
 def test_bab_online_other_joker_may_not_be_led_before_trump_is_broken() -> None:
-    """RULES.md §6 Joker turn-up / Leading trump: the joker is a trump for leading too."""
+    """In bab-online the joker left after a joker turn-up is a trump for leading too."""
     rules = bab(3)
     state = calls(game(rules, JOKER_HANDS, "BJ 9H 9S"), "bid 2", "bid 0", "bid 0", "bid 0")
     assert state.to_act == 1
@@ -152,7 +154,7 @@ def test_bab_online_other_joker_may_not_be_led_before_trump_is_broken() -> None:
 
 
 def test_bab_online_bids_are_0_to_hand_size_without_pass() -> None:
-    """RULES.md §6 Bids: no pass; a number from 0 to the hand size, or a board."""
+    """bab-online has no pass: a bid is a number from 0 to the hand size, or a board."""
     state = ba.new_game(BAB, dealer=0, seed=3)
     assert state.hand_size == 12
     assert state.legal_moves() == (*[ba.Bid(n) for n in range(0, 13)], ba.BoardBid())
@@ -203,7 +205,7 @@ SET_HANDS = ["AS KS QS JS", "2C 3C 4C 5C", "AH KH QH JH", "2D 3D 4D 5D"]
 def test_bab_online_board_ladder_uses_the_sides_own_highest_claim(
     bids: tuple[str, ...], contracts: tuple[ba.Contract, ...], leader: int
 ) -> None:
-    """RULES.md §6 Bids: boards climb B, 2B, 3B, 4B at x2, x4, x8, x16; a side's
+    """In bab-online boards climb B, 2B, 3B, 4B at x2, x4, x8, x16; a side's
     multiplier is that of its own highest claim; the highest board leads."""
     state = calls(game(bab(4), BOARD_HANDS, "6S"), *bids)
     assert state.phase is ba.Phase.PLAYING
@@ -212,13 +214,13 @@ def test_bab_online_board_ladder_uses_the_sides_own_highest_claim(
 
 
 def test_gamerules_board_multiplier_counts_all_claims_for_contrast() -> None:
-    """RULES.md 1.4 (contrast with §6): two claims by one side make x2 for it in gamerules."""
+    """In gamerules (unlike bab-online) two claims by one side make x2 for it."""
     state = calls(game(short(V.GAMERULES, 4), BOARD_HANDS, "6S"), "board", "bid 1", "board", "pass")
     assert state.contracts == (ba.Contract(1), ba.Contract(4, board=True, multiplier=2))
 
 
 def test_bab_online_board_made_and_set_scores() -> None:
-    """RULES.md §6 Scoring: a board scores b*10*m (b = hand size) made, -b*10*m set."""
+    """In bab-online a board scores b*10*m (b = hand size) made, -b*10*m set."""
     rules = bab(4)
     state = calls(game(rules, BOARD_HANDS, "6S"), "board", "bid 1", "board", "bid 0")
     state = play_out(state)
@@ -233,7 +235,8 @@ def test_bab_online_board_made_and_set_scores() -> None:
 
 
 def test_bab_online_both_teams_zero_redeal_by_the_same_dealer() -> None:
-    """RULES.md §6 Zero contracts: both teams at 0 -> thrown in; the same dealer deals again."""
+    """In bab-online, when both teams bid 0 in all, the deal is thrown in and the same dealer
+    deals again."""
     rules = bab(4)
     second = deck_for(rules, SET_HANDS, "6S", dealer=2)
     state = game(rules, BOARD_HANDS, "6S", dealer=2, more=[second])
@@ -249,7 +252,7 @@ def test_bab_online_both_teams_zero_redeal_by_the_same_dealer() -> None:
 
 
 def test_bab_online_one_team_at_zero_plays_and_scores_one_per_trick() -> None:
-    """RULES.md §6 Zero contracts: a team whose bids sum to 0 scores 1 per trick taken."""
+    """In bab-online a team whose bids sum to 0 scores 1 per trick taken."""
     rules = bab(4)
     state = calls(game(rules, SET_HANDS, "6S"), "bid 0", "bid 0", "bid 1", "bid 0")
     assert state.phase is ba.Phase.PLAYING
@@ -260,7 +263,8 @@ def test_bab_online_one_team_at_zero_plays_and_scores_one_per_trick() -> None:
 
 
 def test_bab_online_board_bidder_has_no_right_to_lead_trump() -> None:
-    """RULES.md §6 Leading trump: only when broken or from a hand of only trumps (no board exemption)."""
+    """In bab-online trump may be led only when broken or from a hand of only trumps (no board
+    exemption)."""
     hands = ["2C 3C 4C", "AS KS 2D", "5C 6C 7C", "8C 9C TC"]
     state = calls(game(bab(3), hands, "3S"), "board", "bid 0", "bid 0", "bid 0")
     assert state.to_act == 1
@@ -291,7 +295,7 @@ def forcing_game(rules: ba.RuleSet, joker: str) -> ba.GameState:
 
 
 def test_bab_online_big_blooper_forces_only_opponents() -> None:
-    """RULES.md §6 Blooper leads: on a BJ lead each opponent holding a trump plays its
+    """In bab-online, on a BJ lead each opponent holding a trump plays its
     highest; the leader's partner only has to follow trump."""
     state = forcing_game(BAB, "BJ")
     assert state.to_act == 2  # an opponent
@@ -309,7 +313,7 @@ def test_bab_online_big_blooper_forces_only_opponents() -> None:
 
 
 def test_bab_online_little_blooper_forces_nobody() -> None:
-    """RULES.md §6 Blooper leads: LJ has no forcing rule (players just follow trump)."""
+    """In bab-online a led LJ forces nothing (players just follow trump)."""
     state = forcing_game(BAB, "LJ")
     assert plays(state) == {"5S", "KS"}
     assert refused(state, "2C") is R.MUST_FOLLOW_SUIT
@@ -321,7 +325,8 @@ SCORE_HANDS = ["6C 7C 8C", "AS KS QS", "2D 3D 4D", "3C 4C 5C"]
 
 
 def test_bab_online_numeric_scoring() -> None:
-    """RULES.md §6 Scoring: made b*10*m + (t - b); set -b*10*m (m = 1 without a board)."""
+    """In bab-online a made contract scores b*10*m + (t - b), a set one -b*10*m (m = 1 without
+    a board)."""
     state = calls(game(bab(3), SCORE_HANDS, "2S"), "bid 1", "bid 1", "bid 1", "bid 0")
     assert state.contracts == (ba.Contract(1), ba.Contract(2))
     assert state.to_act == 1  # equal highest bids: the earliest bidder leads
@@ -344,7 +349,7 @@ RAINBOW_HANDS = ["2C 2D 2H LJ", "AC AD AH AS", "3C 4C 5C 6C", "3D 4D 5D 6D"]
 
 
 def test_bab_online_rainbow_on_the_four_card_deal() -> None:
-    """RULES.md §6 Rainbow: on the 4-card deal each player dealt one card of every
+    """In bab-online, on the 4-card deal each player dealt one card of every
     suit (a joker counts as the trump suit) earns +10 for the team, made or set."""
     assert BAB.scoring.rainbow == ba.rules.Rainbow(hand_size=4, points=10)
     rules = bab(4)
@@ -355,14 +360,14 @@ def test_bab_online_rainbow_on_the_four_card_deal() -> None:
 
 
 def test_bab_online_rainbow_only_on_the_four_card_deal() -> None:
-    """RULES.md §6 Rainbow: no bonus on any other deal."""
+    """In bab-online the rainbow earns no bonus on any other deal."""
     rules = bab(5, 4)
     hands = ["2C 2D 2H 2S 7C", "AC AD AH AS 7D", "3C 4C 5C 6C 8C", "3D 4D 5D 6D 8D"]
     assert rainbow_points(rules, hands, "3S") == (0, 0)
 
 
 def test_bab_online_sheet() -> None:
-    """RULES.md §6: the rules sheet states every bab-online rule."""
+    """The rules sheet states every bab-online rule."""
     text = sheet(BAB)
     for phrase in (
         "13 scored deals of 12, 10, 8, 6, 4, 2, 1, 3, 5, 7, 9, 11, 13 cards",
@@ -388,7 +393,7 @@ def test_bab_online_sheet() -> None:
 
 
 def test_gamerules_26_plays_the_one_card_deal_twice() -> None:
-    """RULES.md §5 schedule 13..1,1..13 (26 deals, the 1-card deal twice)."""
+    """gamerules-26 plays 13..1,1..13 (26 deals, the 1-card deal twice)."""
     rules = V.GAMERULES_26
     sizes = (*range(13, 0, -1), *range(1, 14))
     assert rules.schedule.hand_sizes == sizes and rules.schedule.deals == 26
@@ -404,7 +409,7 @@ def test_gamerules_26_plays_the_one_card_deal_twice() -> None:
 
 
 def test_hook_last_bidder_may_not_make_the_total() -> None:
-    """RULES.md §5 bidding limit, the hook: the last bidder may not make the total equal the hand size."""
+    """The hook: the last bidder may not make the total equal the hand size."""
     rules = short(V.HOOK, 3)
     state = ba.new_game(rules, dealer=0, seed=1)
     # only the last bidder is hooked
@@ -427,13 +432,13 @@ def test_hook_last_bidder_may_not_make_the_total() -> None:
 
 
 def test_hook_does_not_apply_after_a_board() -> None:
-    """RULES.md §5 hook: a board makes the numeric total irrelevant."""
+    """Under the hook a board makes the numeric total irrelevant."""
     state = calls(ba.new_game(short(V.HOOK, 3), dealer=0, seed=1), "board", "bid 1", "bid 1")
     assert state.is_legal(ba.Bid(1)) and state.is_legal(ba.Pass())
 
 
 def test_hook_sheet() -> None:
-    """RULES.md §5: the hook preset's sheet names the hook."""
+    """The hook preset's sheet names the hook."""
     assert "The hook: the last bidder may not make the bids total the hand size" in sheet(V.HOOK)
     assert "The hook" not in sheet(V.GAMERULES)
 
@@ -451,7 +456,7 @@ def strict_game(rules: ba.RuleSet) -> ba.GameState:
 
 
 def test_strict_trump_following_trump_does_not_break_trump() -> None:
-    """RULES.md §5 what breaks trump: a trump played while following trump does not break it."""
+    """In strict-trump a trump played while following trump does not break trump."""
     state = strict_game(V.STRICT_TRUMP)
     assert state.tricks[0].winner == 2 and state.to_act == 2
     assert not state.trump_broken
@@ -462,7 +467,7 @@ def test_strict_trump_following_trump_does_not_break_trump() -> None:
 
 
 def test_strict_trump_a_trump_discarded_when_void_breaks_trump() -> None:
-    """RULES.md §5 what breaks trump: only a trump played by a player who could not follow."""
+    """In strict-trump only a trump played by a player who could not follow breaks trump."""
     state = calls(strict_game(V.STRICT_TRUMP), "2C", "2D", "2S")
     assert state.to_act == 1 and plays(state) == {"2H", "3H"}  # void in clubs
     assert not state.trump_broken  # the trick is not over yet
@@ -472,7 +477,8 @@ def test_strict_trump_a_trump_discarded_when_void_breaks_trump() -> None:
 
 
 def test_strict_trump_board_bidder_may_not_lead_trump_early() -> None:
-    """RULES.md §5 trump lead "after broken or only trumps": no board exemption."""
+    """In strict-trump trump may be led only after broken or from only trumps: no board
+    exemption."""
     state = calls(
         game(short(V.STRICT_TRUMP, 3), STRICT_HANDS, "9H"), "pass", "board", "pass", "pass"
     )
@@ -484,7 +490,7 @@ def test_strict_trump_board_bidder_may_not_lead_trump_early() -> None:
 
 
 def test_strict_trump_sheet() -> None:
-    """RULES.md §5: the strict-trump sheet says what breaks trump."""
+    """The strict-trump sheet says what breaks trump."""
     text = sheet(V.STRICT_TRUMP)
     assert "Trump is broken only by a trump played by a player who could not follow" in text
     assert "by a player who bid board" not in text
@@ -494,7 +500,7 @@ def test_strict_trump_sheet() -> None:
 
 
 def test_spades_no_jokers() -> None:
-    """RULES.md §5 deck/trump: 52 cards without jokers; spades are always trump."""
+    """spades-no-jokers plays 52 cards without jokers; spades are always trump."""
     rules = V.SPADES_NO_JOKERS
     assert rules.deck.size == 52 and not rules.deck.has_jokers
     assert rules.follow == V.GAMERULES.follow  # blooper rules inert without jokers
@@ -523,7 +529,7 @@ def test_spades_no_jokers() -> None:
     ("rules", "points"), [(V.TEN_PER_TRICK, (-10, 21)), (V.GAMERULES, (-5, 11))]
 )
 def test_ten_per_trick_scoring(rules: ba.RuleSet, points: tuple[int, int]) -> None:
-    """RULES.md §5 made/set contract: 10 per bid trick + 1 per overtrick; -10 per bid trick."""
+    """ten-per-trick scores 10 per bid trick + 1 per overtrick made; -10 per bid trick set."""
     state = calls(game(short(rules, 3), SCORE_HANDS, "2S"), "bid 1", "bid 1", "bid 1", "pass")
     state = play_out(state)
     assert state.deal_results[0].tricks == (0, 3)
@@ -531,7 +537,7 @@ def test_ten_per_trick_scoring(rules: ba.RuleSet, points: tuple[int, int]) -> No
 
 
 def test_ten_per_trick_sheet() -> None:
-    """RULES.md §5: the ten-per-trick sheet states its scoring."""
+    """The ten-per-trick sheet states its scoring."""
     text = sheet(V.TEN_PER_TRICK)
     assert "scores 10 per bid trick and 1 per overtrick" in text
     assert "loses 10 per bid trick" in text
@@ -541,7 +547,7 @@ def test_ten_per_trick_sheet() -> None:
 
 
 def test_cutthroat_3() -> None:
-    """RULES.md §5 players: 3 singles over 13..1..13 from the 54-card deck; scores per seat."""
+    """cutthroat-3: 3 singles over 13..1..13 from the 54-card deck; scores per seat."""
     rules = V.CUTTHROAT_3
     assert rules.players == 3 and rules.teams == ((0,), (1,), (2,))
     assert rules.deck.size == 54 and rules.schedule == V.GAMERULES.schedule
@@ -565,7 +571,7 @@ def test_cutthroat_3() -> None:
 
 
 def test_cutthroat_5() -> None:
-    """RULES.md §5 players: 5 singles with a 10..1..10 schedule (19 deals)."""
+    """cutthroat-5: 5 singles with a 10..1..10 schedule (19 deals)."""
     rules = V.CUTTHROAT_5
     assert rules.players == 5 and len(rules.teams) == 5
     assert rules.schedule.hand_sizes == (*range(10, 0, -1), *range(2, 11))
@@ -589,7 +595,7 @@ def test_cutthroat_5() -> None:
 
 
 def test_vietnam_ladder() -> None:
-    """RULES.md §3/§5: the Vietnam auction over the 13..1..13 schedule, dealer clockwise."""
+    """vietnam-ladder: the Vietnam auction over the 13..1..13 schedule, dealer clockwise."""
     rules = V.VIETNAM_LADDER
     assert rules.schedule == V.GAMERULES.schedule
     assert isinstance(rules.bidding, ba.rules.Auction)
@@ -654,7 +660,7 @@ SHEET_PHRASES = {
 
 @pytest.mark.parametrize("name", sorted(V.PRESET_NOTES))
 def test_preset_sheet_mentions_its_distinguishing_rule(name: str) -> None:
-    """RULES.md §5-6: each preset's rules sheet states what sets it apart (and gamerules' does not)."""
+    """Each preset's rules sheet states what sets it apart (and gamerules' does not)."""
     rules = V.get(name)
     text = sheet(rules)
     assert text.startswith(f"Back Alley: {name}")

@@ -1,5 +1,5 @@
 """Rule sets as values: incompatible part combinations are refused when the
-rule set is built, naming both parts, all problems at once (RULES.md §3);
+rule set is built, naming both parts, all problems at once;
 ``RuleSet.replace``; wrong part types and bad part parameters.
 """
 
@@ -61,7 +61,7 @@ def names_parts(err: ba.RuleSetError, *parts: str) -> None:
 
 
 def test_13_card_schedule_on_the_42_card_deck() -> None:
-    """RULES.md §3: a 42-card deck with a 13-card schedule is refused, naming deck and schedule."""
+    """A 42-card deck with a 13-card schedule is refused, naming deck and schedule."""
     err = refusal(lambda: V.VIETNAM_42.replace(schedule=Schedule.fixed(13, 2)))
     names_parts(err, "deck", "schedule")
     assert "42" in str(err)
@@ -72,7 +72,7 @@ def test_13_card_schedule_on_the_42_card_deck() -> None:
 
 
 def test_the_turn_up_needs_a_card_beyond_the_hands() -> None:
-    """RULES.md 1.3/§3: 4 x 13 from 52 cards leaves no card to turn up."""
+    """A turn-up trump needs a stock card: 4 x 13 from 52 cards leaves none, and is refused."""
     err = refusal(lambda: G.replace(deck=NO_JOKERS, follow=NO_BLOOPERS))
     names_parts(err, "deck", "schedule", "trump")
     assert "turn up" in str(err)
@@ -81,21 +81,21 @@ def test_the_turn_up_needs_a_card_beyond_the_hands() -> None:
 
 
 def test_too_many_players_for_the_deck() -> None:
-    """RULES.md §3/§5: five players of 13 cards do not fit 54 cards."""
+    """Five players of 13 cards do not fit 54 cards, and are refused."""
     err = refusal(lambda: G.replace(seating=Cutthroat(5)))
     names_parts(err, "deck", "schedule")
     assert "5 players" in str(err)
 
 
 def test_declarer_names_trump_needs_the_auction() -> None:
-    """RULES.md §3: DeclarerNamesTrump with OnceAroundBidding is refused (no declarer)."""
+    """DeclarerNamesTrump with OnceAroundBidding is refused (no declarer)."""
     err = refusal(lambda: G.replace(trump=DeclarerNamesTrump()))
     names_parts(err, "trump", "bidding")
     assert "declarer" in str(err)
 
 
 def test_declarer_names_trump_with_a_deal_played_without_declarer() -> None:
-    """RULES.md §3: all_pass = play-for-overtricks leaves no declarer to name trump."""
+    """An auction with all_pass = play-for-overtricks leaves no declarer to name trump: refused."""
     err = refusal(lambda: V.VIETNAM.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS)))
     names_parts(err, "trump", "bidding")
     # with a fixed trump the same auction is fine
@@ -103,7 +103,7 @@ def test_declarer_names_trump_with_a_deal_played_without_declarer() -> None:
 
 
 def test_blooper_forcing_is_inert_without_jokers() -> None:
-    """RULES.md 2.5/§3: removing the jokers is one change; the blooper rules then never apply."""
+    """Removing the jokers is one change; the blooper rules then never apply."""
     no_jokers = V.VIETNAM.replace(deck=NO_JOKERS)
     assert no_jokers.follow.blooper_lead_forcing  # kept, but nothing can trigger it
     state = ba.new_game(no_jokers, seed=5)
@@ -111,43 +111,43 @@ def test_blooper_forcing_is_inert_without_jokers() -> None:
 
 
 def test_auction_scoring_needs_the_auction() -> None:
-    """RULES.md §3: AuctionScoring with once-around bidding is refused (scoring and bidding)."""
+    """AuctionScoring with once-around bidding is refused (scoring and bidding)."""
     err = refusal(lambda: G.replace(scoring=AuctionScoring()))
     names_parts(err, "scoring", "bidding")
 
 
 def test_contract_scoring_does_not_fit_the_auction() -> None:
-    """RULES.md §3: summed-bid scoring with the auction's single contract is refused."""
+    """Summed-bid scoring with the auction's single contract is refused."""
     err = refusal(lambda: V.VIETNAM.replace(scoring=ContractScoring()))
     names_parts(err, "scoring", "bidding")
 
 
 def test_declarer_leads_needs_an_auction() -> None:
-    """RULES.md §3: FirstLead.DECLARER without an auction is refused (lead and bidding)."""
+    """FirstLead.DECLARER without an auction is refused (lead and bidding)."""
     err = refusal(lambda: G.replace(lead=LeadPolicy(first_lead=FirstLead.DECLARER)))
     names_parts(err, "lead", "bidding")
 
 
 def test_auction_lowest_bid_above_the_smallest_deal() -> None:
-    """RULES.md 2.2/§3: min_bid above a deal's hand size is refused (bidding and schedule)."""
+    """A min_bid above a deal's hand size is refused (bidding and schedule)."""
     err = refusal(lambda: V.VIETNAM_LADDER.replace(bidding=Auction(min_bid=2)))
     names_parts(err, "bidding", "schedule")
 
 
 def test_once_around_with_no_possible_call() -> None:
-    """RULES.md §3/§6: no pass, no board and no number in range on the 1-card deal."""
+    """A bidding with no pass, no board and no number in range on the 1-card deal is refused."""
     err = refusal(lambda: G.replace(bidding=OnceAroundBidding(pass_allowed=False, board=False)))
     names_parts(err, "bidding", "schedule")
 
 
 def test_rainbow_on_a_deal_never_dealt() -> None:
-    """RULES.md §5/§3: a rainbow bonus for a hand size the schedule never deals."""
+    """A rainbow bonus for a hand size the schedule never deals is refused."""
     err = refusal(lambda: V.BAB_ONLINE.replace(schedule=Schedule.fixed(13, 2)))
     names_parts(err, "scoring", "schedule")
 
 
 def test_several_problems_are_reported_at_once() -> None:
-    """RULES.md §3: every clash is reported when the rule set is built."""
+    """Every clash is reported when the rule set is built."""
     err = refusal(
         lambda: G.replace(
             deck=NO_JOKERS,
@@ -178,7 +178,8 @@ def test_rule_set_errors_pickle() -> None:
 
 
 def test_sensible_combinations_are_constructible() -> None:
-    """RULES.md §3: e.g. gamerules with spades always trump and no jokers; the Vietnam
+    """Any combination that makes sense can be built, e.g. gamerules with spades always
+    trump and no jokers; the Vietnam
     auction over the 13..1..13 schedule; the auction with a turn-up."""
     G.replace(trump=FixedTrump(ba.Suit.SPADES), deck=NO_JOKERS, follow=NO_BLOOPERS)
     V.VIETNAM.replace(schedule=Schedule.down_and_up(13, 1))
@@ -196,7 +197,7 @@ def test_sensible_combinations_are_constructible() -> None:
 
 
 def test_replace_makes_a_new_unnamed_rule_set() -> None:
-    """DESIGN.md §1: replace is typed and validated; the result is no longer the named variant."""
+    """Replace is typed and validated; the result is no longer the named variant."""
     house = G.replace(trump=FixedTrump(ba.Suit.SPADES))
     assert house.trump == FixedTrump(ba.Suit.SPADES)
     assert house.name is None
@@ -212,7 +213,7 @@ def test_replace_makes_a_new_unnamed_rule_set() -> None:
 
 
 def test_rule_sets_are_immutable_and_hashable() -> None:
-    """DESIGN.md §1: rule sets are immutable values."""
+    """Rule sets are immutable values."""
     import attrs
 
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
@@ -223,14 +224,14 @@ def test_rule_sets_are_immutable_and_hashable() -> None:
 
 
 def test_replace_is_validated() -> None:
-    """DESIGN.md §1: replace validates the whole new rule set."""
+    """Replace validates the whole new rule set."""
     err = refusal(lambda: V.VIETNAM.replace(bidding=OnceAroundBidding()))
     names_parts(err, "scoring", "bidding")
     names_parts(err, "trump", "bidding")
 
 
 def test_parts_in_order() -> None:
-    """RULES.md §3: the eleven parts (ranking: the card order and the trick winner)."""
+    """A rule set has eleven parts (ranking: the card order and the trick winner)."""
     assert tuple(G.parts()) == (
         "deck",
         "seating",
@@ -269,7 +270,7 @@ def test_parts_in_order() -> None:
     ],
 )
 def test_wrong_part_types_are_refused(part: str, value: object) -> None:
-    """DESIGN.md §1: a part of the wrong type is refused with RuleSetError naming the part."""
+    """A part of the wrong type is refused with RuleSetError naming the part."""
     err = refusal(lambda: G.replace(**{part: value}))
     assert any(p.startswith(f"{part}:") for p in err.problems), err.problems
     err = refusal(lambda: ba.RuleSet(**{part: value}))
@@ -353,7 +354,7 @@ def test_unknown_option_values_are_rule_set_errors(build: Any) -> None:
 
 
 def test_known_option_values_are_read_from_text() -> None:
-    """RULES.md option values are their stable text."""
+    """Rule option values are read from their stable text."""
     assert LeadPolicy(trump_lead="any-time").trump_lead is TrumpLead.ANY_TIME
     assert FixedTrump("S") == FixedTrump(ba.Suit.SPADES)
     assert Deck(ranks=["T", "J", "Q", "K", "A"]).size == 22
@@ -393,12 +394,12 @@ def refused_or_playable(build: Any) -> None:
     ],
 )
 def test_deal_that_is_always_thrown_in(bidding: OnceAroundBidding) -> None:
-    """RULES.md §3: combinations that cannot make sense are refused when built."""
+    """Combinations that cannot make sense are refused when built."""
     refused_or_playable(lambda: G.replace(bidding=bidding, schedule=Schedule((2, 1))))
 
 
 def test_deal_without_contracts_is_fine_when_played_for_overtricks() -> None:
-    """RULES.md 1.4 all_pass = play-for-overtricks: the 1-card deal with only pass is played."""
+    """With all_pass = play-for-overtricks the 1-card deal with only pass is played."""
     rules = G.replace(
         bidding=OnceAroundBidding(board=False, all_pass=AllPass.PLAY_FOR_OVERTRICKS),
         schedule=Schedule((2, 1)),
@@ -414,7 +415,7 @@ def test_deal_without_contracts_is_fine_when_played_for_overtricks() -> None:
     ],
 )
 def test_seat_left_without_a_call(bidding: OnceAroundBidding) -> None:
-    """RULES.md §3: a rule set that builds must never leave the seat to act without a move."""
+    """A rule set that builds must never leave the seat to act without a move."""
 
     def build() -> ba.RuleSet:
         return G.replace(bidding=bidding, schedule=Schedule((1,)))
@@ -433,7 +434,7 @@ def test_seat_left_without_a_call(bidding: OnceAroundBidding) -> None:
 
 
 def test_a_joker_swap_needs_a_card_to_draw() -> None:
-    """RULES.md 1.3: under NO_TRUMP_SWAP_OTHER_JOKER the holder of the other
+    """Under NO_TRUMP_SWAP_OTHER_JOKER the holder of the other
     joker draws the next stock card, so the deck must hold one more card than
     the deal and the turn-up; the other joker_turn_up options need no more."""
     tight = ba.rules.Schedule((17,))

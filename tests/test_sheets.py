@@ -1,4 +1,4 @@
-"""Rules sheets (issue 13, items 1-3): every registered variant's sheet is
+"""Rules sheets: every registered variant's sheet is
 complete (tricks, card order, dealing) and says nothing that cannot apply
 under its rule set (no jokers without jokers, no board without board bids,
 counters named as far as they go, "deal" where a Vietnam game is one deal).
@@ -50,12 +50,12 @@ def paragraph(rules: ba.RuleSet, heading: str) -> str:
     raise AssertionError(f"no {heading} paragraph")
 
 
-# ------------------------------------------------------------------ item 1
+# --------------------------------------------------------- complete sheets
 
 
 @pytest.mark.parametrize("name", VARIANTS)
-def test_item_1_every_sheet_says_how_tricks_are_won_cards_rank_and_are_dealt(name: str) -> None:
-    """Issue 13.1 (RULES.md 1.2, 1.6): a complete sheet says how a trick is
+def test_every_sheet_says_how_tricks_are_won_cards_rank_and_are_dealt(name: str) -> None:
+    """A complete sheet says how a trick is
     won and that its winner leads next, the card order, and how cards are dealt."""
     text = sheet(V.get(name))
     assert "A trick is won by its highest trump, else by the highest card of the suit led" in text
@@ -68,9 +68,9 @@ def test_item_1_every_sheet_says_how_tricks_are_won_cards_rank_and_are_dealt(nam
     assert "until each player holds the deal's hand size" in text
 
 
-def test_item_1_the_stock_and_the_card_order_follow_the_deck() -> None:
-    """Issue 13.1: what is left undealt (RULES.md 1.2 stock; 2.1: two cards never
-    used) and the lowest rank of a short deck."""
+def test_the_stock_and_the_card_order_follow_the_deck() -> None:
+    """The sheet says what is left undealt (the stock; or, with 13 cards each from 54, two
+    cards never used) and the lowest rank of a short deck."""
     assert (
         "the undealt cards are the stock (kept face down in order; its first card is the top)"
         in sheet(V.GAMERULES)
@@ -87,23 +87,23 @@ def test_item_1_the_stock_and_the_card_order_follow_the_deck() -> None:
     assert "2 scored deals of 13 cards each." in sheet(V.VIETNAM)
 
 
-# ------------------------------------------------------------------ item 2
+# ----------------------------------------------- nothing that cannot apply
 
 
 JOKER_WORDS = ("joker", "Blooper", "BJ", "LJ")
 
 
 @pytest.mark.parametrize("name", [n for n in VARIANTS if not V.get(n).deck.has_jokers])
-def test_item_2_no_joker_rules_without_jokers(name: str) -> None:
-    """Issue 13.2: a deck without jokers gets no joker sentence in any part
+def test_no_joker_rules_without_jokers(name: str) -> None:
+    """A deck without jokers gets no joker sentence in any part
     (trump, follow, ranking, lead)."""
     text = beyond_the_deck(V.get(name))
     for word in JOKER_WORDS:
         assert word not in text, word
 
 
-def test_item_2_no_turned_joker_on_a_gamerules_base_without_jokers() -> None:
-    """Issue 13.2: the turn-up without jokers says nothing about a turned joker."""
+def test_no_turned_joker_on_a_gamerules_base_without_jokers() -> None:
+    """The turn-up without jokers says nothing about a turned joker."""
     rules = V.GAMERULES.replace(deck=Deck(jokers=0), schedule=Schedule.down_and_up(12, 1))
     text = beyond_the_deck(rules)
     assert "After the deal the top stock card is turned up; its suit is trump." in text
@@ -121,8 +121,8 @@ def test_item_2_no_turned_joker_on_a_gamerules_base_without_jokers() -> None:
     [NoTrump(), RotatingTrump(), DeclarerNamesTrump(allow_no_trump=True)],
     ids=["none", "rotating", "declarer-names-nt"],
 )
-def test_item_2_no_trump_deals_name_the_jokers_only_when_there_are_jokers(trump: Any) -> None:
-    """Issue 13.2: "the jokers are the only trumps" in a no-trump deal only with jokers."""
+def test_no_trump_deals_name_the_jokers_only_when_there_are_jokers(trump: Any) -> None:
+    """The sheet says "the jokers are the only trumps" in a no-trump deal only with jokers."""
     base = V.VIETNAM if isinstance(trump, DeclarerNamesTrump) else V.GAMERULES
     with_jokers = base.replace(trump=trump)
     assert "jokers are" in paragraph(with_jokers, "Trump")
@@ -130,8 +130,8 @@ def test_item_2_no_trump_deals_name_the_jokers_only_when_there_are_jokers(trump:
     assert "joker" not in paragraph(without, "Trump")
 
 
-def test_item_2_no_board_talk_in_an_auction() -> None:
-    """Issue 13.2: an auction on a gamerules base (lead part: highest bidder,
+def test_no_board_talk_in_an_auction() -> None:
+    """An auction on a gamerules base (lead part: highest bidder,
     trump lead after broken or board) talks neither of board bidders nor of
     board scores."""
     rules = V.GAMERULES.replace(bidding=Auction(), scoring=AuctionScoring())
@@ -144,8 +144,8 @@ def test_item_2_no_board_talk_in_an_auction() -> None:
     assert "The last player to bid board leads the first trick" in sheet(V.GAMERULES)
 
 
-def test_item_2_the_fallback_leader_only_where_a_deal_can_be_played_without_a_bid() -> None:
-    """Issue 13.2: "with no bid at all" only when all_pass plays the deal."""
+def test_the_fallback_leader_only_where_a_deal_can_be_played_without_a_bid() -> None:
+    """The sheet says "with no bid at all" only when all_pass plays the deal."""
     assert "nobody bid" not in sheet(V.GAMERULES)
     rules = V.GAMERULES.replace(bidding=ba.rules.OnceAroundBidding(all_pass="play-for-overtricks"))
     assert "in a deal nobody bid for, the player left of the dealer" in sheet(rules)
@@ -163,8 +163,8 @@ def test_item_2_the_fallback_leader_only_where_a_deal_can_be_played_without_a_bi
         (12, "(double, triple, quadruple and so on up to x13)"),
     ],
 )
-def test_item_2_counters_beyond_three_are_named(counters: int, names: str | None) -> None:
-    """Issue 13.2: with counters = 7 the sheet names every step (to octuple)."""
+def test_counters_beyond_three_are_named(counters: int, names: str | None) -> None:
+    """With counters = 7 the sheet names every step (to octuple)."""
     rules = V.VIETNAM.replace(bidding=Auction(counters=counters))
     text = sheet(rules)
     if names is None:
@@ -176,16 +176,16 @@ def test_item_2_counters_beyond_three_are_named(counters: int, names: str | None
 
 
 @pytest.mark.parametrize("name", VARIANTS)
-def test_item_2_vietnam_says_deal_not_game(name: str) -> None:
-    """Issue 13.2: a Vietnam "game" is one deal; the sheet says "after each deal"."""
+def test_vietnam_says_deal_not_game(name: str) -> None:
+    """A Vietnam "game" is one deal; the sheet says "after each deal"."""
     text = sheet(V.get(name))
     assert "after each game" not in text.lower()
     if V.get(name).dealer.next_dealer is ba.rules.NextDealer.LOSING_TEAM:
         assert "After each deal the next dealer is the" in text
 
 
-def test_item_2_cutthroat_sheets_speak_of_players_not_sides() -> None:
-    """Issue 13.2: without partnerships nothing is said of sides or partners."""
+def test_cutthroat_sheets_speak_of_players_not_sides() -> None:
+    """Without partnerships nothing is said of sides or partners."""
     for rules in (V.VIETNAM_CUTTHROAT, V.CUTTHROAT_3, V.CUTTHROAT_5):
         text = sheet(rules)
         assert " side" not in text.replace("inside", "")
@@ -194,8 +194,8 @@ def test_item_2_cutthroat_sheets_speak_of_players_not_sides() -> None:
     assert "each player's contract is their own bid" in sheet(V.CUTTHROAT_3)
 
 
-def test_item_2_describe_still_works_for_a_users_part() -> None:
-    """Issue 13.2: a part with only ``describe()`` (no ``describe_in``) is described by it."""
+def test_describe_still_works_for_a_users_part() -> None:
+    """A part with only ``describe()`` (no ``describe_in``) is described by it."""
 
     @attrs.frozen
     class Plain:
@@ -228,11 +228,11 @@ def test_item_2_describe_still_works_for_a_users_part() -> None:
             assert describe_part(part, V.get(name))
 
 
-# ------------------------------------------------------------------ item 3
+# ------------------------------------------------ the jokers as one change
 
 
-def test_item_3_jokers_back_bring_the_blooper_rules() -> None:
-    """Issue 13.3 (RULES.md 1.6, 2.5): ``base = "vietnam-no-jokers"`` with
+def test_jokers_back_bring_the_blooper_rules() -> None:
+    """``base = "vietnam-no-jokers"`` with
     ``jokers = 2`` is the Vietnam game: the blooper rules come back with the jokers."""
     rules = houserules.loads('base = "vietnam-no-jokers"\n[deck]\njokers = 2\n')
     assert rules == V.VIETNAM
@@ -251,8 +251,8 @@ def test_item_3_jokers_back_bring_the_blooper_rules() -> None:
     assert "When the Big Blooper (BJ) is led" in sheet(rules)
 
 
-def test_item_3_no_jokers_is_one_change() -> None:
-    """Issue 13.3: removing the jokers needs no second toggle, and the sheet
+def test_no_jokers_is_one_change() -> None:
+    """Removing the jokers needs no second toggle, and the sheet
     then leaves the joker rules out."""
     for base in (V.GAMERULES.replace(trump=ba.rules.FixedTrump()), V.VIETNAM):
         rules = base.replace(deck=Deck(jokers=0))

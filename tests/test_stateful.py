@@ -1,6 +1,6 @@
 """Random legal games of every registered variant, with the engine's
-invariants checked after every move (DESIGN.md §1, §4 "Hypothesis stateful
-testing"): card conservation, ``legal_moves`` and ``check`` agreeing on legal
+invariants checked after every move (hypothesis stateful testing): card
+conservation, ``legal_moves`` and ``check`` agreeing on legal
 and illegal moves, refused moves changing nothing, scores changing only when a
 deal is scored, and each seat's view answering as the full state.
 """
@@ -189,7 +189,7 @@ def play_checked_game(seed: int) -> ba.GameState:
 
 
 def test_100_random_gamerules_games_keep_the_invariants():
-    """RULES.md §1 end to end: 100 seeded random games reach the end after 25
+    """The gamerules game end to end: 100 seeded random games reach the end after 25
     scored deals, with cards conserved and scores the sum of deal points."""
     for seed in range(100):
         state = play_checked_game(seed)
@@ -202,7 +202,7 @@ def test_100_random_gamerules_games_keep_the_invariants():
 
 @pytest.mark.parametrize("seed", [0, 17, 2**40])
 def test_same_seed_same_game(seed):
-    """DESIGN.md §1: the same seed (and the same moves) give the same game."""
+    """The same seed (and the same moves) give the same game."""
     first = play_checked_game(seed)
     again = play_checked_game(seed)
     assert again == first

@@ -1,8 +1,8 @@
-"""The Vietnam-era variant and its sub-variants (RULES.md §2, §4 example 8).
+"""The Vietnam-era variant and its sub-variants, with a worked example of the auction.
 
 Exact positions are built with ``ba.new_game(rules, dealer=0, decks=[...])``:
 card ``k`` of a deck order goes to seat ``(dealer + 1 + k) % players`` for
-``k < players * hand_size``; the rest is the stock (RULES.md 1.2).
+``k < players * hand_size``; the rest is the stock.
 """
 
 from __future__ import annotations
@@ -91,12 +91,12 @@ def after_ex8_auction(rules: ba.RuleSet = V.VIETNAM) -> ba.GameState:
     return state
 
 
-# ------------------------------------------------------------- 2.1 the deal
+# ----------------------------------------------------------------- the deal
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_every_deal_is_13_cards_and_2_stay_undealt(seed: int) -> None:
-    """RULES.md 2.1: 52 cards + 2 jokers; 13 cards each; 2 cards undealt, never used."""
+    """The deck is 52 cards + 2 jokers; 13 cards each; 2 cards stay undealt, never used."""
     rules = V.VIETNAM
     assert rules.deck.size == 54 and rules.deck.has_jokers
     assert rules.schedule.hand_sizes == (13, 13)
@@ -116,7 +116,7 @@ def test_every_deal_is_13_cards_and_2_stay_undealt(seed: int) -> None:
 
 
 def test_dealing_order_follows_the_deck_order() -> None:
-    """RULES.md 2.1 / 1.2: card k goes to seat (dealer + 1 + k) % 4; the rest is the stock."""
+    """Card k of the deck goes to seat (dealer + 1 + k) % 4; the rest is the stock."""
     state = ex8_game()
     for seat, hand in enumerate(EX8_HANDS):
         assert set(state.hand(seat)) == set(ba.parse_cards(hand))
@@ -124,7 +124,8 @@ def test_dealing_order_follows_the_deck_order() -> None:
 
 
 def test_jokers_rank_above_the_ace_as_trumps() -> None:
-    """RULES.md 2.1: jokers rank ... K, A, small joker, big joker (as trumps); 1.6 following."""
+    """Jokers rank ... K, A, small joker, big joker (as trumps), and a led joker must
+    be followed with trump."""
     rules = V.VIETNAM
     hands = [
         "LJ 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
@@ -147,7 +148,7 @@ def test_jokers_rank_above_the_ace_as_trumps() -> None:
 
 
 def test_blooper_forcing_applies_in_vietnam() -> None:
-    """RULES.md 2.3 / 1.6: a led BJ forces the highest trump (the declarer may lead it at once)."""
+    """A led BJ forces the highest trump (the declarer may lead it at once)."""
     rules = V.VIETNAM
     hands = [
         "AS LJ 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC",
@@ -161,11 +162,11 @@ def test_blooper_forcing_applies_in_vietnam() -> None:
     assert refused(state, "AS") is R.MUST_PLAY_HIGHEST_TRUMP
 
 
-# ------------------------------------------------------------ 2.2 auction
+# ---------------------------------------------------------------- auction
 
 
 def test_auction_opens_left_of_dealer_with_every_number_up_to_the_hand_size() -> None:
-    """RULES.md 2.2: first speaker left of the dealer; pass or 1..13; no counter yet."""
+    """The first speaker sits left of the dealer and may pass or bid 1..13; no counter yet."""
     state = ex8_game()
     assert state.phase is ba.Phase.BIDDING and state.to_act == 1
     assert state.legal_moves() == (ba.Pass(), *[ba.Bid(n) for n in range(1, 14)])
@@ -177,7 +178,7 @@ def test_auction_opens_left_of_dealer_with_every_number_up_to_the_hand_size() ->
 
 
 def test_bids_must_be_strictly_higher() -> None:
-    """RULES.md 2.2 and §4 example 8: after seat1 `7`, seat2 `6` is illegal (not higher)."""
+    """A number must be higher than every number so far: after seat1 `7`, seat2 `6` is illegal."""
     state = calls(ex8_game(), "bid 7")
     assert state.to_act == 2
     assert refused(state, "bid 6") is R.BID_NOT_HIGHER
@@ -195,7 +196,7 @@ def test_bids_must_be_strictly_higher() -> None:
 
 
 def test_each_player_speaks_once() -> None:
-    """RULES.md 2.2: each player may speak once; the auction ends after four calls."""
+    """Each player may speak once; the auction ends after four calls."""
     state = calls(ex8_game(), "bid 1")
     with pytest.raises(ba.IllegalMoveError) as info:
         state.check(ba.Bid(2), seat=1)
@@ -209,7 +210,7 @@ def test_each_player_speaks_once() -> None:
 
 
 def test_counter_only_against_the_other_sides_contract() -> None:
-    """RULES.md 2.2: a counter is allowed only when the other team holds the contract."""
+    """A counter is allowed only when the other team holds the contract."""
     state = calls(ex8_game(), "bid 7", "pass")
     assert state.to_act == 3  # seat3 is seat1's partner
     assert refused(state, "double") is R.COUNTER_NOT_ALLOWED
@@ -223,7 +224,7 @@ def test_counter_only_against_the_other_sides_contract() -> None:
 
 
 def test_double_triple_quadruple_alternate_between_the_teams() -> None:
-    """RULES.md 2.2: double, triple, quadruple, each taking the contract over at x2, x3, x4."""
+    """Double, triple and quadruple each take the contract over, at x2, x3, x4."""
     state = calls(ex8_game(), "bid 7", "double", "triple", "quadruple")
     assert state.phase is ba.Phase.NAMING_TRUMP
     assert state.declarer == 0 and state.to_act == 0
@@ -234,7 +235,7 @@ def test_double_triple_quadruple_alternate_between_the_teams() -> None:
 
 
 def test_counter_limit_after_quadruple() -> None:
-    """RULES.md 2.2: no counter beyond quadruple (COUNTER_LIMIT); needs a fifth speaker."""
+    """There is no counter beyond quadruple (COUNTER_LIMIT; the test needs a fifth speaker)."""
     rules = V.VIETNAM.replace(seating=Cutthroat(5), schedule=Schedule.fixed(10, 2))
     state = ba.new_game(rules, dealer=0, seed=3)
     state = calls(state, "bid 5", "double", "triple", "quadruple")
@@ -248,7 +249,7 @@ def test_counter_limit_after_quadruple() -> None:
 
 
 def test_counter_limit_follows_the_counters_option() -> None:
-    """RULES.md 2.2: the number of counter steps is a parameter of the auction."""
+    """The number of counter steps is a parameter of the auction."""
     rules = V.VIETNAM.replace(bidding=Auction(counters=1))
     state = calls(ba.new_game(rules, dealer=0, seed=1), "bid 7", "double")
     assert refused(state, "counter") is R.COUNTER_LIMIT
@@ -258,7 +259,7 @@ def test_counter_limit_follows_the_counters_option() -> None:
 
 
 def test_a_higher_number_resets_the_multiplier() -> None:
-    """RULES.md 2.2: a later, higher number cancels the counters (multiplier back to 1)."""
+    """A later, higher number cancels the counters (multiplier back to 1)."""
     state = calls(ex8_game(), "bid 7", "double", "bid 8")
     assert state.to_act == 0
     assert state.is_legal(ba.Counter())  # 8 belongs to team 1 now: team 0 may counter
@@ -270,7 +271,7 @@ def test_a_higher_number_resets_the_multiplier() -> None:
 
 
 def test_declarer_is_the_last_winning_call() -> None:
-    """RULES.md 2.2: the player of the final winning call (highest number or last counter) declares."""
+    """The player of the final winning call (highest number or last counter) declares."""
     state = calls(ex8_game(), "bid 3", "bid 5", "pass", "pass")
     assert state.declarer == 2 and state.to_act == 2
     assert state.contracts == (ba.Contract(5, declarer=2), None)
@@ -279,7 +280,7 @@ def test_declarer_is_the_last_winning_call() -> None:
 
 
 def test_declarer_names_trump_in_a_naming_phase() -> None:
-    """RULES.md 2.2: the declarer names trump (any of the four suits), then leads."""
+    """The declarer names trump (any of the four suits), then leads."""
     state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
     assert state.phase is ba.Phase.NAMING_TRUMP
     assert state.to_act == 3 and state.declarer == 3
@@ -298,14 +299,14 @@ def test_declarer_names_trump_in_a_naming_phase() -> None:
 
 
 def test_no_trump_call_refused_by_default() -> None:
-    """RULES.md 2.2: option allow_no_trump_call is off by default: NO_TRUMP_NOT_ALLOWED."""
+    """By default (allow_no_trump off) the declarer must name a suit: NO_TRUMP_NOT_ALLOWED."""
     state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
     assert refused(state, ba.NameTrump(None)) is R.NO_TRUMP_NOT_ALLOWED
     assert refused(state, "trump NT") is R.NO_TRUMP_NOT_ALLOWED
 
 
 def test_no_trump_call_allowed_with_the_option() -> None:
-    """RULES.md 2.2: with DeclarerNamesTrump(allow_no_trump=True) the declarer may call no trump."""
+    """With DeclarerNamesTrump(allow_no_trump=True) the declarer may call no trump."""
     rules = V.VIETNAM.replace(trump=DeclarerNamesTrump(allow_no_trump=True))
     state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass")
     assert ba.NameTrump(None) in state.legal_moves()
@@ -318,7 +319,7 @@ def test_no_trump_call_allowed_with_the_option() -> None:
 
 
 def test_declarer_leads_and_may_lead_trump_at_once() -> None:
-    """RULES.md 2.3: trump_lead = ANY_TIME; the declarer leads the first trick."""
+    """The declarer leads the first trick and may lead a trump at once (trump_lead = ANY_TIME)."""
     state = after_ex8_auction()
     assert state.trump is S and state.to_act == 3
     hand = state.hand(3)
@@ -328,11 +329,11 @@ def test_declarer_leads_and_may_lead_trump_at_once() -> None:
     assert state.trick == ((3, ba.parse_card("AS")),)
 
 
-# --------------------------------------------------- §4 example 8, scoring
+# ------------------------------------------------- worked example, scoring
 
 
 def test_example_8_doubled_contract_made_scores_180() -> None:
-    """RULES.md §4 example 8: seat1 7, seat2 8, seat3 double, seat0 pass; team 1 takes 9: +180."""
+    """Worked example: seat1 7, seat2 8, seat3 double, seat0 pass; team 1 takes 9: +180."""
     state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
     assert state.declarer == 3
     assert state.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
@@ -348,7 +349,7 @@ def test_example_8_doubled_contract_made_scores_180() -> None:
 
 
 def test_example_8_illegal_six_after_seven() -> None:
-    """RULES.md §4 example 8: in an auction seat1 `7`, seat2 `6`, the `6` is illegal."""
+    """Worked example: in an auction seat1 `7`, seat2 `6`, the `6` is illegal."""
     state = calls(ex8_game(), "bid 7")
     with pytest.raises(ba.IllegalMoveError) as info:
         state.apply(ba.parse_move("bid 6"))
@@ -356,7 +357,8 @@ def test_example_8_illegal_six_after_seven() -> None:
 
 
 def test_made_contract_scores_ten_per_trick_taken() -> None:
-    """RULES.md 2.4: 10 points per trick taken (not per contracted trick), times the multiplier."""
+    """A made contract scores 10 points per trick taken (not per contracted trick), times the
+    multiplier."""
     state = calls(ex8_game(), "pass", "pass", "bid 6", "pass", "trump S")
     state = play_deal(state, declarer_high(3))
     assert state.deal_results[0].tricks == (4, 9)
@@ -370,7 +372,7 @@ def test_made_contract_scores_ten_per_trick_taken() -> None:
 def test_failed_contract_loses_ten_per_contracted_trick_times_multiplier(
     bids: tuple[str, ...], mult: int
 ) -> None:
-    """RULES.md 2.4: a failed contract loses 10 * contract * multiplier; the defenders score 0."""
+    """A failed contract loses 10 * contract * multiplier; the defenders score 0."""
     state = calls(ex8_game(), *bids, "trump S")
     assert state.declarer == 3
     state = play_deal(state, declarer_high(3))
@@ -380,7 +382,7 @@ def test_failed_contract_loses_ten_per_contracted_trick_times_multiplier(
 
 
 def test_defenders_score_tricks_option() -> None:
-    """RULES.md 2.4: with defenders_score_tricks the defenders score 10 per trick they take."""
+    """With defenders_score_tricks the defenders score 10 per trick they take."""
     rules = V.VIETNAM.replace(scoring=AuctionScoring(defenders_score_tricks=True))
     state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass", "trump S")
     state = play_deal(state, declarer_high(3))
@@ -388,7 +390,7 @@ def test_defenders_score_tricks_option() -> None:
 
 
 def test_scoring_parameters() -> None:
-    """RULES.md 2.4: per-trick points and the set penalty are parameters (set_penalty)."""
+    """The points per trick and the set penalty are parameters (per_trick, set_per_trick)."""
     rules = V.VIETNAM.replace(scoring=AuctionScoring(per_trick=20, set_per_trick=15))
     state = calls(ex8_game(rules), "pass", "pass", "bid 10", "pass", "trump S")
     assert play_deal(state, declarer_high(3)).deal_results[0].points == (0, -150)
@@ -400,7 +402,7 @@ def test_scoring_parameters() -> None:
 
 
 def test_all_pass_redeals_by_the_next_dealer() -> None:
-    """RULES.md 2.2 / 1.4: nobody announces a number -> thrown in; the next dealer deals 13 again."""
+    """When nobody announces a number the deal is thrown in; the next dealer deals 13 again."""
     rules = V.VIETNAM
     second = deck_for(rules, EX8_HANDS, EX8_STOCK, dealer=1)
     state = ba.new_game(
@@ -419,7 +421,7 @@ def test_all_pass_redeals_by_the_next_dealer() -> None:
 
 
 def test_all_pass_redeal_same_dealer_option() -> None:
-    """RULES.md 1.4 `all_pass` applies to the auction too: REDEAL_SAME_DEALER."""
+    """The auction obeys `all_pass` too: with REDEAL_SAME_DEALER the same dealer deals again."""
     rules = V.VIETNAM.replace(bidding=Auction(all_pass=AllPass.REDEAL_SAME_DEALER))
     state = calls(ba.new_game(rules, dealer=2, seed=4), "pass", "pass", "pass", "pass")
     assert state.dealer == 2 and state.deals_played == 0 and state.to_act == 3
@@ -429,7 +431,7 @@ def test_all_pass_redeal_same_dealer_option() -> None:
 
 
 def test_next_dealer_is_the_losing_teams_next_player_clockwise() -> None:
-    """RULES.md 2.1: next_dealer = LOSING_TEAM: the losing-team player next clockwise."""
+    """With next_dealer = LOSING_TEAM the losing side's player next clockwise deals."""
     assert V.VIETNAM.dealer.next_dealer is NextDealer.LOSING_TEAM
     # team 0 loses (0 against 180): from dealer 0, seat1 is team 1, seat2 team 0
     state = play_deal(after_ex8_auction(), declarer_high(3))
@@ -459,7 +461,7 @@ def test_next_dealer_is_the_losing_teams_next_player_clockwise() -> None:
 def test_next_dealer_losing_team_partnerships(
     dealer: int, points: tuple[int, int], expected: int
 ) -> None:
-    """RULES.md 2.1: losing-team player next clockwise; on a tie, plain clockwise."""
+    """The losing side's player next clockwise deals; on a tie, plain clockwise."""
     rotation = DealerRotation(NextDealer.LOSING_TEAM)
     assert rotation.after_deal(dealer, points, ((0, 2), (1, 3)), 4) == expected
     assert DealerRotation().after_deal(dealer, points, ((0, 2), (1, 3)), 4) == (dealer + 1) % 4
@@ -480,13 +482,13 @@ def test_next_dealer_losing_team_partnerships(
 def test_next_dealer_losing_team_cutthroat(
     dealer: int, points: tuple[int, ...], expected: int
 ) -> None:
-    """RULES.md 2.1: without partnerships the lowest scorer of the game deals; ties go clockwise."""
+    """Without partnerships the lowest scorer of the game deals; ties go clockwise."""
     rotation = DealerRotation(NextDealer.LOSING_TEAM)
     assert rotation.after_deal(dealer, points, ((0,), (1,), (2,), (3,)), 4) == expected
 
 
 def test_tied_game_passes_the_deal_clockwise_in_play() -> None:
-    """RULES.md 2.1: on a tied game the deal passes plain clockwise."""
+    """On a tied game the deal passes plain clockwise."""
     rules = V.VIETNAM_SPADES.replace(bidding=Auction(all_pass=AllPass.PLAY_FOR_OVERTRICKS))
     state = calls(ba.new_game(rules, dealer=2, seed=11), "pass", "pass", "pass", "pass")
     assert state.phase is ba.Phase.PLAYING and state.contracts == (None, None)
@@ -496,7 +498,7 @@ def test_tied_game_passes_the_deal_clockwise_in_play() -> None:
 
 
 def test_cutthroat_next_dealer_is_the_lowest_scorer_in_play() -> None:
-    """RULES.md 2.1 and 2.5 VIETNAM_CUTTHROAT: the player who scored least deals next."""
+    """In VIETNAM_CUTTHROAT the player who scored least deals next."""
     state = calls(ex8_game(V.VIETNAM_CUTTHROAT), "pass", "pass", "bid 10", "pass", "trump S")
     state = play_deal(state, declarer_high(3))
     assert state.deal_results[0].points == (0, 0, 0, -100)
@@ -504,7 +506,7 @@ def test_cutthroat_next_dealer_is_the_lowest_scorer_in_play() -> None:
 
 
 def test_vietnam_ladder_dealer_passes_clockwise() -> None:
-    """RULES.md 2.1: next_dealer CLOCKWISE (the gamerules rotation) composes with the auction."""
+    """Next_dealer CLOCKWISE (the gamerules rotation) works with the auction."""
     rules = V.VIETNAM.replace(dealer=DealerRotation())
     state = play_deal(after_ex8_auction(rules), declarer_high(3))
     assert state.deal_results[0].points == (0, 180)
@@ -516,7 +518,7 @@ def test_vietnam_ladder_dealer_passes_clockwise() -> None:
 
 @pytest.mark.parametrize("rules", [V.VIETNAM, V.VIETNAM_NO_JOKERS, V.VIETNAM_SPADES])
 def test_a_match_is_two_games(rules: ba.RuleSet) -> None:
-    """RULES.md 2.1: a match is two games (one deal each); the most points over both wins."""
+    """A match is two games (one deal each); the most points over both wins."""
     state = finish(after_ex8_auction(rules) if rules.deck.has_jokers else ex8_or_plain(rules))
     assert state.is_over and state.phase is ba.Phase.GAME_OVER and state.to_act is None
     assert state.deals_played == 2
@@ -540,7 +542,7 @@ def ex8_or_plain(rules: ba.RuleSet) -> ba.GameState:
 
 
 def test_match_winner_over_both_games() -> None:
-    """RULES.md 2.1: the team with the most points over both games wins the match."""
+    """The team with the most points over both games wins the match."""
     first = play_deal(after_ex8_auction(), declarer_high(3))  # team 1 +180
     state = first
     assert state.deals_played == 1 and not state.is_over
@@ -552,11 +554,11 @@ def test_match_winner_over_both_games() -> None:
     assert state.winner == expected
 
 
-# ----------------------------------------------------- 2.5 sub-variants
+# --------------------------------------------------------- sub-variants
 
 
 def test_vietnam_no_jokers() -> None:
-    """RULES.md 2.5 VIETNAM_NO_JOKERS: plain 52-card deck, no jokers, no blooper rules."""
+    """VIETNAM_NO_JOKERS plays the plain 52-card deck: no jokers, no blooper rules."""
     rules = V.VIETNAM_NO_JOKERS
     assert rules.deck.size == 52 and not rules.deck.has_jokers
     assert rules.follow == V.VIETNAM.follow  # blooper rules inert without jokers
@@ -575,7 +577,7 @@ def test_vietnam_no_jokers() -> None:
 
 
 def test_vietnam_42() -> None:
-    """RULES.md 2.5 VIETNAM_42: 40 + 2 jokers, no 2s/3s/4s; 10 cards each; bids up to 10."""
+    """VIETNAM_42 plays 40 cards + 2 jokers, no 2s/3s/4s; 10 cards each; bids up to 10."""
     rules = V.VIETNAM_42
     assert rules.deck.size == 42 and rules.deck.has_jokers
     assert rules.schedule.hand_sizes == (10, 10)
@@ -602,7 +604,7 @@ def test_vietnam_42() -> None:
 
 
 def test_vietnam_spades() -> None:
-    """RULES.md 2.5 VIETNAM_SPADES: spades always trump; no NAMING_TRUMP phase."""
+    """In VIETNAM_SPADES spades are always trump; there is no NAMING_TRUMP phase."""
     rules = V.VIETNAM_SPADES
     state = ex8_game(rules)
     assert state.trump is S and state.turn_up is None
@@ -619,7 +621,7 @@ def test_vietnam_spades() -> None:
 
 
 def test_vietnam_cutthroat() -> None:
-    """RULES.md 2.5 VIETNAM_CUTTHROAT: no partnerships, 4 scores, the winner is a seat."""
+    """VIETNAM_CUTTHROAT has no partnerships: 4 scores, and the winner is a seat."""
     rules = V.VIETNAM_CUTTHROAT
     assert rules.teams == ((0,), (1,), (2,), (3,))
     state = ex8_game(rules)
@@ -647,7 +649,7 @@ def test_vietnam_cutthroat() -> None:
 
 
 def test_cutthroat_counter_on_own_contract_refused() -> None:
-    """RULES.md 2.2 / 2.5: in cutthroat only the holder itself has no counter."""
+    """In cutthroat every player but the contract's holder may counter."""
     rules = V.VIETNAM_CUTTHROAT.replace(seating=Cutthroat(3), schedule=Schedule.fixed(13, 2))
     state = calls(ba.new_game(rules, dealer=0, seed=2), "bid 5", "double", "triple")
     assert state.phase is ba.Phase.NAMING_TRUMP  # three players, three calls

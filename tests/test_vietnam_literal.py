@@ -1,4 +1,4 @@
-"""The literal reading of the Vietnam auction (RULES.md 2.6, issue 13 item 4):
+"""The literal reading of the Vietnam auction:
 options ``speakers`` and ``counter_style`` of the auction, and the preset
 ``vietnam-literal`` (one announcement per side; a multiple of the first
 announcement doubles, triples or quadruples the contract).
@@ -41,8 +41,8 @@ def sheet(rules: ba.RuleSet) -> str:
 # ------------------------------------------------------------ the preset
 
 
-def test_item_4_the_preset_is_vietnam_with_the_literal_auction() -> None:
-    """RULES.md 2.6: vietnam-literal = VIETNAM with speakers = one-per-team and
+def test_the_preset_is_vietnam_with_the_literal_auction() -> None:
+    """The vietnam-literal preset is VIETNAM with speakers = one-per-team and
     counter_style = multiple-bid, registered with a note."""
     assert V.get("vietnam-literal") is LITERAL
     assert (
@@ -61,8 +61,8 @@ def test_item_4_the_preset_is_vietnam_with_the_literal_auction() -> None:
     assert ba.from_json(ba.to_json(LITERAL), ba.RuleSet) == LITERAL
 
 
-def test_item_4_the_preset_sheet() -> None:
-    """RULES.md 2.6: the sheet states the one announcement per side and the multiples."""
+def test_the_literal_preset_sheet() -> None:
+    """The sheet states the one announcement per side and the multiples."""
     text = sheet(LITERAL)
     assert "each side makes exactly one announcement, starting left of the dealer" in text
     assert "then the next player clockwise for the other side" in text
@@ -78,8 +78,8 @@ def test_item_4_the_preset_sheet() -> None:
 # ---------------------------------------------------- speakers = one-per-team
 
 
-def test_item_4_each_team_makes_one_announcement() -> None:
-    """RULES.md 2.6: left of the dealer speaks for their side, then the next
+def test_each_team_makes_one_announcement() -> None:
+    """Left of the dealer speaks for their side, then the next
     player for the other side; the higher announcement declares, names trump and leads."""
     state = game()
     assert state.to_act == 1
@@ -95,29 +95,29 @@ def test_item_4_each_team_makes_one_announcement() -> None:
     assert state.phase is ba.Phase.PLAYING and state.to_act == 2
 
 
-def test_item_4_the_second_team_may_pass() -> None:
-    """RULES.md 2.6: the second side overbids or passes; a pass leaves the first side declarer."""
+def test_the_second_team_may_pass() -> None:
+    """The second side overbids or passes; a pass leaves the first side declarer."""
     state = calls(game(), "bid 4", "pass")
     assert state.declarer == 1 and state.contracts == (None, ba.Contract(4, declarer=1))
     assert state.phase is ba.Phase.NAMING_TRUMP
 
 
-def test_item_4_the_second_team_may_announce_after_a_pass() -> None:
-    """RULES.md 2.6: if the first side passes, the second may still announce."""
+def test_the_second_team_may_announce_after_a_pass() -> None:
+    """If the first side passes, the second may still announce."""
     state = calls(game(), "pass", "bid 2")
     assert state.declarer == 2 and state.contracts == (ba.Contract(2, declarer=2), None)
 
 
-def test_item_4_both_pass_is_all_pass() -> None:
-    """RULES.md 2.6, 1.4: both sides pass -> all_pass (redeal by the next dealer)."""
+def test_both_pass_is_all_pass() -> None:
+    """Both sides pass -> all_pass (redeal by the next dealer)."""
     state = calls(game(), "pass", "pass")
     assert state.phase is ba.Phase.BIDDING
     assert state.dealer == 1 and state.deals_played == 0 and state.calls == ()
     assert state.to_act == 2
 
 
-def test_item_4_seats_that_do_not_speak_are_told_so() -> None:
-    """RULES.md 2.6: only the first two seats speak; others are not to act."""
+def test_seats_that_do_not_speak_are_told_so() -> None:
+    """Only the first two seats speak; others are not to act."""
     state = calls(game(), "bid 4")
     with pytest.raises(ba.IllegalMoveError) as info:
         state.check(ba.Pass(), seat=3)
@@ -127,8 +127,9 @@ def test_item_4_seats_that_do_not_speak_are_told_so() -> None:
     assert info.value.reason is R.ALREADY_BID
 
 
-def test_item_4_one_per_team_with_step_counters_allows_one_double() -> None:
-    """RULES.md 2.6 with counter_style = step: the second side's one call may be the double."""
+def test_one_per_team_with_step_counters_allows_one_double() -> None:
+    """With one announcement per side and counter_style = step, the second side's one call
+    may be the double."""
     rules = with_auction(speakers=Speakers.ONE_PER_TEAM)
     state = calls(game(rules), "bid 5")
     assert ba.Counter() in state.legal_moves()
@@ -137,7 +138,7 @@ def test_item_4_one_per_team_with_step_counters_allows_one_double() -> None:
     assert state.contracts == (ba.Contract(5, multiplier=2, declarer=2), None)
 
 
-def test_item_4_cutthroat_one_per_team_is_every_player() -> None:
+def test_cutthroat_one_per_team_is_every_player() -> None:
     """Choice (docs): without partnerships each player is a side, so every player speaks."""
     rules = V.VIETNAM_CUTTHROAT.replace(bidding=LITERAL.bidding)
     state = calls(game(rules), "bid 2", "bid 3", "bid 4")
@@ -184,7 +185,7 @@ class Neighbours:
         return self.tag
 
 
-def test_item_4_one_per_team_needs_consecutive_seats_of_different_sides(
+def test_one_per_team_needs_consecutive_seats_of_different_sides(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Choice (docs): one speaker per side speaks clockwise, so a seating where
@@ -217,8 +218,8 @@ def test_item_4_one_per_team_needs_consecutive_seats_of_different_sides(
         (2, 13, 4),
     ],
 )
-def test_item_4_multiple_bid_multipliers(first: int, second: int, multiplier: int) -> None:
-    """RULES.md 2.6: a second announcement of at least 2x, 3x or 4x the first
+def test_multiple_bid_multipliers(first: int, second: int, multiplier: int) -> None:
+    """A second announcement of at least 2x, 3x or 4x the first
     carries x2, x3 or x4 (3 then 7 is a double, 3 then 9 a triple, 4 then 8 a double)."""
     state = calls(game(), f"bid {first}", f"bid {second}")
     assert state.contracts == (ba.Contract(second, multiplier=multiplier, declarer=2), None)
@@ -236,10 +237,10 @@ def test_item_4_multiple_bid_multipliers(first: int, second: int, multiplier: in
         (12, {1}),
     ],
 )
-def test_item_4_large_first_announcements_leave_fewer_multiples(
+def test_large_first_announcements_leave_fewer_multiples(
     first: int, possible: set[int]
 ) -> None:
-    """RULES.md 2.6: within 13 tricks a larger first announcement leaves fewer
+    """Within 13 tricks a larger first announcement leaves fewer
     multiples: from 5 on only a double (10+) or a plain overbid; from 7 on only
     a plain overbid (a first 4 still allows a triple with 12 or 13, which the
     rule's own arithmetic gives)."""
@@ -252,15 +253,15 @@ def test_item_4_large_first_announcements_leave_fewer_multiples(
     assert seen == possible
 
 
-def test_item_4_multiple_bid_has_no_counter_calls() -> None:
-    """RULES.md 2.6: with multiple-bid there are no counter calls."""
+def test_multiple_bid_has_no_counter_calls() -> None:
+    """With multiple-bid there are no counter calls."""
     state = calls(game(), "bid 3")
     assert not any(isinstance(m, ba.Counter) for m in state.legal_moves())
     assert refused(state, "counter") is R.COUNTER_NOT_ALLOWED
     assert refused(state, ba.Counter(2)) is R.COUNTER_NOT_ALLOWED
 
 
-def test_item_4_multiple_bid_with_every_player_speaking() -> None:
+def test_multiple_bid_with_every_player_speaking() -> None:
     """Choice (docs): a multiple is counted against the number it overbids,
     and only against another side's; multipliers do not accumulate."""
     rules = with_auction(counter_style=CounterStyle.MULTIPLE_BID)
@@ -276,8 +277,8 @@ def test_item_4_multiple_bid_with_every_player_speaking() -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_item_4_multiplied_contracts_score_made_and_failed(seed: int) -> None:
-    """RULES.md 2.4, 2.6: the team that announced second and doubled the first
+def test_multiplied_contracts_score_made_and_failed(seed: int) -> None:
+    """The team that announced second and doubled the first
     scores 20 per trick when made; a failed doubled contract loses 20 per contracted trick."""
     state = calls(game(seed=seed), "bid 3", "bid 7", "trump S")
     contract = state.contracts[0]  # type: ignore[index]
@@ -298,8 +299,8 @@ def test_item_4_multiplied_contracts_score_made_and_failed(seed: int) -> None:
 # ------------------------------------------------------ counter_style = direct
 
 
-def test_item_4_direct_counter_cannot_be_answered() -> None:
-    """RULES.md 2.6: the other side answers a contract with one call of double,
+def test_direct_counter_cannot_be_answered() -> None:
+    """The other side answers a contract with one call of double,
     triple or quadruple, which cannot be answered."""
     rules = with_auction(counter_style=CounterStyle.DIRECT)
     state = calls(game(rules), "bid 7")
@@ -323,8 +324,8 @@ def test_a_state_with_a_direct_counter_pickles_to_an_equal_state() -> None:
     assert back.legal_moves() == state.legal_moves() == (ba.Pass(),)
 
 
-def test_item_4_direct_counter_only_against_the_other_side() -> None:
-    """RULES.md 2.2, 2.6: a side cannot counter its own contract."""
+def test_direct_counter_only_against_the_other_side() -> None:
+    """A side cannot counter its own contract."""
     rules = with_auction(counter_style=CounterStyle.DIRECT)
     state = calls(game(rules), "bid 7", "pass")
     assert state.to_act == 3  # seat 1's partner
@@ -333,22 +334,22 @@ def test_item_4_direct_counter_only_against_the_other_side() -> None:
     assert refused(state, ba.Counter(5)) is R.COUNTER_LIMIT
 
 
-def test_item_4_direct_counter_with_one_announcement_per_team() -> None:
-    """RULES.md 2.6: one-per-team with direct counters: the second side's call is the counter."""
+def test_direct_counter_with_one_announcement_per_team() -> None:
+    """One-per-team with direct counters: the second side's call is the counter."""
     rules = with_auction(speakers=Speakers.ONE_PER_TEAM, counter_style=CounterStyle.DIRECT)
     state = calls(game(rules), "bid 4", "counter x4")
     assert state.phase is ba.Phase.NAMING_TRUMP
     assert state.contracts == (ba.Contract(4, multiplier=4, declarer=2), None)
 
 
-def test_item_4_step_counters_refuse_a_named_multiplier() -> None:
-    """RULES.md 2.2: step counters go one step at a time."""
+def test_step_counters_refuse_a_named_multiplier() -> None:
+    """Step counters go one step at a time."""
     state = calls(game(V.VIETNAM), "bid 7")
     assert refused(state, ba.Counter(3)) is R.COUNTER_NOT_ALLOWED
     assert state.is_legal(ba.Counter())
 
 
-def test_item_4_direct_counter_text() -> None:
+def test_direct_counter_text() -> None:
     """A direct counter's text names its multiplier and round-trips."""
     for k in (2, 3, 4, 12):
         assert ba.parse_move(str(ba.Counter(k))) == ba.Counter(k)
@@ -364,7 +365,7 @@ def test_item_4_direct_counter_text() -> None:
 # --------------------------------------------------------- documents & views
 
 
-def test_item_4_views_and_states_round_trip_mid_auction() -> None:
+def test_views_and_states_round_trip_mid_auction() -> None:
     """The view loader replays the calls through the bidding part, which ends
     the bidding after one call per side."""
     for state in (

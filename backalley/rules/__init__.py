@@ -1,4 +1,5 @@
-"""Rule parts as policy objects (RULES.md §3) and the :class:`RuleSet` that composes them.
+"""Rule parts as policy objects and the :class:`RuleSet` that composes them (see
+:ref:`rules-parts`).
 
 Each part implements its protocol (:mod:`backalley.rules.protocols`) and is
 registered under a stable tag (:func:`register`), so a user's own rule is a

@@ -1,4 +1,4 @@
-"""The dealer part (RULES.md 1.2, 2.1): who deals first and who deals next."""
+"""The dealer part: who deals first and who deals next (see :ref:`rules-dealer`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ __all__ = ["DealerRotation", "NextDealer"]
 
 
 class NextDealer(Option):
-    """Option ``next_dealer`` (RULES.md 2.1)."""
+    """Option ``next_dealer``: who deals after each deal (see :ref:`rules-dealer`)."""
 
     CLOCKWISE = "clockwise"
     """The deal passes to the left after every deal (gamerules)."""
@@ -67,7 +67,7 @@ class DealerRotation(Part):
         return "The first dealer is drawn at random. " + _DEALING + ". " + self._rotation(False)
 
     def describe_in(self, rules: Any) -> str:
-        """Who deals and how (RULES.md 1.2, 2.1): the dealing procedure, what
+        """Who deals and how (see :ref:`rules-deal`): the dealing procedure, what
         becomes of the undealt cards under ``rules``, and the rotation."""
         deck, players = rules.deck, rules.seating.players
         left = {deck.size - players * size for size in rules.schedule.hand_sizes}

@@ -1,4 +1,4 @@
-"""The deck part (RULES.md 1.1, 2.1, 2.5): which cards are in play."""
+"""The deck part: which cards are in play (see :ref:`rules-deck`)."""
 
 from __future__ import annotations
 

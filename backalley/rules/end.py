@@ -1,4 +1,4 @@
-"""The end part (RULES.md 1.8, 2.1): who wins when the last deal is scored."""
+"""The end part: who wins when the last deal is scored (see :ref:`rules-end`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ __all__ = ["EndPolicy", "TieBreak"]
 
 
 class TieBreak(Option):
-    """Option ``tie_break`` (RULES.md 1.8)."""
+    """Option ``tie_break``: what equal top scores make (see :ref:`rules-end`)."""
 
     DRAW = "draw"
     """Equal top scores are a draw (``winner`` is ``None``)."""

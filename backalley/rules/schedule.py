@@ -1,4 +1,4 @@
-"""The schedule part (RULES.md 1.2, 2.1, 5, 6): the hand size of every deal."""
+"""The schedule part: the hand size of every deal (see :ref:`rules-schedule`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The scoring part (RULES.md 1.7, 2.4, 5, 6): points per side at the end of a deal."""
+"""The scoring part: points per side at the end of a deal (see :ref:`rules-scoring`)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ def _positive(instance: Any, attribute: Any, value: object) -> None:
 @attrs.frozen(slots=True, repr=False)
 class Rainbow:
     """A bonus for each player dealt one card of every suit on the deal of
-    ``hand_size`` cards (a joker counts as the trump suit), made or set (RULES.md 5, 6)."""
+    ``hand_size`` cards (a joker counts as the trump suit), made or set
+    (see :ref:`rules-contract-scoring`)."""
 
     __repr__ = fields_repr
 
@@ -59,7 +60,7 @@ class Rainbow:
 
 class _SideScoring(Part):
     """Scoring side by side: each side's points from its contract and tricks,
-    plus any rainbow bonus (RULES.md 1.7, 2.4, 6)."""
+    plus any rainbow bonus (see :ref:`rules-scoring`)."""
 
     __slots__ = ()
     rainbow: Rainbow | None
@@ -107,7 +108,7 @@ class _SideScoring(Part):
 @register
 @attrs.frozen(slots=True, repr=False)
 class ContractScoring(_SideScoring):
-    """Gamerules scoring (RULES.md 1.7).  A numeric contract ``b`` with ``t``
+    """Gamerules scoring (see :ref:`rules-contract-scoring`).  A numeric contract ``b`` with ``t``
     tricks: made (``t >= b``) scores ``per_bid_trick*b + per_overtrick*(t-b)``
     (so a zero contract scores ``per_overtrick`` per trick); set scores
     ``-set_per_bid_trick*b``.  A board on hand size ``h`` with multiplier ``m``:
@@ -165,7 +166,7 @@ class ContractScoring(_SideScoring):
 @register
 @attrs.frozen(slots=True, repr=False)
 class AuctionScoring(_SideScoring):
-    """Vietnam scoring (RULES.md 2.4).  The contracting side that takes at
+    """Vietnam scoring (see :ref:`rules-auction-scoring`).  The contracting side that takes at
     least its contract scores ``per_trick`` per trick taken times the counter
     multiplier; a failed contract loses ``set_per_trick`` per contracted trick
     times the multiplier.  Defenders score nothing, or - with

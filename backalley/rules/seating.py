@@ -1,4 +1,4 @@
-"""The seating part (RULES.md 1.1, 2.5 `VIETNAM_CUTTHROAT`, 5): players and teams."""
+"""The seating part: players and teams, in partnerships or each alone (see :ref:`rules-seating`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["Cutthroat", "Partnerships"]
 @attrs.frozen(slots=True, repr=False)
 class Partnerships(Part):
     """Four players in two fixed partnerships, partners opposite:
-    team 0 = seats 0 & 2, team 1 = seats 1 & 3 (RULES.md 1.1)."""
+    team 0 = seats 0 & 2, team 1 = seats 1 & 3 (see :ref:`rules-seating`)."""
 
     tag: ClassVar[str] = "partnerships"
     part: ClassVar[str] = "seating"

@@ -1,4 +1,4 @@
-"""The trump part (RULES.md 1.3, 2.2, 2.5, 5, 6): how each deal's trump is fixed.
+"""The trump part: how each deal's trump is fixed (see :ref:`rules-trump`).
 
 Jokers always belong to the trump suit.  In a deal without a trump suit a
 joker that is still in play forms a trump suit of its own (the only trumps),
@@ -30,7 +30,7 @@ __all__ = [
 
 
 class JokerTurnUp(Option):
-    """Option ``joker_turn_up`` (RULES.md 1.3, 5, 6): what a turned-up joker does."""
+    """Option ``joker_turn_up``: what a turned-up joker does (see :ref:`rules-trump`)."""
 
     NO_TRUMP_SWAP_OTHER_JOKER = "no-trump-swap-other-joker"
     """No trump suit; the holder of the other joker discards it and draws the
@@ -87,7 +87,7 @@ class _TrumpPart(Part):
 @attrs.frozen(slots=True, repr=False)
 class TurnUpTrump(_TrumpPart):
     """After dealing, the top card of the stock is turned up; its suit is trump
-    (RULES.md 1.3).  A turned joker is handled by ``joker_turn_up``."""
+    (see :ref:`rules-trump`).  A turned joker is handled by ``joker_turn_up``."""
 
     tag: ClassVar[str] = "turn-up"
     part: ClassVar[str] = "trump"
@@ -197,7 +197,7 @@ def _to_suit(value: Any) -> Suit:
 @register
 @attrs.frozen(slots=True, repr=False)
 class FixedTrump(_TrumpPart):
-    """The same suit is trump in every deal (e.g. spades, RULES.md 2.5, 5); nothing is turned up."""
+    """The same suit (e.g. spades) is trump in every deal; nothing is turned up."""
 
     tag: ClassVar[str] = "fixed"
     part: ClassVar[str] = "trump"
@@ -214,7 +214,7 @@ class FixedTrump(_TrumpPart):
 @register
 @attrs.frozen(slots=True, repr=False)
 class DeclarerNamesTrump(_TrumpPart):
-    """The declarer names trump after the auction (RULES.md 2.2); with
+    """The declarer names trump after the auction (see :ref:`rules-auction`); with
     ``allow_no_trump`` the declarer may also call no trump."""
 
     tag: ClassVar[str] = "declarer-names"

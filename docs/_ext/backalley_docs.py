@@ -417,24 +417,6 @@ def _hide_signature(
     return None
 
 
-_OUTSIDE_REF = re.compile(r"\s*\((?:see |in )?(?:RULES|DESIGN)\.md\b[^()]*\)")
-_OUTSIDE_NAME = re.compile(r"\b(?:RULES|DESIGN)\.md(?:,? ?(?:§\s?)?\d+(?:\.\d+)*)*")
-
-
-def _stand_alone(
-    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
-) -> None:
-    """Docstrings cite the project's design notes (``RULES.md 1.6``), which are
-    not part of the documentation: drop such a citation in parentheses, and
-    point any other at this documentation's rules reference."""
-    text = "\n".join(lines)
-    if ".md" not in text:
-        return
-    text = _OUTSIDE_REF.sub("", text)
-    text = _OUTSIDE_NAME.sub("the rules reference", text)
-    lines[:] = text.split("\n")
-
-
 # -- pictures of positions ----------------------------------------------------------
 
 
@@ -587,7 +569,6 @@ def _write_pictures(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("backalley_hide_signatures", [], "env", types=[list])
     app.connect("autodoc-process-signature", _hide_signature)
-    app.connect("autodoc-process-docstring", _stand_alone)
     app.add_directive("rules-sheet", RulesSheetDirective)
     app.add_directive("rule-parts", RulePartsDirective)
     app.add_directive("rule-options", RuleOptionsDirective)
