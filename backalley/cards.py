@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md, "Notation").
+"""Cards and their notation (see :ref:`rules-notation`).
 
 A card is written rank + suit: ``2C`` … ``TC JC QC KC AC`` (``10C`` is
 accepted as input too), suits ``C D H S``; the two jokers are ``BJ`` (the Big
@@ -147,6 +147,15 @@ def _check_suit(instance: Card, attribute: Any, value: object) -> None:
         raise NotationError(f"a {instance.rank.name.lower()} needs a Suit, got {value!r}")
 
 
+def _index_of(rank: Rank, suit: Suit | None) -> int:
+    """A card's index: 13 per suit (C D H S, 2 up to the ace), then LJ 52, BJ 53."""
+    if suit is None:
+        return 52 if rank is Rank.LITTLE_JOKER else 53
+    if suit not in _SUIT_INDEX or not isinstance(rank, Rank):
+        return -1  # not a card: the validators refuse it
+    return 13 * _SUIT_INDEX[suit] + rank.value - 2
+
+
 @functools.total_ordering
 @attrs.frozen(slots=True, repr=False, order=False, cache_hash=True)
 class Card:
@@ -159,15 +168,14 @@ class Card:
 
     rank: Rank
     suit: Suit | None = attrs.field(default=None, validator=_check_suit)
-    index: int = attrs.field(init=False, eq=False, hash=False, repr=False)
+    index: int = attrs.field(
+        init=False,
+        eq=False,
+        hash=False,
+        repr=False,
+        default=attrs.Factory(lambda card: _index_of(card.rank, card.suit), takes_self=True),
+    )
     """The engine's small-integer form of the card (0..53)."""
-
-    def __attrs_post_init__(self) -> None:
-        if self.suit is None:
-            index = 52 if self.rank is Rank.LITTLE_JOKER else 53
-        else:
-            index = 13 * _SUIT_INDEX[self.suit] + self.rank.value - 2
-        object.__setattr__(self, "index", index)
 
     @property
     def is_joker(self) -> bool:

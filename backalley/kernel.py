@@ -116,6 +116,35 @@ class Deal:
         )
 
 
+_new = object.__new__
+_DEAL_STORES = tuple(Deal.__dict__[a.name].__set__ for a in attrs.fields(Deal))
+
+
+def _deal(
+    ctx: DealContext,
+    dealt: tuple[int, ...],
+    stock: tuple[int, ...],
+    turn_up: int | None,
+    discards: int,
+    calls: tuple[Move, ...],
+    trump_call: NameTrump | None,
+    node: CallNode | None,
+) -> Deal:
+    """The builder of a :class:`Deal` as the bidding goes on (slot stores:
+    one is built per call, from the deal's own, checked facts)."""
+    deal = _new(Deal)
+    s_ctx, s_dealt, s_stock, s_turn_up, s_discards, s_calls, s_trump_call, s_node = _DEAL_STORES
+    s_ctx(deal, ctx)
+    s_dealt(deal, dealt)
+    s_stock(deal, stock)
+    s_turn_up(deal, turn_up)
+    s_discards(deal, discards)
+    s_calls(deal, calls)
+    s_trump_call(deal, trump_call)
+    s_node(deal, node)
+    return deal
+
+
 Raw = tuple[
     RuleSet,
     Match,
@@ -143,7 +172,9 @@ def to_act(raw: Raw) -> int | None:
     return None
 
 
-def deal_moves(deal: Deal, history: tuple[RawTrick, ...], trick: tuple[int, ...]) -> tuple[Move, ...]:
+def deal_moves(
+    deal: Deal, history: tuple[RawTrick, ...], trick: tuple[int, ...]
+) -> tuple[Move, ...]:
     """The moves of a deal so far: its calls, the trump call, the plays in order."""
     named: tuple[Move, ...] = () if deal.trump_call is None else (deal.trump_call,)
     plays = tuple(PLAYS[c] for _leader, cards, _winner in history for c in cards)
@@ -167,16 +198,22 @@ def start(
     plan: Plan = rules.plan
     k = match.deal_number
     if order is None:
-        order = match.decks[k] if k < len(match.decks) else chance.shuffled(
-            match.seed, k, plan.deck_cards
+        order = (
+            match.decks[k]
+            if k < len(match.decks)
+            else chance.shuffled(match.seed, k, plan.deck_cards)
         )
-    match = attrs.evolve(match, deal_number=k + 1)
+    match = Match(
+        match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results, match.moves
+    )
     players = plan.players
     dealt = players * hand_size
     hands = [0] * players
     for offset in range(players):
         # distinct cards: the sum of their bits is their union
-        hands[(dealer + 1 + offset) % players] = sum(map(BITS.__getitem__, order[offset:dealt:players]))
+        hands[(dealer + 1 + offset) % players] = sum(
+            map(BITS.__getitem__, order[offset:dealt:players])
+        )
     ctx = plan.deal_context(len(match.results), dealer, hand_size)
     setup = rules.trump.opening(ctx, tuple(hands), tuple(order[dealt:]))
     if setup.trump is not None:
@@ -196,7 +233,7 @@ def impose(raw: Raw, order: Sequence[int]) -> Raw:
     plan = rules.plan
     while len(decks) < k:  # the deals before it came from the seed: remember their orders too
         decks.append(tuple(chance.shuffled(match.seed, len(decks), plan.deck_cards)))
-    decks[k:k + 1] = [tuple(order)]
+    decks[k : k + 1] = [tuple(order)]
     before = attrs.evolve(match, decks=tuple(decks), deal_number=k)
     return start(rules, before, deal.ctx.dealer, deal.ctx.hand_size, order)
 
@@ -212,7 +249,7 @@ def call(raw: Raw, child: CallNode) -> Raw:
     calls = child.ctx.calls
     ctx = deal.ctx
     if child.open:
-        new = Deal(
+        new = _deal(
             ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
             calls, None, child,
         )  # fmt: skip
@@ -223,8 +260,9 @@ def call(raw: Raw, child: CallNode) -> Raw:
         match = attrs.evolve(match, moves=match.moves + calls)
         return start(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
     ctx = ctx._replace(outcome=outcome)
-    new = Deal(
-        ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits, calls
+    new = _deal(
+        ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits, calls,
+        None, None,
     )  # fmt: skip
     if plan.trump_choices(ctx):
         return (rules, match, new, NAMING, hands, leader, (), history, broken)
@@ -248,11 +286,12 @@ def play(raw: Raw, card: int) -> Raw:
     rules, match, deal, _phase, hands, leader, trick, history, broken = raw
     n = rules.players
     seat = (leader + len(trick)) % n
-    hands = (*hands[:seat], hands[seat] ^ BITS[card], *hands[seat + 1 :])
+    held = list(hands)
+    held[seat] ^= BITS[card]
     trick = (*trick, card)
     if len(trick) < n:
-        return (rules, match, deal, PLAYING, hands, leader, trick, history, broken)
-    return end_trick(rules, match, deal, hands, leader, trick, history, broken)
+        return (rules, match, deal, PLAYING, tuple(held), leader, trick, history, broken)
+    return end_trick(rules, match, deal, tuple(held), leader, trick, history, broken)
 
 
 def end_trick(

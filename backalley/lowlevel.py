@@ -170,7 +170,10 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
     same deal index, dealer, hand size and deal context, whatever a rule
     reads of them - and seed 0 for any later deal; its first dealer is a
     state's own, or for a view the dealer of the first deal result (a view
-    does not show who dealt a deal that was thrown in).  Replaying the position's
+    does not show who dealt a deal that was thrown in).  At the game's first
+    deal it is a new game (dealer the deal's, ``order`` its first deck order),
+    which a state document can hold; a sample of a later deal began mid-game,
+    and :func:`~backalley.to_json` refuses it.  Replaying the position's
     calls and plays on it gives a full state that agrees with a view: how a
     bot samples the hidden hands.  Raises :class:`~backalley.SetupError` for
     a finished game, or an order that is not exactly the rule set's deck.
@@ -180,12 +183,13 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
     rules = position.rules
     ctx = position._ctx
     results = position.deal_results
-    if isinstance(position, GameState):
-        first = position.first_dealer
+    deck = _deck(rules, order)
+    if not results:  # the game's first deal: a game from its start, dealt from the order
+        match = Match(0, ctx.dealer, (deck,), 0, position.scores, results)
     else:
-        first = results[0].dealer if results else ctx.dealer
-    match = Match(0, first, (), len(results), position.scores, results)
-    return _state(kernel.start(rules, match, ctx.dealer, ctx.hand_size, _deck(rules, order)))
+        first = position.first_dealer if isinstance(position, GameState) else results[0].dealer
+        match = Match(0, first, (), len(results), position.scores, results)
+    return _state(kernel.start(rules, match, ctx.dealer, ctx.hand_size, deck))
 
 
 def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:

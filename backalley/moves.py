@@ -1,6 +1,6 @@
 """Moves and their text form.
 
-Canonical text (DESIGN.md §1): ``pass``, ``bid N``, ``board``, ``counter``
+Canonical text: ``pass``, ``bid N``, ``board``, ``counter``
 (``double``, ``triple`` and ``quadruple`` read as it too), ``counter xK`` (a
 direct counter to the multiplier ``K``), ``trump X`` (``X`` one
 of ``C D H S``, or ``NT`` where the rules allow no trump), ``play QS`` (a bare
@@ -30,10 +30,10 @@ __all__ = [
 ]
 
 
-@attrs.frozen(slots=True, repr=False)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Pass:
-    """Decline to bid: counts as a bid of 0 tricks (RULES.md 1.4) or, in an
-    auction, lets the call go by (2.2)."""
+    """Decline to bid: once around the table it counts as a bid of 0 tricks;
+    in an auction it lets the call go by (see :ref:`rules-bidding`)."""
 
     __repr__ = fields_repr
 
@@ -59,9 +59,10 @@ MAX_BID = 999
 """The highest bid a :class:`Bid` may hold (its text has at most three digits)."""
 
 
-@attrs.frozen(slots=True, repr=False)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Bid:
-    """Bid a number of tricks (RULES.md 1.4 and 2.2)."""
+    """Bid a number of tricks; in an auction, more than any number announced
+    so far (see :ref:`rules-bidding`)."""
 
     __repr__ = fields_repr
 
@@ -75,9 +76,9 @@ class Bid:
         return (bid, (self.tricks,))
 
 
-@attrs.frozen(slots=True, repr=False)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class BoardBid:
-    """Claim that one's side will take every trick of the deal (RULES.md 1.4)."""
+    """Claim that one's side will take every trick of the deal (see :ref:`rules-board`)."""
 
     __repr__ = fields_repr
 
@@ -95,14 +96,14 @@ def _check_multiplier(instance: Counter, attribute: Any, value: Any) -> None:
         raise NotationError(f"a counter's multiplier is a whole number 2..99, not {value!r}")
 
 
-@attrs.frozen(slots=True, repr=False)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Counter:
     """Take over the other side's contract at the next multiplier: double,
-    then triple, then quadruple (RULES.md 2.2).
+    then triple, then quadruple (see :ref:`rules-counters`).
 
     ``Counter(k)`` (text ``counter xK``) names the multiplier directly, for
     auctions whose counter is one call of double, triple or quadruple
-    (RULES.md 2.6, ``counter_style = direct``)."""
+    (``counter_style = direct``, see :ref:`rules-literal-auction`)."""
 
     __repr__ = fields_repr
 
@@ -123,9 +124,10 @@ def _check_suit(instance: NameTrump, attribute: Any, value: Any) -> None:
         raise NotationError(f"trump is named with a Suit (or None for no trump), not {value!r}")
 
 
-@attrs.frozen(slots=True, repr=False)
+@attrs.frozen(slots=True, cache_hash=True, repr=False)
 class NameTrump:
-    """The declarer names the trump suit (RULES.md 2.2); ``None`` is no trump."""
+    """The declarer of an auction names the trump suit; ``None`` is no trump
+    (see :ref:`rules-trump`)."""
 
     __repr__ = fields_repr
 
@@ -143,7 +145,7 @@ def _check_card(instance: Play, attribute: Any, value: Any) -> None:
 
 @attrs.frozen(slots=True, cache_hash=True, repr=False)
 class Play:
-    """Play a card to the current trick (RULES.md 1.6)."""
+    """Play a card to the current trick (see :ref:`rules-follow`)."""
 
     __repr__ = fields_repr
 

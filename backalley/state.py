@@ -16,7 +16,7 @@ values, and :mod:`backalley.lowlevel` documents the raw forms.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -30,9 +30,7 @@ from backalley.public import PublicFacts
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick, Trick
-
-if TYPE_CHECKING:
-    from backalley.views import PlayerView
+from backalley.views import PlayerView, make_view
 
 __all__ = ["BITS", "Core", "Deal", "DealResult", "GameState", "Match", "Phase", "Raw", "Trick"]
 
@@ -217,7 +215,8 @@ class GameState(PublicFacts):
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
         if type(legal) is int:
-            return self._raw[0].plan.plays(legal)
+            plan = self._raw[0].plan
+            return plan._plays.get(legal) or plan.plays(legal)
         return legal  # type: ignore[no-any-return]
 
     def is_legal(self, move: object) -> bool:
@@ -258,6 +257,22 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
+        legal = self._legal
+        if type(legal) is int:  # playing: a bit test
+            if type(move) is not Play or not legal >> move.card.index & 1:
+                self.check(move)  # raises, with the reason
+            raw = kernel.play(self._raw, move.card.index)  # type: ignore[union-attr]
+            return _state(raw)
+        raw = self._raw
+        if raw[3] is _BIDDING:
+            node = raw[2].node
+            try:
+                call = node.answers.by_value.get(move)  # type: ignore[union-attr]
+            except TypeError:  # not hashable: not a move
+                call = None
+            if call is None:
+                self.check(move)  # raises, with the reason
+            return _state(kernel.call(raw, node.after(call)))  # type: ignore[union-attr, arg-type]
         found = self._find(move)
         if found is None:
             self.check(move)  # raises, with the reason
@@ -276,16 +291,16 @@ class GameState(PublicFacts):
         raw = self._raw
         phase = raw[3]
         if phase is _PLAYING:
-            return _state(kernel.play(raw, move.card.index))  # type: ignore[union-attr]
-        if phase is _BIDDING:
+            raw = kernel.play(raw, move.card.index)  # type: ignore[union-attr]
+        elif phase is _BIDDING:
             node = raw[2].node
-            return _state(kernel.call(raw, node.after(node.find(move) or move)))  # type: ignore[union-attr]
-        return _state(kernel.name_trump(raw, move))  # type: ignore[arg-type]
+            raw = kernel.call(raw, node.after(node.find(move) or move))  # type: ignore[union-attr]
+        else:
+            raw = kernel.name_trump(raw, move)  # type: ignore[arg-type]
+        return _state(raw)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: see :class:`~backalley.PlayerView`."""
-        from backalley.views import make_view
-
         return make_view(self, seat)
 
     def _repr_svg_(self) -> str:
@@ -315,9 +330,23 @@ def legal_of(raw: Raw) -> Any:
     return ()
 
 
+_new = object.__new__
+_set_raw = GameState.__dict__["_raw"].__set__
+_set_legal = GameState.__dict__["_legal"].__set__
+
+
 def _state(raw: Raw) -> GameState:
-    """The one builder of a :class:`GameState`: the raw form and its legal moves."""
-    return GameState(raw, legal_of(raw))
+    """The one builder of a :class:`GameState`: its raw form and the legal
+    moves there (two slot stores: a state is built on every move)."""
+    state = _new(GameState)
+    _set_raw(state, raw)
+    rules, _match, deal, phase, hands, leader, trick, _history, broken = raw
+    if phase is _PLAYING:
+        seat = (leader + len(trick)) % rules.players
+        _set_legal(state, rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken))
+    else:
+        _set_legal(state, legal_of(raw))
+    return state
 
 
 def _restore(raw: Raw) -> GameState:

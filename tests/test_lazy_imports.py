@@ -1,6 +1,7 @@
 """``import backalley`` loads the engine and the rules only: the documents
-(cattrs), the house-rules reader, game records, player views, the rules sheet
-and the hashes of the shuffles load on first use."""
+(cattrs), the house-rules reader, game records, the rules sheet and the
+hashes of the shuffles load on first use (player views are part of the engine:
+a state makes them)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ LAZY = (
     "backalley.houserules",
     "backalley.record",
     "backalley.lowlevel",
-    "backalley.views",
     "backalley.rules.sheet",
     "tomllib",
 )

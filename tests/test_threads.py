@@ -4,6 +4,7 @@ starting states reach exactly what one thread does."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +15,9 @@ from backalley import lowlevel
 VARIANTS = ("gamerules", "vietnam", "hook", "cutthroat-3")
 
 
-def _play(rules: ba.RuleSet, start: ba.GameState, seed: int) -> tuple[ba.GameState, tuple[ba.Move, ...]]:
+def _play(
+    rules: ba.RuleSet, start: ba.GameState, seed: int
+) -> tuple[ba.GameState, tuple[ba.Move, ...]]:
     """A random game from ``start`` by ``apply``, then its moves replayed from a new game."""
     rng = random.Random(seed)
     state = start
@@ -32,19 +35,15 @@ def _play(rules: ba.RuleSet, start: ba.GameState, seed: int) -> tuple[ba.GameSta
 
 
 def test_eight_threads_sharing_rule_sets_and_states_agree_with_one() -> None:
-    jobs = [
-        (name, seed) for name in VARIANTS for seed in range(6)
-    ]
+    jobs = [(name, seed) for name in VARIANTS for seed in range(6)]
     starts = {name: ba.new_game(ba.variants.get(name), seed=11) for name in VARIANTS}
     alone = [_play(ba.variants.get(name), starts[name], seed) for name, seed in jobs]
     barrier = threading.Barrier(8)
 
     def run(job: tuple[str, int]) -> tuple[ba.GameState, tuple[ba.Move, ...]]:
         name, seed = job
-        try:
+        with contextlib.suppress(threading.BrokenBarrierError):
             barrier.wait(timeout=1)
-        except threading.BrokenBarrierError:
-            pass
         return _play(ba.variants.get(name), starts[name], seed)
 
     with ThreadPoolExecutor(max_workers=8) as pool:

@@ -53,8 +53,9 @@ __all__ = [
 CALL_NODE_LIMIT = 8_192
 """The most bidding nodes (and answer sets) a plan keeps; its tables start afresh beyond."""
 
-PLAYS_LIMIT = 8_192
-"""The most sets of legal plays a plan keeps as tuples of moves; the table starts afresh beyond."""
+PLAYS_LIMIT = 4_096
+"""The most sets of legal plays spanning several suits a plan keeps whole (sets
+within one suit, at most 5 x 8,191, are always kept)."""
 
 _DESCRIPTIVE = frozenset(
     {"describe", "describe_in", "summary", "options", "needs", "provides", "problems"}
@@ -84,6 +85,9 @@ def trusted_answer_key(part: object) -> Callable[[BiddingContext], Hashable] | N
     else:
         return None
     return getattr(part, "answer_key", None)
+
+
+_tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame
 
 
 class CallAnswers:
@@ -137,8 +141,11 @@ class CallNode:
         if child is None:
             if not self.answers.open:
                 raise SetupError(f"the bidding is over: no call follows, not {call}")
-            ctx = self.ctx
-            child = CallNode(self._plan, ctx._replace(calls=(*ctx.calls, call)))
+            hand_size, players, first, calls, teams, seat_teams = self.ctx
+            ctx = _tuple(
+                BiddingContext, (hand_size, players, first, (*calls, call), teams, seat_teams)
+            )
+            child = CallNode(self._plan, ctx)
             self._children[call] = child
             self._plan._count_node()
         return child
@@ -426,26 +433,36 @@ class Plan:
 
     def plays(self, mask: int) -> tuple[Play, ...]:
         """The plays of the cards in ``mask``, in card order: shared tuples,
-        joined from the remembered plays of each suit's cards (and the jokers')."""
+        joined from the remembered plays of each suit's cards (and the jokers').
+        Every set within one suit is remembered (a seat following suit meets
+        them again and again), other sets while the table is small."""
         found = self._plays.get(mask)
         if found is not None:
             return found
-        runs = self._runs
-        out: tuple[Play, ...] = ()
-        for group in range(5):
-            bits = mask >> (13 * group) & 0x1FFF
-            if bits:
-                run = runs[group].get(bits)
-                if run is None:
-                    base = 13 * group
-                    run = runs[group][bits] = tuple(
-                        PLAYS[base + i] for i in range(13) if bits >> i & 1
-                    )
-                out = out + run if out else run  # a set within one suit is the suit's own tuple
-        if len(self._plays) >= PLAYS_LIMIT:
-            self._plays.clear()
-        self._plays[mask] = out
+        r0, r1, r2, r3, r4 = self._runs
+        a, b, c, d, e = (
+            mask & 0x1FFF,
+            mask >> 13 & 0x1FFF,
+            mask >> 26 & 0x1FFF,
+            mask >> 39 & 0x1FFF,
+            mask >> 52,
+        )
+        # concatenation, not unpacking: a set within one suit is the suit's own tuple
+        out = (
+            ((r0.get(a) or self._run(0, a)) if a else ())
+            + ((r1.get(b) or self._run(1, b)) if b else ())
+            + ((r2.get(c) or self._run(2, c)) if c else ())
+            + ((r3.get(d) or self._run(3, d)) if d else ())
+            + ((r4.get(e) or self._run(4, e)) if e else ())
+        )
+        if len(self._plays) < PLAYS_LIMIT or (a > 0) + (b > 0) + (c > 0) + (d > 0) + (e > 0) == 1:
+            self._plays[mask] = out
         return out
+
+    def _run(self, group: int, bits: int) -> tuple[Play, ...]:
+        base = 13 * group
+        run = self._runs[group][bits] = tuple(PLAYS[base + i] for i in range(13) if bits >> i & 1)
+        return run
 
     def winner(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
         """The seat that wins a completed trick (the ranking part's ``trick_winner``)."""

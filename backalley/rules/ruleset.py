@@ -85,47 +85,39 @@ class RuleSet:
     scoring: ScoringRule = attrs.field(factory=ContractScoring)
     end: EndRule = attrs.field(factory=EndPolicy)
     name: str | None = attrs.field(default=None, eq=False)
-    seat_teams: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
+    _sides: tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]] = attrs.field(
+        init=False,
+        eq=False,
+        hash=False,
+        repr=False,
+        default=attrs.Factory(lambda rules: _checked_sides(rules), takes_self=True),
+    )
+    """The parts checked to fit together, then the players, sides and side of each seat."""
+    seat_teams: tuple[int, ...] = attrs.field(
+        init=False, eq=False, hash=False, repr=False,
+        default=attrs.Factory(lambda rules: rules._sides[2], takes_self=True),
+    )  # fmt: skip
     """The side of each seat (derived from the seating, for the engine)."""
-    players: int = attrs.field(init=False, eq=False, hash=False, repr=False)
+    players: int = attrs.field(
+        init=False, eq=False, hash=False, repr=False,
+        default=attrs.Factory(lambda rules: rules._sides[0], takes_self=True),
+    )  # fmt: skip
     """The number of players (derived from the seating)."""
-    teams: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
+    teams: tuple[tuple[int, ...], ...] = attrs.field(
+        init=False, eq=False, hash=False, repr=False,
+        default=attrs.Factory(lambda rules: rules._sides[1], takes_self=True),
+    )  # fmt: skip
     """The seats of each side (derived from the seating)."""
-    _data: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    """The rule set as plain data, once written (see :mod:`backalley.serialize`)."""
-    _plan: Any = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    """The rule set's :class:`~backalley.rules.plan.Plan` (see :attr:`plan`)."""
-
-    def __attrs_post_init__(self) -> None:
-        problems = self.problems()
-        if problems:
-            raise RuleSetError(problems)
-        seating = self.seating
-        players = seating.players
-        teams = tuple(tuple(team) for team in seating.teams)
-        seat_teams = tuple(seating.team_of(s) for s in range(players))
-        if sorted(s for team in teams for s in team) != list(range(players)) or any(
-            not (type(t) is int and 0 <= t < len(teams) and s in teams[t])
-            for s, t in enumerate(seat_teams)
-        ):
-            raise RuleSetError(
-                [
-                    f"seating: the sides {teams!r} and team_of {seat_teams!r} must put each "
-                    f"of the {players} seats on exactly one side, the same in both"
-                ]
-            )
-        for name, value in (("players", players), ("teams", teams), ("seat_teams", seat_teams)):
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_plan", Plan(self))
+    plan: Plan = attrs.field(
+        init=False, eq=False, hash=False, repr=False,
+        default=attrs.Factory(lambda rules: Plan(rules), takes_self=True),
+    )  # fmt: skip
+    """Where the engine asks this rule set's parts and remembers their answers
+    (a :class:`~backalley.rules.plan.Plan`, built with the rule set)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle the parts and the name only: the derived fields and the plan are rebuilt
         return (_rebuild, ({name: getattr(self, name) for name in (*PART_NAMES, "name")},))
-
-    @property
-    def plan(self) -> Plan:
-        """Where the engine asks this rule set's parts and remembers their answers."""
-        return self._plan  # type: ignore[no-any-return]
 
     def parts(self) -> dict[str, Any]:
         """The eleven parts, by name, in the order of a rules sheet."""
@@ -250,6 +242,31 @@ def _providers_of(capability: str) -> list[str]:
 def _gives(cls: type, capability: str) -> bool:
     """Whether some instance of ``cls`` can provide ``capability`` (as the class declares)."""
     return capability in getattr(cls, "may_provide", frozenset())
+
+
+def _checked_sides(
+    rules: RuleSet,
+) -> tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The players, the seats of each side and the side of each seat, once
+    every part is checked to fit the others (raises :class:`RuleSetError`)."""
+    problems = rules.problems()
+    if problems:
+        raise RuleSetError(problems)
+    seating = rules.seating
+    players = seating.players
+    teams = tuple(tuple(team) for team in seating.teams)
+    seat_teams = tuple(seating.team_of(s) for s in range(players))
+    if sorted(s for team in teams for s in team) != list(range(players)) or any(
+        not (type(t) is int and 0 <= t < len(teams) and s in teams[t])
+        for s, t in enumerate(seat_teams)
+    ):
+        raise RuleSetError(
+            [
+                f"seating: the sides {teams!r} and team_of {seat_teams!r} must put each "
+                f"of the {players} seats on exactly one side, the same in both"
+            ]
+        )
+    return players, teams, seat_teams
 
 
 def _rebuild(fields: dict[str, Any]) -> RuleSet:
