@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from backalley import rules, variants
 from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
+from backalley.cardset import CardSet, Trump
 from backalley.chance import secure_seed
 from backalley.errors import (
     BackAlleyError,
@@ -75,6 +76,8 @@ __all__ = [
     "Bid",
     "BoardBid",
     "Card",
+    "CardSet",
+    "Trump",
     "Contract",
     "Counter",
     "DealResult",

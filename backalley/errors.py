@@ -73,15 +73,28 @@ class Reason(enum.Enum):
 
 
 class IllegalMoveError(BackAlleyError, ValueError):
-    """A move the rules refuse.  ``reason`` names the rule; ``str()`` explains it."""
+    """A move the rules refuse.  ``reason`` names the rule; ``str()`` explains it.
 
-    def __init__(self, reason: Reason, message: str) -> None:
+    ``move`` is the move refused (or whatever object was given as one) and
+    ``seat`` the seat that tried it: the seat to act, or the seat a
+    ``check(move, seat=...)`` named (``None`` when no seat is to act, or where
+    the error was built without them).
+    """
+
+    def __init__(
+        self, reason: Reason, message: str, *, move: object = None, seat: int | None = None
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.move = move
+        self.seat = seat
 
-    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[Reason, str]]:
-        return (type(self), (self.reason, self.message))
+    def __reduce__(
+        self,
+    ) -> tuple[type[IllegalMoveError], tuple[Reason, str], dict[str, object]]:
+        """Pickle the reason and message as arguments, the move and seat as state."""
+        return (type(self), (self.reason, self.message), {"move": self.move, "seat": self.seat})
 
 
 class RuleSetError(BackAlleyError, ValueError):

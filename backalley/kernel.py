@@ -31,11 +31,11 @@ from typing import Any
 import attrs
 
 from backalley import chance
-from backalley.cards import CARDS, SUITS
+from backalley.cards import CARDS
 from backalley.moves import PLAYS, Move, NameTrump
 from backalley.public import bids_of
 from backalley.reprs import fields_repr
-from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.context import DealContext
 from backalley.rules.plan import CallNode, Plan
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick
@@ -215,13 +215,15 @@ def start(
             map(BITS.__getitem__, order[offset:dealt:players])
         )
     ctx = plan.deal_context(len(match.results), dealer, hand_size)
-    setup = rules.trump.opening(ctx, tuple(hands), tuple(order[dealt:]))
-    if setup.trump is not None:
-        ctx = ctx._replace(trump=setup.trump)
+    hands_t, stock, turn_up, discards, trump = plan.opening(
+        ctx, tuple(hands), tuple(order[dealt:])
+    )
+    if trump is not None:
+        ctx = ctx._replace(trump=trump)
     first = plan.first_bidders[dealer]
     node = plan.opening_node(hand_size, first)
-    deal = Deal(ctx, setup.hands, setup.stock, setup.turn_up, setup.discards, (), None, node)
-    return (rules, match, deal, BIDDING, setup.hands, first, (), (), False)
+    deal = Deal(ctx, hands_t, stock, turn_up, discards, (), None, node)
+    return (rules, match, deal, BIDDING, hands_t, first, (), (), False)
 
 
 def impose(raw: Raw, order: Sequence[int]) -> Raw:
@@ -272,8 +274,7 @@ def call(raw: Raw, child: CallNode) -> Raw:
 def name_trump(raw: Raw, move: NameTrump) -> Raw:
     """The game after the declarer names trump (``move.suit``; ``None``: no trump)."""
     rules, match, deal, _phase, hands, _leader, _trick, history, broken = raw
-    trump = NO_TRUMP if move.suit is None else move.suit.index
-    ctx = deal.ctx._replace(trump=trump)
+    ctx = deal.ctx._replace(trump=move.suit)
     new = attrs.evolve(deal, ctx=ctx, trump_call=move)
     return (rules, match, new, PLAYING, hands, rules.plan.first_leader(ctx), (), history, broken)
 
@@ -344,7 +345,7 @@ def end_deal(
         ctx.dealer,
         ctx.hand_size,
         None if turn_up is None else CARDS[turn_up],
-        None if ctx.trump == NO_TRUMP else SUITS[ctx.trump],
+        ctx.trump,
         bids_of(plan.players, plan.first_bidders[ctx.dealer], deal.calls),
         outcome.contracts,
         outcome.declarer,

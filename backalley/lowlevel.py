@@ -28,7 +28,7 @@ from backalley.kernel import Deal, Match
 from backalley.legality import legal_play_mask as _legal_play_mask
 from backalley.moves import Move, Play
 from backalley.public import PublicFacts
-from backalley.rules.context import DealContext
+from backalley.rules.context import TRUMP_INDEX, DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.state import Core, GameState, _state, legal_of
 from backalley.values import Phase, RawTrick
@@ -109,7 +109,7 @@ def discard_bits(position: PublicFacts) -> int:
 
 def trump_index(position: PublicFacts) -> int:
     """The effective trump: 0..3, or 4 for none (also while trump is not named yet)."""
-    return position._ctx.trump
+    return TRUMP_INDEX[position._ctx.trump]
 
 
 def trick_cards(position: PublicFacts) -> tuple[int, ...]:

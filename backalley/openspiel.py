@@ -47,7 +47,7 @@ import numpy as np
 import pyspiel
 
 from backalley import lowlevel
-from backalley.cards import CARDS, cards_of_mask
+from backalley.cards import CARDS
 from backalley.encoding import (
     Actions,
     Table,
@@ -61,7 +61,7 @@ from backalley.encoding import (
 from backalley.errors import SerializationError, SetupError
 from backalley.game import new_game
 from backalley.moves import Move
-from backalley.rules import NO_TRUMP, BiddingOutcome, Contract, RuleSet, Schedule
+from backalley.rules import BiddingOutcome, Contract, RuleSet, Schedule
 from backalley.serialize import from_json, to_json
 from backalley.state import GameState
 from backalley.values import Phase
@@ -245,7 +245,7 @@ def start(rules: RuleSet, dealer: int | None) -> Track:
 
 @functools.lru_cache(maxsize=32)
 def _deck(rules: RuleSet) -> tuple[int, ...]:
-    return tuple(c.index for c in cards_of_mask(rules.deck.mask))
+    return tuple(c.index for c in rules.deck.cards)
 
 
 @functools.lru_cache(maxsize=32)
@@ -425,10 +425,8 @@ def utility_bound(rules: RuleSet) -> int:
         best = 0
         for contract in contracts:
             for taken in range(h + 1):
-                ctx = rules.plan.deal_context(
-                    0, 0, h, BiddingOutcome(tuple([contract] * sides)), NO_TRUMP
-                )
-                points = rules.scoring.score(ctx, [taken] * sides, rainbow)
+                ctx = rules.plan.deal_context(0, 0, h, BiddingOutcome(tuple([contract] * sides)))
+                points = rules.plan.score(ctx, (taken,) * sides, rainbow)
                 best = max(best, *(abs(p) for p in points))
         per_size[h] = best
     return max(1, sum(per_size[h] for h in rules.schedule.hand_sizes))

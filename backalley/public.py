@@ -6,18 +6,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from backalley.cards import CARDS, SUITS, Card, Suit, cards_of_mask
-from backalley.errors import IllegalMoveError
+from backalley.cards import CARDS, Card, Suit, cards_of_mask
+from backalley.errors import IllegalMoveError, SetupError
 from backalley.moves import Move
-from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.context import DealContext
 from backalley.values import Contract, DealResult, Phase, RawTrick, Trick
 
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
-__all__ = ["PublicFacts", "RawTrick", "Trick", "bids_of"]
+__all__ = ["PublicFacts", "RawTrick", "Trick", "bids_of", "seat_number"]
 
 _GAME_OVER = Phase.GAME_OVER
+
+
+def seat_number(players: int, seat: object) -> int:
+    """``seat`` when it is a seat of a game of ``players`` (a plain ``int``
+    from 0 to ``players - 1``; ``True`` is not seat 1); anything else raises
+    :class:`~backalley.SetupError`: a bad argument, not a refused move."""
+    if type(seat) is not int or not 0 <= seat < players:
+        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {players - 1}")
+    return seat
 
 
 def bids_of(players: int, first: int, calls: tuple[Move, ...]) -> tuple[Move | None, ...]:
@@ -63,7 +72,7 @@ class PublicFacts:
             """The hand of ``seat`` as a bit set (0 where it is not known)."""
             ...
 
-        def check(self, move: object) -> None: ...
+        def check(self, move: object, seat: int | None = None) -> None: ...
 
     def is_legal(self, move: object) -> bool:
         """Whether :meth:`check` lets ``move`` through."""
@@ -94,8 +103,7 @@ class PublicFacts:
     @property
     def trump(self) -> Suit | None:
         """This deal's trump suit, or ``None`` (no trump, or not named yet)."""
-        t = self._ctx.trump
-        return None if t == NO_TRUMP else SUITS[t]
+        return self._ctx.trump
 
     @property
     def trump_known(self) -> bool:

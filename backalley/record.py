@@ -30,19 +30,29 @@ class ReplayError(IllegalMoveError):
     """A record's move that the rules refuse (or results the moves do not produce).
 
     ``index`` is the position of the move in ``record.moves`` (``None`` for a
-    results mismatch), ``move`` the move and ``state`` the last good state.
+    results mismatch), ``move`` the move, ``seat`` the seat that made it
+    (``None`` for a results mismatch) and ``state`` the last good state.
     """
 
     def __init__(
-        self, reason: Reason, message: str, index: int | None, move: Move | None, state: GameState
+        self,
+        reason: Reason,
+        message: str,
+        index: int | None,
+        move: Move | None,
+        state: GameState,
+        seat: int | None = None,
     ) -> None:
-        super().__init__(reason, message)
+        super().__init__(reason, message, move=move, seat=seat)
         self.index = index
-        self.move = move
         self.state = state
 
     def __reduce__(self) -> Any:
-        return (type(self), (self.reason, self.message, self.index, self.move, self.state))
+        """Pickle every field as an argument."""
+        return (
+            type(self),
+            (self.reason, self.message, self.index, self.move, self.state, self.seat),
+        )
 
 
 def _frozen_mapping(value: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -140,7 +150,7 @@ def replay(record: GameRecord) -> Iterator[GameState]:
             state = state.apply(move)
         except IllegalMoveError as exc:
             raise ReplayError(
-                exc.reason, f"move {index} ({move}): {exc}", index, move, state
+                exc.reason, f"move {index} ({move}): {exc}", index, move, state, exc.seat
             ) from None
         yield state
     if record.results is not None:

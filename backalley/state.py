@@ -26,7 +26,7 @@ from backalley.errors import IllegalMoveError, Reason, SetupError
 from backalley.kernel import BITS, Deal, Match, Raw
 from backalley.legality import refusal
 from backalley.moves import Move, NameTrump, Play
-from backalley.public import PublicFacts
+from backalley.public import PublicFacts, seat_number
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick, Trick
@@ -236,20 +236,21 @@ class GameState(PublicFacts):
         """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
 
         With ``seat``, also refuse a move by a seat that is not to act
-        (``NOT_YOUR_TURN``, or ``ALREADY_BID`` for a seat that has spoken).
+        (``NOT_YOUR_TURN``, ``ALREADY_BID`` for a seat that has spoken,
+        ``NOT_DECLARER`` while the declarer names trump).  A ``seat`` that is
+        not a seat of this game raises :class:`~backalley.SetupError`.  The
+        error carries ``move`` and ``seat`` (``seat``, or the seat to act).
         """
-        if (
-            seat is not None
-            and self.phase is not Phase.GAME_OVER
-            and (type(seat) is not int or seat != self.to_act)
-        ):
-            raise _turn_error(self, seat)
+        if seat is not None:
+            seat_number(self.players, seat)
+            if self.phase is not Phase.GAME_OVER and seat != self.to_act:
+                raise _turn_error(self, move, seat)
         if self._find(move) is not None:
             return
         why = refusal(self, move)
         if why is None:  # pragma: no cover - legal_moves and refusal ask the same parts
             raise AssertionError(f"{move} is refused without a reason")
-        raise IllegalMoveError(*why)
+        raise IllegalMoveError(*why, move=move, seat=self.to_act if seat is None else seat)
 
     def apply(self, move: Move) -> GameState:
         """The state after ``move`` by the seat to act.
@@ -362,18 +363,25 @@ def _restore(raw: Raw) -> GameState:
     return _state(raw)
 
 
-def _turn_error(state: GameState, seat: object) -> IllegalMoveError:
-    if not isinstance(seat, int) or type(seat) is not int or not 0 <= seat < state.players:
-        return IllegalMoveError(Reason.NOT_YOUR_TURN, f"there is no seat {seat!r}")
+def _turn_error(state: GameState, move: object, seat: int) -> IllegalMoveError:
+    """The refusal of ``move`` by ``seat``, a seat of the game that is not to act."""
     if state.phase is Phase.NAMING_TRUMP:
         return IllegalMoveError(
             Reason.NOT_DECLARER,
             f"seat {state.to_act} is the declarer and names trump, not seat {seat}",
+            move=move,
+            seat=seat,
         )
     if state.phase is Phase.BIDDING and state.bids[seat] is not None:
         return IllegalMoveError(
-            Reason.ALREADY_BID, f"seat {seat} has already called ({state.bids[seat]}) this deal"
+            Reason.ALREADY_BID,
+            f"seat {seat} has already called ({state.bids[seat]}) this deal",
+            move=move,
+            seat=seat,
         )
     return IllegalMoveError(
-        Reason.NOT_YOUR_TURN, f"it is seat {state.to_act}'s turn, not seat {seat}'s"
+        Reason.NOT_YOUR_TURN,
+        f"it is seat {state.to_act}'s turn, not seat {seat}'s",
+        move=move,
+        seat=seat,
     )

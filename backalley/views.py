@@ -21,7 +21,7 @@ from backalley.cards import Card, cards_of_mask
 from backalley.errors import IllegalMoveError, Reason, SetupError
 from backalley.legality import legal_moves, refusal
 from backalley.moves import Move
-from backalley.public import PublicFacts
+from backalley.public import PublicFacts, seat_number
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick
@@ -88,28 +88,46 @@ class PlayerView(PublicFacts):
         seat's turn, else none."""
         return self._legal
 
-    def check(self, move: object) -> None:
-        """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now."""
-        if self.phase is not Phase.GAME_OVER and self.to_act != self.seat:
+    def check(self, move: object, seat: int | None = None) -> None:
+        """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now.
+
+        The same signature as :meth:`backalley.GameState.check`: ``seat``, when
+        given, must be this view's own seat (any other seat, or what is not a
+        seat, raises :class:`~backalley.SetupError`: a view only answers for
+        its seat).  The error carries ``move`` and ``seat`` (this view's seat).
+        """
+        own = self.seat
+        if seat is not None and seat_number(self.players, seat) != own:
+            raise SetupError(
+                f"this is seat {own}'s view: it checks the moves of seat {own}, not seat {seat}"
+            )
+        if self.phase is not Phase.GAME_OVER and self.to_act != own:
             if self.phase is Phase.NAMING_TRUMP:
                 raise IllegalMoveError(
                     Reason.NOT_DECLARER,
                     f"seat {self.to_act} is the declarer and names trump, not you",
+                    move=move,
+                    seat=own,
                 )
-            if self.phase is Phase.BIDDING and self.bids[self.seat] is not None:
+            if self.phase is Phase.BIDDING and self.bids[own] is not None:
                 raise IllegalMoveError(
                     Reason.ALREADY_BID,
-                    f"you have already called ({self.bids[self.seat]}) this deal",
+                    f"you have already called ({self.bids[own]}) this deal",
+                    move=move,
+                    seat=own,
                 )
             raise IllegalMoveError(
-                Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not yours"
+                Reason.NOT_YOUR_TURN,
+                f"it is seat {self.to_act}'s turn, not yours",
+                move=move,
+                seat=own,
             )
         if move in self.legal_moves():
             return
         why = refusal(self, move)
         if why is None:  # pragma: no cover - the same rules answer both
             raise AssertionError(f"{move} is refused without a reason")
-        raise IllegalMoveError(*why)
+        raise IllegalMoveError(*why, move=move, seat=own)
 
     # inference --------------------------------------------------------------
 

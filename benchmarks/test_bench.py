@@ -154,3 +154,28 @@ def test_from_json(benchmark: Any, subject: run.Subject) -> None:
     benchmark.group = "json"
     state = benchmark(ba.from_json, subject.text, ba.GameState)
     assert state == subject.mid
+
+
+# ------------------------------------------------- this round's JSON target
+
+
+@pytest.fixture(scope="module")
+def json_subject() -> run.JsonSubject:
+    """The gamerules state at deal 13 of the JSON target, with its moves."""
+    return run.JsonSubject(run.JSON_DEAL)
+
+
+def test_json_roundtrip_at_deal_13(benchmark: Any, json_subject: run.JsonSubject) -> None:
+    """to_json + from_json of the target's state (a state document replays its moves)."""
+    benchmark.group = "json deal 13"
+    s = json_subject.state
+    state = benchmark(lambda: ba.from_json(ba.to_json(s), ba.GameState))
+    assert state == s
+
+
+def test_replay_at_deal_13(benchmark: Any, json_subject: run.JsonSubject) -> None:
+    """new_game + apply_unchecked of the same state's moves: the target's reference."""
+    benchmark.group = "json deal 13"
+    s, moves = json_subject.state, json_subject.moves
+    state = benchmark(run.replay_moves, s, moves)
+    assert state == s

@@ -19,9 +19,6 @@ import attrs
 import backalley as ba
 from backalley.rules import OrderedRanking, register
 
-LITTLE, BIG = 52, 53  # the jokers' card indices (see backalley.lowlevel)
-
-
 @register
 @attrs.frozen
 class JokersBelowAce(OrderedRanking):
@@ -31,14 +28,14 @@ class JokersBelowAce(OrderedRanking):
 
     tag: ClassVar[str] = "example/jokers-below-ace"
 
-    def key(self, card: int, trump: int) -> int:
-        if card == LITTLE:
+    def key(self, card: ba.Card, trump: ba.Suit | None) -> int:
+        if card.rank is ba.Rank.LITTLE_JOKER:
             return 13
-        if card == BIG:
+        if card.rank is ba.Rank.BIG_JOKER:
             return 14
-        rank = card % 13  # 0 for a two ... 12 for an ace
-        is_trump = card // 13 == trump
-        return 15 if is_trump and rank == 12 else rank
+        if card.rank is ba.Rank.ACE and card.suit is trump:
+            return 15  # the ace of trumps, above both jokers
+        return card.rank.value - 2  # 0 for a two ... 12 for an ace
 
     def describe(self) -> str:
         return (

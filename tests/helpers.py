@@ -18,7 +18,6 @@ import pytest
 import backalley as ba
 from backalley import lowlevel
 from backalley.cards import CARDS
-from backalley.rules.deck import deck_mask
 
 Hand = str | Iterable[str | ba.Card]
 
@@ -49,7 +48,7 @@ def deck_order(
     """
     wanted = [cards(h) for h in hands]
     assert len(wanted) == 4, "four hands, one per seat"
-    mask = deck_mask(deck if deck is not None else ba.rules.Deck())
+    mask = int((deck if deck is not None else ba.rules.Deck()).cards)
     pool = [c for c in CARDS if mask >> c.index & 1]
     top = [ba.parse_card(turn_up)] if turn_up is not None else []
     after = top + cards(stock)
@@ -210,7 +209,7 @@ def check_conservation(state: ba.GameState) -> None:
     for p in parts:
         assert total & p == 0, f"a card is in two places: {state!r}"
         total |= p
-    assert total == deck_mask(state.rules.deck), "cards were lost or made up"
+    assert total == int((state.rules.deck).cards), "cards were lost or made up"
 
 
 def deck_for(
@@ -226,7 +225,7 @@ def deck_for(
     assert all(len(h) == size for h in dealt), [len(h) for h in dealt]
     order = [dealt[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
     order += ba.parse_cards(stock) if stock else []
-    mask = deck_mask(rules.deck)
+    mask = int((rules.deck).cards)
     assert len(set(order)) == len(order), "a card is used twice"
     assert all(mask >> c.index & 1 for c in order), "a card is not in the deck"
     order += [c for c in CARDS if mask >> c.index & 1 and c not in order]

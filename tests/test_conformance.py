@@ -46,7 +46,6 @@ from backalley.rules import (
     TrumpLead,
     TurnUpTrump,
 )
-from backalley.rules.deck import deck_mask
 from backalley.serialize import rules_from_data, rules_to_data
 
 from .helpers import check_conservation
@@ -434,7 +433,7 @@ def test_generated_rule_sets_deal_by_the_dealing_procedure(rules: ba.RuleSet, se
     """With a given deck order, card k goes to seat (dealer + 1 + k) % players."""
     order = list(ba.CARDS)
     random.Random(seed).shuffle(order)
-    mask = deck_mask(rules.deck)
+    mask = int((rules.deck).cards)
     order = [c for c in order if mask >> c.index & 1]
     dealer = seed % rules.players
     state = ba.new_game(rules, dealer=dealer, decks=[order], seed=seed)

@@ -23,7 +23,6 @@ from backalley.rules import (
     TrumpLead,
     TurnUpTrump,
 )
-from backalley.rules.deck import deck_mask
 
 from .helpers import (
     bid_round,
@@ -76,7 +75,7 @@ def test_deck_is_52_plus_two_jokers():
     """The deck is the 52 standard cards plus two distinguishable jokers, 54 cards."""
     deck = GR.deck
     assert deck.size == 54
-    assert deck_mask(deck) == (1 << 54) - 1
+    assert int((deck).cards) == (1 << 54) - 1
     assert deck.has_jokers
 
 
@@ -1152,13 +1151,13 @@ def test_sensible_combinations_are_accepted():
 
 
 def test_a_seat_must_be_a_seat_number():
-    """``check(move, seat=...)`` refuses what is not a seat (``True`` is not seat 1)."""
+    """``check(move, seat=...)`` refuses what is not a seat (``True`` is not seat 1)
+    as a bad argument (``SetupError``), not as a refused move."""
     state = ba.new_game(GR, seed=1, dealer=0)
     assert state.to_act == 1
     for seat in (True, 7, -1, "1"):
-        with pytest.raises(ba.IllegalMoveError) as info:
+        with pytest.raises(ba.SetupError, match="there is no seat"):
             state.check(ba.Pass(), seat=seat)
-        assert info.value.reason is ba.Reason.NOT_YOUR_TURN
     state.check(ba.Pass(), seat=1)
 
 

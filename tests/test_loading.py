@@ -395,7 +395,7 @@ def test_bare_exceptions_become_the_library_errors() -> None:
             ba.rules.Deck(ranks=ranks)  # type: ignore[arg-type]
     with pytest.raises(ba.RuleSetError):
         ba.Contract(tricks="x")  # type: ignore[arg-type]
-    with pytest.raises(ba.IllegalMoveError):
+    with pytest.raises(ba.SetupError):
         state.check(state.legal_moves()[0], seat=0.0)  # type: ignore[arg-type]
 
 

@@ -248,10 +248,10 @@ class LowJokers(OrderedRanking):
 
     tag: ClassVar[str] = "test/low-jokers"
 
-    def key(self, card: int, trump: int) -> int:
-        if card >= 52:
-            return card - 60  # below every plain card
-        return card % 13
+    def key(self, card: ba.Card, trump: ba.Suit | None) -> int:
+        if card.is_joker:
+            return card.rank.value - 20  # below every plain card
+        return card.rank.value
 
     def describe(self) -> str:
         return "The jokers are the lowest trumps."

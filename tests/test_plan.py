@@ -44,10 +44,10 @@ class JokersLow(OrderedRanking):
 
     tag: ClassVar[str] = "test-jokers-low"
 
-    def key(self, card: int, trump: int) -> int:
-        if card >= 52:
-            return card - 60  # below every plain card
-        return card % 13
+    def key(self, card: ba.Card, trump: ba.Suit | None) -> int:
+        if card.is_joker:
+            return card.rank.value - 20  # below every plain card
+        return card.rank.value
 
     def describe(self) -> str:
         return "Jokers rank below the two of trumps."
@@ -59,7 +59,7 @@ class FlatRanking(OrderedRanking):
 
     tag: ClassVar[str] = "test-flat"
 
-    def key(self, card: int, trump: int) -> int:
+    def key(self, card: ba.Card, trump: ba.Suit | None) -> int:
         return 0
 
     def describe(self) -> str:
@@ -74,19 +74,16 @@ class NoAceLeads(LeadPolicy):
     tag: ClassVar[str] = "test-no-ace-leads"
 
     def restrictions(
-        self, ctx: Any, seat: int, hand: int, broken: bool
-    ) -> tuple[tuple[int, Reason], ...]:
+        self, ctx: Any, seat: int, hand: ba.CardSet, broken: bool
+    ) -> tuple[tuple[ba.CardSet, Reason], ...]:
         base = super().restrictions(ctx, seat, hand, broken)
         narrowed = hand
         for allowed, _reason in base:
             narrowed &= allowed
-        aces = narrowed & ACES
+        aces = ba.CardSet.of(card for card in narrowed if card.rank is ba.Rank.ACE)
         if aces and aces != narrowed:
-            return (*base, (hand & ~aces, Reason.TRUMP_NOT_BROKEN))
+            return (*base, (hand - aces, Reason.TRUMP_NOT_BROKEN))
         return base
-
-
-ACES = sum(1 << (13 * s + 12) for s in range(4))
 
 
 @attrs.frozen(slots=True)
@@ -169,7 +166,7 @@ def positions(draw: Any) -> tuple[Any, ...]:
     outcome = BiddingOutcome(
         tuple(Contract(1) for _ in rules.teams), highest_bidder=0, board_bidders=board
     )
-    ctx = plan.deal_context(0, 0, size, outcome, draw(st.integers(0, 4)))
+    ctx = plan.deal_context(0, 0, size, outcome, draw(st.sampled_from([*ba.Suit, None])))
     return rules, ctx, seat, hand, trick, leader, draw(st.booleans())
 
 
@@ -240,9 +237,10 @@ def test_the_legal_plays_are_the_hand_narrowed_by_each_restriction(pos: tuple[An
     rules, ctx, seat, hand, trick, leader, broken = pos
     plan = rules.plan
     if trick:
-        found = rules.follow.restrictions(ctx, seat, hand, trick, leader)
+        cards = tuple(ba.CARDS[c] for c in trick)
+        found = rules.follow.restrictions(ctx, seat, ba.CardSet(hand), cards, leader)
     else:
-        found = rules.lead.restrictions(ctx, seat, hand, broken)
+        found = rules.lead.restrictions(ctx, seat, ba.CardSet(hand), broken)
     want = hand
     for allowed, _reason in found:
         want &= allowed

@@ -23,7 +23,6 @@ from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator
 
 import backalley as ba
-from backalley.rules.deck import deck_mask
 from backalley.rules.registry import PART_NAMES, part_classes
 from backalley.schema import definitions, schema
 from backalley.serialize import FORMAT_VERSION, from_data, to_data
@@ -187,7 +186,7 @@ def test_states_views_and_records_at_random_points(
 
 def test_a_record_with_deck_orders_and_no_seed() -> None:
     rules = ba.variants.get("vietnam-42")
-    order = tuple(str(c) for c in ba.CARDS if deck_mask(rules.deck) >> c.index & 1)
+    order = tuple(str(c) for c in ba.CARDS if int((rules.deck).cards) >> c.index & 1)
     record = ba.GameRecord(rules=rules, first_dealer=2, decks=(order,))
     document = to_data(record)
     assert document["seed"] is None

@@ -125,7 +125,7 @@ def test_deck_orders_that_swap_two_seats_cards_refuse_the_first_card_not_held() 
 
 def test_a_deck_order_that_is_not_the_deck_is_refused() -> None:
     document = _document(ba.new_game(ba.variants.VIETNAM_42, seed=2))
-    deck = [str(c) for c in ba.CARDS if ba.variants.VIETNAM_42.deck.mask >> c.index & 1]
+    deck = [str(c) for c in ba.CARDS if int(ba.variants.VIETNAM_42.deck.cards) >> c.index & 1]
     document["decks"] = [["2C", *deck[1:]]]  # the 42-card deck has no 2s
     error = _refusal(document)
     assert error.path == "$.decks[0]" and "exactly the rule set's deck" in error.message
@@ -206,7 +206,7 @@ def test_to_json_writes_the_documents_json(name: str) -> None:
     from backalley.serialize import to_data
 
     rules = ba.variants.get(name)
-    deck = [str(c) for c in ba.CARDS if rules.deck.mask >> c.index & 1]
+    deck = [str(c) for c in ba.CARDS if int(rules.deck.cards) >> c.index & 1]
     rng = random.Random(1)
     state = ba.new_game(rules, seed=2, decks=[deck])
     for _ in range(60):

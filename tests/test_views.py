@@ -25,7 +25,6 @@ from hypothesis import strategies as st
 
 import backalley as ba
 from backalley import lowlevel
-from backalley.rules.deck import deck_mask
 from backalley.serialize import to_data
 from backalley.vectors import probe_moves
 
@@ -117,7 +116,7 @@ def _same_for_seat(rules: ba.RuleSet, seed: int, seat: int) -> tuple[list[str], 
     and leave the jokers where they were, but give every other seat (and the
     stock) different cards."""
     n, h = rules.players, rules.schedule.hand_sizes[0]
-    deck = [str(c) for c in ba.CARDS if deck_mask(rules.deck) >> c.index & 1]
+    deck = [str(c) for c in ba.CARDS if int((rules.deck).cards) >> c.index & 1]
     rng = random.Random(seed)
     order = list(deck)
     rng.shuffle(order)

@@ -28,7 +28,7 @@ from backalley import lowlevel
 from backalley.cards import CARDS
 from backalley.errors import BackAlleyError
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
-from backalley.rules.context import NO_TRUMP
+from backalley.rules.context import TRUMP_OF_INDEX
 from backalley.rules.ranking import SUIT_BITS, JokersHigh
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
@@ -84,13 +84,13 @@ def above(card: int) -> int:
 
 def winner(trick: Sequence[int], t: int) -> int:
     """The position (0 = the leader) of the card that wins ``trick``."""
-    return _CARD_MODEL.trick_winner(tuple(trick), t)
+    return _CARD_MODEL.trick_winner(tuple(map(CARDS.__getitem__, trick)), TRUMP_OF_INDEX[t])
 
 
 def beaters(trick: Sequence[int], t: int) -> int:
     """The cards that would win ``trick`` (non-empty) if played next: higher
     trumps than the best trump, else any trump or a higher card of the suit led."""
-    best = trick[_CARD_MODEL.trick_winner(tuple(trick), t)]
+    best = trick[winner(trick, t)]
     tmask = TRUMP_MASKS[t]
     if (1 << best) & tmask:
         return tmask & above(best)
@@ -161,8 +161,8 @@ def deal_points(
     """The points of each side for a deal with these contracts and tricks per
     side (bonuses that depend on the dealt hands left out)."""
     n = rules.players
-    ctx = rules.plan.deal_context(0, 0, hand_size, BiddingOutcome(tuple(contracts)), NO_TRUMP)
-    return rules.scoring.score(ctx, tricks, (0,) * n)
+    ctx = rules.plan.deal_context(0, 0, hand_size, BiddingOutcome(tuple(contracts)))
+    return rules.plan.score(ctx, tuple(tricks), (0,) * n)
 
 
 def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | None:

@@ -10,7 +10,8 @@ this file changes.
 from __future__ import annotations
 
 from backalley import Card
-from backalley.lowlevel import trick_cards, trump_index
+from backalley.cards import CARDS
+from backalley.lowlevel import trick_cards
 from backalley.public import PublicFacts
 
 __all__ = ["last_trick_winner"]
@@ -21,5 +22,6 @@ def last_trick_winner(before: PublicFacts, card: Card) -> int:
     trick = (*trick_cards(before), card.index)
     leader = before.trick[0][0] if before.trick else before.to_act
     assert leader is not None
-    position: int = before.rules.ranking.trick_winner(trick, trump_index(before))
+    cards = tuple(CARDS[i] for i in trick)
+    position: int = before.rules.ranking.trick_winner(cards, before.trump)
     return (leader + position) % before.players

@@ -3,7 +3,9 @@
 
 Each part implements its protocol (:mod:`backalley.rules.protocols`) and is
 registered under a stable tag (:func:`register`), so a user's own rule is a
-class like the built-in ones.
+class like the built-in ones.  The validator factories (:func:`boolean`,
+:func:`whole`, :func:`whole_numbers`, :func:`one_of`, :func:`instance_or_none`)
+check a part's options the way the built-in parts check theirs.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -58,6 +60,7 @@ from backalley.rules.trump import (
     TrumpSetup,
     TurnUpTrump,
 )
+from backalley.rules.validators import boolean, instance_or_none, one_of, whole, whole_numbers
 from backalley.values import BiddingOutcome, Contract
 
 if TYPE_CHECKING:
@@ -136,10 +139,15 @@ __all__ = [
     "TrumpRule",
     "TrumpSetup",
     "TurnUpTrump",
+    "boolean",
     "diff_rules",
+    "instance_or_none",
     "lookup",
+    "one_of",
     "part_classes",
     "register",
     "registered_parts",
     "rules_sheet",
+    "whole",
+    "whole_numbers",
 ]

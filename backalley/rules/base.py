@@ -9,6 +9,7 @@ import attrs
 
 from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
+from backalley.rules.validators import boolean
 
 __all__ = [
     "Option",
@@ -36,11 +37,9 @@ class Option(enum.Enum):
         raise RuleSetError([f"{cls.__name__}: {value!r} is not one of {choices}"])
 
 
-def is_bool(instance: Any, attribute: Any, value: Any) -> None:
-    """attrs validator: an on/off option must be ``True`` or ``False``."""
-    if not isinstance(value, bool):
-        owner = getattr(type(instance), "part", type(instance).__name__)
-        raise RuleSetError([f"{owner}: {attribute.name} must be true or false, got {value!r}"])
+is_bool = boolean()
+"""attrs validator: an on/off option must be ``True`` or ``False``
+(:func:`backalley.rules.validators.boolean`, shared)."""
 
 
 def describe_value(value: Any) -> str:

@@ -18,9 +18,10 @@ import attrs
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
 from backalley.reprs import fields_repr
-from backalley.rules.base import Option, Part, is_bool, plays_alone
+from backalley.rules.base import Option, Part, plays_alone
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
+from backalley.rules.validators import boolean, whole, whole_numbers
 from backalley.values import BiddingOutcome, Contract
 
 __all__ = [
@@ -72,25 +73,11 @@ class BoardMultiplier(Option):
     """Each side's multiplier comes from the level of its own highest claim (bab-online)."""
 
 
-def _nonneg(instance: Any, attribute: Any, value: object) -> None:
-    if type(value) is not int or value < 0:
-        raise RuleSetError(
-            [f"bidding: {attribute.name} must be a whole number >= 0, got {value!r}"]
-        )
-
-
 def _to_multipliers(value: Sequence[int]) -> tuple[int, ...]:
     try:
         return tuple(value)
     except TypeError:
         raise RuleSetError([f"bidding: board_multipliers must be a list, got {value!r}"]) from None
-
-
-def _check_multipliers(instance: Any, attribute: Any, value: tuple[int, ...]) -> None:
-    if not value or any(type(m) is not int or m < 1 for m in value):
-        raise RuleSetError(
-            [f"bidding: board_multipliers must be one or more whole numbers >= 1, got {value!r}"]
-        )
 
 
 def _once_around_calls(hand_size: int) -> tuple[Move, ...]:
@@ -140,7 +127,6 @@ class _BiddingPart(Part):
         raise NotImplementedError
 
 
-
 @register
 @attrs.frozen(slots=True, repr=False)
 class OnceAroundBidding(_BiddingPart):
@@ -164,13 +150,13 @@ class OnceAroundBidding(_BiddingPart):
         {"summed-contracts", "board-bids", "contract-every-deal"}
     )
 
-    pass_allowed: bool = attrs.field(default=True, validator=is_bool)
-    min_bid: int = attrs.field(default=1, validator=_nonneg)
-    max_bid_below_hand: int = attrs.field(default=1, validator=_nonneg)
-    board: bool = attrs.field(default=True, validator=is_bool)
+    pass_allowed: bool = attrs.field(default=True, validator=boolean())
+    min_bid: int = attrs.field(default=1, validator=whole(low=0))
+    max_bid_below_hand: int = attrs.field(default=1, validator=whole(low=0))
+    board: bool = attrs.field(default=True, validator=boolean())
     board_claims: BoardClaims = attrs.field(default=BoardClaims.ANY_PLAYER, converter=BoardClaims)
     board_multipliers: tuple[int, ...] = attrs.field(
-        default=(1, 2, 3, 4), converter=_to_multipliers, validator=_check_multipliers
+        default=(1, 2, 3, 4), converter=_to_multipliers, validator=whole_numbers(low=1)
     )
     board_multiplier: BoardMultiplier = attrs.field(
         default=BoardMultiplier.ALL_CLAIMS, converter=BoardMultiplier
@@ -179,7 +165,7 @@ class OnceAroundBidding(_BiddingPart):
     first_bidder: FirstBidder = attrs.field(
         default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder
     )
-    hook: bool = attrs.field(default=False, validator=is_bool)
+    hook: bool = attrs.field(default=False, validator=boolean())
 
     def provides(self) -> frozenset[str]:
         return frozenset(
@@ -496,8 +482,8 @@ class Auction(_BiddingPart):
         }
     )
 
-    min_bid: int = attrs.field(default=1, validator=_nonneg)
-    counters: int = attrs.field(default=3, validator=_nonneg)
+    min_bid: int = attrs.field(default=1, validator=whole(low=0))
+    counters: int = attrs.field(default=3, validator=whole(low=0))
     all_pass: AllPass = attrs.field(default=AllPass.REDEAL_NEXT_DEALER, converter=AllPass)
     first_bidder: FirstBidder = attrs.field(
         default=FirstBidder.LEFT_OF_DEALER, converter=FirstBidder

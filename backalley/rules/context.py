@@ -10,16 +10,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from backalley.cards import SUITS, Suit
 from backalley.moves import Move
 from backalley.values import BiddingOutcome
 
 if TYPE_CHECKING:
     from backalley.rules.protocols import Ranking
 
-__all__ = ["NO_TRUMP", "BiddingContext", "DealContext"]
+__all__ = ["NO_TRUMP", "TRUMP_INDEX", "TRUMP_OF_INDEX", "BiddingContext", "DealContext"]
 
 NO_TRUMP = 4
-"""The effective trump of a deal without a trump suit (suits are 0..3: C D H S)."""
+"""The engine's raw form of "no trump suit" (a suit's raw form is its index 0..3:
+C D H S); rule parts see a trump as a :class:`~backalley.Suit` or ``None``."""
+
+TRUMP_INDEX: dict[Suit | None, int] = {**{suit: suit.index for suit in SUITS}, None: NO_TRUMP}
+"""The raw form of each trump (a suit's index, :data:`NO_TRUMP` for none)."""
+TRUMP_OF_INDEX: tuple[Suit | None, ...] = (*SUITS, None)
+"""The trump of each raw form 0..4."""
 
 
 class DealContext(NamedTuple):
@@ -31,9 +38,9 @@ class DealContext(NamedTuple):
     - ``dealer``, ``hand_size``;
     - ``outcome``: the bidding's result once every player has called, else ``None``
       (the contracts, the declarer, the board bidders);
-    - ``trump``: the effective trump, a suit index 0..3 or :data:`NO_TRUMP` (4);
-      before the trump part has opened the deal, and while a declarer is still to
-      name trump, it is :data:`NO_TRUMP`;
+    - ``trump``: the effective trump, a :class:`~backalley.Suit` or ``None``
+      for no trump suit; before the trump part has opened the deal, and while a
+      declarer is still to name trump, it is ``None``;
     - ``ranking``: the rule set's ranking part (card order and trick winner), for
       parts that need to know which card is higher.
     """
@@ -45,7 +52,7 @@ class DealContext(NamedTuple):
     dealer: int
     hand_size: int
     outcome: BiddingOutcome | None
-    trump: int
+    trump: Suit | None
     ranking: Ranking
 
     @property

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, PLAIN_RANKS, Rank
+from backalley.cards import CARDS, PLAIN_RANKS, Rank
+from backalley.cardset import CardSet
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
 from backalley.rules.registry import register
+from backalley.rules.validators import one_of
 
-__all__ = ["Deck", "deck_cards", "deck_mask"]
+__all__ = ["Deck"]
 
 
 def _rank(r: Any) -> Rank:
@@ -41,11 +42,6 @@ def _check_ranks(instance: Deck, attribute: Any, value: frozenset[Rank]) -> None
         raise RuleSetError(["deck: jokers are set with `jokers`, not among the ranks"])
 
 
-def _check_jokers(instance: Deck, attribute: Any, value: int) -> None:
-    if type(value) is not int or value not in (0, 2):
-        raise RuleSetError([f"deck: the number of jokers must be 0 or 2, got {value!r}"])
-
-
 @register
 @attrs.frozen(slots=True, repr=False)
 class Deck(Part):
@@ -62,18 +58,14 @@ class Deck(Part):
     ranks: frozenset[Rank] = attrs.field(
         default=frozenset(PLAIN_RANKS), converter=_to_ranks, validator=_check_ranks
     )
-    jokers: int = attrs.field(default=2, validator=_check_jokers)
+    jokers: int = attrs.field(default=2, validator=one_of((0, 2)))
 
     @property
-    def mask(self) -> int:
-        """The deck as a bit set of card indices."""
-        mask = 0
-        for i, card in enumerate(CARDS[:52]):
-            if card.rank in self.ranks:
-                mask |= 1 << i
-        if self.jokers:
-            mask |= (1 << LJ_INDEX) | (1 << BJ_INDEX)
-        return mask
+    def cards(self) -> CardSet:
+        """The cards in play: every suit in the kept ranks, and the jokers if any."""
+        return CardSet.of(
+            card for card in CARDS if (card.is_joker and self.jokers) or card.rank in self.ranks
+        )
 
     @property
     def size(self) -> int:
@@ -94,16 +86,3 @@ class Deck(Part):
             kept += f" ({4 * len(ranks)} cards)"
         jokers = " plus the Big (BJ) and Little (LJ) Blooper" if self.jokers else ", no jokers"
         return f"{self.size} cards: {kept}{jokers}."
-
-
-@functools.lru_cache(maxsize=64)
-def deck_mask(deck: Deck) -> int:
-    """The deck's bit set, cached per deck."""
-    return deck.mask
-
-
-@functools.lru_cache(maxsize=64)
-def deck_cards(deck: Deck) -> tuple[int, ...]:
-    """The deck's card indices in index order, cached per deck."""
-    mask = deck_mask(deck)
-    return tuple(i for i in range(54) if mask >> i & 1)

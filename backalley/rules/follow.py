@@ -6,7 +6,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, SUITS
+from backalley.cards import CARDS, Card
+from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
@@ -14,6 +15,9 @@ from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
 
 __all__ = ["BlooperForced", "FollowPolicy"]
+
+BIG_BLOOPER = CARDS[53]
+"""The Big Blooper (``BJ``); the Little Blooper is the other joker."""
 
 
 class BlooperForced(Option):
@@ -51,7 +55,7 @@ class FollowPolicy(Part):
         return self.blooper_forced is BlooperForced.ALL_OTHERS or seat_is_opponent
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+        self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
     ) -> tuple[Restriction, ...]:
         """Follow the suit led if able (a led joker is a trump
         lead); a led blooper forces the highest (BJ) or lowest (LJ) trump."""
@@ -60,29 +64,34 @@ class FollowPolicy(Part):
         same = hand & ranking.suit_cards(led, ctx.trump)
         if not same:
             return ()
-        if led >= LJ_INDEX and self.forces(led == BJ_INDEX, ctx.is_opponent(seat, leader)):
-            if led == BJ_INDEX:
-                forced = (1 << ranking.highest(same, ctx.trump), Reason.MUST_PLAY_HIGHEST_TRUMP)
+        if led.is_joker and self.forces(led is BIG_BLOOPER, ctx.is_opponent(seat, leader)):
+            if led is BIG_BLOOPER:
+                best = ranking.highest(same, ctx.trump)
+                forced = (CardSet.of((best,)), Reason.MUST_PLAY_HIGHEST_TRUMP)
             else:
-                forced = (1 << ranking.lowest(same, ctx.trump), Reason.MUST_PLAY_LOWEST_TRUMP)
+                low = ranking.lowest(same, ctx.trump)
+                forced = (CardSet.of((low,)), Reason.MUST_PLAY_LOWEST_TRUMP)
             return (forced, (same, Reason.MUST_FOLLOW_SUIT))
         return ((same, Reason.MUST_FOLLOW_SUIT),)
 
     def explain(
-        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+        self,
+        ctx: DealContext,
+        reason: Reason,
+        card: Card,
+        allowed: CardSet,
+        trick: tuple[Card, ...],
     ) -> str:
         if reason is Reason.MUST_PLAY_HIGHEST_TRUMP:
-            best = CARDS[ctx.ranking.highest(allowed, ctx.trump)]
+            best = ctx.ranking.highest(allowed, ctx.trump)
             return f"the Big Blooper was led, so you must play your highest trump, {best}"
         if reason is Reason.MUST_PLAY_LOWEST_TRUMP:
-            low = CARDS[ctx.ranking.lowest(allowed, ctx.trump)]
+            low = ctx.ranking.lowest(allowed, ctx.trump)
             return f"the Little Blooper was led, so you must play your lowest trump, {low}"
         led = trick[0]
-        if (ctx.ranking.trumps(ctx.trump) >> led) & 1:
-            return (
-                f"a trump was led and you hold a trump, so you must play a trump, not {CARDS[card]}"
-            )
-        name = SUITS[led // 13].plural
+        if led in ctx.ranking.trumps(ctx.trump):
+            return f"a trump was led and you hold a trump, so you must play a trump, not {card}"
+        name = led.suit.plural  # type: ignore[union-attr]  # a plain card: jokers are trumps
         return f"you hold a {name[:-1]}, so you must follow {name}"
 
     def describe(self) -> str:

@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import CARDS
+from backalley.cards import Card
+from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers
 from backalley.rules.context import DealContext
@@ -83,7 +84,7 @@ class LeadPolicy(Part):
         return left if seat is None else seat
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, broken: bool
+        self, ctx: DealContext, seat: int, hand: CardSet, broken: bool
     ) -> tuple[Restriction, ...]:
         """Leading trump: no trump lead until trump is broken
         (or by a board bidder, with ``after-broken-or-board``), unless the hand
@@ -95,24 +96,24 @@ class LeadPolicy(Part):
             return ()
         if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD and seat in ctx.board_bidders:
             return ()
-        return ((hand & ~trumps, Reason.TRUMP_NOT_BROKEN),)
+        return ((hand - trumps, Reason.TRUMP_NOT_BROKEN),)
 
-    def explain(self, ctx: DealContext, reason: Reason, card: int, allowed: int) -> str:
+    def explain(self, ctx: DealContext, reason: Reason, card: Card, allowed: CardSet) -> str:
         msg = (
-            f"trump has not been broken, so you may not lead a trump ({CARDS[card]}) while you "
+            f"trump has not been broken, so you may not lead a trump ({card}) while you "
             "hold other suits"
         )
         if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD:
             msg += " (unless you bid board)"
         return msg
 
-    def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
+    def breaks_trump(self, ctx: DealContext, trick: tuple[Card, ...]) -> bool:
         """Option ``trump_broken_by``: any trump played breaks
         trump, or only one played by a player who could not follow."""
-        tmask = ctx.ranking.trumps(ctx.trump)
-        if not any((tmask >> card) & 1 for card in trick):
+        trumps = ctx.ranking.trumps(ctx.trump)
+        if not any(card in trumps for card in trick):
             return False
-        return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or not (tmask >> trick[0]) & 1
+        return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or trick[0] not in trumps
 
     def describe(self) -> str:
         return self._describe(jokers=True, board=True, declarer=False, always=False)

@@ -8,7 +8,8 @@ from typing import ClassVar
 
 import attrs
 
-from backalley.cards import CARDS
+from backalley.cards import Card
+from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
@@ -30,31 +31,34 @@ class MustHeadTrick(FollowPolicy):
     tag: ClassVar[str] = "must-head"
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+        self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
     ) -> tuple[Restriction, ...]:
         following = super().restrictions(ctx, seat, hand, trick, leader)
         allowed = hand
-        for mask, _reason in following:
-            allowed &= mask
-        heading = 0
+        for cards, _reason in following:
+            allowed &= cards
         position = len(trick)
-        rest = allowed
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if ctx.ranking.trick_winner((*trick, low.bit_length() - 1), ctx.trump) == position:
-                heading |= low
+        heading = CardSet.of(
+            card
+            for card in allowed
+            if ctx.ranking.trick_winner((*trick, card), ctx.trump) == position
+        )
         if heading and heading != allowed:
             return (*following, (heading, Reason.MUST_HEAD_TRICK))
         return following
 
     def explain(
-        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+        self,
+        ctx: DealContext,
+        reason: Reason,
+        card: Card,
+        allowed: CardSet,
+        trick: tuple[Card, ...],
     ) -> str:
         if reason is Reason.MUST_HEAD_TRICK:
             return (
                 f"you can beat the best card of this trick, so you must: play a card that "
-                f"wins it, not {CARDS[card]}"
+                f"wins it, not {card}"
             )
         return super().explain(ctx, reason, card, allowed, trick)
 

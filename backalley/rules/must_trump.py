@@ -7,7 +7,8 @@ from typing import ClassVar
 
 import attrs
 
-from backalley.cards import CARDS
+from backalley.cards import Card
+from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
@@ -27,7 +28,7 @@ class MustTrumpWhenVoid(FollowPolicy):
     tag: ClassVar[str] = "must-trump"
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+        self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
     ) -> tuple[Restriction, ...]:
         following = super().restrictions(ctx, seat, hand, trick, leader)
         if following:
@@ -36,12 +37,17 @@ class MustTrumpWhenVoid(FollowPolicy):
         return ((trumps, Reason.MUST_TRUMP),) if trumps else ()
 
     def explain(
-        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+        self,
+        ctx: DealContext,
+        reason: Reason,
+        card: Card,
+        allowed: CardSet,
+        trick: tuple[Card, ...],
     ) -> str:
         if reason is Reason.MUST_TRUMP:
             return (
                 f"you cannot follow the suit led, so you must play a trump if you hold one, "
-                f"not {CARDS[card]}"
+                f"not {card}"
             )
         return super().explain(ctx, reason, card, allowed, trick)
 

@@ -32,10 +32,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from backalley.cards import CARDS
+from backalley.cards import CARDS, Card, Suit
+from backalley.cardset import CardSet
 from backalley.errors import Reason, RuleSetError, SetupError
 from backalley.moves import PLAYS, Move, Play
-from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
+from backalley.rules.context import BiddingContext, DealContext
 from backalley.rules.protocols import Refusal
 from backalley.values import BiddingOutcome
 
@@ -88,6 +89,14 @@ def trusted_answer_key(part: object) -> Callable[[BiddingContext], Hashable] | N
 
 
 _tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame
+_cardset = int.__new__  # a CardSet of the engine's own bit set (checked already)
+_and = int.__and__  # the intersection of two bit sets as a plain int
+
+
+def _cards(trick: tuple[int, ...]) -> tuple[Card, ...]:
+    """The cards of a trick (the engine keeps card indices)."""
+    return tuple(map(CARDS.__getitem__, trick))
+
 
 
 class CallAnswers:
@@ -187,7 +196,7 @@ class Plan:
         self.players = rules.players
         self.seat_teams = rules.seat_teams
         self.teams = rules.teams
-        mask = rules.deck.mask
+        mask = int(rules.deck.cards)
         self.deck_mask: int = mask
         self.deck_cards: tuple[int, ...] = tuple(i for i in range(54) if mask >> i & 1)
         self.hand_sizes: tuple[int, ...] = tuple(rules.schedule.hand_sizes)
@@ -230,7 +239,7 @@ class Plan:
         dealer: int,
         hand_size: int,
         outcome: BiddingOutcome | None = None,
-        trump: int = NO_TRUMP,
+        trump: Suit | None = None,
     ) -> DealContext:
         """The :class:`DealContext` of a deal of this rule set."""
         return DealContext(
@@ -366,13 +375,13 @@ class Plan:
         part (following).  A rule that leaves a non-empty hand nothing to play
         raises :class:`~backalley.RuleSetError` naming the part."""
         if trick:
-            found = self._follow(ctx, seat, hand, trick, leader)
+            found = self._follow(ctx, seat, _cardset(CardSet, hand), _cards(trick), leader)
         else:
-            found = self._lead(ctx, seat, hand, broken)
+            found = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
         mask = hand
         try:
             for allowed, _reason in found:
-                mask &= allowed
+                mask = _and(mask, allowed)
         except (TypeError, ValueError):
             raise self._bad_restrictions(trick, found) from None
         if not mask and hand:
@@ -417,18 +426,19 @@ class Plan:
         if not hand & bit:
             return (Reason.NOT_IN_HAND, f"you do not hold {CARDS[card]}")
         rules = self.rules
+        cards = _cards(trick)
         if trick:
-            found = rules.follow.restrictions(ctx, seat, hand, trick, leader)
+            found = rules.follow.restrictions(ctx, seat, CardSet(hand), cards, leader)
         else:
-            found = rules.lead.restrictions(ctx, seat, hand, broken)
+            found = rules.lead.restrictions(ctx, seat, CardSet(hand), broken)
         remaining = hand
         for allowed, reason in found:
-            allowed &= remaining
+            allowed = CardSet(_and(allowed, remaining))
             if not allowed & bit:
                 if trick:
-                    return (reason, rules.follow.explain(ctx, reason, card, allowed, trick))
-                return (reason, rules.lead.explain(ctx, reason, card, allowed))
-            remaining = allowed
+                    return (reason, rules.follow.explain(ctx, reason, CARDS[card], allowed, cards))
+                return (reason, rules.lead.explain(ctx, reason, CARDS[card], allowed))
+            remaining = int(allowed)
         return None
 
     def plays(self, mask: int) -> tuple[Play, ...]:
@@ -466,7 +476,7 @@ class Plan:
 
     def winner(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
         """The seat that wins a completed trick (the ranking part's ``trick_winner``)."""
-        position = self.rules.ranking.trick_winner(trick, ctx.trump)
+        position = self.rules.ranking.trick_winner(_cards(trick), ctx.trump)
         if type(position) is not int or not 0 <= position < len(trick):
             raise RuleSetError(
                 [
@@ -479,11 +489,61 @@ class Plan:
 
     def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
         """Whether a completed trick breaks trump (the lead part's ``breaks_trump``)."""
-        return bool(self.rules.lead.breaks_trump(ctx, trick))
+        return bool(self.rules.lead.breaks_trump(ctx, _cards(trick)))
 
     def first_leader(self, ctx: DealContext) -> int:
         """Who leads the first trick of a played deal (the lead part's ``first_leader``)."""
         return self._seat(self.rules.lead.first_leader(ctx), "lead", "first_leader")
+
+    def opening(
+        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int | None, int, Suit | None]:
+        """The trump part's opening of a freshly dealt deal (its ``opening``), in
+        the engine's raw forms: the hands, the stock, the turn-up, the discards
+        and the opening trump; a setup that loses or invents cards is refused."""
+        setup = self.rules.trump.opening(
+            ctx, tuple(map(CardSet, hands)), tuple(map(CARDS.__getitem__, stock))
+        )
+        name = type(self.rules.trump).__name__
+        try:
+            held = tuple(int(hand) for hand in setup.hands)
+            left = tuple(card.index for card in setup.stock)
+            turn_up = None if setup.turn_up is None else setup.turn_up.index
+            discards = int(setup.discards)
+            trump = setup.trump
+        except (AttributeError, TypeError, ValueError):
+            raise RuleSetError(
+                [f"trump: {name}.opening must answer a TrumpSetup of cards, not {setup!r}"]
+            ) from None
+        every = 0
+        for hand in held:
+            every |= hand
+        for card in left:
+            every |= 1 << card
+        if turn_up is not None:
+            every |= 1 << turn_up
+        every |= discards
+        before = 0
+        for hand in hands:
+            before |= hand
+        for card in stock:
+            before |= 1 << card
+        count = sum(h.bit_count() for h in held) + len(left) + (turn_up is not None) + discards.bit_count()
+        if (
+            len(held) != self.players
+            or every != before
+            or count != len(stock) + sum(h.bit_count() for h in hands)
+            or any(h.bit_count() != ctx.hand_size for h in held)
+            or not (trump is None or isinstance(trump, Suit))
+        ):
+            raise RuleSetError(
+                [
+                    f"trump: {name}.opening must keep every dealt card exactly once "
+                    f"({ctx.hand_size} per hand, the rest in the stock, the turn-up or the "
+                    f"discards) and answer a suit or None as trump, not {setup!r}"
+                ]
+            )
+        return held, left, turn_up, discards, trump
 
     def trump_choices(self, ctx: DealContext) -> tuple[Any, ...]:
         """What a declarer may name as trump (none: the deal is played at once)."""
@@ -496,7 +556,7 @@ class Plan:
     ) -> tuple[int, ...]:
         """The points of each side (the scoring part's ``score``): one whole
         number per side, as a tuple."""
-        points = self.rules.scoring.score(ctx, tricks, dealt)
+        points = self.rules.scoring.score(ctx, tricks, tuple(map(CardSet, dealt)))
         try:
             out = tuple(points)
         except TypeError:

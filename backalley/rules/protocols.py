@@ -6,9 +6,12 @@ broken).  The engine calls these methods and never looks at a part's type or
 options, so a new house rule is one class implementing its part's protocol,
 registered with :func:`backalley.rules.register`.
 
-A *restriction* is ``(allowed, reason)``: the cards of the hand a rule allows
-(a bit set of card indices, bit ``i`` for card index ``i``; see
-:mod:`backalley.cards`) and the :class:`~backalley.Reason` it gives for
+Parts speak the game's terms: cards are :class:`~backalley.Card` values, sets
+of cards (a hand, the trumps, what a rule allows) :class:`~backalley.CardSet`
+values, and a trump a :class:`~backalley.Suit` or ``None`` for no trump suit.
+
+A *restriction* is ``(allowed, reason)``: the cards a rule allows (a
+:class:`~backalley.CardSet`) and the :class:`~backalley.Reason` it gives for
 refusing the others.  The legal plays are the hand narrowed by every
 restriction in order; a refused card is explained by the first restriction
 that excludes it, through the same part's ``explain``.  Legal moves and
@@ -20,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from backalley.cards import Suit
+from backalley.cards import Card, Suit
+from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.moves import Move
 from backalley.values import BiddingOutcome
@@ -47,8 +51,8 @@ __all__ = [
     "TrumpRule",
 ]
 
-Restriction = tuple[int, Reason]
-"""``(allowed cards as a bit set, the reason the others are refused)``."""
+Restriction = tuple[CardSet, Reason]
+"""``(the cards a rule allows, the reason it refuses the others)``."""
 Refusal = tuple[Reason, str]
 """``(reason, a sentence for the player)``."""
 
@@ -101,8 +105,8 @@ class DeckRule(RulePart, Protocol):
     def has_jokers(self) -> bool: ...
 
     @property
-    def mask(self) -> int:
-        """The deck as a bit set of card indices."""
+    def cards(self) -> CardSet:
+        """The cards in play."""
         ...
 
 
@@ -143,7 +147,7 @@ class TrumpRule(RulePart, Protocol):
     """How each deal's trump is fixed."""
 
     def opening(
-        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+        self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
     ) -> TrumpSetup:
         """What the part does to a freshly dealt deal: the turn-up (and any
         joker handling), the opening trump.  ``ctx.trump`` is not known yet."""
@@ -153,9 +157,9 @@ class TrumpRule(RulePart, Protocol):
         """Whether a card is turned up after the deal."""
         ...
 
-    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
-        """The effective trump (0..3, or 4 for none) at the opening of a deal
-        with this turn-up (``None``: no card turned)."""
+    def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
+        """The effective trump (a suit, or ``None`` for no trump suit) at the
+        opening of a deal with this turn-up (``None``: no card turned)."""
         ...
 
     def choices(self, ctx: DealContext) -> tuple[Suit | None, ...]:
@@ -163,8 +167,8 @@ class TrumpRule(RulePart, Protocol):
         trump); empty when nobody names trump."""
         ...
 
-    def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
-        """The cards (a bit set) that :meth:`opening` may put out of play
+    def discardable(self, ctx: DealContext, turn_up: Card | None) -> CardSet:
+        """The cards that :meth:`opening` may put out of play
         besides the turn-up, in a deal with this turn-up (for checking a
         player's view, which shows the discards)."""
         ...
@@ -219,16 +223,16 @@ class LeadRule(RulePart, Protocol):
         ...
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, broken: bool
+        self, ctx: DealContext, seat: int, hand: CardSet, broken: bool
     ) -> tuple[Restriction, ...]:
         """The rules narrowing what ``seat`` may lead from ``hand``."""
         ...
 
-    def explain(self, ctx: DealContext, reason: Reason, card: int, allowed: int) -> str:
+    def explain(self, ctx: DealContext, reason: Reason, card: Card, allowed: CardSet) -> str:
         """Why ``card`` may not be led (``allowed``: what the restriction allows)."""
         ...
 
-    def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
+    def breaks_trump(self, ctx: DealContext, trick: tuple[Card, ...]) -> bool:
         """Whether a completed trick breaks trump."""
         ...
 
@@ -237,13 +241,18 @@ class FollowRule(RulePart, Protocol):
     """What a player must play to a trick that has been led."""
 
     def restrictions(
-        self, ctx: DealContext, seat: int, hand: int, trick: tuple[int, ...], leader: int
+        self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
     ) -> tuple[Restriction, ...]:
         """The rules narrowing what ``seat`` may play from ``hand`` to ``trick``."""
         ...
 
     def explain(
-        self, ctx: DealContext, reason: Reason, card: int, allowed: int, trick: tuple[int, ...]
+        self,
+        ctx: DealContext,
+        reason: Reason,
+        card: Card,
+        allowed: CardSet,
+        trick: tuple[Card, ...],
     ) -> str:
         """Why ``card`` may not be played to ``trick``."""
         ...
@@ -252,23 +261,23 @@ class FollowRule(RulePart, Protocol):
 class Ranking(RulePart, Protocol):
     """The order of the cards and who wins a trick."""
 
-    def trumps(self, trump: int) -> int:
-        """The cards that are trumps under the effective trump (a bit set)."""
+    def trumps(self, trump: Suit | None) -> CardSet:
+        """The cards that are trumps under the effective trump."""
         ...
 
-    def suit_cards(self, card: int, trump: int) -> int:
+    def suit_cards(self, card: Card, trump: Suit | None) -> CardSet:
         """The cards that belong to the same suit as ``card`` (what following it means)."""
         ...
 
-    def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
+    def trick_winner(self, trick: tuple[Card, ...], trump: Suit | None) -> int:
         """The position in ``trick`` (0 = the lead) of the card that wins it."""
         ...
 
-    def highest(self, cards: int, trump: int) -> int:
+    def highest(self, cards: CardSet, trump: Suit | None) -> Card:
         """The highest card of a non-empty set of cards of one suit."""
         ...
 
-    def lowest(self, cards: int, trump: int) -> int:
+    def lowest(self, cards: CardSet, trump: Suit | None) -> Card:
         """The lowest card of a non-empty set of cards of one suit."""
         ...
 
@@ -277,7 +286,7 @@ class ScoringRule(RulePart, Protocol):
     """Points per side at the end of a deal."""
 
     def score(
-        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]
+        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[CardSet]
     ) -> tuple[int, ...]:
         """The points of each side: ``tricks`` per side, ``dealt`` the hands as dealt."""
         ...

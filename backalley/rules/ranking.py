@@ -13,8 +13,10 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import CARDS, JOKERS_MASK, LJ_INDEX
+from backalley.cards import JOKERS_MASK, LJ_INDEX, Card, Suit
+from backalley.cardset import CardSet
 from backalley.rules.base import Part, has_jokers
+from backalley.rules.context import TRUMP_INDEX
 from backalley.rules.registry import register
 
 __all__ = ["SUIT_BITS", "JokersHigh", "OrderedRanking"]
@@ -35,58 +37,56 @@ class OrderedRanking(Part):
     __slots__ = ()
     part: ClassVar[str] = "ranking"
 
-    def key(self, card: int, trump: int) -> int:
+    def key(self, card: Card, trump: Suit | None) -> int:
         """The strength of ``card`` within its suit (higher wins); trumps are
         compared with trumps only, so the keys of different suits never meet."""
         raise NotImplementedError
 
-    def trumps(self, trump: int) -> int:
-        return SUIT_BITS[trump] | JOKERS_MASK
+    def trumps(self, trump: Suit | None) -> CardSet:
+        """The trump suit's cards and both jokers (the jokers alone without a trump suit)."""
+        return _TRUMPS[TRUMP_INDEX[trump]]
 
-    def suit_cards(self, card: int, trump: int) -> int:
-        if card >= LJ_INDEX or card // 13 == trump:
-            return SUIT_BITS[trump] | JOKERS_MASK
-        return SUIT_BITS[card // 13]
+    def suit_cards(self, card: Card, trump: Suit | None) -> CardSet:
+        """The cards of ``card``'s suit; a joker and a trump belong to the trumps."""
+        index, t = card.index, TRUMP_INDEX[trump]
+        if index >= LJ_INDEX or index // 13 == t:
+            return _TRUMPS[t]
+        return _PLAIN[index // 13]
 
-    def trick_winner(self, trick: tuple[int, ...], trump: int) -> int:
+    def trick_winner(self, trick: tuple[Card, ...], trump: Suit | None) -> int:
         """The position of the trick's highest trump, else of the highest card
-        of the suit led (by :meth:`key`)."""
+        of the suit led (by :meth:`key`; the earliest of equals)."""
         key = self.key
-        tmask = SUIT_BITS[trump] | JOKERS_MASK
+        tmask = int(_TRUMPS[TRUMP_INDEX[trump]])
         led = trick[0]
-        best_trump = bool((tmask >> led) & 1)
-        suit = tmask if best_trump else SUIT_BITS[led // 13]
+        best_trump = bool((tmask >> led.index) & 1)
+        suit = tmask if best_trump else int(_PLAIN[led.index // 13])
         best_pos, best_key = 0, key(led, trump)
         for pos in range(1, len(trick)):
             card = trick[pos]
-            if (tmask >> card) & 1:
+            if (tmask >> card.index) & 1:
                 strength = key(card, trump)
                 if not best_trump or strength > best_key:
                     best_pos, best_key, best_trump = pos, strength, True
-            elif not best_trump and (suit >> card) & 1:
+            elif not best_trump and (suit >> card.index) & 1:
                 strength = key(card, trump)
                 if strength > best_key:
                     best_pos, best_key = pos, strength
         return best_pos
 
-    def highest(self, cards: int, trump: int) -> int:
-        """The card of ``cards`` with the highest :meth:`key` (the lowest index of equals)."""
-        return max(_indices(cards), key=lambda card: self.key(card, trump))
+    def highest(self, cards: CardSet, trump: Suit | None) -> Card:
+        """The card of ``cards`` with the highest :meth:`key` (the first in card order of equals)."""
+        return max(cards, key=lambda card: self.key(card, trump))
 
-    def lowest(self, cards: int, trump: int) -> int:
-        """The card of ``cards`` with the lowest :meth:`key` (the lowest index of equals)."""
-        return min(_indices(cards), key=lambda card: self.key(card, trump))
-
-
+    def lowest(self, cards: CardSet, trump: Suit | None) -> Card:
+        """The card of ``cards`` with the lowest :meth:`key` (the first in card order of equals)."""
+        return min(cards, key=lambda card: self.key(card, trump))
 
 
-def _indices(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_PLAIN: tuple[CardSet, ...] = tuple(CardSet(bits) for bits in SUIT_BITS)
+"""The plain cards of each suit (none for no trump suit)."""
+_TRUMPS: tuple[CardSet, ...] = tuple(CardSet(bits | JOKERS_MASK) for bits in SUIT_BITS)
+"""The trumps under each raw trump 0..4: its suit and both jokers."""
 
 
 @register
@@ -100,8 +100,8 @@ class JokersHigh(OrderedRanking):
 
     tag: ClassVar[str] = "jokers-high"
 
-    def key(self, card: int, trump: int) -> int:
-        return card  # card indices run 2..A within a suit, then LJ, BJ
+    def key(self, card: Card, trump: Suit | None) -> int:
+        return card.index  # card indices run 2..A within a suit, then LJ, BJ
 
     def describe(self) -> str:
         return self._describe(lowest="2", jokers=True) + (
@@ -112,8 +112,7 @@ class JokersHigh(OrderedRanking):
         """The card order of ``rules``' deck (down to its lowest rank; the
         jokers only when the deck has them) and how a trick is won.  Which
         no-trump deals keep a joker in play is the trump part's to say."""
-        mask = rules.deck.mask
-        plain = [CARDS[i].rank for i in range(52) if mask >> i & 1]
+        plain = [card.rank for card in rules.deck.cards if not card.is_joker]
         lowest = min(plain).letter if plain else "2"
         return self._describe(lowest="10" if lowest == "T" else lowest, jokers=has_jokers(rules))
 

@@ -27,6 +27,7 @@ from backalley.errors import RuleSetError
 __all__ = [
     "PART_NAMES",
     "claims_part",
+    "is_frozen",
     "is_registered",
     "lookup",
     "part_classes",
@@ -83,6 +84,34 @@ def register(cls: C) -> C:
     return cls
 
 
+_PROBE = "_backalley_frozen_probe"
+"""The attribute :func:`is_frozen` tries to set (no class has it)."""
+
+
+def is_frozen(cls: type) -> bool:
+    """Whether ``cls`` is a frozen attrs class, judged by what its instances do.
+
+    A bare instance (``cls.__new__(cls)``, no ``__init__`` run) is asked to
+    take an attribute: a frozen attrs class refuses with
+    :class:`attrs.exceptions.FrozenInstanceError`; a class that is not frozen
+    takes it, or (slotted) refuses with a plain :class:`AttributeError`.  No
+    private name of attrs is read.
+    """
+    if not isinstance(cls, type) or not attrs.has(cls):
+        return False
+    try:
+        probe = cls.__new__(cls)
+    except Exception:  # a __new__ that needs arguments: not a value class we can use
+        return False
+    try:
+        setattr(probe, _PROBE, None)
+    except attrs.exceptions.FrozenInstanceError:
+        return True
+    except Exception:  # AttributeError (slotted) or a custom __setattr__'s refusal
+        return False
+    return False
+
+
 def _registration_problems(cls: Any) -> list[str]:
     name = getattr(cls, "__qualname__", repr(cls))
     if not isinstance(cls, type) or not attrs.has(cls):
@@ -97,7 +126,7 @@ def _registration_problems(cls: Any) -> list[str]:
             f"(set `tag` on the class itself), got {tag!r}"
         ]
     problems = []
-    if getattr(cls.__setattr__, "__name__", "") != "_frozen_setattrs":
+    if not is_frozen(cls):
         problems.append(f"{name}: a rule part must be frozen (@attrs.frozen)")
     for method in _REQUIRED:
         if not callable(getattr(cls, method, None)):

@@ -7,14 +7,15 @@ from typing import Any, ClassVar
 
 import attrs
 
+from backalley.cards import SUITS, Card, Suit
 from backalley.rules.base import has_jokers
-from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.context import DealContext
 from backalley.rules.registry import register
 from backalley.rules.trump import _TrumpPart
 
 __all__ = ["RotatingTrump"]
 
-_CYCLE = (0, 1, 2, 3, NO_TRUMP)
+_CYCLE: tuple[Suit | None, ...] = (*SUITS, None)
 _NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
 
@@ -30,7 +31,7 @@ class RotatingTrump(_TrumpPart):
     tag: ClassVar[str] = "rotating"
     part: ClassVar[str] = "trump"
 
-    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+    def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
         return _CYCLE[ctx.deal_index % len(_CYCLE)]
 
     def describe(self) -> str:

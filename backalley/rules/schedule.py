@@ -10,6 +10,7 @@ import attrs
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
 from backalley.rules.registry import register
+from backalley.rules.validators import whole_numbers
 
 __all__ = ["Schedule"]
 
@@ -27,16 +28,11 @@ def _to_sizes(value: Iterable[int]) -> tuple[int, ...]:
         ) from None
 
 
-def _check_sizes(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> None:
-    if not value:
-        raise RuleSetError(["schedule: a game needs at least one deal"])
+def _at_most_max_deals(instance: Schedule, attribute: Any, value: tuple[int, ...]) -> None:
+    """attrs validator: a schedule has at most :data:`MAX_DEALS` deals (checked
+    before its hand sizes are read one by one)."""
     if len(value) > MAX_DEALS:
         raise RuleSetError([f"schedule: a game has at most {MAX_DEALS} deals, not {len(value)}"])
-    for size in value:
-        if type(size) is not int or size < 1:
-            raise RuleSetError(
-                [f"schedule: every hand size must be a whole number >= 1, got {size!r}"]
-            )
 
 
 @register
@@ -53,7 +49,7 @@ class Schedule(Part):
     hand_sizes: tuple[int, ...] = attrs.field(
         factory=lambda: Schedule.down_and_up().hand_sizes,
         converter=_to_sizes,
-        validator=_check_sizes,
+        validator=[_at_most_max_deals, whole_numbers(low=1)],
     )
 
     @classmethod

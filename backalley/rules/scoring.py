@@ -8,36 +8,16 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import JOKERS_MASK
-from backalley.errors import RuleSetError
+from backalley.cards import Suit
+from backalley.cardset import CardSet
 from backalley.reprs import fields_repr
-from backalley.rules.base import Part, has_board_bids, is_bool, side_word
+from backalley.rules.base import Part, has_board_bids, side_word
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
+from backalley.rules.validators import boolean, instance_or_none, whole
 from backalley.values import Contract
 
 __all__ = ["AuctionScoring", "ContractScoring", "Rainbow"]
-
-SUIT_BITS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
-
-
-def _int(instance: Any, attribute: Any, value: object) -> None:
-    if type(value) is not int:
-        raise RuleSetError([f"scoring: {attribute.name} must be a whole number, got {value!r}"])
-
-
-def _rainbow(instance: Any, attribute: Any, value: Any) -> None:
-    if value is not None and not isinstance(value, Rainbow):
-        raise RuleSetError(
-            [f"scoring: rainbow must be a Rainbow(hand_size, points) or none, got {value!r}"]
-        )
-
-
-def _positive(instance: Any, attribute: Any, value: object) -> None:
-    if type(value) is not int or value < 1:
-        raise RuleSetError(
-            [f"scoring: {attribute.name} must be a whole number >= 1, got {value!r}"]
-        )
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -48,14 +28,19 @@ class Rainbow:
 
     __repr__ = fields_repr
 
-    hand_size: int = attrs.field(default=4, validator=_positive)
-    points: int = attrs.field(default=10, validator=_int)
+    hand_size: int = attrs.field(default=4, validator=whole(low=1))
+    points: int = attrs.field(default=10, validator=whole())
 
-    def holds(self, hand: int, trump: int | None) -> bool:
-        suits = {s for s in range(4) if hand & SUIT_BITS[s]}
-        if hand & JOKERS_MASK and trump is not None and trump < 4:
+    def holds(self, hand: CardSet, trump: Suit | None) -> bool:
+        """Whether ``hand`` holds a card of every suit (a joker counts as a trump)."""
+        suits = {card.suit for card in hand if card.suit is not None}
+        if trump is not None and any(card.is_joker for card in hand):
             suits.add(trump)
         return len(suits) == 4
+
+
+_rainbow_or_none = instance_or_none(Rainbow, "a Rainbow(hand_size, points)")
+"""The validator of a scoring part's ``rainbow`` option: a :class:`Rainbow` or none."""
 
 
 class _SideScoring(Part):
@@ -78,7 +63,7 @@ class _SideScoring(Part):
         return []
 
     def score(
-        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[int]
+        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[CardSet]
     ) -> tuple[int, ...]:
         """The points of each side for one deal."""
         assert ctx.outcome is not None
@@ -92,8 +77,8 @@ class _SideScoring(Part):
         tricks: Sequence[int],
         hand_size: int,
         teams: Sequence[Sequence[int]],
-        dealt: Sequence[int],
-        trump: int | None,
+        dealt: Sequence[CardSet],
+        trump: Suit | None,
     ) -> tuple[int, ...]:
         """:meth:`score` from the bare facts."""
         rainbow = self.rainbow
@@ -117,12 +102,12 @@ class ContractScoring(_SideScoring):
     tag: ClassVar[str] = "contract"
     part: ClassVar[str] = "scoring"
 
-    per_bid_trick: int = attrs.field(default=5, validator=_int)
-    per_overtrick: int = attrs.field(default=1, validator=_int)
-    set_per_bid_trick: int = attrs.field(default=5, validator=_int)
-    per_board_trick: int = attrs.field(default=10, validator=_int)
-    set_per_board_trick: int = attrs.field(default=10, validator=_int)
-    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow)
+    per_bid_trick: int = attrs.field(default=5, validator=whole())
+    per_overtrick: int = attrs.field(default=1, validator=whole())
+    set_per_bid_trick: int = attrs.field(default=5, validator=whole())
+    per_board_trick: int = attrs.field(default=10, validator=whole())
+    set_per_board_trick: int = attrs.field(default=10, validator=whole())
+    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
 
     def needs(self) -> frozenset[str]:
         return frozenset({"summed-contracts"})
@@ -175,10 +160,10 @@ class AuctionScoring(_SideScoring):
     tag: ClassVar[str] = "auction"
     part: ClassVar[str] = "scoring"
 
-    per_trick: int = attrs.field(default=10, validator=_int)
-    set_per_trick: int = attrs.field(default=10, validator=_int)
-    defenders_score_tricks: bool = attrs.field(default=False, validator=is_bool)
-    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow)
+    per_trick: int = attrs.field(default=10, validator=whole())
+    set_per_trick: int = attrs.field(default=10, validator=whole())
+    defenders_score_tricks: bool = attrs.field(default=False, validator=boolean())
+    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
 
     def needs(self) -> frozenset[str]:
         return frozenset({"declarer-contract"})

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
-from backalley.errors import RuleSetError
 from backalley.rules.base import Part
 from backalley.rules.registry import register
+from backalley.rules.validators import whole
 
 __all__ = ["Cutthroat", "Partnerships"]
 
@@ -37,11 +37,6 @@ class Partnerships(Part):
         return "4 players in two partnerships, partners opposite (seats 0 & 2 against 1 & 3)."
 
 
-def _check_players(instance: Cutthroat, attribute: Any, value: int) -> None:
-    if type(value) is not int or not 2 <= value <= 8:
-        raise RuleSetError([f"seating: a cutthroat game has 2 to 8 players, got {value!r}"])
-
-
 @register
 @attrs.frozen(slots=True, repr=False)
 class Cutthroat(Part):
@@ -50,7 +45,7 @@ class Cutthroat(Part):
     tag: ClassVar[str] = "cutthroat"
     part: ClassVar[str] = "seating"
 
-    players: int = attrs.field(default=4, validator=_check_players)
+    players: int = attrs.field(default=4, validator=whole(2, 8))
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

@@ -12,11 +12,12 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import BJ_INDEX, LJ_INDEX, SUITS, Suit
+from backalley.cards import BJ_INDEX, CARDS, LJ_INDEX, SUITS, Card, Suit
+from backalley.cardset import CardSet
 from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, has_jokers, is_bool
-from backalley.rules.context import NO_TRUMP, DealContext
+from backalley.rules.context import DealContext
 from backalley.rules.registry import register
 
 __all__ = [
@@ -48,11 +49,19 @@ class TrumpSetup:
 
     __repr__ = fields_repr
 
-    hands: tuple[int, ...]
-    stock: tuple[int, ...]
-    turn_up: int | None
-    trump: int | None
-    discards: int = 0
+    hands: tuple[CardSet, ...]
+    """Every hand after the part's handling (a joker swapped for a stock card, ...)."""
+    stock: tuple[Card, ...]
+    """The stock that is left, top first (the turn-up is not in it)."""
+    turn_up: Card | None
+    """The card turned up (``None`` where nothing is turned)."""
+    trump: Suit | None
+    """The opening trump: a suit, or ``None`` for no trump suit."""
+    discards: CardSet = attrs.field(factory=CardSet)
+    """The cards put out of play besides the turn-up (a swapped or buried joker)."""
+
+
+_JOKERS = CardSet.of((CARDS[LJ_INDEX], CARDS[BJ_INDEX]))
 
 
 class _TrumpPart(Part):
@@ -70,17 +79,16 @@ class _TrumpPart(Part):
     def choices(self, ctx: DealContext) -> tuple[Suit | None, ...]:
         return ()
 
-    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
-        return NO_TRUMP
+    def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
+        return None
 
-    def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
-        return 0
+    def discardable(self, ctx: DealContext, turn_up: Card | None) -> CardSet:
+        return CardSet()
 
     def opening(
-        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+        self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
     ) -> TrumpSetup:
-        trump = self.trump_for(ctx, None)
-        return TrumpSetup(hands, stock, None, None if trump == NO_TRUMP else trump)
+        return TrumpSetup(hands, stock, None, self.trump_for(ctx, None))
 
 
 @register
@@ -103,51 +111,47 @@ class TurnUpTrump(_TrumpPart):
         swap = self.joker_turn_up is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER and deck.has_jokers
         return 2 if swap else 1
 
-    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
+    def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
         """The turned card's suit; no trump suit for a turned joker (or none turned)."""
-        return NO_TRUMP if turn_up is None or turn_up >= 52 else turn_up // 13
+        return None if turn_up is None else turn_up.suit
 
-    def discardable(self, ctx: DealContext, turn_up: int | None) -> int:
+    def discardable(self, ctx: DealContext, turn_up: Card | None) -> CardSet:
         """A turned joker swaps the other joker out; buried jokers are out too."""
-        jokers = (1 << LJ_INDEX) | (1 << BJ_INDEX)
         mode = self.joker_turn_up
         if turn_up is None or mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
-            return 0
-        if mode is JokerTurnUp.TURN_NEXT_CARD:
-            return jokers & ~(1 << turn_up)
-        return jokers & ~(1 << turn_up) if turn_up >= 52 else 0
+            return CardSet()
+        if mode is JokerTurnUp.TURN_NEXT_CARD or turn_up.is_joker:
+            return _JOKERS - CardSet.of((turn_up,))
+        return CardSet()
 
     def opening(
-        self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
+        self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
     ) -> TrumpSetup:
         if not stock:  # pragma: no cover - RuleSet makes sure a stock card exists
             return TrumpSetup(hands, stock, None, None)
         top, rest = stock[0], stock[1:]
-        if top < 52:
-            return TrumpSetup(hands, rest, top, top // 13)
+        if not top.is_joker:
+            return TrumpSetup(hands, rest, top, top.suit)
         mode = self.joker_turn_up
         if mode is JokerTurnUp.TURN_NEXT_CARD:
             turned = [top]
-            while rest and rest[0] >= 52:
+            while rest and rest[0].is_joker:
                 turned.append(rest[0])
                 rest = rest[1:]
             if rest:  # a suited card shows: it is the turn-up, the jokers are buried
-                buried, turn_up, rest, trump = turned, rest[0], rest[1:], rest[0] // 13
+                buried, turn_up, rest, trump = turned, rest[0], rest[1:], rest[0].suit
             else:  # the stock ran out: the last joker stays turned up, no trump suit
                 buried, turn_up, trump = turned[:-1], turned[-1], None
-            discards = 0
-            for card in buried:
-                discards |= 1 << card
-            return TrumpSetup(hands, rest, turn_up, trump, discards)
+            return TrumpSetup(hands, rest, turn_up, trump, CardSet.of(buried))
         if mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
             return TrumpSetup(hands, rest, top, None)
-        other = 1 << (LJ_INDEX if top == BJ_INDEX else BJ_INDEX)
+        other = CardSet.of((CARDS[LJ_INDEX] if top.index == BJ_INDEX else CARDS[BJ_INDEX],))
         new_hands = list(hands)
-        discards = 0
+        discards = CardSet()
         for seat, hand in enumerate(hands):
             if hand & other and rest:
-                discards |= other
-                new_hands[seat] = (hand ^ other) | (1 << rest[0])
+                discards = other
+                new_hands[seat] = (hand - other) | CardSet.of(rest[:1])
                 rest = rest[1:]
                 break
             if hand & other:  # no stock card to draw (a rule set refuses this): no swap
@@ -204,8 +208,8 @@ class FixedTrump(_TrumpPart):
 
     suit: Suit = attrs.field(default=Suit.SPADES, converter=_to_suit)
 
-    def trump_for(self, ctx: DealContext, turn_up: int | None) -> int:
-        return self.suit.index
+    def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
+        return self.suit
 
     def describe(self) -> str:
         return f"{self.suit.plural.capitalize()} are always trump; nothing is turned up."

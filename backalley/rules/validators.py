@@ -18,9 +18,12 @@ from backalley.errors import RuleSetError
 __all__ = ["boolean", "instance_or_none", "one_of", "whole", "whole_numbers"]
 
 Validator = Callable[[Any, Any, Any], None]
+"""An attrs validator: called with the instance, the attribute and the value."""
 
 
 def _fail(instance: Any, attribute: Any, what: str, value: object) -> RuleSetError:
+    """The refusal of ``value`` for ``attribute``, naming the part (its ``part``,
+    else its class name) and the option, and saying what it ``must be``."""
     owner = getattr(type(instance), "part", type(instance).__name__)
     return RuleSetError([f"{owner}: {attribute.name} must be {what}, got {value!r}"])
 
@@ -50,7 +53,8 @@ def boolean() -> Validator:
 
 
 def whole(low: int | None = None, high: int | None = None) -> Validator:
-    """A whole number (not a truth value), at least ``low`` and at most ``high``."""
+    """A whole number, at least ``low`` and at most ``high`` (either bound may be
+    left out).  Only a plain ``int`` is one: ``True`` and an ``int`` enum are not."""
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
         if (
@@ -64,18 +68,23 @@ def whole(low: int | None = None, high: int | None = None) -> Validator:
 
 
 def whole_numbers(low: int | None = None) -> Validator:
-    """A non-empty list of whole numbers, each at least ``low``."""
-    what = f"one or more {_range_text(low, None).removeprefix('a ')}s"
+    """A non-empty sequence of whole numbers (plain ``int``), each at least ``low``."""
+    what = "one or more whole numbers" + ("" if low is None else f" >= {low}")
 
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        if not value or any(not _is_whole(v) or (low is not None and v < low) for v in value):
+        try:
+            good = bool(value) and all(_is_whole(v) and (low is None or v >= low) for v in value)
+        except TypeError:  # not a list at all
+            good = False
+        if not good:
             raise _fail(instance, attribute, what, value)
 
     return check
 
 
 def one_of(choices: Collection[object]) -> Validator:
-    """One of a few values."""
+    """One of a few values, of the same type as the choice it equals
+    (``True`` is not ``1``)."""
     what = "one of " + ", ".join(map(repr, choices))
 
     def check(instance: Any, attribute: Any, value: Any) -> None:

@@ -260,7 +260,7 @@ def load_view(
             "turn_up",
             "these rules turn up a card" if turn_up is None else "these rules turn up no card",
         )
-    ctx = ctx._replace(trump=rules.trump.trump_for(ctx, None if turn_up is None else turn_up.index))
+    ctx = ctx._replace(trump=rules.trump.trump_for(ctx, turn_up))
     # the bidding, call by call through the plan's bidding nodes
     first = plan.first_bidders[dealer]
     node = plan.opening_node(hand_size, first)
@@ -291,15 +291,14 @@ def load_view(
             "phase", f"the calls lead to phase {expected_phase.value!r}, not {phase.value!r}"
         )
     # trump: named by the declarer, or as the opening made it
-    named = None if trump is None else trump.index
     if choices and phase is not Phase.NAMING_TRUMP:
         if trump not in choices:
             raise fail(
                 "trump",
                 f"the declarer may name only {', '.join(str(c or 'no trump') for c in choices)}",
             )
-        ctx = ctx._replace(trump=4 if named is None else named)
-    elif (4 if named is None else named) != ctx.trump or (choices and trump is not None):
+        ctx = ctx._replace(trump=trump)
+    elif trump is not ctx.trump or (choices and trump is not None):
         raise fail("trump", "the trump does not follow from the rules and the turn-up")
     # the cards: the seat's own hand, the turn-up, the discards, the plays
     own = 0
@@ -308,7 +307,7 @@ def load_view(
     if own.bit_count() != len(hand) or own & ~full:
         raise fail("hand", "the hand has a card twice or a card not in the deck")
     seen = own
-    allowed = rules.trump.discardable(ctx, None if turn_up is None else turn_up.index)
+    allowed = int(rules.trump.discardable(ctx, turn_up))
     for card in discards:
         if not allowed >> card.index & 1:
             raise fail(

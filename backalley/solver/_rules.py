@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from backalley import lowlevel
-from backalley.rules.context import DealContext
+from backalley.cards import CARDS
+from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX, DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.state import GameState
 from backalley.values import Phase
@@ -47,8 +48,10 @@ class DealRules(NamedTuple):
 
 
 def _ctx(rules: DealRules, trump: int) -> DealContext:
+    """The deal's context with the raw trump ``trump`` (0..4)."""
     ctx = rules.ctx
-    return ctx if ctx.trump == trump else ctx._replace(trump=trump)
+    suit = TRUMP_OF_INDEX[trump]
+    return ctx if ctx.trump is suit else ctx._replace(trump=suit)
 
 
 def legal_mask(
@@ -68,12 +71,13 @@ def legal_mask(
 
 def trick_winner(rules: DealRules, trick: Sequence[int], trump: int) -> int:
     """The position in ``trick`` (0 = the leader's card) of the card that wins it."""
-    return rules.rules.ranking.trick_winner(tuple(trick), trump)
+    cards = tuple(map(CARDS.__getitem__, trick))
+    return rules.rules.ranking.trick_winner(cards, TRUMP_OF_INDEX[trump])
 
 
 def breaks_trump(rules: DealRules, trick: Sequence[int], trump: int) -> bool:
     """Whether the completed ``trick`` breaks trump for the rest of the deal."""
-    return rules.rules.lead.breaks_trump(_ctx(rules, trump), tuple(trick))
+    return rules.rules.plan.breaks_trump(_ctx(rules, trump), tuple(trick))
 
 
 def deck_indices(rules: DealRules) -> tuple[int, ...]:
@@ -109,6 +113,6 @@ def position(state: GameState) -> Position | None:
         lowlevel.trick_cards(state),
         state.leader,
         lowlevel.broken(state),
-        ctx.trump,
+        TRUMP_INDEX[ctx.trump],
         ctx.board_bidders,
     )
