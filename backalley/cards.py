@@ -43,6 +43,10 @@ class Suit(enum.Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    # members are singletons compared by identity: hash them as such (in C,
+    # not through Enum's Python-level hash of the name), for the tables keyed by suit
+    __hash__ = object.__hash__
+
     @property
     def letter(self) -> str:
         """The one-letter notation: ``C``, ``D``, ``H`` or ``S``."""
@@ -176,10 +180,17 @@ class Card:
         default=attrs.Factory(lambda card: _index_of(card.rank, card.suit), takes_self=True),
     )
     """The engine's small-integer form of the card (0..53)."""
-
-    @property
-    def is_joker(self) -> bool:
-        return self.rank.is_joker
+    is_joker: bool = attrs.field(
+        init=False,
+        eq=False,
+        hash=False,
+        repr=False,
+        default=attrs.Factory(
+            lambda card: card.rank is Rank.LITTLE_JOKER or card.rank is Rank.BIG_JOKER,
+            takes_self=True,
+        ),
+    )
+    """Whether the card is one of the two jokers (the Bloopers)."""
 
     def __str__(self) -> str:
         if self.suit is None:

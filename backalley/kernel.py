@@ -309,10 +309,8 @@ def end_trick(
     cards): its winner leads the next trick, or the deal is over."""
     plan = rules.plan
     ctx = deal.ctx
-    winner = plan.winner(ctx, trick, leader)
+    winner, broken = plan.trick_end(ctx, trick, leader, broken)
     history = (*history, (leader, trick, winner))
-    if not broken:
-        broken = plan.breaks_trump(ctx, trick)
     if len(history) < ctx.hand_size:
         return (rules, match, deal, PLAYING, hands, winner, (), history, broken)
     return end_deal(rules, match, deal, hands, winner, history, broken)

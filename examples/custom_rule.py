@@ -19,6 +19,7 @@ import attrs
 import backalley as ba
 from backalley.rules import OrderedRanking, register
 
+
 @register
 @attrs.frozen
 class JokersBelowAce(OrderedRanking):

@@ -474,9 +474,24 @@ class Plan:
         run = self._runs[group][bits] = tuple(PLAYS[base + i] for i in range(13) if bits >> i & 1)
         return run
 
+    def trick_end(
+        self, ctx: DealContext, trick: tuple[int, ...], leader: int, broken: bool
+    ) -> tuple[int, bool]:
+        """The seat that wins a completed trick (the ranking part's
+        ``trick_winner``) and whether trump is broken after it (the lead part's
+        ``breaks_trump``, asked while it is not)."""
+        cards = _cards(trick)
+        winner = self._winner(ctx, cards, leader)
+        if not broken:
+            broken = bool(self.rules.lead.breaks_trump(ctx, cards))
+        return winner, broken
+
     def winner(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
         """The seat that wins a completed trick (the ranking part's ``trick_winner``)."""
-        position = self.rules.ranking.trick_winner(_cards(trick), ctx.trump)
+        return self._winner(ctx, _cards(trick), leader)
+
+    def _winner(self, ctx: DealContext, trick: tuple[Card, ...], leader: int) -> int:
+        position = self.rules.ranking.trick_winner(trick, ctx.trump)
         if type(position) is not int or not 0 <= position < len(trick):
             raise RuleSetError(
                 [
@@ -515,25 +530,20 @@ class Plan:
             raise RuleSetError(
                 [f"trump: {name}.opening must answer a TrumpSetup of cards, not {setup!r}"]
             ) from None
-        every = 0
-        for hand in held:
-            every |= hand
-        for card in left:
-            every |= 1 << card
+        every = discards | sum(1 << card for card in left)  # distinct cards: a sum is a union
+        count = discards.bit_count() + len(left)
         if turn_up is not None:
             every |= 1 << turn_up
-        every |= discards
-        before = 0
-        for hand in hands:
-            before |= hand
-        for card in stock:
-            before |= 1 << card
-        count = sum(h.bit_count() for h in held) + len(left) + (turn_up is not None) + discards.bit_count()
+            count += 1
+        size = ctx.hand_size
+        for hand in held:
+            every |= hand
+            count += hand.bit_count()
         if (
             len(held) != self.players
-            or every != before
-            or count != len(stock) + sum(h.bit_count() for h in hands)
-            or any(h.bit_count() != ctx.hand_size for h in held)
+            or every != self.deck_mask
+            or count != len(self.deck_cards)
+            or any(hand.bit_count() != size for hand in held)
             or not (trump is None or isinstance(trump, Suit))
         ):
             raise RuleSetError(
