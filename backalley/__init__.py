@@ -13,6 +13,8 @@ from backalley import rules, variants
 from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
 from backalley.cardset import CardSet, Trump
 from backalley.chance import secure_seed
+from backalley.engine.setup import new_game
+from backalley.engine.state import GameState
 from backalley.errors import (
     BackAlleyError,
     IllegalMoveError,
@@ -23,17 +25,16 @@ from backalley.errors import (
     SetupError,
     UnknownVariantError,
 )
-from backalley.game import new_game
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
 from backalley.rules import RuleSet
-from backalley.state import GameState
 from backalley.values import Contract, DealResult, Phase, Trick
 
 if TYPE_CHECKING:
-    from backalley import houserules, lowlevel
-    from backalley.record import GameRecord, ReplayError, replay
-    from backalley.serialize import from_json, to_json
-    from backalley.views import PlayerView
+    from backalley.engine import lowlevel
+    from backalley.engine.views import PlayerView
+    from backalley.io import houserules
+    from backalley.io.record import GameRecord, ReplayError, replay
+    from backalley.io.serialize import from_json, to_json
 
 __version__ = "0.1.0"
 
@@ -45,25 +46,25 @@ def __getattr__(name: str) -> Any:
     # plain ``import backalley.x`` statements: ``from backalley import x`` would
     # ask this function for ``x`` again before importing it
     if name == "houserules":
-        import backalley.houserules
+        import backalley.io.houserules
 
-        value: Any = backalley.houserules
+        value: Any = backalley.io.houserules
     elif name == "lowlevel":
-        import backalley.lowlevel
+        import backalley.engine.lowlevel
 
-        value = backalley.lowlevel
+        value = backalley.engine.lowlevel
     elif name in ("to_json", "from_json"):
-        import backalley.serialize
+        import backalley.io.serialize
 
-        value = getattr(backalley.serialize, name)
+        value = getattr(backalley.io.serialize, name)
     elif name == "PlayerView":
-        import backalley.views
+        import backalley.engine.views
 
-        value = backalley.views.PlayerView
+        value = backalley.engine.views.PlayerView
     elif name in ("GameRecord", "ReplayError", "replay"):
-        import backalley.record
+        import backalley.io.record
 
-        value = getattr(backalley.record, name)
+        value = getattr(backalley.io.record, name)
     else:
         raise AttributeError(f"module 'backalley' has no attribute {name!r}")
     globals()[name] = value

@@ -44,7 +44,9 @@ class CardSet(int):
 
     def __new__(cls, bits: int = 0) -> CardSet:
         if not isinstance(bits, int) or isinstance(bits, bool):
-            raise NotationError(f"a CardSet is built from an int bit set, not {bits!r} (use CardSet.of)")
+            raise NotationError(
+                f"a CardSet is built from an int bit set, not {bits!r} (use CardSet.of)"
+            )
         if not 0 <= bits <= _UNIVERSE:
             raise NotationError(f"{bits!r} is not a set of the 54 card indices")
         return _int_new(cls, bits)

@@ -57,8 +57,6 @@ def sorted_by(keys: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(map(cards.__getitem__, order))
 
 
-
-
 def draw(seed: int, what: str, n: int) -> int:
     """A uniform choice in ``range(n)`` named ``what`` (e.g. the first dealer)."""
     limit = (1 << 64) - (1 << 64) % n  # reject the top remainder: no bias

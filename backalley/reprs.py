@@ -17,6 +17,7 @@ import attrs
 
 __all__ = ["fields_repr"]
 
+
 def fields_repr(self: Any) -> str:
     """``ClassName(field=value, ...)``, as attrs' generated ``__repr__`` writes it."""
     cls = type(self)

@@ -1106,7 +1106,7 @@ def serialization_rows(seconds: float, repeat: int) -> dict[str, Any]:
     import pickle
     import tracemalloc
 
-    from backalley.vectors import write_vectors
+    from backalley.io.vectors import write_vectors
 
     share = max(seconds / 16, 0.05)
     out: dict[str, Any] = {
@@ -1297,7 +1297,7 @@ def _engine_report(out: dict[str, Any]) -> list[str]:
     o = out["openspiel"]
     lines = [
         "",
-        "Engine (playout = backalley.lowlevel.playout(state, random choice) to the end of "
+        "Engine (playout = backalley.engine.lowlevel.playout(state, random choice) to the end of "
         "each game; view = state.view(seat))",
     ]
     rows = []

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import backalley as ba  # noqa: E402
-from backalley.svg import board  # noqa: E402
+from backalley.render.svg import board  # noqa: E402
 
 
 def readme_position() -> str:

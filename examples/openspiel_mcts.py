@@ -1,4 +1,4 @@
-"""OpenSpiel's MCTS bot plays Back Alley through ``backalley.openspiel``.
+"""OpenSpiel's MCTS bot plays Back Alley through ``backalley.adapters.openspiel``.
 
 Seat 0 is an MCTS bot with random rollouts; seats 1-3 play uniformly at
 random.  The game is one 3-card deal of the gamerules game (a custom rule
@@ -14,7 +14,7 @@ import numpy as np
 from open_spiel.python.algorithms import mcts
 
 import backalley as ba
-from backalley.openspiel import load_game
+from backalley.adapters.openspiel import load_game
 
 
 def play(seed: int = 1, simulations: int = 60) -> object:

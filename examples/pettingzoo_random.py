@@ -9,7 +9,7 @@ Run: ``python examples/pettingzoo_random.py``
 
 from __future__ import annotations
 
-from backalley.pettingzoo import env
+from backalley.adapters.pettingzoo import env
 
 
 def play(variant: str = "vietnam", seed: int = 7) -> dict[str, float]:

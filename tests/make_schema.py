@@ -1,7 +1,7 @@
-"""Build ``backalley/schema/backalley.schema.json`` (JSON Schema, draft 2020-12).
+"""Build ``backalley/io/schema/backalley.schema.json`` (JSON Schema, draft 2020-12).
 
 The schema is written out by hand here, from the shapes that
-``backalley/serialize/``, ``backalley/record.py`` and ``backalley/vectors.py``
+``backalley/io/serialize/``, ``backalley/io/record.py`` and ``backalley/io/vectors.py``
 write and read (format version 2: a state is its game's start and moves,
 deal results are objects everywhere, a view carries its legal moves and an
 answer for each card of its hand).  It introspects the engine only for the list of registered
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TARGET = Path(__file__).resolve().parent.parent / "backalley" / "schema" / "backalley.schema.json"
+TARGET = Path(__file__).resolve().parent.parent / "backalley" / "io" / "schema" / "backalley.schema.json"
 FORMAT_VERSION = 2
 MAX_SEAT = 7  # a cutthroat game seats at most 8 players
 

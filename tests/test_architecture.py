@@ -51,9 +51,9 @@ def test_no_rule_part_defines_a_fast_form_of_its_rule(path: Path) -> None:
 
 BUILDERS: dict[str, set[str]] = {
     # the one builder of each value built on every move, by slot stores
-    "backalley/state.py": {"_state"},
-    "backalley/views.py": {"make_view"},
-    "backalley/kernel.py": {"_deal"},
+    "backalley/engine/state.py": {"_state"},
+    "backalley/engine/views.py": {"make_view"},
+    "backalley/engine/kernel.py": {"_deal"},
 }
 """The functions allowed to write into frozen instances (their modules may
 also look the slot descriptors up once, at module level)."""
@@ -124,7 +124,7 @@ MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
     "backalley/rules/registry.py": {"_REGISTRY"},
     "backalley/bots/__init__.py": {"_BOTS", "_FACTORIES"},
     "backalley/variants.py": {"_REGISTRY", "_ALIASES"},
-    "backalley/serialize/convert.py": {"_KINDS"},
+    "backalley/io/serialize/convert.py": {"_KINDS"},
     # bounded memos of the tools (a bot's and the solver's evaluation tables),
     # not of the rules engine
     "backalley/bots/heuristic.py": {"_TABLES"},

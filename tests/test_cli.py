@@ -353,7 +353,7 @@ def test_a_person_at_a_terminal(short: str) -> None:
 
 def test_the_library_imports_no_terminal_or_cluster_library() -> None:
     code = (
-        "import sys, backalley, backalley.simulate, backalley.cli; "
+        "import sys, backalley, backalley.sim.simulate, backalley.cli; "
         "print(sorted(m for m in ('rich', 'ray') if m in sys.modules))"
     )
     proc = python("-c", code, stdout=subprocess.PIPE)
@@ -375,7 +375,7 @@ def test_the_command_line_works_without_rich(monkeypatch: pytest.MonkeyPatch) ->
 def test_the_results_table_with_rich() -> None:
     rich_console = pytest.importorskip("rich.console")
     from backalley.cli.simulate import _rich_table
-    from backalley.simulate import Plan, run_local, summarize
+    from backalley.sim.simulate import Plan, run_local, summarize
 
     plan = Plan(ba.variants.GAMERULES, ("random",) * 4, games=2, seed=1)
     out = io.StringIO()

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import backalley as ba
 from backalley import houserules, lowlevel
-from backalley.legality import legal_moves as uncached_legal_moves
+from backalley.engine.legality import legal_moves as uncached_legal_moves
+from backalley.io.serialize import rules_from_data, rules_to_data
 from backalley.rules import (
     AllPass,
     Auction,
@@ -46,7 +47,6 @@ from backalley.rules import (
     TrumpLead,
     TurnUpTrump,
 )
-from backalley.serialize import rules_from_data, rules_to_data
 
 from .helpers import check_conservation
 from .strategies import registry_rule_sets

@@ -1,4 +1,4 @@
-"""The text diagram of a position (backalley.diagram) and suit symbols in notation."""
+"""The text diagram of a position (backalley.render.diagram) and suit symbols in notation."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import backalley as ba
-from backalley.diagram import diagram, hand_text
+from backalley.render.diagram import diagram, hand_text
 
 from .randomgames import positions
 

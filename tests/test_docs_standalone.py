@@ -123,9 +123,9 @@ def test_exemptions_are_needed() -> None:
         if not path.exists():
             continue
         text = path.read_text(encoding="utf-8")
-        assert (
-            _outside_citations(text) or _tracker_test_names(text) or _tracker_citations(text)
-        ), f"{rel} passes every check now: remove it from EXEMPT"
+        assert _outside_citations(text) or _tracker_test_names(text) or _tracker_citations(text), (
+            f"{rel} passes every check now: remove it from EXEMPT"
+        )
 
 
 def test_the_checks_catch_what_they_are_for() -> None:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import backalley as ba
 from backalley import houserules
-from backalley.serialize.record_file import check_record_file
+from backalley.io.serialize.record_file import check_record_file
 
 from .helpers import fuzz_examples
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import backalley as ba
 from backalley import houserules
 from backalley.cli import main
+from backalley.io.serialize import rules_to_data
 from backalley.rules import (
     AllPass,
     Auction,
@@ -31,7 +32,6 @@ from backalley.rules import (
     TrumpLead,
     TurnUpTrump,
 )
-from backalley.serialize import rules_to_data
 
 from .helpers import fuzz_examples
 

@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LAZY = (
     "cattrs",
-    "backalley.serialize",
-    "backalley.houserules",
-    "backalley.record",
-    "backalley.lowlevel",
+    "backalley.io.serialize",
+    "backalley.io.houserules",
+    "backalley.io.record",
+    "backalley.engine.lowlevel",
     "backalley.rules.sheet",
     "tomllib",
 )
@@ -43,7 +43,7 @@ def test_import_backalley_loads_no_documents_and_they_load_on_first_use() -> Non
     )
     before, played, loaded, cattrs = _run(code).splitlines()
     assert before == played == "[]"
-    assert loaded == "True GameRecord replay ReplayError backalley.houserules"
+    assert loaded == "True GameRecord replay ReplayError backalley.io.houserules"
     assert cattrs == "True"
 
 
@@ -64,7 +64,7 @@ def test_views_the_rules_sheet_and_the_shuffle_hash_load_on_first_use() -> None:
         "print('hashlib' in sys.modules)\n"
         "state = ba.new_game(ba.variants.GAMERULES, seed=1)\n"
         "print('hashlib' in sys.modules)\n"
-        "print(type(state.view(0)) is ba.PlayerView, 'backalley.views' in sys.modules)\n"
+        "print(type(state.view(0)) is ba.PlayerView, 'backalley.engine.views' in sys.modules)\n"
         "print(ba.rules.rules_sheet(ba.variants.GAMERULES).splitlines()[0])\n"
         "from backalley.rules import diff_rules\n"
         "print(diff_rules(ba.variants.GAMERULES, ba.variants.GAMERULES) == [])\n"

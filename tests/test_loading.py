@@ -21,8 +21,8 @@ import pytest
 
 import backalley as ba
 from backalley import houserules
-from backalley.serialize import common
-from backalley.serialize.record_file import check_record_file
+from backalley.io.serialize import common
+from backalley.io.serialize.record_file import check_record_file
 
 
 def _play(rules: ba.RuleSet, seed: int, deals: int, extra: int = 5) -> ba.GameState:
@@ -319,7 +319,7 @@ def test_schedule_length_and_document_size_bounded() -> None:
 RACE = textwrap.dedent(
     """
     import threading, time, backalley as ba
-    from backalley.serialize import convert
+    from backalley.io.serialize import convert
     register = convert._register
     def slow(*args):  # widen the window in which the registration is half done
         time.sleep(0.0005)

@@ -1,4 +1,4 @@
-"""backalley.lowlevel: dealing a known deck order at the opening of a deal
+"""backalley.engine.lowlevel: dealing a known deck order at the opening of a deal
 (``deal_order``), and opening a position's current deal again (``opening``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The OpenSpiel game (backalley.openspiel): OpenSpiel's own checks on every
+"""The OpenSpiel game (backalley.adapters.openspiel): OpenSpiel's own checks on every
 variant, chance nodes that deal the drawn order, observations that hide what
 they must, returns from the scores, serialization, and an MCTS bot."""
 
@@ -18,8 +18,8 @@ pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
 import backalley as ba  # noqa: E402
-from backalley.encoding import Actions  # noqa: E402
-from backalley.openspiel import load_game  # noqa: E402
+from backalley.adapters.encoding import Actions  # noqa: E402
+from backalley.adapters.openspiel import load_game  # noqa: E402
 
 from .helpers import deck_order  # noqa: E402
 
@@ -270,7 +270,7 @@ def test_the_research_page_code_runs() -> None:
 def test_importing_backalley_imports_no_framework() -> None:
     code = (
         "import sys, backalley, backalley.variants; "
-        "assert not {'pyspiel', 'pettingzoo', 'numpy', 'backalley.encoding'} & set(sys.modules)"
+        "assert not {'pyspiel', 'pettingzoo', 'numpy', 'backalley.adapters.encoding'} & set(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
 

@@ -1,4 +1,4 @@
-"""The PettingZoo environment (backalley.pettingzoo): PettingZoo's API test on
+"""The PettingZoo environment (backalley.adapters.pettingzoo): PettingZoo's API test on
 every variant, rewards per deal that add up to the scores, masks that are the
 legal moves, the observation shared with the OpenSpiel game, and rendering."""
 
@@ -16,8 +16,8 @@ pettingzoo_test = pytest.importorskip("pettingzoo.test")
 np = pytest.importorskip("numpy")
 
 import backalley as ba  # noqa: E402
-from backalley.encoding import Actions, observation_layout  # noqa: E402
-from backalley.pettingzoo import env, raw_env, render_text  # noqa: E402
+from backalley.adapters.encoding import Actions, observation_layout  # noqa: E402
+from backalley.adapters.pettingzoo import env, raw_env, render_text  # noqa: E402
 
 HAND_AT = 4 + 5 + 4 + 4 + 13  # seat, phase, to_act, dealer, hand_size (module docstring)
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_random.py"
@@ -109,7 +109,7 @@ def test_masks_are_empty_for_seats_not_to_act_and_hands_stay_hidden() -> None:
 
 def test_the_observation_is_the_openspiel_observation_tensor() -> None:
     pytest.importorskip("pyspiel")
-    from backalley.openspiel import load_game
+    from backalley.adapters.openspiel import load_game
 
     ospiel = load_game("gamerules", deals=1, dealer=0)
     rng = random.Random(9)

@@ -1,5 +1,5 @@
-"""Game records, replay and the command line that checks them (backalley/record.py,
-backalley/cli.py, backalley/vectors.py).
+"""Game records, replay and the command line that checks them (backalley/io/record.py,
+backalley/cli.py, backalley/io/vectors.py).
 
 - the golden records ``tests/data/records/<variant>.json`` (one whole game of
   every registered variant, written by ``tests/make_records.py``) replay to

@@ -1,4 +1,4 @@
-"""The JSON Schema of backalley's documents (backalley/schema/backalley.schema.json).
+"""The JSON Schema of backalley's documents (backalley/io/schema/backalley.schema.json).
 
 Every document the library writes validates: rule sets of every variant,
 states and views at random points of random games of every variant, records,
@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator
 
 import backalley as ba
+from backalley.io.schema import definitions, schema
+from backalley.io.serialize import FORMAT_VERSION, from_data, to_data
+from backalley.io.vectors import probe_moves, write_vectors
 from backalley.rules.registry import PART_NAMES, part_classes
-from backalley.schema import definitions, schema
-from backalley.serialize import FORMAT_VERSION, from_data, to_data
-from backalley.vectors import probe_moves, write_vectors
 
 from . import make_schema
 from .helpers import short
@@ -89,7 +89,7 @@ def test_the_schema_file_is_what_make_schema_builds() -> None:
 def test_the_schema_file_ships_inside_the_package() -> None:
     from importlib import resources
 
-    assert resources.files("backalley.schema").joinpath("backalley.schema.json").is_file()
+    assert resources.files("backalley.io.schema").joinpath("backalley.schema.json").is_file()
 
 
 def _enum_values(tp: Any) -> list[Any] | None:
@@ -442,7 +442,7 @@ def test_the_example_house_rules_file_fits_the_rule_set_schema() -> None:
     """A house-rules TOML file reads as the same data as a JSON rule set document."""
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
-    path = make_schema.TARGET.parent.parent.parent / "examples" / "house_rules.toml"
+    path = make_schema.TARGET.parents[3] / "examples" / "house_rules.toml"
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     valid("rules_document", data, root=True)
     assert ba.from_json(json.dumps(data), ba.RuleSet) == ba.houserules.load(path)

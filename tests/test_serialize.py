@@ -29,9 +29,10 @@ from jsonschema import Draft202012Validator
 
 import backalley as ba
 from backalley import lowlevel
-from backalley.schema import schema
-from backalley.serialize import from_data, to_data
-from backalley.vectors import probe_moves
+from backalley.io import serialize
+from backalley.io.schema import schema
+from backalley.io.serialize import from_data, to_data
+from backalley.io.vectors import probe_moves
 
 from .helpers import check_conservation, fuzz_examples, short
 from .randomgames import NAMES, games, play, sample_states, walk
@@ -322,7 +323,7 @@ def test_format_version_1_is_refused_with_a_clear_message(cls: type) -> None:
     d = _doc(value)
     d["version"] = 1
     _refused(d, cls, "$.version", "format version 1 is no longer read")
-    assert to_data(value)["version"] == 2 == ba.serialize.FORMAT_VERSION
+    assert to_data(value)["version"] == 2 == serialize.FORMAT_VERSION
 
 
 def test_format_and_version_are_optional_but_checked() -> None:

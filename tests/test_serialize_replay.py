@@ -21,7 +21,8 @@ from unittest import mock
 import pytest
 
 import backalley as ba
-from backalley.serialize import limits, state_doc
+from backalley.io import serialize
+from backalley.io.serialize import limits, state_doc
 
 from .helpers import short
 
@@ -165,7 +166,7 @@ def test_a_game_of_any_registered_variant_fits_the_bounds() -> None:
 
 
 def test_documents_larger_than_the_limit_are_refused_before_parsing() -> None:
-    text = " " * (ba.serialize.common.MAX_DOCUMENT_SIZE + 1)
+    text = " " * (serialize.common.MAX_DOCUMENT_SIZE + 1)
     with mock.patch("json.loads") as loads, pytest.raises(ba.SerializationError, match="at most"):
         ba.from_json(text, ba.GameState)
     assert not loads.called
@@ -203,7 +204,7 @@ def test_the_text_is_read_as_json_reads_it(text: str, outcome: str) -> None:
 def test_to_json_writes_the_documents_json(name: str) -> None:
     """A state's compact text, put together from its parts, is exactly the
     JSON of its document (with deck orders, a named trump, any variant)."""
-    from backalley.serialize import to_data
+    from backalley.io.serialize import to_data
 
     rules = ba.variants.get(name)
     deck = [str(c) for c in ba.CARDS if int(rules.deck.cards) >> c.index & 1]

@@ -15,9 +15,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import backalley as ba
-from backalley.schema import schema
-from backalley.serialize import deal_result_to_data
-from backalley.vectors import write_vectors
+from backalley.io.schema import schema
+from backalley.io.serialize import deal_result_to_data
+from backalley.io.vectors import write_vectors
 
 from .helpers import short
 

@@ -1,4 +1,4 @@
-"""Simulations (backalley/simulate.py, backalley/simulate_ray.py, ``backalley simulate``):
+"""Simulations (backalley/sim/simulate.py, backalley/sim/ray_backend.py, ``backalley simulate``):
 seeds derived from one seed, per-game numbers that are the games' own, sums
 per side, duplicate seating, worker processes and Ray giving the same table."""
 
@@ -14,7 +14,7 @@ import backalley as ba
 from backalley.cli import main
 from backalley.cli.common import load_rules
 from backalley.rules import Schedule
-from backalley.simulate import Plan, run_local, summarize, wilson_interval
+from backalley.sim.simulate import Plan, run_local, summarize, wilson_interval
 
 SHORT = ba.variants.GAMERULES.replace(schedule=Schedule((3, 2, 1)), name="short")
 SHORT_DOC = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}

@@ -1,4 +1,4 @@
-"""The SVG picture of a position (backalley.svg) and ``backalley show``."""
+"""The SVG picture of a position (backalley.render.svg) and ``backalley show``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 
 import backalley as ba
 from backalley.cli import main
-from backalley.show import position_of_record
-from backalley.svg import GOLD, GREEN, board
+from backalley.render.show import position_of_record
+from backalley.render.svg import GOLD, GREEN, board
 
 from .randomgames import NAMES, positions, walk
 

@@ -237,9 +237,7 @@ def test_multiple_bid_multipliers(first: int, second: int, multiplier: int) -> N
         (12, {1}),
     ],
 )
-def test_large_first_announcements_leave_fewer_multiples(
-    first: int, possible: set[int]
-) -> None:
+def test_large_first_announcements_leave_fewer_multiples(first: int, possible: set[int]) -> None:
     """Within 13 tricks a larger first announcement leaves fewer
     multiples: from 5 on only a double (10+) or a plain overbid; from 7 on only
     a plain overbid (a first 4 still allows a triple with 12 or 13, which the

@@ -1,4 +1,4 @@
-"""What one seat may know: ``state.view(seat)`` (backalley/views.py, hidden
+"""What one seat may know: ``state.view(seat)`` (backalley/engine/views.py, hidden
 information).
 
 - a view never leaks: no card of another hand or of the stock, no seed, no
@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 import backalley as ba
 from backalley import lowlevel
-from backalley.serialize import to_data
-from backalley.vectors import probe_moves
+from backalley.io.serialize import to_data
+from backalley.io.vectors import probe_moves
 
 from .helpers import apply_all, position
 from .randomgames import NAMES, games, positions, walk

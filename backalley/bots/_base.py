@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from backalley import lowlevel
+from backalley.engine import lowlevel
+from backalley.engine.state import GameState
+from backalley.engine.views import PlayerView
 from backalley.errors import SetupError
 from backalley.moves import Move
-from backalley.state import GameState
-from backalley.views import PlayerView
 
 __all__ = ["THROW_IN_LIMIT", "Bot", "RandomBot", "check_throw_ins", "rng_from_seed"]
 

@@ -24,17 +24,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from backalley import lowlevel
 from backalley.cards import CARDS
+from backalley.engine import lowlevel
+from backalley.engine.state import GameState
+from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
 from backalley.rules.context import TRUMP_OF_INDEX
 from backalley.rules.ranking import SUIT_BITS, JokersHigh
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
-from backalley.state import GameState
 from backalley.values import BiddingOutcome, Contract, Phase
-from backalley.views import PlayerView
 
 __all__ = [
     "beaters",
@@ -211,7 +211,7 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
 
     The state is the view's game at the opening of its current deal (the
     same rule set, scores and deal results, so the same deal index and deal
-    context: :func:`backalley.lowlevel.opening`), dealt from a deck order
+    context: :func:`backalley.engine.lowlevel.opening`), dealt from a deck order
     built so that the trump part's turn-up handling reproduces the view's
     turn-up and discards, with the view's calls, trump and plays replayed.
     When the deal is scored, its result is the one after the view's

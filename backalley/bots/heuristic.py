@@ -40,12 +40,12 @@ from collections.abc import Callable, Sequence
 
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
+from backalley.engine.legality import Phase
+from backalley.engine.views import PlayerView
 from backalley.errors import SetupError
-from backalley.legality import Phase
 from backalley.moves import Bid, Move, NameTrump, Play
 from backalley.rules.bidding import Contract
 from backalley.rules.ruleset import RuleSet
-from backalley.views import PlayerView
 
 __all__ = ["HeuristicBot", "hand_chances", "trick_distribution"]
 

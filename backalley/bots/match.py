@@ -24,11 +24,11 @@ import attrs
 from backalley.bots import _rules as R
 from backalley.bots._base import Bot, check_throw_ins
 from backalley.cards import CARDS, Card
+from backalley.engine.legality import Phase
+from backalley.engine.setup import new_game
+from backalley.engine.state import GameState
 from backalley.errors import SetupError
-from backalley.game import new_game
-from backalley.legality import Phase
 from backalley.rules.ruleset import RuleSet
-from backalley.state import GameState
 
 __all__ = ["GamesResult", "MatchResult", "duplicate_match", "play_games"]
 

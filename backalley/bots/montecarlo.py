@@ -42,11 +42,11 @@ from typing import Any
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
+from backalley.engine.legality import Phase
+from backalley.engine.state import GameState
+from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError, SetupError
-from backalley.legality import Phase
 from backalley.moves import Bid, Move, NameTrump, Play
-from backalley.state import GameState
-from backalley.views import PlayerView
 
 __all__ = ["MonteCarloBot", "rollout_value", "sample_hands"]
 

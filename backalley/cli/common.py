@@ -48,7 +48,7 @@ def load_rules(spec: str) -> RuleSet:
     """A rule set from a variant name, or from a house-rules file (``.toml``/``.json``)."""
     path = Path(spec)
     if spec.endswith((".toml", ".json")) or path.is_file():
-        from backalley.houserules import load
+        from backalley.io.houserules import load
 
         return load(path)
     return variants.get(spec)

@@ -3,7 +3,7 @@
 A finished deal is scored and the next one dealt within the move that plays
 its last card, so the public state no longer shows the last trick: its
 winner is asked of the rule set's ranking part here, from the raw trick and
-effective trump of :mod:`backalley.lowlevel`.  When the engine moves, only
+effective trump of :mod:`backalley.engine.lowlevel`.  When the engine moves, only
 this file changes.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from backalley import Card
 from backalley.cards import CARDS
-from backalley.lowlevel import trick_cards
-from backalley.public import PublicFacts
+from backalley.engine.lowlevel import trick_cards
+from backalley.engine.public import PublicFacts
 
 __all__ = ["last_trick_winner"]
 

@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from backalley.show import show_file
+    from backalley.render.show import show_file
 
     return show_file(
         Path(args.file), out, deal=args.deal, move=args.move, seat=args.seat,

@@ -1,8 +1,8 @@
 """``backalley simulate``: many games between bots, and a results table per side.
 
-The games, their seeds and the statistics come from :mod:`backalley.simulate`;
+The games, their seeds and the statistics come from :mod:`backalley.sim.simulate`;
 ``--jobs K`` plays them in K worker processes, ``--backend ray`` as Ray tasks
-(:mod:`backalley.simulate_ray`).  The same seed gives the same table whatever
+(:mod:`backalley.sim.ray_backend`).  The same seed gives the same table whatever
 the backend and the number of jobs.  A progress bar is shown while standard
 error is a terminal; ``--json FILE`` writes the table's numbers as JSON
 (``-``: to standard output, instead of the table).
@@ -28,7 +28,7 @@ from backalley.cli.common import (
     writable_path,
 )
 from backalley.errors import SetupError
-from backalley.simulate import GameOutcome, Plan, Summary, iter_local, summarize
+from backalley.sim.simulate import GameOutcome, Plan, Summary, iter_local, summarize
 
 __all__ = ["add_parser", "format_table", "run"]
 
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise UsageError(str(exc)) from None
     with _progress(plan.games) as progress:
         if args.backend == "ray":
-            from backalley.simulate_ray import iter_ray
+            from backalley.sim.ray_backend import iter_ray
 
             outcomes = iter_ray(plan, address=args.address, cpus=args.jobs, progress=progress)
         else:

@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from backalley.vectors import write_vectors
+    from backalley.io.vectors import write_vectors
 
     rules = load_rules(args.variant)
     if args.output in (None, "-"):

@@ -160,7 +160,7 @@ class Narrator:
             self._deal_header(after)
 
     def _quiet_deal(self, after: GameState) -> None:
-        from backalley.report import describe_deal
+        from backalley.render.report import describe_deal
 
         totals = [0] * len(after.scores)
         for result in after.deal_results:

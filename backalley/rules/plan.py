@@ -98,7 +98,6 @@ def _cards(trick: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(map(CARDS.__getitem__, trick))
 
 
-
 class CallAnswers:
     """The bidding part's answers at one point of a bidding: whether a seat
     is still to speak, the legal calls in the part's order, and the same calls

@@ -130,4 +130,3 @@ class JokersHigh(OrderedRanking):
             " A trick is won by its highest trump, else by the highest card of the suit led; "
             "the winner leads the next trick."
         )
-

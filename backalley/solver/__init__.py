@@ -23,11 +23,11 @@ The solver is a tool: ``import backalley`` does not import it.
 
 from __future__ import annotations
 
+from backalley.engine.state import GameState
 from backalley.errors import SetupError
 from backalley.moves import Move
 from backalley.solver import _rules
 from backalley.solver._search import Search
-from backalley.state import GameState
 
 __all__ = ["analyse", "solve"]
 

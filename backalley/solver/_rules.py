@@ -9,7 +9,7 @@ so a new rule is solved correctly without touching the solver:
   rules of the deal, on card indices and bit-set hands;
 - :func:`position`: a state's raw facts (hands as bit sets, the trick so far,
   who leads it, whether trump is broken, the effective trump, the seats that
-  bid board), read through :mod:`backalley.lowlevel`.
+  bid board), read through :mod:`backalley.engine.lowlevel`.
 
 ``trump`` is the effective trump: a suit index 0..3, or 4 in a deal without a
 trump suit.  ``rules`` below is a :class:`DealRules`: the rule set with the
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from backalley import lowlevel
 from backalley.cards import CARDS
+from backalley.engine import lowlevel
+from backalley.engine.state import GameState
 from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX, DealContext
 from backalley.rules.ruleset import RuleSet
-from backalley.state import GameState
 from backalley.values import Phase
 
 __all__ = [

@@ -26,7 +26,7 @@ Directives
     reference.  Modules and private names are skipped.
 
 ``.. backalley-position::``
-    A picture (:func:`backalley.svg.board`) of a real position: the game of
+    A picture (:func:`backalley.render.svg.board`) of a real position: the game of
     ``:variant:`` (default ``gamerules``) dealt from ``:seed:``, after
     ``:moves:`` random legal moves (a ``random.Random(seed)`` picks them), as
     the full state or, with ``:seat:``, that seat's view; ``:legal:`` marks
@@ -467,7 +467,7 @@ class PositionDirective(SphinxDirective):
         import random
 
         import backalley as ba
-        from backalley.svg import board
+        from backalley.render.svg import board
 
         seed = self.options.get("seed", 0)
         try:

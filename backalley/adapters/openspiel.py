@@ -1,0 +1,603 @@
+"""Back Alley as an OpenSpiel game (the ``backalley[openspiel]`` extra).
+
+``load_game("gamerules")`` returns a ``pyspiel`` game written with OpenSpiel's
+Python game API, registered as ``python_backalley``, so OpenSpiel's
+algorithms and tests run on it::
+
+    from backalley.adapters.openspiel import load_game
+    game = load_game("vietnam")
+    state = game.new_initial_state()     # a chance node: the first dealer
+
+- **Chance** is explicit: the first dealer is a chance node (uniform over the
+  seats) unless ``dealer=`` is given; every deal - thrown-in deals included -
+  is dealt from a deck order drawn one card per chance node, each uniform over
+  the cards not yet drawn (the last card follows without a node).  The deck
+  order is dealt as the rules say (one card at a time from the left of the
+  dealer, the rest is the stock), so every deal, turn-up and stock has its
+  true probability.  A chance outcome is the seat (first dealer) or the card
+  index (0..53).
+- **Actions** are the ids of :class:`backalley.adapters.encoding.Actions`: cards
+  0..53 by index, then pass, bid 0..13, board, counter, trump C/D/H/S/NT (76 ids).
+- **Observations**: per seat, from the seat's :class:`~backalley.PlayerView`
+  (:mod:`backalley.adapters.encoding`).  The observation string and tensor are the
+  current position; the information-state string is everything the seat has
+  seen since the start (its hand, turn-up and discards at each deal, and
+  every call and card); the information-state tensor is the observation plus
+  the order of this deal's tricks.
+- **Returns** come at the end: each seat gets its side's final score (its
+  team's, or its own in a cutthroat game).  The game is general-sum.
+
+Game parameters (``pyspiel.load_game("python_backalley", {...})`` takes them
+too): ``variant`` (a registered name), ``rules`` (a rule set's JSON text in
+URL-safe base64 without padding, for rule sets that are not registered), ``deals`` (play only
+the first ``deals`` deals of the schedule; 0 = all), ``dealer`` (the first
+dealer, -1 = a chance node), ``max_throw_ins`` (thrown-in deals counted in
+``max_game_length``: the rules set no limit, OpenSpiel needs one).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import pyspiel
+
+from backalley.adapters.encoding import (
+    Actions,
+    Table,
+    cards_text,
+    describe,
+    encode,
+    info_state_layout,
+    observation_layout,
+    table_of_view,
+)
+from backalley.cards import CARDS
+from backalley.engine import lowlevel
+from backalley.engine.setup import new_game
+from backalley.engine.state import GameState
+from backalley.errors import SerializationError, SetupError
+from backalley.io.serialize import from_json, to_json
+from backalley.moves import Move
+from backalley.rules import BiddingOutcome, Contract, RuleSet, Schedule
+from backalley.values import Phase
+from backalley.variants import get as get_variant
+
+__all__ = ["SHORT_NAME", "BackAlleyGame", "BackAlleyState", "load_game"]
+
+SHORT_NAME = "python_backalley"
+"""The name the game is registered under in ``pyspiel``."""
+
+_DEFAULTS: dict[str, Any] = {
+    "variant": "gamerules",
+    "rules": "",
+    "deals": 0,
+    "dealer": -1,
+    "max_throw_ins": 100,
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Back Alley (backalley rules engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(_DEFAULTS),
+)
+
+
+def load_game(
+    variant: str | RuleSet = "gamerules",
+    *,
+    deals: int | None = None,
+    dealer: int | None = None,
+    max_throw_ins: int = 100,
+) -> BackAlleyGame:
+    """The OpenSpiel game of ``variant`` (a registered name or a :class:`~backalley.RuleSet`).
+
+    ``deals`` plays only the first ``deals`` deals of the schedule (the whole
+    game by default); ``dealer`` fixes the first dealer (else a chance node).
+    Raises :class:`~backalley.SetupError` (or
+    :class:`~backalley.UnknownVariantError`, :class:`~backalley.RuleSetError`)
+    for arguments that make no game.
+    """
+    params: dict[str, Any] = {"max_throw_ins": _whole(max_throw_ins, "max_throw_ins", 0)}
+    if isinstance(variant, RuleSet):
+        registered = None
+        if variant.name:
+            try:
+                registered = get_variant(variant.name)
+            except KeyError:
+                registered = None
+        if registered == variant:
+            params["variant"] = variant.name
+        else:
+            params["rules"] = (
+                base64.urlsafe_b64encode(to_json(variant).encode()).decode().rstrip("=")
+            )
+    else:
+        params["variant"] = get_variant(variant).name
+    if deals is not None:
+        params["deals"] = _whole(deals, "deals", 1)
+    if dealer is not None:
+        params["dealer"] = _whole(dealer, "dealer", 0)
+    game = pyspiel.load_game(SHORT_NAME, params)
+    assert isinstance(game, BackAlleyGame)
+    return game
+
+
+def _whole(value: object, name: str, least: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise SetupError(f"{name} must be a whole number >= {least}, not {value!r}")
+    return value
+
+
+def rules_of(params: dict[str, Any]) -> RuleSet:
+    """The rule set that game parameters describe (``variant``/``rules`` and ``deals``)."""
+    text = str(params.get("rules", ""))
+    if text:
+        try:
+            data = base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode()).decode()
+        except ValueError:
+            raise SerializationError("the rules parameter is not URL-safe base64") from None
+        rules = from_json(data, RuleSet)
+    else:
+        rules = get_variant(str(params.get("variant", "gamerules")))
+    deals = int(params.get("deals", 0))
+    if deals:
+        sizes = rules.schedule.hand_sizes
+        if deals > len(sizes):
+            raise SetupError(
+                f"deals: {rules.name or 'the rules'} have {len(sizes)} deals, not {deals}"
+            )
+        rules = rules.replace(schedule=Schedule(sizes[:deals]))
+    return rules
+
+
+# ------------------------------------------------------------ the engine hook
+
+
+def _deal(
+    rules: RuleSet,
+    first_dealer: int,
+    previous: GameState | None,
+    orders: tuple[tuple[int, ...], ...],
+    moves: tuple[Move, ...],
+) -> GameState:
+    """The game once the newest deck order ``orders[-1]`` is dealt.
+
+    ``previous`` is the state whose next deal waits for that order (``None``
+    for the first deal); ``orders`` holds every deal's order so far (thrown-in
+    deals included) and ``moves`` every move of the game.  This is the one
+    place that deals a known order into a game: the first deal through
+    ``new_game(decks=...)``, every later one through
+    :func:`backalley.engine.lowlevel.deal_order` at the opening of the deal.
+    """
+    if previous is None:
+        return new_game(rules, seed=0, dealer=first_dealer, decks=[[CARDS[i] for i in orders[0]]])
+    return lowlevel.deal_order(previous, orders[-1])
+
+
+def _deal_ended(before: GameState, after: GameState) -> bool:
+    """Whether the move from ``before`` to ``after`` ended a deal (scored or thrown in)."""
+    if after.deals_played != before.deals_played:
+        return True
+    return (
+        before.phase is Phase.BIDDING
+        and after.phase is Phase.BIDDING
+        and all(call is None for call in after.bids)
+    )
+
+
+# ------------------------------------------------------------------ the track
+
+
+@attrs.frozen(slots=True)
+class Track:
+    """A game in progress as one immutable value: the chance outcomes and moves
+    so far, and the engine state they lead to.  States share it when cloned
+    (``copy.deepcopy`` returns it as is) and pickle it as its action list."""
+
+    rules: RuleSet
+    fixed_dealer: int | None
+    actions: tuple[int, ...] = ()
+    first_dealer: int | None = None
+    orders: tuple[tuple[int, ...], ...] = ()
+    drawn: tuple[int, ...] = ()
+    moves: tuple[Move, ...] = ()
+    state: GameState | None = None
+    dealing: bool = True
+    openings: tuple[tuple[GameState, int], ...] = ()
+    """Each deal's state as dealt, with the number of moves made before it."""
+    recalled: tuple[tuple[tuple[str, str], ...], ...] = ()
+    """Each finished deal as each seat saw it: (with its hand, without)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Track:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_restore, (to_json(self.rules), self.fixed_dealer, list(self.actions)))
+
+
+def _restore(rules_json: str, fixed_dealer: int | None, actions: list[int]) -> Track:
+    track = start(from_json(rules_json, RuleSet), fixed_dealer)
+    for action in actions:
+        track = advance(track, action)
+    return track
+
+
+def start(rules: RuleSet, dealer: int | None) -> Track:
+    """The track of a new game (``dealer`` fixed, or ``None`` for a chance node)."""
+    return Track(rules=rules, fixed_dealer=dealer, first_dealer=dealer)
+
+
+@functools.lru_cache(maxsize=32)
+def _deck(rules: RuleSet) -> tuple[int, ...]:
+    return tuple(c.index for c in rules.deck.cards)
+
+
+@functools.lru_cache(maxsize=32)
+def _actions(rules: RuleSet) -> Actions:
+    return Actions.for_rules(rules)
+
+
+def chance_outcomes(track: Track) -> list[tuple[int, float]]:
+    """The outcomes of the chance node at ``track`` and their probabilities."""
+    if track.first_dealer is None:
+        n = track.rules.players
+        return [(seat, 1.0 / n) for seat in range(n)]
+    drawn = set(track.drawn)
+    left = [c for c in _deck(track.rules) if c not in drawn]
+    return [(c, 1.0 / len(left)) for c in left]
+
+
+def advance(track: Track, action: int) -> Track:
+    """The track after ``action`` (a chance outcome or a move id).
+
+    Raises :class:`~backalley.IllegalMoveError` (or
+    :class:`~backalley.NotationError`) for an action that is not legal here.
+    """
+    actions = (*track.actions, action)
+    if track.first_dealer is None:
+        if not 0 <= action < track.rules.players:
+            raise SetupError(
+                f"the first dealer is a seat 0..{track.rules.players - 1}, not {action}"
+            )
+        return attrs.evolve(track, actions=actions, first_dealer=action)
+    if track.dealing:
+        deck = _deck(track.rules)
+        if action not in deck or action in track.drawn:
+            raise SetupError(f"{CARDS[action] if 0 <= action < 54 else action} cannot be drawn now")
+        drawn = (*track.drawn, action)
+        if len(drawn) == len(deck) - 1:
+            drawn = (*drawn, *(c for c in deck if c not in drawn))
+        if len(drawn) < len(deck):
+            return attrs.evolve(track, actions=actions, drawn=drawn)
+        orders = (*track.orders, drawn)
+        state = _deal(track.rules, track.first_dealer, track.state, orders, track.moves)
+        return attrs.evolve(
+            track,
+            actions=actions,
+            orders=orders,
+            drawn=(),
+            state=state,
+            dealing=False,
+            openings=(*track.openings, (state, len(track.moves))),
+        )
+    before = track.state
+    assert before is not None
+    move = _actions(track.rules).move_of(action)
+    after = before.apply(move)
+    moves = (*track.moves, move)
+    recalled = track.recalled
+    if after.is_over or _deal_ended(before, after):
+        opening, at = track.openings[-1]
+        seen = tuple(
+            (
+                _deal_line(opening, seat, moves[at:], True),
+                _deal_line(opening, seat, moves[at:], False),
+            )
+            for seat in range(track.rules.players)
+        )
+        recalled = (*recalled, seen)
+    return attrs.evolve(
+        track,
+        actions=actions,
+        moves=moves,
+        state=after,
+        dealing=not after.is_over and _deal_ended(before, after),
+        recalled=recalled,
+    )
+
+
+def current_seat(track: Track) -> int | None:
+    """The seat to act, or ``None`` at a chance node or the end."""
+    if track.dealing or track.state is None:
+        return None
+    return track.state.to_act
+
+
+def is_over(track: Track) -> bool:
+    return track.state is not None and not track.dealing and track.state.is_over
+
+
+def dealing_table(track: Track, seat: int) -> Table:
+    """What ``seat`` knows while a deal is being dealt: its cards so far, the scores."""
+    rules = track.rules
+    n = rules.players
+    previous = track.state
+    if previous is None:
+        dealer = track.first_dealer
+        hand_size = rules.schedule.hand_sizes[0]
+        scores: tuple[int, ...] = (0,) * len(rules.teams)
+        deals_played = 0
+    else:  # the engine has moved on to the next deal's dealer and hand size
+        dealer, hand_size = previous.dealer, previous.hand_size
+        scores, deals_played = previous.scores, previous.deals_played
+    counts = [0] * n
+    hand = []
+    if dealer is not None:
+        for k, card in enumerate(track.drawn[: n * hand_size]):
+            to = (dealer + 1 + k % n) % n
+            counts[to] += 1
+            if to == seat:
+                hand.append(CARDS[card])
+    return Table(
+        players=n,
+        sides=len(rules.teams),
+        total_deals=rules.schedule.deals,
+        seat=seat,
+        phase="dealing",
+        to_act=None,
+        dealer=dealer,
+        hand_size=hand_size,
+        hand=tuple(sorted(hand, key=lambda c: c.index)),
+        hand_counts=tuple(counts),
+        scores=scores,
+        deals_played=deals_played,
+    )
+
+
+def table(track: Track, seat: int) -> Table:
+    """What ``seat`` knows at ``track``."""
+    if track.dealing or track.state is None:
+        return dealing_table(track, seat)
+    return table_of_view(track.state.view(seat))
+
+
+def recall(track: Track, seat: int, *, private: bool = True) -> str:
+    """Everything ``seat`` has seen since the start (the information-state string)."""
+    lines = [f"seat {seat}"]
+    if track.fixed_dealer is None and track.first_dealer is not None:
+        lines.append(f"first dealer {track.first_dealer}")
+    lines.extend(seen[seat][0 if private else 1] for seen in track.recalled)
+    if len(track.openings) > len(track.recalled):
+        opening, at = track.openings[-1]
+        lines.append(_deal_line(opening, seat, track.moves[at:], private))
+    lines.append(describe(table(track, seat), private=private))
+    return "\n".join(lines)
+
+
+def _deal_line(opening: GameState, seat: int, moves: Sequence[Move], private: bool) -> str:
+    """One deal as ``seat`` saw it: its hand as dealt, the turn-up, every move."""
+    view = opening.view(seat)
+    hand = cards_text(view.hand) if private else "?"
+    turn = "-" if view.turn_up is None else str(view.turn_up)
+    return (
+        f"deal {view.deals_played + 1}: dealer {view.dealer}, {view.hand_size} cards, "
+        f"hand {hand}, turn-up {turn}, discards {cards_text(view.discards)}; "
+        + (" ".join(map(str, moves)) or "-")
+    )
+
+
+# ------------------------------------------------------------------ the bounds
+
+
+@functools.lru_cache(maxsize=32)
+def utility_bound(rules: RuleSet) -> int:
+    """A bound on any side's score at the end of a game under ``rules``.
+
+    Each deal adds at most the largest points the scoring part gives any
+    contract (0..hand size tricks, plain or board, multipliers 1, 2, 3, 4, 8
+    and 16) for any number of tricks taken, with every seat's rainbow bonus.
+    """
+    teams = rules.teams
+    sides = len(teams)
+    rainbow = (1 | 1 << 13 | 1 << 26 | 1 << 39,) * rules.players  # a card of every suit
+    per_size: dict[int, int] = {}
+    for h in set(rules.schedule.hand_sizes):
+        contracts: list[Contract | None] = [None]
+        for tricks in range(h + 1):
+            for board in (False, True):
+                contracts.extend(Contract(tricks, board, m) for m in (1, 2, 3, 4, 8, 16))
+        best = 0
+        for contract in contracts:
+            for taken in range(h + 1):
+                ctx = rules.plan.deal_context(0, 0, h, BiddingOutcome(tuple([contract] * sides)))
+                points = rules.plan.score(ctx, (taken,) * sides, rainbow)
+                best = max(best, *(abs(p) for p in points))
+        per_size[h] = best
+    return max(1, sum(per_size[h] for h in rules.schedule.hand_sizes))
+
+
+def max_game_length(rules: RuleSet, max_throw_ins: int) -> int:
+    """The most player moves in a game with at most ``max_throw_ins`` thrown-in deals."""
+    n = rules.players
+    sizes = rules.schedule.hand_sizes
+    return sum(n + 1 + n * h for h in sizes) + max_throw_ins * n
+
+
+# ------------------------------------------------------------------ pyspiel
+
+
+class BackAlleyGame(pyspiel.Game):  # type: ignore[misc]
+    """A Back Alley game for OpenSpiel (see the module docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = {**_DEFAULTS, **(params or {})}
+        rules = rules_of(given)
+        dealer = int(given["dealer"])
+        if not -1 <= dealer < rules.players:
+            raise SetupError(f"dealer must be -1 (drawn) or a seat 0..{rules.players - 1}")
+        self.rules = rules
+        self.fixed_dealer = None if dealer < 0 else dealer
+        self.actions = Actions.for_rules(rules)
+        bound = utility_bound(rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.actions.size,
+            max_chance_outcomes=max(54, rules.players),
+            num_players=rules.players,
+            min_utility=float(-bound),
+            max_utility=float(bound),
+            utility_sum=None,
+            max_game_length=max_game_length(rules, int(given["max_throw_ins"])),
+        )
+        super().__init__(_GAME_TYPE, info, params or {})
+
+    def new_initial_state(self) -> BackAlleyState:
+        return BackAlleyState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Observer:
+        if params:
+            raise ValueError(f"the Back Alley observer takes no parameters, got {params}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("the Back Alley observer shows one seat's cards or none, not all")
+        return Observer(
+            self,
+            perfect_recall=bool(iig_obs_type.perfect_recall),
+            private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
+
+    def state_of(self, actions: Sequence[int]) -> BackAlleyState:
+        """The state after ``actions`` (chance outcomes and move ids) from the start."""
+        state = self.new_initial_state()
+        for action in actions:
+            state.apply_action(int(action))
+        return state
+
+
+class BackAlleyState(pyspiel.State):  # type: ignore[misc]
+    """A position of a Back Alley game for OpenSpiel.
+
+    ``engine_state`` is the library's :class:`~backalley.GameState` (``None``
+    before the first deal is dealt; between deals, while the next deck is
+    drawn, the state of the deal just finished has moved on to the next
+    dealer and hand size).
+    """
+
+    def __init__(self, game: BackAlleyGame) -> None:
+        super().__init__(game)
+        self.track = start(game.rules, game.fixed_dealer)
+
+    @property
+    def engine_state(self) -> GameState | None:
+        return None if self.track.dealing else self.track.state
+
+    def current_player(self) -> int:
+        track = self.track
+        if is_over(track):
+            return int(pyspiel.PlayerId.TERMINAL)
+        seat = current_seat(track)
+        if seat is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self.track.state
+        if state is None or self.track.dealing or player != state.to_act:
+            return []
+        ids = _actions(self.track.rules).id_of
+        return sorted(ids(m) for m in state.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return chance_outcomes(self.track)
+
+    def _apply_action(self, action: int) -> None:
+        self.track = advance(self.track, int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.track.first_dealer is None:
+                return f"first dealer {action}"
+            return f"draw {CARDS[action]}"
+        try:
+            return str(_actions(self.track.rules).move_of(int(action)))
+        except ValueError:
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return is_over(self.track)
+
+    def returns(self) -> list[float]:
+        rules = self.track.rules
+        state = self.track.state
+        if state is None or not is_over(self.track):
+            return [0.0] * rules.players
+        side = {seat: k for k, team in enumerate(rules.teams) for seat in team}
+        return [float(state.scores[side[seat]]) for seat in range(rules.players)]
+
+    def __str__(self) -> str:
+        track = self.track
+        if track.dealing:
+            dealer = "?" if track.first_dealer is None else track.first_dealer
+            return (
+                f"dealing deal {len(track.orders) + 1} (first dealer {dealer}): "
+                f"{len(track.drawn)} cards drawn; moves {len(track.moves)}"
+            )
+        assert track.state is not None
+        hands = " / ".join(cards_text(h) for h in track.state.hands)
+        return f"{track.state!r} hands {hands}; moves {len(track.moves)}"
+
+
+class Observer:
+    """OpenSpiel's observer for Back Alley: the tensor and string of one seat."""
+
+    def __init__(self, game: BackAlleyGame, *, perfect_recall: bool, private: bool) -> None:
+        rules = game.rules
+        self.actions = game.actions
+        self.perfect_recall = perfect_recall
+        self.private = private
+        layout = (info_state_layout if perfect_recall else observation_layout)(
+            rules.players, len(rules.teams), self.actions
+        )
+        self.tensor = np.zeros(sum(size for _name, size in layout), np.float32)
+        self.dict: dict[str, Any] = {}
+        at = 0
+        for name, size in layout:
+            self.dict[name] = self.tensor[at : at + size]
+            at += size
+
+    def set_from(self, state: BackAlleyState, player: int) -> None:
+        self.tensor.fill(0)
+        encode(
+            table(state.track, player),
+            self.actions,
+            self.tensor,
+            private=self.private,
+            trick_order=self.perfect_recall,
+        )
+
+    def string_from(self, state: BackAlleyState, player: int) -> str:
+        if self.perfect_recall:
+            return recall(state.track, player, private=self.private)
+        return describe(table(state.track, player), private=self.private)
+
+
+pyspiel.register_game(_GAME_TYPE, BackAlleyGame)

@@ -1,0 +1,221 @@
+"""Back Alley as a PettingZoo AEC environment (the ``backalley[pettingzoo]`` extra).
+
+``env("gamerules")`` returns an agent-environment-cycle environment with one
+agent per seat (``player_0`` .. ``player_3``)::
+
+    from backalley.adapters.pettingzoo import env
+    game = env("vietnam", render_mode="ansi")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        if termination or truncation:
+            action = None
+        else:
+            action = game.action_space(agent).sample(observation["action_mask"])
+        game.step(action)
+
+- **Observations** are dicts: ``"observation"``, the seat's observation
+  tensor (float32, laid out as :mod:`backalley.adapters.encoding` describes), and
+  ``"action_mask"`` (int8, one entry per action id, 1 for the legal moves of
+  the agent to act, all zero for the others).
+- **Actions** are the ids of :class:`backalley.adapters.encoding.Actions`, the same as
+  the OpenSpiel game's: cards 0..53 by index, then pass, bid 0..13, board,
+  counter, trump C/D/H/S/NT.
+- **Rewards** come per deal: when a deal is scored, every agent receives the
+  points its side (its team, or itself in a cutthroat game) scored in it.
+  A thrown-in deal scores nothing.  The episode ends with the game.
+- **Chance** comes from the game's seed: ``reset(seed=s)`` replays the same
+  game for the same actions.
+- ``render_mode="ansi"``: :meth:`~BackAlleyEnv.render` returns a text table
+  of the position.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from backalley.adapters.encoding import (
+    Actions,
+    cards_text,
+    encode,
+    observation_layout,
+    table_of_view,
+)
+from backalley.engine.setup import new_game
+from backalley.engine.state import GameState
+from backalley.errors import SetupError
+from backalley.rules import RuleSet, Schedule
+from backalley.variants import get as get_variant
+
+__all__ = ["BackAlleyEnv", "env", "raw_env", "render_text"]
+
+
+def env(
+    variant: str | RuleSet = "gamerules",
+    render_mode: str | None = None,
+    *,
+    deals: int | None = None,
+) -> Any:
+    """The environment of ``variant`` (a registered name or a :class:`~backalley.RuleSet`),
+    wrapped in PettingZoo's order-enforcing wrapper.
+
+    ``deals`` plays only the first ``deals`` deals of the schedule (the
+    whole game by default).
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, render_mode, deals=deals))
+
+
+def raw_env(
+    variant: str | RuleSet = "gamerules",
+    render_mode: str | None = None,
+    *,
+    deals: int | None = None,
+) -> BackAlleyEnv:
+    """The environment without PettingZoo's wrappers."""
+    rules = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    if deals is not None:
+        sizes = rules.schedule.hand_sizes
+        if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= len(sizes):
+            raise SetupError(f"deals must be a whole number from 1 to {len(sizes)}, not {deals!r}")
+        rules = rules.replace(schedule=Schedule(sizes[:deals]), name=rules.name)
+    return BackAlleyEnv(rules, render_mode)
+
+
+def render_text(state: GameState) -> str:
+    """A short text table of a position: every hand, the calls, the trick, the scores."""
+    lines = [repr(state)]
+    if not state.is_over:
+        trump = "none" if state.trump is None else state.trump.plural
+        turn = "-" if state.turn_up is None else str(state.turn_up)
+        lines.append(f"dealer {state.dealer}   turn-up {turn}   trump {trump}")
+        won = state.tricks_won
+        for seat, hand in enumerate(state.hands):
+            call = state.bids[seat]
+            marks = ("*" if state.to_act == seat else " ") + ("D" if state.dealer == seat else " ")
+            lines.append(
+                f"{marks} seat {seat}: {cards_text(hand):<40} "
+                f"call {'-' if call is None else call!s:<8} tricks {won[seat]}"
+            )
+        trick = " ".join(f"{seat}:{card}" for seat, card in state.trick)
+        lines.append(f"trick: {trick or '-'}")
+    lines.append(f"scores: {' '.join(map(str, state.scores))}")
+    return "\n".join(lines)
+
+
+class BackAlleyEnv(AECEnv):  # type: ignore[misc]
+    """Back Alley for PettingZoo (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "backalley_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, rules: RuleSet, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SetupError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.actions = Actions.for_rules(rules)
+        n = rules.players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agents = self.possible_agents[:]
+        size = sum(s for _name, s in observation_layout(n, len(rules.teams), self.actions))
+        self._size = size
+        self.action_spaces = {
+            agent: gymnasium.spaces.Discrete(self.actions.size) for agent in self.possible_agents
+        }
+        self.observation_spaces = {
+            agent: gymnasium.spaces.Dict(
+                {
+                    "observation": gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (self.actions.size,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._side = {seat: k for k, team in enumerate(rules.teams) for seat in team}
+        self._rng = random.Random()
+        self.state: GameState = new_game(rules, seed=self._rng.getrandbits(63))
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def _agent(self, seat: int) -> str:
+        return self.possible_agents[seat]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game (from ``seed``, or the environment's own generator)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.state = new_game(self.rules, seed=self._rng.getrandbits(63))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        seat = self.state.to_act
+        assert seat is not None
+        self.agent_selection = self._agent(seat)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        seat = self._seat(agent)
+        view = self.state.view(seat)
+        observation = np.zeros(self._size, np.float32)
+        encode(table_of_view(view), self.actions, observation)
+        mask = np.zeros(self.actions.size, np.int8)
+        for move in view.legal_moves():
+            mask[self.actions.id_of(move)] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` (an action id) for the agent to act.
+
+        Raises :class:`~backalley.IllegalMoveError` for a move the rules refuse
+        (the environment is left as it was).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self.actions.move_of(action)
+        before = self.state
+        after = before.apply(move)
+        self.state = after
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        if after.deals_played > before.deals_played:
+            points = after.deal_results[-1].points
+            for a in self.agents:
+                self.rewards[a] = points[self._side[self._seat(a)]]
+        if after.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            seat = after.to_act
+            assert seat is not None
+            self.agent_selection = self._agent(seat)
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The position as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return render_text(self.state)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,360 @@
+"""The step kernel: the raw form of a game, its one transition, and the one
+builder of each of its values.
+
+A game's raw form is a plain tuple, :data:`Raw`: the rule set, the
+:class:`Match` (what changes at most once a deal), the :class:`Deal` (what
+changes at most during the bidding), the phase, the hands (bit sets), the
+leader, the current trick (card indices), the completed tricks and whether
+trump is broken.  Every way of moving a game on goes through this module:
+
+- :func:`start` deals a deal (a given deck order, else the seed's shuffle),
+  lets the trump part open it and opens the bidding;
+- :func:`call` makes a call (the bidding goes on, is thrown in and dealt again,
+  goes to the declarer to name trump, or is played);
+- :func:`name_trump` names the declarer's trump;
+- :func:`play` plays a card: the trick goes on, or it is complete (its winner
+  leads next), or it was the deal's last (the deal is scored and the next one
+  dealt, or the game is over).
+
+:meth:`GameState.apply <backalley.GameState.apply>`, ``apply_unchecked``,
+:func:`backalley.engine.lowlevel.playout`, record replay and document loading all
+come here.  The rule set's :class:`~backalley.rules.plan.Plan` asks the parts
+and checks their answers; this module only moves the facts on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import add
+from typing import Any
+
+import attrs
+
+from backalley import chance
+from backalley.cards import CARDS
+from backalley.engine.public import bids_of
+from backalley.moves import PLAYS, Move, NameTrump
+from backalley.reprs import fields_repr
+from backalley.rules.context import DealContext
+from backalley.rules.plan import CallNode, Plan
+from backalley.rules.ruleset import RuleSet
+from backalley.values import DealResult, Phase, RawTrick
+
+__all__ = [
+    "BITS",
+    "Deal",
+    "Match",
+    "Raw",
+    "call",
+    "deal_moves",
+    "impose",
+    "name_trump",
+    "play",
+    "start",
+    "to_act",
+]
+
+BITS: tuple[int, ...] = tuple(1 << i for i in range(54))
+"""The bit of each card index."""
+
+PLAYING = Phase.PLAYING
+BIDDING = Phase.BIDDING
+NAMING = Phase.NAMING_TRUMP
+GAME_OVER = Phase.GAME_OVER
+
+
+@attrs.frozen(slots=True, repr=False)
+class Match:
+    """The parts of a game that change at most once per deal."""
+
+    __repr__ = fields_repr
+
+    seed: int
+    first_dealer: int
+    decks: tuple[tuple[int, ...], ...]
+    """The deck orders that did not come from the seed: deal ``k`` (counting
+    thrown-in deals, from 0) uses ``decks[k]`` while there is one, then the seed."""
+    deal_number: int
+    """How many deals have been dealt, thrown-in deals included."""
+    scores: tuple[int, ...]
+    results: tuple[DealResult, ...]
+    moves: tuple[Move, ...] = ()
+    """The moves of every deal that is over (scored or thrown in), in order."""
+
+
+@attrs.frozen(slots=True, repr=False)
+class Deal:
+    """The parts of a deal that change at most during the bidding: its
+    :class:`~backalley.rules.context.DealContext` (dealer, hand size, bidding
+    outcome, trump), the hands as dealt, the stock, the turn-up, the discards,
+    the calls and the declarer's trump call."""
+
+    __repr__ = fields_repr
+
+    ctx: DealContext
+    dealt_bits: tuple[int, ...]
+    stock_order: tuple[int, ...]
+    turn_up_index: int | None
+    discard_bits: int
+    calls: tuple[Move, ...] = ()
+    trump_call: NameTrump | None = None
+    node: CallNode | None = attrs.field(default=None, eq=False, hash=False, repr=False)
+    """The plan's bidding node after ``calls`` while the bidding goes on (not compared, not pickled)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            Deal,
+            (
+                self.ctx,
+                self.dealt_bits,
+                self.stock_order,
+                self.turn_up_index,
+                self.discard_bits,
+                self.calls,
+                self.trump_call,
+            ),
+        )
+
+
+_new = object.__new__
+_DEAL_STORES = tuple(Deal.__dict__[a.name].__set__ for a in attrs.fields(Deal))
+
+
+def _deal(
+    ctx: DealContext,
+    dealt: tuple[int, ...],
+    stock: tuple[int, ...],
+    turn_up: int | None,
+    discards: int,
+    calls: tuple[Move, ...],
+    trump_call: NameTrump | None,
+    node: CallNode | None,
+) -> Deal:
+    """The builder of a :class:`Deal` as the bidding goes on (slot stores:
+    one is built per call, from the deal's own, checked facts)."""
+    deal = _new(Deal)
+    s_ctx, s_dealt, s_stock, s_turn_up, s_discards, s_calls, s_trump_call, s_node = _DEAL_STORES
+    s_ctx(deal, ctx)
+    s_dealt(deal, dealt)
+    s_stock(deal, stock)
+    s_turn_up(deal, turn_up)
+    s_discards(deal, discards)
+    s_calls(deal, calls)
+    s_trump_call(deal, trump_call)
+    s_node(deal, node)
+    return deal
+
+
+Raw = tuple[
+    RuleSet,
+    Match,
+    Deal,
+    Phase,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[RawTrick, ...],
+    bool,
+]
+"""A game's raw form: rules, match, deal, phase, hands (bit sets), leader,
+current trick (card indices), completed tricks, trump broken."""
+
+
+def to_act(raw: Raw) -> int | None:
+    """The seat whose move it is (``None`` once the game is over)."""
+    rules, _match, deal, phase, _hands, leader, trick, _history, _broken = raw
+    if phase is PLAYING:
+        return (leader + len(trick)) % rules.players
+    if phase is BIDDING:
+        return (leader + len(deal.calls)) % rules.players
+    if phase is NAMING:
+        return deal.ctx.outcome.declarer  # type: ignore[union-attr]
+    return None
+
+
+def deal_moves(
+    deal: Deal, history: tuple[RawTrick, ...], trick: tuple[int, ...]
+) -> tuple[Move, ...]:
+    """The moves of a deal so far: its calls, the trump call, the plays in order."""
+    named: tuple[Move, ...] = () if deal.trump_call is None else (deal.trump_call,)
+    plays = tuple(PLAYS[c] for _leader, cards, _winner in history for c in cards)
+    return deal.calls + named + plays + tuple(PLAYS[c] for c in trick)
+
+
+# ------------------------------------------------------------------ dealing
+
+
+def start(
+    rules: RuleSet,
+    match: Match,
+    dealer: int,
+    hand_size: int,
+    order: Sequence[int] | None = None,
+) -> Raw:
+    """Deal the next deal (number ``match.deal_number``): the deck ``order``
+    if given, else the match's next given deck order, else the seed's shuffle;
+    the hands go round clockwise from the dealer's left, one card at a time;
+    the trump part opens the deal; the bidding opens with the first bidder."""
+    plan: Plan = rules.plan
+    k = match.deal_number
+    if order is None:
+        order = (
+            match.decks[k]
+            if k < len(match.decks)
+            else chance.shuffled(match.seed, k, plan.deck_cards)
+        )
+    match = Match(
+        match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results, match.moves
+    )
+    players = plan.players
+    dealt = players * hand_size
+    hands = [0] * players
+    for offset in range(players):
+        # distinct cards: the sum of their bits is their union
+        hands[(dealer + 1 + offset) % players] = sum(
+            map(BITS.__getitem__, order[offset:dealt:players])
+        )
+    ctx = plan.deal_context(len(match.results), dealer, hand_size)
+    hands_t, stock, turn_up, discards, trump = plan.opening(ctx, tuple(hands), tuple(order[dealt:]))
+    if trump is not None:
+        ctx = ctx._replace(trump=trump)
+    first = plan.first_bidders[dealer]
+    node = plan.opening_node(hand_size, first)
+    deal = Deal(ctx, hands_t, stock, turn_up, discards, (), None, node)
+    return (rules, match, deal, BIDDING, hands_t, first, (), (), False)
+
+
+def impose(raw: Raw, order: Sequence[int]) -> Raw:
+    """The current deal, still before its first call, dealt again from the deck
+    ``order``; the match remembers the order (so a replay deals it too)."""
+    rules, match, deal, _phase, _hands, _leader, _trick, _history, _broken = raw
+    k = match.deal_number - 1
+    decks = list(match.decks)
+    plan = rules.plan
+    while len(decks) < k:  # the deals before it came from the seed: remember their orders too
+        decks.append(tuple(chance.shuffled(match.seed, len(decks), plan.deck_cards)))
+    decks[k : k + 1] = [tuple(order)]
+    before = attrs.evolve(match, decks=tuple(decks), deal_number=k)
+    return start(rules, before, deal.ctx.dealer, deal.ctx.hand_size, order)
+
+
+# ------------------------------------------------------------------ bidding
+
+
+def call(raw: Raw, child: CallNode) -> Raw:
+    """The game after the call that leads to the bidding node ``child`` (the
+    node after the current one): the bidding goes on, or it ends and the deal
+    is thrown in, goes to the declarer to name trump, or is played."""
+    rules, match, deal, _phase, hands, leader, _trick, history, broken = raw
+    calls = child.ctx.calls
+    ctx = deal.ctx
+    if child.open:
+        new = _deal(
+            ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
+            calls, None, child,
+        )  # fmt: skip
+        return (rules, match, new, BIDDING, hands, leader, (), history, broken)
+    outcome = child.outcome
+    plan = rules.plan
+    if outcome.thrown_in:
+        match = attrs.evolve(match, moves=match.moves + calls)
+        return start(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
+    ctx = ctx._replace(outcome=outcome)
+    new = _deal(
+        ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits, calls,
+        None, None,
+    )  # fmt: skip
+    if plan.trump_choices(ctx):
+        return (rules, match, new, NAMING, hands, leader, (), history, broken)
+    return (rules, match, new, PLAYING, hands, plan.first_leader(ctx), (), history, broken)
+
+
+def name_trump(raw: Raw, move: NameTrump) -> Raw:
+    """The game after the declarer names trump (``move.suit``; ``None``: no trump)."""
+    rules, match, deal, _phase, hands, _leader, _trick, history, broken = raw
+    ctx = deal.ctx._replace(trump=move.suit)
+    new = attrs.evolve(deal, ctx=ctx, trump_call=move)
+    return (rules, match, new, PLAYING, hands, rules.plan.first_leader(ctx), (), history, broken)
+
+
+# --------------------------------------------------------------------- play
+
+
+def play(raw: Raw, card: int) -> Raw:
+    """The game after the seat to act plays ``card`` (which it may play)."""
+    rules, match, deal, _phase, hands, leader, trick, history, broken = raw
+    n = rules.players
+    seat = (leader + len(trick)) % n
+    held = list(hands)
+    held[seat] ^= BITS[card]
+    trick = (*trick, card)
+    if len(trick) < n:
+        return (rules, match, deal, PLAYING, tuple(held), leader, trick, history, broken)
+    return end_trick(rules, match, deal, tuple(held), leader, trick, history, broken)
+
+
+def end_trick(
+    rules: RuleSet,
+    match: Match,
+    deal: Deal,
+    hands: tuple[int, ...],
+    leader: int,
+    trick: tuple[int, ...],
+    history: tuple[RawTrick, ...],
+    broken: bool,
+) -> Raw:
+    """The game after the play that completes ``trick`` (``hands`` without its
+    cards): its winner leads the next trick, or the deal is over."""
+    plan = rules.plan
+    ctx = deal.ctx
+    winner, broken = plan.trick_end(ctx, trick, leader, broken)
+    history = (*history, (leader, trick, winner))
+    if len(history) < ctx.hand_size:
+        return (rules, match, deal, PLAYING, hands, winner, (), history, broken)
+    return end_deal(rules, match, deal, hands, winner, history, broken)
+
+
+def end_deal(
+    rules: RuleSet,
+    match: Match,
+    deal: Deal,
+    hands: tuple[int, ...],
+    leader: int,
+    history: tuple[RawTrick, ...],
+    broken: bool,
+) -> Raw:
+    """Score the finished deal (its tricks in ``history``), then deal the next
+    one or end the game."""
+    plan = rules.plan
+    ctx = deal.ctx
+    seat_teams = plan.seat_teams
+    tally = [0] * len(plan.teams)
+    for _leader, _cards, winner in history:
+        tally[seat_teams[winner]] += 1
+    tricks = tuple(tally)
+    points = plan.score(ctx, tricks, deal.dealt_bits)
+    outcome = ctx.outcome
+    assert outcome is not None
+    turn_up = deal.turn_up_index
+    result = DealResult(
+        len(match.results) + 1,
+        ctx.dealer,
+        ctx.hand_size,
+        None if turn_up is None else CARDS[turn_up],
+        ctx.trump,
+        bids_of(plan.players, plan.first_bidders[ctx.dealer], deal.calls),
+        outcome.contracts,
+        outcome.declarer,
+        tricks,
+        points,
+    )
+    match = attrs.evolve(
+        match,
+        scores=tuple(map(add, match.scores, points)),
+        results=(*match.results, result),
+        moves=match.moves + deal_moves(deal, history, ()),
+    )
+    if len(match.results) >= len(plan.hand_sizes):
+        return (rules, match, deal, GAME_OVER, hands, leader, (), history, broken)
+    dealer = plan.dealer_after(ctx, points)
+    return start(rules, match, dealer, plan.hand_sizes[len(match.results)])

@@ -1,0 +1,296 @@
+"""The engine's raw forms, for code that needs speed more than comfort
+(bots, solvers, adapters to other frameworks).
+
+A card is an index 0..53 (clubs 0..12, diamonds 13..25, hearts 26..38,
+spades 39..51, each from 2 up to the ace; ``LJ`` 52, ``BJ`` 53) and a set of
+cards a bit set (an ``int`` with bit ``i`` for card ``i``).  The effective
+trump is a suit index 0..3 (C D H S) or 4 for a deal without a trump suit.
+A *position* is a :class:`~backalley.GameState` or a
+:class:`~backalley.PlayerView`.
+
+These functions read a position without building public values; they are
+stable, but the values they return are the engine's own and carry no
+validation.  :func:`deal_order` starts a deal from a known deck order (what
+frameworks with explicit chance nodes need), and :func:`opening` the current
+deal of a position (what a bot that samples hidden hands needs).  :func:`playout` plays many
+moves for bots and simulations without building a state per move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from backalley.cards import Card, parse_card
+from backalley.engine import kernel
+from backalley.engine.kernel import Deal, Match
+from backalley.engine.legality import legal_play_mask as _legal_play_mask
+from backalley.engine.public import PublicFacts
+from backalley.engine.state import Core, GameState, _state, legal_of
+from backalley.engine.views import PlayerView
+from backalley.errors import NotationError, SetupError
+from backalley.moves import Move, Play
+from backalley.rules.context import TRUMP_INDEX, DealContext
+from backalley.rules.ruleset import RuleSet
+from backalley.values import Phase, RawTrick
+
+if TYPE_CHECKING:
+    from backalley.rules.plan import CallNode
+
+__all__ = [
+    "Core",
+    "Deal",
+    "Match",
+    "RawTrick",
+    "broken",
+    "core",
+    "deal_context",
+    "deal_order",
+    "dealt_bits",
+    "discard_bits",
+    "hand_bits",
+    "history",
+    "legal_play_mask",
+    "opening",
+    "played_bits",
+    "playout",
+    "possible_bits",
+    "stock_order",
+    "thrown_in",
+    "trick_cards",
+    "trump_index",
+    "turn_up_index",
+]
+
+Position = GameState | PlayerView
+
+
+def core(state: GameState) -> Core:
+    """The state's fields in one tuple: rules, match, deal, phase, hands (bit
+    sets), leader, current trick (card indices), completed tricks, trump broken."""
+    return state._core
+
+
+def deal_context(position: PublicFacts) -> DealContext:
+    """The :class:`~backalley.rules.DealContext` the rule parts decide from."""
+    return position._ctx
+
+
+def hand_bits(position: PublicFacts, seat: int) -> int:
+    """The hand of ``seat`` as a bit set (0 for a hand a view does not know)."""
+    return position._hand_mask(seat)
+
+
+def thrown_in(state: GameState) -> int:
+    """How many deals of the game so far were thrown in (dealt, nobody
+    contracted, dealt again)."""
+    core = state._core
+    dealt = core.match.deal_number
+    return dealt - len(core.match.results) - (core.phase is not Phase.GAME_OVER)
+
+
+def dealt_bits(state: GameState) -> tuple[int, ...]:
+    """Every hand as dealt this deal (after the trump part's turn-up handling)."""
+    return state._core.deal.dealt_bits
+
+
+def stock_order(state: GameState) -> tuple[int, ...]:
+    """The undealt cards, top first."""
+    return state._core.deal.stock_order
+
+
+def turn_up_index(position: PublicFacts) -> int | None:
+    return position._turn_up_index
+
+
+def discard_bits(position: PublicFacts) -> int:
+    return position._discard_bits
+
+
+def trump_index(position: PublicFacts) -> int:
+    """The effective trump: 0..3, or 4 for none (also while trump is not named yet)."""
+    return TRUMP_INDEX[position._ctx.trump]
+
+
+def trick_cards(position: PublicFacts) -> tuple[int, ...]:
+    """The current trick's card indices in the order played (led by ``position.leader``)."""
+    return position._trick_cards
+
+
+def history(position: PublicFacts) -> tuple[RawTrick, ...]:
+    """This deal's completed tricks: ``(leader, card indices, winner)``."""
+    return position._history
+
+
+def broken(position: PublicFacts) -> bool:
+    """Whether trump has been broken this deal."""
+    return position._broken
+
+
+def played_bits(position: PublicFacts) -> int:
+    """The cards played to tricks this deal."""
+    return position._played_bits()
+
+
+def possible_bits(view: PlayerView, seat: int) -> int:
+    """The cards ``seat`` may still hold as ``view`` sees it (see
+    :meth:`~backalley.PlayerView.possible_cards`), as a bit set."""
+    if seat == view.seat:
+        return view._hand_mask(seat)
+    return view._possible_bits(seat)
+
+
+def legal_play_mask(position: PublicFacts) -> int:
+    """The cards the seat to act may play, as a bit set (0 outside the play)."""
+    if position.phase is not Phase.PLAYING:
+        return 0
+    return _legal_play_mask(position)
+
+
+def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState:
+    """The state at the opening of the current deal, dealt again from the deck
+    ``order`` (cards, card texts or indices; top first) instead of the shuffle.
+
+    Only at the opening of a deal (the bidding phase, before any call): this is
+    how a framework that deals through its own chance nodes imposes the cards.
+    Raises :class:`~backalley.SetupError` otherwise, or for an order that is not
+    exactly the rule set's deck.
+    """
+    core = state._core
+    if core.phase is not Phase.BIDDING or core.deal.calls:
+        raise SetupError("a deck order can be dealt only at the opening of a deal (no call yet)")
+    return _state(kernel.impose(state._raw, _deck(core.rules, order)))
+
+
+def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
+    """A full state at the opening of ``position``'s current deal (a state or
+    a player's view, in any phase), dealt from the deck ``order``.
+
+    The state has the position's rule set, scores and deal results - so the
+    same deal index, dealer, hand size and deal context, whatever a rule
+    reads of them - and seed 0 for any later deal; its first dealer is a
+    state's own, or for a view the dealer of the first deal result (a view
+    does not show who dealt a deal that was thrown in).  At the game's first
+    deal it is a new game (dealer the deal's, ``order`` its first deck order),
+    which a state document can hold; a sample of a later deal began mid-game,
+    and :func:`~backalley.to_json` refuses it.  Replaying the position's
+    calls and plays on it gives a full state that agrees with a view: how a
+    bot samples the hidden hands.  Raises :class:`~backalley.SetupError` for
+    a finished game, or an order that is not exactly the rule set's deck.
+    """
+    if position.phase is Phase.GAME_OVER:
+        raise SetupError("the game is over: there is no deal to open")
+    rules = position.rules
+    ctx = position._ctx
+    results = position.deal_results
+    deck = _deck(rules, order)
+    if not results:  # the game's first deal: a game from its start, dealt from the order
+        match = Match(0, ctx.dealer, (deck,), 0, position.scores, results)
+    else:
+        first = position.first_dealer if isinstance(position, GameState) else results[0].dealer
+        match = Match(0, first, (), len(results), position.scores, results)
+    return _state(kernel.start(rules, match, ctx.dealer, ctx.hand_size, deck))
+
+
+def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:
+    """The card indices of a deck ``order``, which must be exactly the rule set's deck."""
+    indices = []
+    for k, item in enumerate(order):
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not 0 <= item < 54:
+                raise SetupError(f"order[{k}]: {item} is not a card index 0..53")
+            indices.append(item)
+            continue
+        try:
+            indices.append(parse_card(item).index)  # type: ignore[arg-type]
+        except NotationError as exc:
+            raise SetupError(f"order[{k}]: {exc}") from None
+    mask = 0
+    for i in indices:
+        if mask >> i & 1:
+            raise SetupError("the deck order holds a card twice")
+        mask |= 1 << i
+    if mask != rules.plan.deck_mask or len(indices) != rules.deck.size:
+        raise SetupError("the deck order must hold exactly the rule set's deck")
+    return tuple(indices)
+
+
+_UNTIL = ("game", "deal", "trick")
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+_NAMING = Phase.NAMING_TRUMP
+_GAME_OVER = Phase.GAME_OVER
+
+
+def playout(
+    state: GameState,
+    choose: Callable[[tuple[Move, ...]], Move],
+    *,
+    until: str = "game",
+    decisions: int | None = None,
+) -> GameState:
+    """Play on from ``state``, asking ``choose`` for every move, and return the
+    state reached: the same :class:`~backalley.GameState` as
+
+    .. code-block:: python
+
+        while not done:
+            state = state.apply(choose(state.legal_moves()))
+
+    but without building a state per move: the loop moves the game's raw form
+    on through :mod:`backalley.engine.kernel` (the one transition ``apply`` uses too)
+    and builds a state only where it stops.
+
+    - ``choose(legal)`` gets the legal moves of the seat to act (the very tuple
+      :meth:`~backalley.GameState.legal_moves` gives, in its order) and returns
+      one of them; ``random.Random(seed).choice`` is a random playout.  A move
+      that is not legal raises :class:`~backalley.IllegalMoveError` with the
+      reason :meth:`~backalley.GameState.apply` gives, as ``apply`` would.
+    - ``until``: ``"game"`` (play to the end of the game), ``"deal"`` (stop once
+      a deal is scored: at the opening of the next deal, or the end), or
+      ``"trick"`` (stop once a trick is complete, or a deal scored).
+    - ``decisions``: stop after this many moves at most.
+
+    A game that is over is returned as it is.
+    """
+    if until not in _UNTIL:
+        raise SetupError(f"until must be one of {', '.join(map(repr, _UNTIL))}, not {until!r}")
+    if decisions is not None and (type(decisions) is not int or decisions < 0):
+        raise SetupError(f"decisions must be a whole number >= 0, not {decisions!r}")
+    budget = -1 if decisions is None else decisions
+    stop_trick = until == "trick"
+    stop_deal = until != "game"
+    raw = state._raw
+    plan = raw[0].plan
+    n = plan.players
+    play_mask, plays, remembered = plan.play_mask, plan.plays, plan._plays.get
+    while budget:
+        _rules, match, deal, phase, hands, leader, trick, history, broken = raw
+        if phase is _PLAYING:
+            seat = (leader + len(trick)) % n
+            mask = play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
+            move = choose(remembered(mask) or plays(mask))
+            if type(move) is not Play or not mask >> move.card.index & 1:
+                _state(raw).apply(move)  # raises, with the reason
+            raw = kernel.play(raw, move.card.index)  # type: ignore[union-attr]
+        elif phase is _BIDDING:
+            node: CallNode = deal.node  # type: ignore[assignment]
+            move = choose(node.legal)
+            found = node.find(move)
+            if found is None:
+                _state(raw).apply(move)  # raises, with the reason
+            raw = kernel.call(raw, node.after(found))  # type: ignore[arg-type]
+        elif phase is _NAMING:
+            legal = legal_of(raw)
+            move = choose(legal)
+            if move not in legal:
+                _state(raw).apply(move)  # raises, with the reason
+            raw = kernel.name_trump(raw, move)  # type: ignore[arg-type]
+        else:
+            break
+        budget -= 1
+        if stop_deal and (raw[1].results is not match.results or raw[3] is _GAME_OVER):
+            break
+        if stop_trick and raw[7] is not history:  # a trick is complete
+            break
+    return state if raw is state._raw else _state(raw)

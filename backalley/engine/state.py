@@ -1,0 +1,387 @@
+"""The game state: an immutable value; every move returns a new state.
+
+``GameState.apply`` checks the move (a bit test for a card, a look-up among
+the legal calls for a call, with the full reason only for a refused move) and
+hands it to :mod:`backalley.engine.kernel`, which owns the one transition: calls go to
+the rule set's bidding part, the trump call to its trump part, cards to the
+lead and follow parts, a completed trick to the ranking and lead parts, and a
+finished deal to the scoring, dealer and schedule parts - all asked through the
+rule set's :attr:`~backalley.RuleSet.plan`.  The engine never looks at a part's
+type or options: it only asks the parts for decisions.
+
+Internally cards are small integers and hands bit sets (see
+:mod:`backalley.cards`); the public properties give :class:`~backalley.Card`
+values, and :mod:`backalley.engine.lowlevel` documents the raw forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import attrs
+
+from backalley.cards import CARDS, Card, cards_of_mask
+from backalley.engine import kernel
+from backalley.engine.kernel import BITS, Deal, Match, Raw
+from backalley.engine.legality import refusal
+from backalley.engine.public import PublicFacts, seat_number
+from backalley.engine.views import PlayerView, make_view
+from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.moves import Move, NameTrump, Play
+from backalley.rules.context import DealContext
+from backalley.rules.ruleset import RuleSet
+from backalley.values import DealResult, Phase, RawTrick, Trick
+
+__all__ = ["BITS", "Core", "Deal", "DealResult", "GameState", "Match", "Phase", "Raw", "Trick"]
+
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+_NAMING = Phase.NAMING_TRUMP
+_GAME_OVER = Phase.GAME_OVER
+
+
+class Core(NamedTuple):
+    """A state's fields, named (see :func:`backalley.engine.lowlevel.core`)."""
+
+    rules: RuleSet
+    match: Match
+    deal: Deal
+    phase: Phase
+    hand_bits: tuple[int, ...]
+    leader: int
+    trick_cards: tuple[int, ...]
+    history: tuple[RawTrick, ...]
+    broken: bool
+
+
+@attrs.frozen(slots=True, repr=False)
+class GameState(PublicFacts):
+    """One moment of a game, with full information (every hand, the stock, the seed).
+
+    Build one with :func:`backalley.new_game`; move on with :meth:`apply`.
+    The public reading is through the properties (``hands``, ``trick``,
+    ``bids``, ``scores``, ...); :mod:`backalley.engine.lowlevel` reads the engine's
+    compact form.
+    """
+
+    _raw: Raw
+    """The game's raw form (see :data:`backalley.engine.kernel.Raw` and :attr:`_core`)."""
+    _legal: Any = attrs.field(eq=False, hash=False, repr=False)
+    """The legal moves, worked out by the state's builder: the legal plays as a
+    bit set while playing, the tuple of legal moves otherwise."""
+
+    @property
+    def _core(self) -> Core:
+        """The state's fields as a :class:`Core` (see :func:`backalley.engine.lowlevel.core`)."""
+        return Core(*self._raw)
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._raw[0]
+
+    @property
+    def phase(self) -> Phase:
+        return self._raw[3]
+
+    @property
+    def leader(self) -> int:
+        """Who leads the current trick (the first bidder before the play)."""
+        return self._raw[5]
+
+    @property
+    def is_over(self) -> bool:
+        return self._raw[3] is _GAME_OVER
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose move it is (``None`` when the game is over)."""
+        return kernel.to_act(self._raw)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move made since the game began, in order (thrown-in deals included)."""
+        _rules, match, deal, phase, _hands, _leader, trick, history, _broken = self._raw
+        if phase is _GAME_OVER:
+            return match.moves
+        return match.moves + kernel.deal_moves(deal, history, trick)
+
+    @property
+    def calls(self) -> tuple[Move, ...]:
+        """This deal's calls in the order spoken."""
+        return self._raw[2].calls
+
+    @property
+    def outcome(self) -> Any:
+        """The bidding's result once every player has called (a
+        :class:`~backalley.values.BiddingOutcome`), else ``None``."""
+        return self._raw[2].ctx.outcome
+
+    @property
+    def dealer(self) -> int:
+        return self._raw[2].ctx.dealer
+
+    @property
+    def hand_size(self) -> int:
+        return self._raw[2].ctx.hand_size
+
+    # the raw forms PublicFacts reads (see backalley.engine.lowlevel)
+    @property
+    def _ctx(self) -> DealContext:
+        return self._raw[2].ctx
+
+    @property
+    def _trick_cards(self) -> tuple[int, ...]:
+        return self._raw[6]
+
+    @property
+    def _history(self) -> tuple[RawTrick, ...]:
+        return self._raw[7]
+
+    @property
+    def _broken(self) -> bool:
+        return self._raw[8]
+
+    @property
+    def _turn_up_index(self) -> int | None:
+        return self._raw[2].turn_up_index
+
+    @property
+    def _discard_bits(self) -> int:
+        return self._raw[2].discard_bits
+
+    def _hand_mask(self, seat: int) -> int:
+        return self._raw[4][seat]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the state is its raw form; the bidding node and the legal moves are worked out again
+        return (_restore, (self._raw,))
+
+    # ------------------------------------------------------------------ reading
+
+    def __repr__(self) -> str:
+        name = self.rules.name or "custom"
+        if self.phase is Phase.GAME_OVER:
+            return f"<GameState {name}: game over after {self.deals_played} deals, scores {self.scores}>"
+        return (
+            f"<GameState {name}: deal {self.deals_played + 1}/{self.rules.schedule.deals} "
+            f"({self.hand_size} cards), {self.phase.value}, seat {self.to_act} to act>"
+        )
+
+    @property
+    def seed(self) -> int:
+        """The seed all chance in this game comes from (full information only)."""
+        return self._raw[1].seed
+
+    @property
+    def first_dealer(self) -> int:
+        return self._raw[1].first_dealer
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's hand, each in card order."""
+        return tuple(cards_of_mask(h) for h in self._raw[4])
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The hand of ``seat``, in card order."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
+        return cards_of_mask(self._raw[4][seat])
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The undealt cards, top first (the turn-up is not among them)."""
+        return tuple(CARDS[i] for i in self._raw[2].stock_order)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative points per side (team, or seat in a cutthroat game)."""
+        return self._raw[1].scores
+
+    @property
+    def deal_results(self) -> tuple[DealResult, ...]:
+        """One record per scored deal."""
+        return self._raw[1].results
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side when the game is over, ``None`` for a draw or while playing."""
+        if self.phase is not Phase.GAME_OVER:
+            return None
+        return self.rules.end.winner(self._raw[1].scores)
+
+    # ---------------------------------------------------------------- legality
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves of the seat to act, in a deterministic order."""
+        legal = self._legal
+        if type(legal) is int:
+            plan = self._raw[0].plan
+            return plan._plays.get(legal) or plan.plays(legal)
+        return legal  # type: ignore[no-any-return]
+
+    def is_legal(self, move: object) -> bool:
+        """Whether ``move`` is legal for the seat to act now."""
+        return self._find(move) is not None
+
+    def _find(self, move: object) -> Move | None:
+        """The legal move equal to ``move`` (``None`` if it is not legal)."""
+        legal = self._legal
+        if type(legal) is int:
+            return move if type(move) is Play and legal >> move.card.index & 1 else None
+        if self._raw[3] is _BIDDING:
+            return self._raw[2].node.find(move)  # type: ignore[union-attr]
+        return move if move in legal else None  # type: ignore[return-value]
+
+    def check(self, move: object, seat: int | None = None) -> None:
+        """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
+
+        With ``seat``, also refuse a move by a seat that is not to act
+        (``NOT_YOUR_TURN``, ``ALREADY_BID`` for a seat that has spoken,
+        ``NOT_DECLARER`` while the declarer names trump).  A ``seat`` that is
+        not a seat of this game raises :class:`~backalley.SetupError`.  The
+        error carries ``move`` and ``seat`` (``seat``, or the seat to act).
+        """
+        if seat is not None:
+            seat_number(self.players, seat)
+            if self.phase is not Phase.GAME_OVER and seat != self.to_act:
+                raise _turn_error(self, move, seat)
+        if self._find(move) is not None:
+            return
+        why = refusal(self, move)
+        if why is None:  # pragma: no cover - legal_moves and refusal ask the same parts
+            raise AssertionError(f"{move} is refused without a reason")
+        raise IllegalMoveError(*why, move=move, seat=self.to_act if seat is None else seat)
+
+    def apply(self, move: Move) -> GameState:
+        """The state after ``move`` by the seat to act.
+
+        Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
+        was: states never change) when the move is not legal.
+        """
+        legal = self._legal
+        if type(legal) is int:  # playing: a bit test
+            if type(move) is not Play or not legal >> move.card.index & 1:
+                self.check(move)  # raises, with the reason
+            raw = kernel.play(self._raw, move.card.index)  # type: ignore[union-attr]
+            return _state(raw)
+        raw = self._raw
+        if raw[3] is _BIDDING:
+            node = raw[2].node
+            try:
+                call = node.answers.by_value.get(move)  # type: ignore[union-attr]
+            except TypeError:  # not hashable: not a move
+                call = None
+            if call is None:
+                self.check(move)  # raises, with the reason
+            return _state(kernel.call(raw, node.after(call)))  # type: ignore[union-attr, arg-type]
+        found = self._find(move)
+        if found is None:
+            self.check(move)  # raises, with the reason
+        return self._step(found)  # type: ignore[arg-type]
+
+    def apply_unchecked(self, move: Move) -> GameState:
+        """The fast path for simulations: ``apply`` without validating ``move``.
+
+        Only for moves taken from :meth:`legal_moves` of this very state; any
+        other move gives an undefined (but still immutable) result.
+        """
+        return self._step(move)
+
+    def _step(self, move: Move) -> GameState:
+        """The state after the legal ``move``: the kernel's one transition."""
+        raw = self._raw
+        phase = raw[3]
+        if phase is _PLAYING:
+            raw = kernel.play(raw, move.card.index)  # type: ignore[union-attr]
+        elif phase is _BIDDING:
+            node = raw[2].node
+            raw = kernel.call(raw, node.after(node.find(move) or move))  # type: ignore[union-attr]
+        else:
+            raw = kernel.name_trump(raw, move)  # type: ignore[arg-type]
+        return _state(raw)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know: see :class:`~backalley.PlayerView`."""
+        return make_view(self, seat)
+
+    def _repr_svg_(self) -> str:
+        from backalley.render.svg import board
+
+        return board(self)
+
+    def diagram(self, ascii: bool = False) -> str:
+        """A compact text table of this position (:func:`backalley.render.diagram.diagram`)."""
+        from backalley.render.diagram import diagram
+
+        return diagram(self, ascii=ascii)
+
+
+def legal_of(raw: Raw) -> Any:
+    """The legal moves of the game ``raw``, as a state holds them: the legal
+    plays as a bit set while playing (the lead and follow parts' restrictions),
+    the legal calls of the bidding node, the declarer's trump calls, or none."""
+    rules, _match, deal, phase, hands, leader, trick, _history, broken = raw
+    if phase is _PLAYING:
+        seat = (leader + len(trick)) % rules.players
+        return rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
+    if phase is _BIDDING:
+        return deal.node.legal  # type: ignore[union-attr]
+    if phase is _NAMING:
+        return tuple(NameTrump(suit) for suit in rules.plan.trump_choices(deal.ctx))
+    return ()
+
+
+_new = object.__new__
+_set_raw = GameState.__dict__["_raw"].__set__
+_set_legal = GameState.__dict__["_legal"].__set__
+
+
+def _state(raw: Raw) -> GameState:
+    """The one builder of a :class:`GameState`: its raw form and the legal
+    moves there (two slot stores: a state is built on every move)."""
+    state = _new(GameState)
+    _set_raw(state, raw)
+    rules, _match, deal, phase, hands, leader, trick, _history, broken = raw
+    if phase is _PLAYING:
+        seat = (leader + len(trick)) % rules.players
+        _set_legal(state, rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken))
+    else:
+        _set_legal(state, legal_of(raw))
+    return state
+
+
+def _restore(raw: Raw) -> GameState:
+    """A state from its pickled raw form: the bidding's node is found again."""
+    rules, match, deal, phase = raw[:4]
+    if phase is _BIDDING:
+        node = rules.plan.call_node(deal.ctx, deal.calls)
+        deal = Deal(
+            deal.ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
+            deal.calls, deal.trump_call, node,
+        )  # fmt: skip
+        raw = (rules, match, deal, *raw[3:])
+    return _state(raw)
+
+
+def _turn_error(state: GameState, move: object, seat: int) -> IllegalMoveError:
+    """The refusal of ``move`` by ``seat``, a seat of the game that is not to act."""
+    if state.phase is Phase.NAMING_TRUMP:
+        return IllegalMoveError(
+            Reason.NOT_DECLARER,
+            f"seat {state.to_act} is the declarer and names trump, not seat {seat}",
+            move=move,
+            seat=seat,
+        )
+    if state.phase is Phase.BIDDING and state.bids[seat] is not None:
+        return IllegalMoveError(
+            Reason.ALREADY_BID,
+            f"seat {seat} has already called ({state.bids[seat]}) this deal",
+            move=move,
+            seat=seat,
+        )
+    return IllegalMoveError(
+        Reason.NOT_YOUR_TURN,
+        f"it is seat {state.to_act}'s turn, not seat {seat}'s",
+        move=move,
+        seat=seat,
+    )

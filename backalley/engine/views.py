@@ -1,0 +1,255 @@
+"""What one seat may know: :class:`PlayerView`.
+
+A view holds the seat's own hand and the public history of the game (calls,
+contracts, trump and turn-up, the tricks played and who won them, scores,
+whose turn), the number of cards in every hand - and nothing from which
+another seat's hidden cards could be derived: no other hand, no stock order,
+no seed, no deck orders.
+
+Its :meth:`~PlayerView.legal_moves` and :meth:`~PlayerView.check` ask the same
+rules (:mod:`backalley.engine.legality`) as the full state, so they give the same
+answers for the seat to act; another seat's view has no legal moves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from backalley.cards import Card, cards_of_mask
+from backalley.engine.legality import legal_moves, refusal
+from backalley.engine.public import PublicFacts, seat_number
+from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.moves import Move
+from backalley.rules.context import DealContext
+from backalley.rules.ruleset import RuleSet
+from backalley.values import DealResult, Phase, RawTrick
+
+if TYPE_CHECKING:
+    from backalley.engine.state import GameState
+
+__all__ = ["PlayerView", "make_view"]
+
+
+@attrs.frozen(slots=True, repr=False)
+class PlayerView(PublicFacts):
+    """One seat's knowledge of a game (see the module docstring)."""
+
+    rules: RuleSet
+    seat: int
+    phase: Phase
+    to_act: int | None
+    _ctx: DealContext
+    _hand_bits: int
+    hand_counts: tuple[int, ...]
+    _turn_up_index: int | None
+    _discard_bits: int
+    calls: tuple[Move, ...]
+    leader: int
+    _trick_cards: tuple[int, ...]
+    _history: tuple[RawTrick, ...]
+    _broken: bool
+    scores: tuple[int, ...]
+    deal_results: tuple[DealResult, ...]
+    _legal: tuple[Move, ...] = attrs.field(
+        default=attrs.Factory(lambda view: _legal_of(view), takes_self=True),
+        eq=False,
+        hash=False,
+        repr=False,
+    )
+    """This seat's legal moves (none when another seat is to act), worked out when the view is built."""
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerView seat {self.seat}: {self.phase.value}, seat {self.to_act} to act, "
+            f"hand {' '.join(map(str, self.hand))}>"
+        )
+
+    # reading --------------------------------------------------------------
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's own cards."""
+        return cards_of_mask(self._hand_bits)
+
+    def _hand_mask(self, seat: int) -> int:
+        """This seat's hand as a bit set; 0 for any other seat (not known)."""
+        return self._hand_bits if seat == self.seat else 0
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    # legality ---------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """This seat's legal moves: the full state's answer when it is this
+        seat's turn, else none."""
+        return self._legal
+
+    def check(self, move: object, seat: int | None = None) -> None:
+        """Raise :class:`~backalley.IllegalMoveError` unless this seat may make ``move`` now.
+
+        The same signature as :meth:`backalley.GameState.check`: ``seat``, when
+        given, must be this view's own seat (any other seat, or what is not a
+        seat, raises :class:`~backalley.SetupError`: a view only answers for
+        its seat).  The error carries ``move`` and ``seat`` (this view's seat).
+        """
+        own = self.seat
+        if seat is not None and seat_number(self.players, seat) != own:
+            raise SetupError(
+                f"this is seat {own}'s view: it checks the moves of seat {own}, not seat {seat}"
+            )
+        if self.phase is not Phase.GAME_OVER and self.to_act != own:
+            if self.phase is Phase.NAMING_TRUMP:
+                raise IllegalMoveError(
+                    Reason.NOT_DECLARER,
+                    f"seat {self.to_act} is the declarer and names trump, not you",
+                    move=move,
+                    seat=own,
+                )
+            if self.phase is Phase.BIDDING and self.bids[own] is not None:
+                raise IllegalMoveError(
+                    Reason.ALREADY_BID,
+                    f"you have already called ({self.bids[own]}) this deal",
+                    move=move,
+                    seat=own,
+                )
+            raise IllegalMoveError(
+                Reason.NOT_YOUR_TURN,
+                f"it is seat {self.to_act}'s turn, not yours",
+                move=move,
+                seat=own,
+            )
+        if move in self.legal_moves():
+            return
+        why = refusal(self, move)
+        if why is None:  # pragma: no cover - the same rules answer both
+            raise AssertionError(f"{move} is refused without a reason")
+        raise IllegalMoveError(*why, move=move, seat=own)
+
+    # inference --------------------------------------------------------------
+
+    def unseen_cards(self) -> tuple[Card, ...]:
+        """The cards this seat has not seen: in other hands or in the stock."""
+        return cards_of_mask(self._unseen_bits())
+
+    def _unseen_bits(self) -> int:
+        seen = self._hand_bits | self._discard_bits | self._played_bits()
+        if self._turn_up_index is not None:
+            seen |= 1 << self._turn_up_index
+        return self.rules.plan.deck_mask & ~seen
+
+    def possible_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` may still hold, given the public history: the
+        unseen cards, less every card whose holding would have made one of the
+        seat's plays this deal illegal (a suit it failed to follow, a trump it
+        could not have kept when leading one early or answering a blooper, or
+        whatever the rule set's own lead and follow rules imply).  For this
+        view's own seat: its hand."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
+        if seat == self.seat:
+            return self.hand
+        return cards_of_mask(self._possible_bits(seat))
+
+    def _possible_bits(self, seat: int) -> int:
+        """Each play of ``seat`` is tested against every unseen card ``x``:
+        had the seat held ``x`` beside the card it played, would that card
+        have been legal?  If not, the seat does not hold ``x``.  (The lead and
+        follow rules only ever narrow a hand, so holding more cards can only
+        add restrictions: the pairwise test is sound for every rule set.)"""
+        if self.hand_counts[seat] == 0:
+            return 0
+        allowed = self._unseen_bits()
+        plan = self.rules.plan
+        ctx = self._ctx
+        n = self.players
+        broken = False
+        tricks = [*self._history, (self.leader, self._trick_cards, -1)]
+        for lead, cards, _win in tricks:
+            for k, card in enumerate(cards):
+                if (lead + k) % n != seat:
+                    continue
+                trick = cards[:k]
+                bit = 1 << card
+                candidates = allowed
+                while candidates:
+                    low = candidates & -candidates
+                    candidates ^= low
+                    if not plan.play_mask(ctx, seat, bit | low, trick, lead, broken) & bit:
+                        allowed &= ~low
+            if _win >= 0:
+                broken = broken or plan.breaks_trump(ctx, cards)
+        return allowed
+
+    def _repr_svg_(self) -> str:
+        from backalley.render.svg import board
+
+        return board(self)
+
+    def diagram(self, ascii: bool = False) -> str:
+        """A compact text table of this position (:func:`backalley.render.diagram.diagram`)."""
+        from backalley.render.diagram import diagram
+
+        return diagram(self, ascii=ascii)
+
+
+def _legal_of(view: PlayerView) -> tuple[Move, ...]:
+    """The legal moves of a view's seat: the full state's answer when it is its turn."""
+    return legal_moves(view) if view.to_act == view.seat else ()
+
+
+def make_view(state: GameState, seat: int) -> PlayerView:
+    """The view of ``state`` from ``seat``: the state's own public fields
+    (shared, not copied), the seat's hand and the number of cards in each hand."""
+    rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {rules.players - 1}")
+    to_act = state.to_act
+    view = _new(PlayerView)
+    (
+        s0,
+        s1,
+        s2,
+        s3,
+        s4,
+        s5,
+        s6,
+        s7,
+        s8,
+        s9,
+        s10,
+        s11,
+        s12,
+        s13,
+        s14,
+        s15,
+        s16,
+    ) = _STORES
+    s0(view, rules)
+    s1(view, seat)
+    s2(view, phase)
+    s3(view, to_act)
+    s4(view, deal.ctx)
+    s5(view, hands[seat])
+    s6(view, tuple([h.bit_count() for h in hands]))
+    s7(view, deal.turn_up_index)
+    s8(view, deal.discard_bits)
+    s9(view, deal.calls)
+    s10(view, leader)
+    s11(view, trick)
+    s12(view, history)
+    s13(view, broken)
+    s14(view, match.scores)
+    s15(view, match.results)
+    s16(view, state.legal_moves() if to_act == seat else ())
+    return view
+
+
+_new = object.__new__
+_STORES = tuple(PlayerView.__dict__[a.name].__set__ for a in attrs.fields(PlayerView))
+"""The slot stores of every field of :class:`PlayerView`, in order: :func:`make_view`
+is a view's builder from a state's own, checked fields (a view is built per move
+by bots and user interfaces)."""

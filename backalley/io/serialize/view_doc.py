@@ -1,0 +1,406 @@
+"""Player views as documents: what one seat may know, and what it may do.
+
+A view document holds the seat's own hand and the public facts of the game
+(calls, trump and turn-up, the tricks played and who won them, the counts of
+every hand, scores, the results of past deals, whose turn) - and, as answers
+a user interface can show without knowing the rules, the seat's legal moves
+and, for each card of its hand, whether it may be played now and if not the
+rule that refuses it (a :class:`~backalley.Reason` name) and why::
+
+    "legal_moves": ["play 2H", "play 9H"],
+    "cards": [{"card": "2H", "playable": true, "reason": null, "message": null},
+              {"card": "QS", "playable": false, "reason": "MUST_FOLLOW_SUIT",
+               "message": "you hold a heart, so you must follow hearts"}, ...]
+
+Loading checks the document's form and counts first, then rebuilds the
+current deal through the rules' own decisions (the bidding outcome, the first
+leader, the trick winners, trump broken, the seat's own plays) and refuses a
+view that contradicts itself; the results of past deals are public facts,
+checked for their form only.  The legal moves and card answers are outputs:
+when a document has them, they must be what the loaded view answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backalley.cards import CARDS, Card, Suit
+from backalley.engine.views import PlayerView
+from backalley.errors import IllegalMoveError, SerializationError
+from backalley.io.serialize.common import (
+    CARD_TEXT,
+    _card_or_none,
+    _cards,
+    _fail,
+    _int,
+    _list,
+    _moves,
+    _object,
+    _phase,
+    _show,
+    _suit,
+    _texts,
+    same_data,
+)
+from backalley.io.serialize.limits import CALL_ROUNDS
+from backalley.io.serialize.results_doc import check_results, deal_result_to_data, results_from_data
+from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
+from backalley.moves import PLAYS, Move
+from backalley.rules.ruleset import RuleSet
+from backalley.values import DealResult, Phase, RawTrick
+
+__all__ = ["load_view", "view_from_data", "view_to_data"]
+
+
+def view_to_data(view: PlayerView) -> dict[str, Any]:
+    """A view's document (without ``format`` and ``version``)."""
+    return {
+        "rules": rules_to_data(view.rules),
+        "seat": view.seat,
+        "phase": view.phase.value,
+        "to_act": view.to_act,
+        "dealer": view.dealer,
+        "hand_size": view.hand_size,
+        "hand": _texts(view._hand_bits),
+        "hand_counts": list(view.hand_counts),
+        "turn_up": None if view.turn_up is None else str(view.turn_up),
+        "discards": _texts(view._discard_bits),
+        "trump": None if view.trump is None else view.trump.value,
+        "calls": [str(c) for c in view.calls],
+        "tricks": [
+            {"leader": lead, "cards": [CARD_TEXT[c] for c in cards], "winner": winner}
+            for lead, cards, winner in view._history
+        ],
+        "trick": [CARD_TEXT[c] for c in view._trick_cards],
+        "leader": view.leader,
+        "scores": list(view.scores),
+        "deal_results": [deal_result_to_data(r) for r in view.deal_results],
+        "legal_moves": [str(m) for m in view.legal_moves()],
+        "cards": card_answers(view),
+    }
+
+
+def card_answers(view: PlayerView) -> list[dict[str, Any]]:
+    """For each card of the seat's hand: whether it may be played now, and
+    if not the :class:`~backalley.Reason` (its name) and the sentence of the
+    refusal - the view's own :meth:`~backalley.PlayerView.check`."""
+    out: list[dict[str, Any]] = []
+    for card in view.hand:
+        try:
+            view.check(PLAYS[card.index])
+        except IllegalMoveError as exc:
+            out.append(
+                {
+                    "card": str(card),
+                    "playable": False,
+                    "reason": exc.reason.name,
+                    "message": str(exc),
+                }
+            )
+        else:
+            out.append({"card": str(card), "playable": True, "reason": None, "message": None})
+    return out
+
+
+_VIEW_KEYS = {
+    "rules": True,
+    "seat": True,
+    "phase": True,
+    "to_act": True,
+    "dealer": True,
+    "hand_size": True,
+    "hand": True,
+    "hand_counts": True,
+    "turn_up": False,
+    "discards": False,
+    "trump": False,
+    "calls": True,
+    "tricks": True,
+    "trick": True,
+    "leader": True,
+    "scores": True,
+    "deal_results": True,
+    "legal_moves": False,
+    "cards": False,
+}
+_TRICK_KEYS = {"leader": True, "cards": True, "winner": True}
+
+
+def view_from_data(value: Any, path: str = "$") -> PlayerView:
+    """The view of a document (without ``format`` and ``version``).
+    Raises :class:`~backalley.SerializationError`."""
+    obj = _object(value, path, _VIEW_KEYS, "a player view")
+    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
+    players = rules.players
+    schedule = rules.schedule.hand_sizes
+    hand_size = _int(obj["hand_size"], f"{path}.hand_size", 1, max(schedule))
+    deck_size = rules.deck.size
+    # the sizes first, from the rules: nothing longer than a deal can hold is read
+    tricks = []
+    for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks", most=hand_size)):
+        where = f"{path}.tricks[{i}]"
+        tobj = _object(t, where, _TRICK_KEYS, "a trick")
+        cards = _cards(tobj["cards"], f"{where}.cards", most=players)
+        tricks.append(
+            (
+                _int(tobj["leader"], f"{where}.leader", 0, players - 1),
+                tuple(c.index for c in cards),
+                _int(tobj["winner"], f"{where}.winner", 0, players - 1),
+            )
+        )
+    counts = tuple(
+        _int(c, f"{path}.hand_counts[{i}]", 0, hand_size)
+        for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts", most=players))
+    )
+    results = results_from_data(obj["deal_results"], f"{path}.deal_results", most=len(schedule))
+    to_act = obj["to_act"]
+    view = load_view(
+        rules=rules,
+        seat=_int(obj["seat"], f"{path}.seat", 0, players - 1),
+        phase=_phase(obj["phase"], f"{path}.phase"),
+        to_act=None if to_act is None else _int(to_act, f"{path}.to_act", 0, players - 1),
+        dealer=_int(obj["dealer"], f"{path}.dealer", 0, players - 1),
+        hand_size=hand_size,
+        hand=_cards(obj["hand"], f"{path}.hand", most=hand_size),
+        hand_counts=counts,
+        turn_up=_card_or_none(obj.get("turn_up"), f"{path}.turn_up"),
+        discards=_cards(obj.get("discards", []), f"{path}.discards", most=deck_size),
+        trump=_suit(obj.get("trump"), f"{path}.trump"),
+        calls=_moves(obj["calls"], f"{path}.calls", most=players * CALL_ROUNDS * (hand_size + 2)),
+        history=tuple(tricks),
+        trick=tuple(c.index for c in _cards(obj["trick"], f"{path}.trick", most=players - 1)),
+        leader=_int(obj["leader"], f"{path}.leader", 0, players - 1),
+        scores=tuple(
+            _int(s, f"{path}.scores[{i}]")
+            for i, s in enumerate(_list(obj["scores"], f"{path}.scores", most=players))
+        ),
+        deal_results=results,
+        path=path,
+    )
+    _check_answers(view, obj, path)
+    return view
+
+
+def _check_answers(view: PlayerView, obj: dict[str, Any], path: str) -> None:
+    """The legal moves and card answers of a document, when it has them,
+    must be the loaded view's own."""
+    if "legal_moves" in obj:
+        legal = [str(m) for m in view.legal_moves()]
+        given = _list(obj["legal_moves"], f"{path}.legal_moves", most=len(legal))
+        if given != legal:
+            raise _fail(
+                f"{path}.legal_moves",
+                f"the view's legal moves are {_show(legal)}, not {_show(given)}",
+            )
+    if "cards" in obj:
+        answers = card_answers(view)
+        given = _list(obj["cards"], f"{path}.cards", most=len(answers))
+        if len(given) != len(answers):
+            raise _fail(f"{path}.cards", f"expected an answer for each of {len(answers)} cards")
+        for i, (mine, theirs) in enumerate(zip(answers, given)):
+            if not same_data(theirs, mine):
+                raise _fail(
+                    f"{path}.cards[{i}]",
+                    f"the view answers {_show(mine)} for {mine['card']}, not {_show(theirs)}",
+                )
+
+
+def load_view(
+    *,
+    rules: RuleSet,
+    seat: int,
+    phase: Phase,
+    to_act: int | None,
+    dealer: int,
+    hand_size: int,
+    hand: tuple[Card, ...],
+    hand_counts: tuple[int, ...],
+    turn_up: Card | None,
+    discards: tuple[Card, ...],
+    trump: Suit | None,
+    calls: tuple[Move, ...],
+    history: tuple[RawTrick, ...],
+    trick: tuple[int, ...],
+    leader: int,
+    scores: tuple[int, ...],
+    deal_results: tuple[DealResult, ...],
+    path: str = "$",
+) -> PlayerView:
+    """A view rebuilt from its public parts by replaying the deal through the
+    rules' own decisions - the calls through the bidding part, the trump
+    through the trump part, the seat's own plays through the lead and follow
+    parts, each trick's winner through the ranking part - and refused when any
+    fact it states differs from what the rules make of the rest.  Raises
+    :class:`~backalley.SerializationError`."""
+
+    def fail(where: str, message: str) -> SerializationError:
+        return SerializationError(message, f"{path}.{where}" if where else path)
+
+    plan = rules.plan
+    n = rules.players
+    full = plan.deck_mask
+    schedule = rules.schedule.hand_sizes
+    over = phase is Phase.GAME_OVER
+    if len(deal_results) > len(schedule) or over != (len(deal_results) == len(schedule)):
+        raise fail("phase", f"phase {phase.value!r} does not fit {len(deal_results)} scored deals")
+    current = len(deal_results) - 1 if over else len(deal_results)
+    if hand_size != schedule[current]:
+        raise fail(
+            "hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}"
+        )
+    check_results(rules, deal_results, scores, path, "deal_results")
+    if over and dealer != deal_results[-1].dealer:
+        raise fail("dealer", "the last deal's dealer is not its result's dealer")
+    if len(hand_counts) != n:
+        raise fail("hand_counts", f"expected {n} hand counts")
+    ctx = plan.deal_context(current, dealer, hand_size)
+    # the opening: the trump part's turn-up and trump
+    if rules.trump.turns_up() != (turn_up is not None):
+        raise fail(
+            "turn_up",
+            "these rules turn up a card" if turn_up is None else "these rules turn up no card",
+        )
+    ctx = ctx._replace(trump=rules.trump.trump_for(ctx, turn_up))
+    # the bidding, call by call through the plan's bidding nodes
+    first = plan.first_bidders[dealer]
+    node = plan.opening_node(hand_size, first)
+    for i, call in enumerate(calls):
+        if not node.open:
+            raise fail(f"calls[{i}]", "the bidding is over already")
+        found = node.find(call)
+        if found is None:
+            why = plan.call_refusal(node.ctx, call)
+            raise fail(f"calls[{i}]", f"illegal call {call}: {why[1] if why else 'not legal'}")
+        node = node.after(found)
+    bidding_over = not node.open
+    if bidding_over:
+        outcome = node.outcome
+        if outcome.thrown_in:
+            raise fail("calls", "these calls throw the deal in; the view would be of the next deal")
+        ctx = ctx._replace(outcome=outcome)
+    choices = plan.trump_choices(ctx) if bidding_over else ()
+    # the phase of the deal
+    if not bidding_over:
+        expected_phase = Phase.BIDDING
+    elif choices and phase is Phase.NAMING_TRUMP:
+        expected_phase = Phase.NAMING_TRUMP
+    else:
+        expected_phase = Phase.GAME_OVER if over else Phase.PLAYING
+    if phase is not expected_phase:
+        raise fail(
+            "phase", f"the calls lead to phase {expected_phase.value!r}, not {phase.value!r}"
+        )
+    # trump: named by the declarer, or as the opening made it
+    if choices and phase is not Phase.NAMING_TRUMP:
+        if trump not in choices:
+            raise fail(
+                "trump",
+                f"the declarer may name only {', '.join(str(c or 'no trump') for c in choices)}",
+            )
+        ctx = ctx._replace(trump=trump)
+    elif trump is not ctx.trump or (choices and trump is not None):
+        raise fail("trump", "the trump does not follow from the rules and the turn-up")
+    # the cards: the seat's own hand, the turn-up, the discards, the plays
+    own = 0
+    for card in hand:
+        own |= 1 << card.index
+    if own.bit_count() != len(hand) or own & ~full:
+        raise fail("hand", "the hand has a card twice or a card not in the deck")
+    seen = own
+    allowed = int(rules.trump.discardable(ctx, turn_up))
+    for card in discards:
+        if not allowed >> card.index & 1:
+            raise fail(
+                "discards", f"{card} cannot be out of play: the trump part does not discard it"
+            )
+    for card in (*discards, *(() if turn_up is None else (turn_up,))):
+        if seen >> card.index & 1 or not full >> card.index & 1:
+            raise fail("discards", f"{card} is out of place")
+        seen |= 1 << card.index
+    playing = phase in (Phase.PLAYING, Phase.GAME_OVER)
+    if (history or trick) and not playing:
+        raise fail("tricks", "cards were played before the bidding was over")
+    lead = plan.first_leader(ctx) if playing else first
+    # the seat's hand before the play: what it holds and what it played
+    own_played = 0
+    for t_lead, cards, _winner in (*history, (leader, trick, -1)):
+        for k, c in enumerate(cards):
+            if (t_lead + k) % n == seat:
+                own_played |= 1 << c
+    holding = own | own_played
+    plays = [0] * n
+    won = [0] * n
+    broken = False
+    tricks: tuple[tuple[int, tuple[int, ...], int | None], ...] = (*history, (leader, trick, None))
+    for i, (t_lead, cards, winner) in enumerate(tricks):
+        where = f"tricks[{i}]" if winner is not None else "trick"
+        complete = winner is not None
+        if (
+            t_lead != lead
+            or (complete and len(cards) != n)
+            or len(cards) >= n + (1 if complete else 0)
+        ):
+            raise fail(where, "the trick's leader or size does not fit the tricks before it")
+        for k, c in enumerate(cards):
+            player = (t_lead + k) % n
+            if player != seat and (seen >> c & 1 or not full >> c & 1):
+                raise fail(
+                    f"{where}.cards[{k}]" if complete else f"trick[{k}]",
+                    f"{CARDS[c]} is out of place",
+                )
+            if player == seat:
+                why = plan.play_refusal(ctx, seat, holding, cards[:k], t_lead, broken, c)
+                if why is not None:
+                    raise fail(
+                        f"{where}.cards[{k}]" if complete else f"trick[{k}]",
+                        f"your own play {CARDS[c]} is illegal: {why[1]}",
+                    )
+                holding ^= 1 << c
+            seen |= 1 << c
+            plays[player] += 1
+        if winner is not None:
+            if winner != plan.winner(ctx, cards, t_lead):
+                raise fail(f"{where}.winner", "the winner is not who took the trick")
+            won[winner] += 1
+            broken = broken or plan.breaks_trump(ctx, cards)
+            lead = winner
+    if len(history) > hand_size or (len(history) == hand_size and not over) or (trick and over):
+        raise fail("tricks", "the number of tricks does not fit the deal")
+    for s in range(n):
+        if hand_counts[s] != hand_size - plays[s]:
+            raise fail(f"hand_counts[{s}]", f"seat {s} should hold {hand_size - plays[s]} cards")
+    if hand_counts[seat] != len(hand):
+        raise fail(
+            "hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}"
+        )
+    if over:
+        expected_to_act = None
+    elif phase is Phase.BIDDING:
+        expected_to_act = (first + len(calls)) % n
+    elif phase is Phase.NAMING_TRUMP:
+        expected_to_act = ctx.outcome.declarer if ctx.outcome is not None else None
+    else:
+        expected_to_act = (lead + len(trick)) % n
+    if to_act != expected_to_act:
+        raise fail("to_act", f"seat {expected_to_act} is to act, not {to_act}")
+    discard_bits = 0
+    for card in discards:
+        discard_bits |= 1 << card.index
+    return PlayerView(
+        rules=rules,
+        seat=seat,
+        phase=phase,
+        to_act=to_act,
+        ctx=ctx,
+        hand_bits=own,
+        hand_counts=hand_counts,
+        turn_up_index=None if turn_up is None else turn_up.index,
+        discard_bits=discard_bits,
+        calls=calls,
+        leader=lead if playing else first,
+        trick_cards=trick,
+        history=history,
+        broken=broken,
+        scores=scores,
+        deal_results=deal_results,
+    )

@@ -1,0 +1,100 @@
+"""``backalley show``: a position of a game record, as a picture or a text table.
+
+:func:`position_of_record` finds the position; :func:`show_file` is the
+command: it reads a record file (JSON, as ``backalley play --record`` writes
+it) and writes the SVG (:func:`backalley.render.svg.board`) or the text diagram
+(:func:`backalley.render.diagram.diagram`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from backalley.engine.state import GameState
+from backalley.engine.views import PlayerView
+from backalley.errors import SetupError
+from backalley.io.record import GameRecord, replay
+from backalley.io.serialize import from_json
+from backalley.render.diagram import diagram
+from backalley.render.svg import board
+
+__all__ = ["position_of_record", "show_file"]
+
+
+def _count(value: int | None, what: str, least: int) -> None:
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int) or value < least
+    ):
+        raise SetupError(f"{what} is a whole number from {least}, not {value!r}")
+
+
+def position_of_record(
+    record: GameRecord, deal: int | None = None, move: int | None = None
+) -> GameState:
+    """A position of the recorded game.
+
+    - neither: the last position (after every move of the record);
+    - ``move=K``: the position after the record's first ``K`` moves (0: the new game);
+    - ``deal=N``: the start of deal ``N`` (1 is the first deal; a thrown-in
+      deal does not count, so this is its first dealing);
+    - both: the position ``K`` moves into deal ``N``.
+
+    Raises :class:`~backalley.SetupError` when the record does not reach the
+    position, and :class:`~backalley.ReplayError` for an illegal move on the way.
+    """
+    _count(deal, "deal", 1)
+    _count(move, "move", 0)
+    states = replay(record)
+    state = next(states)
+    if deal is not None:
+        while state.deals_played < deal - 1 and not state.is_over:
+            following = next(states, None)
+            if following is None:
+                break
+            state = following
+        if state.deals_played != deal - 1 or state.is_over:
+            played = state.deals_played + (0 if state.is_over else 1)
+            raise SetupError(f"the record does not reach deal {deal}; it has {played} deal(s)")
+    if move is None:
+        if deal is not None:
+            return state
+        for state in states:  # noqa: B007 - the last one is wanted
+            pass
+        return state
+    for done in range(move):
+        following = next(states, None)
+        if following is None or (deal is not None and following.deals_played != deal - 1):
+            where = f"deal {deal}" if deal is not None else "the record"
+            raise SetupError(f"{where} has {done} move(s), not {move}")
+        state = following
+    return state
+
+
+def show_file(
+    path: Path,
+    out: TextIO,
+    *,
+    deal: int | None = None,
+    move: int | None = None,
+    seat: int | None = None,
+    text: bool = False,
+    output: str | None = None,
+) -> int:
+    """Draw a position of the record in ``path`` (see :func:`position_of_record`):
+    the picture (SVG), or with ``text`` the text diagram; with ``seat``, as
+    that seat sees it.  Written to ``output`` (a file name; ``-`` or ``None``
+    is ``out``)."""
+    record = from_json(path.read_text(encoding="utf-8"), GameRecord)
+    state = position_of_record(record, deal=deal, move=move)
+    position: GameState | PlayerView = state if seat is None else state.view(seat)
+    if text:
+        picture = diagram(position, names=record.players) + "\n"
+    else:
+        picture = board(position, names=record.players)
+    if output is None or output == "-":
+        out.write(picture)
+        return 0
+    Path(output).write_text(picture, encoding="utf-8")
+    print(f"{'Diagram' if text else 'Picture'} written to {output}", file=out)
+    return 0
