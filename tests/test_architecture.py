@@ -193,3 +193,17 @@ def test_no_module_keeps_a_mutable_cache(path: Path) -> None:
             assert not _written(tree, name), (
                 f"{_name(path)}:{node.lineno}: module-level cache {name}"
             )
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_only_the_kernel_builds_a_games_raw_form(path: Path) -> None:
+    """A game's match and deal are built by the step kernel alone: every way
+    of starting or moving a game on goes through it."""
+    if _name(path) == "backalley/engine/kernel.py":
+        return
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func).rsplit(".", 1)[-1]
+            assert name not in ("Match", "Deal"), (
+                f"{_name(path)}:{node.lineno}: {name}(...) outside the kernel"
+            )

@@ -45,11 +45,14 @@ __all__ = [
     "Deal",
     "Match",
     "Raw",
+    "begin",
     "call",
     "deal_moves",
     "impose",
     "name_trump",
     "play",
+    "restore",
+    "resume",
     "start",
     "to_act",
 ]
@@ -182,6 +185,51 @@ def deal_moves(
 
 
 # ------------------------------------------------------------------ dealing
+
+
+def begin(
+    rules: RuleSet,
+    seed: int,
+    first_dealer: int,
+    decks: tuple[tuple[int, ...], ...],
+    order: Sequence[int] | None = None,
+) -> Raw:
+    """A new game at the opening of its first deal, dealt by ``first_dealer``
+    from the deck order ``order`` (else the first of ``decks``, else the seed's
+    shuffle)."""
+    plan = rules.plan
+    match = Match(seed, first_dealer, decks, 0, (0,) * len(plan.teams), ())
+    return start(rules, match, first_dealer, plan.hand_sizes[0], order)
+
+
+def resume(
+    rules: RuleSet,
+    first_dealer: int,
+    scores: tuple[int, ...],
+    results: tuple[DealResult, ...],
+    dealer: int,
+    hand_size: int,
+    order: Sequence[int],
+) -> Raw:
+    """A game resumed at the opening of a later deal, after another game's
+    deal ``results`` and ``scores``, dealt by ``dealer`` from ``order`` (how a
+    bot samples the hidden hands of a deal in progress)."""
+    match = Match(0, first_dealer, (), len(results), scores, results)
+    return start(rules, match, dealer, hand_size, order)
+
+
+def restore(raw: Raw) -> Raw:
+    """A raw form read back from a pickle, with the bidding's node found again
+    (a deal's node is not pickled)."""
+    rules, match, deal, phase = raw[:4]
+    if phase is not BIDDING or deal.node is not None:
+        return raw
+    node = rules.plan.call_node(deal.ctx, deal.calls)
+    deal = _deal(
+        deal.ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
+        deal.calls, deal.trump_call, node,
+    )  # fmt: skip
+    return (rules, match, deal, *raw[3:])
 
 
 def start(

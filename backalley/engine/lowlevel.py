@@ -185,11 +185,10 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
     results = position.deal_results
     deck = _deck(rules, order)
     if not results:  # the game's first deal: a game from its start, dealt from the order
-        match = Match(0, ctx.dealer, (deck,), 0, position.scores, results)
-    else:
-        first = position.first_dealer if isinstance(position, GameState) else results[0].dealer
-        match = Match(0, first, (), len(results), position.scores, results)
-    return _state(kernel.start(rules, match, ctx.dealer, ctx.hand_size, deck))
+        return _state(kernel.begin(rules, 0, ctx.dealer, (deck,), order=deck))
+    first = position.first_dealer if isinstance(position, GameState) else results[0].dealer
+    raw = kernel.resume(rules, first, position.scores, results, ctx.dealer, ctx.hand_size, deck)
+    return _state(raw)
 
 
 def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:

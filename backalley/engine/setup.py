@@ -9,7 +9,7 @@ from typing import Any
 from backalley import chance, variants
 from backalley.cards import Card, cards_of_mask, parse_card
 from backalley.engine import kernel
-from backalley.engine.state import GameState, Match, _state
+from backalley.engine.state import GameState, _state
 from backalley.errors import NotationError, SetupError
 from backalley.rules.ruleset import RuleSet
 
@@ -83,15 +83,7 @@ def new_game(
     if decks is not None and (isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable)):
         raise SetupError(f"decks must be a list of deck orders (lists of cards), not {decks!r}")
     orders = tuple(_deck_order(rules, order, k) for k, order in enumerate(decks or ()))
-    match = Match(
-        seed=seed,
-        first_dealer=dealer,
-        decks=orders,
-        deal_number=0,
-        scores=(0,) * len(rules.teams),
-        results=(),
-    )
-    return _state(kernel.start(rules, match, dealer, rules.plan.hand_sizes[0]))
+    return _state(kernel.begin(rules, seed, dealer, orders))
 
 
 def _deck_order(rules: RuleSet, order: Sequence[Card | str], k: int) -> tuple[int, ...]:

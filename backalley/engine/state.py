@@ -352,15 +352,7 @@ def _state(raw: Raw) -> GameState:
 
 def _restore(raw: Raw) -> GameState:
     """A state from its pickled raw form: the bidding's node is found again."""
-    rules, match, deal, phase = raw[:4]
-    if phase is _BIDDING:
-        node = rules.plan.call_node(deal.ctx, deal.calls)
-        deal = Deal(
-            deal.ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
-            deal.calls, deal.trump_call, node,
-        )  # fmt: skip
-        raw = (rules, match, deal, *raw[3:])
-    return _state(raw)
+    return _state(kernel.restore(raw))
 
 
 def _turn_error(state: GameState, move: object, seat: int) -> IllegalMoveError:
