@@ -430,3 +430,47 @@ def test_ctrl_c_at_the_prompt_stops_with_the_score_and_the_record(
     assert status == 130
     assert "Stopped after 0 deals. Score: North-South 0, East-West 0." in screen.getvalue()
     assert ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord).players[3] == "human"
+
+
+def test_a_human_at_the_table_is_not_shown_the_seed_until_the_game_ends(
+    tmp_path: Path, short: str
+) -> None:
+    """The seed decides every hand: with a human seated and no seed given, no
+    line the person sees names it before the game is over; then it is told,
+    so that the game can be replayed."""
+    path = tmp_path / "game.json"
+    screen = io.StringIO()
+    status = main(
+        ["play", "--variant", short, "--human", "south", "--players", "random",
+         "--record", str(path)],
+        out=screen,
+        inp=Typist(screen, []),
+    )  # fmt: skip
+    assert status == 0
+    seed = str(ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord).seed)
+    lines = screen.getvalue().splitlines()
+    assert "seed hidden until the game ends" in lines[0]
+    told = [i for i, line in enumerate(lines) if re.search(rf"\b{seed}\b", line)]
+    final = next(i for i, line in enumerate(lines) if "Final score" in line)
+    assert told and all(i > final for i in told), lines[: max(told, default=0) + 1]
+    assert f"--seed {seed}" in lines[told[0]]
+
+
+def test_a_game_a_human_leaves_never_shows_the_seed(tmp_path: Path, short: str) -> None:
+    path = tmp_path / "left.json"
+    screen = io.StringIO()
+    status = main(
+        ["play", "--variant", short, "--human", "north", "--players", "random",
+         "--record", str(path)],
+        out=screen,
+        inp=Typist(screen, [], stop_after=1),
+    )  # fmt: skip
+    assert status == 0
+    seed = str(ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord).seed)
+    shown = screen.getvalue().replace(str(path), "")
+    assert not re.search(rf"\b{seed}\b", shown)
+
+
+def test_a_watched_game_still_names_its_seed() -> None:
+    status, output = run("play", "--seed", "5")
+    assert status == 0 and output.splitlines()[0] == "Back Alley, gamerules: seed 5."

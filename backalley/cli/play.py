@@ -107,7 +107,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         else make_bot(name, seed=(state.seed, seat))
         for seat, name in enumerate(names)
     ]
-    _header(table, state, names, write, quiet=args.quiet)
+    _header(table, state, names, write, quiet=args.quiet, secret=bool(humans))
     narrator = Narrator(table, write, show_hands=args.hands, quiet=args.quiet)
     start = state
     moves: list[Move] = []
@@ -130,6 +130,8 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         write("")
         status = EXIT_INTERRUPTED
     narrator.finish(state)
+    if humans and state.is_over:  # now it may be told, so that the game can be replayed
+        write(f"The seed was {state.seed}: replay the game with --seed {state.seed}.")
     if record_path is not None:
         record = GameRecord.from_game(
             start,
@@ -150,13 +152,17 @@ def _header(
     write: Callable[[str], None],
     *,
     quiet: bool,
+    secret: bool,
 ) -> None:
+    """The game's first lines.  With a human at the table the seed is not
+    shown (it decides every hand) until the game is over."""
     rules = state.rules
     title = rules.name or "custom rules"
+    seed = "seed hidden until the game ends" if secret else f"seed {state.seed}"
     if quiet:
-        write(f"{title}: seed {state.seed}, first dealer seat {state.dealer}")
+        write(f"{title}: {seed}, first dealer seat {state.dealer}")
         return
-    write(f"Back Alley, {title}: seed {state.seed}.")
+    write(f"Back Alley, {title}: {seed}.")
     if table.partnerships:
         sides = [" & ".join(f"{table.seat(s)} ({names[s]})" for s in team) for team in table.teams]
         write("Partnerships: " + " against ".join(sides) + ".")
