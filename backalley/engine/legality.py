@@ -63,6 +63,25 @@ _PHASE_MOVES = {
 }
 
 
+def turn_refusal(pos: Position, seat: int, you: bool = False) -> Refusal | None:
+    """Why ``seat`` (a seat of the game) may not move now, or ``None`` when it
+    is the seat to act (or the game is over): the declarer names trump, a seat
+    calls once a deal, and otherwise it is another seat's turn.  ``you``: the
+    sentence speaks to the seat itself (a player's view)."""
+    to_act = pos.to_act
+    if pos.phase is Phase.GAME_OVER or seat == to_act:
+        return None
+    who = "you" if you else f"seat {seat}"
+    if pos.phase is Phase.NAMING_TRUMP:
+        return (Reason.NOT_DECLARER, f"seat {to_act} is the declarer and names trump, not {who}")
+    spoken = pos.bids[seat] if pos.phase is Phase.BIDDING else None
+    if spoken is not None:
+        has = "have" if you else "has"
+        return (Reason.ALREADY_BID, f"{who} {has} already called ({spoken}) this deal")
+    whose = "yours" if you else f"seat {seat}'s"
+    return (Reason.NOT_YOUR_TURN, f"it is seat {to_act}'s turn, not {whose}")
+
+
 def refusal(pos: Position, move: object) -> Refusal | None:
     """Why the seat to act may not make ``move`` now, or ``None`` if it may."""
     if not isinstance(move, MOVE_TYPES):

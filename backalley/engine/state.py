@@ -23,10 +23,10 @@ import attrs
 from backalley.cards import CARDS, Card, cards_of_mask
 from backalley.engine import kernel
 from backalley.engine.kernel import BITS, Deal, Match, Raw
-from backalley.engine.legality import refusal
+from backalley.engine.legality import refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.engine.views import PlayerView, make_view
-from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.errors import IllegalMoveError, SetupError
 from backalley.moves import Move, NameTrump, Play
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
@@ -357,23 +357,6 @@ def _restore(raw: Raw) -> GameState:
 
 def _turn_error(state: GameState, move: object, seat: int) -> IllegalMoveError:
     """The refusal of ``move`` by ``seat``, a seat of the game that is not to act."""
-    if state.phase is Phase.NAMING_TRUMP:
-        return IllegalMoveError(
-            Reason.NOT_DECLARER,
-            f"seat {state.to_act} is the declarer and names trump, not seat {seat}",
-            move=move,
-            seat=seat,
-        )
-    if state.phase is Phase.BIDDING and state.bids[seat] is not None:
-        return IllegalMoveError(
-            Reason.ALREADY_BID,
-            f"seat {seat} has already called ({state.bids[seat]}) this deal",
-            move=move,
-            seat=seat,
-        )
-    return IllegalMoveError(
-        Reason.NOT_YOUR_TURN,
-        f"it is seat {state.to_act}'s turn, not seat {seat}'s",
-        move=move,
-        seat=seat,
-    )
+    why = turn_refusal(state, seat)
+    assert why is not None
+    return IllegalMoveError(*why, move=move, seat=seat)

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 import attrs
 
 from backalley.cards import Card, cards_of_mask
-from backalley.engine.legality import legal_moves, refusal
+from backalley.engine.legality import legal_moves, refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
-from backalley.errors import IllegalMoveError, Reason, SetupError
+from backalley.errors import IllegalMoveError, SetupError
 from backalley.moves import Move
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
@@ -101,27 +101,9 @@ class PlayerView(PublicFacts):
             raise SetupError(
                 f"this is seat {own}'s view: it checks the moves of seat {own}, not seat {seat}"
             )
-        if self.phase is not Phase.GAME_OVER and self.to_act != own:
-            if self.phase is Phase.NAMING_TRUMP:
-                raise IllegalMoveError(
-                    Reason.NOT_DECLARER,
-                    f"seat {self.to_act} is the declarer and names trump, not you",
-                    move=move,
-                    seat=own,
-                )
-            if self.phase is Phase.BIDDING and self.bids[own] is not None:
-                raise IllegalMoveError(
-                    Reason.ALREADY_BID,
-                    f"you have already called ({self.bids[own]}) this deal",
-                    move=move,
-                    seat=own,
-                )
-            raise IllegalMoveError(
-                Reason.NOT_YOUR_TURN,
-                f"it is seat {self.to_act}'s turn, not yours",
-                move=move,
-                seat=own,
-            )
+        turn = turn_refusal(self, own, you=True)
+        if turn is not None:
+            raise IllegalMoveError(*turn, move=move, seat=own)
         if move in self.legal_moves():
             return
         why = refusal(self, move)
