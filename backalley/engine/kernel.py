@@ -268,7 +268,7 @@ def start(
         ctx = ctx._replace(trump=trump)
     first = plan.first_bidders[dealer]
     node = plan.opening_node(hand_size, first)
-    deal = Deal(ctx, hands_t, stock, turn_up, discards, (), None, node)
+    deal = _deal(ctx, hands_t, stock, turn_up, discards, (), None, node)
     return (rules, match, deal, BIDDING, hands_t, first, (), (), False)
 
 
@@ -305,7 +305,10 @@ def call(raw: Raw, child: CallNode) -> Raw:
     outcome = child.outcome
     plan = rules.plan
     if outcome.thrown_in:
-        match = attrs.evolve(match, moves=match.moves + calls)
+        match = Match(
+            match.seed, match.first_dealer, match.decks, match.deal_number, match.scores,
+            match.results, match.moves + calls,
+        )  # fmt: skip
         return start(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
     ctx = ctx._replace(outcome=outcome)
     new = _deal(
@@ -321,7 +324,10 @@ def name_trump(raw: Raw, move: NameTrump) -> Raw:
     """The game after the declarer names trump (``move.suit``; ``None``: no trump)."""
     rules, match, deal, _phase, hands, _leader, _trick, history, broken = raw
     ctx = deal.ctx._replace(trump=move.suit)
-    new = attrs.evolve(deal, ctx=ctx, trump_call=move)
+    new = _deal(
+        ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
+        deal.calls, move, None,
+    )  # fmt: skip
     return (rules, match, new, PLAYING, hands, rules.plan.first_leader(ctx), (), history, broken)
 
 
@@ -396,11 +402,14 @@ def end_deal(
         tricks,
         points,
     )
-    match = attrs.evolve(
-        match,
-        scores=tuple(map(add, match.scores, points)),
-        results=(*match.results, result),
-        moves=match.moves + deal_moves(deal, history, ()),
+    match = Match(
+        match.seed,
+        match.first_dealer,
+        match.decks,
+        match.deal_number,
+        tuple(map(add, match.scores, points)),
+        (*match.results, result),
+        match.moves + deal_moves(deal, history, ()),
     )
     if len(match.results) >= len(plan.hand_sizes):
         return (rules, match, deal, GAME_OVER, hands, leader, (), history, broken)

@@ -516,7 +516,9 @@ class Plan:
         the engine's raw forms: the hands, the stock, the turn-up, the discards
         and the opening trump; a setup that loses or invents cards is refused."""
         setup = self.rules.trump.opening(
-            ctx, tuple(map(CardSet, hands)), tuple(map(CARDS.__getitem__, stock))
+            ctx,
+            tuple([_cardset(CardSet, hand) for hand in hands]),
+            tuple(map(CARDS.__getitem__, stock)),
         )
         name = type(self.rules.trump).__name__
         try:
@@ -565,7 +567,9 @@ class Plan:
     ) -> tuple[int, ...]:
         """The points of each side (the scoring part's ``score``): one whole
         number per side, as a tuple."""
-        points = self.rules.scoring.score(ctx, tricks, tuple(map(CardSet, dealt)))
+        points = self.rules.scoring.score(
+            ctx, tricks, tuple([_cardset(CardSet, hand) for hand in dealt])
+        )
         try:
             out = tuple(points)
         except TypeError:
