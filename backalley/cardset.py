@@ -2,8 +2,9 @@
 
 A hand, the cards a rule allows, the trumps of a deal: each is a
 :class:`CardSet`.  It behaves as a set of :class:`~backalley.Card` (``in``,
-iteration in card order, ``len``, ``&``, ``|``, ``^``, ``-``, ``~``, comparisons
-of subsets) and is backed by one integer, as python-chess's ``SquareSet`` is by
+iteration in card order, ``len``, ``&``, ``|``, ``^``, ``-``, ``~``,
+:meth:`~CardSet.issubset` and :meth:`~CardSet.isdisjoint`; ``<`` and ``<=``
+compare the backing integers, not subsets) and is backed by one integer, as python-chess's ``SquareSet`` is by
 a bitboard: bit *i* holds the card whose index is *i* (see
 :mod:`backalley.cards`), which is how the engine keeps hands.  A rule written
 against :class:`CardSet` never needs to know that.
@@ -87,25 +88,32 @@ class CardSet(int):
         return self.bit_count()
 
     def __and__(self, other: int) -> CardSet:
-        return _int_new(CardSet, int.__and__(self, other))
+        bits = int.__and__(self, other)
+        return bits if bits is NotImplemented else _int_new(CardSet, bits)
 
     __rand__ = __and__
 
     def __or__(self, other: int) -> CardSet:
-        return _int_new(CardSet, int.__or__(self, other))
+        bits = int.__or__(self, other)
+        return bits if bits is NotImplemented else _int_new(CardSet, bits)
 
     __ror__ = __or__
 
     def __xor__(self, other: int) -> CardSet:
-        return _int_new(CardSet, int.__xor__(self, other))
+        bits = int.__xor__(self, other)
+        return bits if bits is NotImplemented else _int_new(CardSet, bits)
 
     __rxor__ = __xor__
 
     def __sub__(self, other: int) -> CardSet:
         """The cards of this set that are not in ``other``."""
+        if not isinstance(other, int):
+            return NotImplemented
         return _int_new(CardSet, int.__and__(self, ~int(other)))
 
     def __rsub__(self, other: int) -> CardSet:
+        if not isinstance(other, int):
+            return NotImplemented
         return _int_new(CardSet, int(other) & ~int(self))
 
     def __invert__(self) -> CardSet:

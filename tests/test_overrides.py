@@ -328,3 +328,133 @@ def test_a_scoring_answer_in_a_list_is_stored_as_a_tuple() -> None:
     rules = ba.variants.GAMERULES.replace(scoring=sub())
     end = lowlevel.playout(ba.new_game(rules, seed=3), random.Random(3).choice, until="deal")
     assert end.deal_results[0].points == (1, 2) and type(end.deal_results[0].points) is tuple
+
+
+# ------------------------------------------------ the other decision methods
+
+
+def test_an_overridden_trumps_is_followed_by_following_and_the_trick_winner() -> None:
+    """A ranking where every card is a trump: any card follows a plain lead,
+    and the highest card of the trick (by the ranking's key) wins it."""
+
+    def everything(self: Any, trump: Any) -> ba.CardSet:
+        return ~ba.CardSet()
+
+    sub = _subclass(ba.rules.JokersHigh, "AllTrumps", "trumps", everything)
+    rules = ba.variants.GAMERULES.replace(ranking=sub())
+    tricks = 0
+    for state in _play_randomly(rules, 4, 200):
+        if state.phase is ba.Phase.PLAYING and state.trick and not state.trick[0][1].is_joker:
+            # (a led blooper still forces the highest or lowest trump: every card is one)
+            assert {m.card for m in state.legal_moves()} == set(state.hands[state.to_act])  # type: ignore[index, union-attr]
+        for trick in state.tricks:
+            tricks += 1
+            best = max(trick.cards, key=lambda c: c.index)
+            assert trick.winner == next(s for s, c in trick.plays if c == best)
+    assert tricks >= 10
+
+
+def test_an_overridden_trump_for_is_followed_by_the_turn_up() -> None:
+    """A turn-up that never makes a trump suit: every deal is played without one."""
+    sub = _subclass(
+        ba.rules.TurnUpTrump, "NeverTrump", "trump_for", lambda self, ctx, turn_up: None
+    )
+    rules = ba.variants.GAMERULES.replace(trump=sub())
+    for state in _play_randomly(rules, 6, 150):
+        if not state.is_over:
+            assert state.trump is None
+    view = _play_randomly(rules, 6, 30)[-1].view(0)
+    assert ba.from_json(ba.to_json(view), ba.PlayerView) == view
+
+
+def test_an_overridden_first_leader_and_breaks_trump_are_followed() -> None:
+    """North leads every deal's first trick, and nothing ever breaks trump."""
+    leads = _subclass(ba.rules.LeadPolicy, "NorthLeads", "first_leader", lambda self, ctx: 0)
+    rules = ba.variants.GAMERULES.replace(lead=leads())
+    for state in _play_randomly(rules, 8, 200):
+        if state.tricks:
+            assert state.tricks[0].leader == 0
+    never = _subclass(
+        ba.rules.LeadPolicy, "NeverBroken", "breaks_trump", lambda self, ctx, trick: False
+    )
+    rules = ba.variants.GAMERULES.replace(lead=never())
+    for state in _play_randomly(rules, 8, 200):
+        assert not lowlevel.broken(state)
+
+
+def test_an_overridden_speaker_and_calls_are_followed() -> None:
+    """A bidding where only the first two seats speak, and only pass, bid 1
+    and bid 2 are known calls."""
+
+    def two_speak(self: Any, ctx: Any) -> int | None:
+        return ctx.seat if len(ctx.calls) < 2 else None
+
+    short = _subclass(ba.rules.OnceAroundBidding, "TwoSpeak", "speaker", two_speak)
+    rules = ba.variants.GAMERULES.replace(bidding=short())
+    end = lowlevel.playout(ba.new_game(rules, seed=4), random.Random(4).choice, until="deal")
+    assert all(sum(b is not None for b in r.bids) <= 2 for r in end.deal_results)
+
+    def few(self: Any, ctx: Any) -> tuple[ba.Move, ...]:
+        return (ba.Pass(), ba.Bid(1), ba.Bid(2))
+
+    known = _subclass(ba.rules.OnceAroundBidding, "FewCalls", "calls", few)
+    rules = ba.variants.GAMERULES.replace(bidding=known())
+    for state in _play_randomly(rules, 5, 60):
+        if state.phase is ba.Phase.BIDDING:
+            assert set(state.legal_moves()) <= {ba.Pass(), ba.Bid(1), ba.Bid(2)}
+            with pytest.raises(ba.IllegalMoveError):
+                state.check(ba.BoardBid())
+
+
+@pytest.mark.parametrize(
+    ("part", "cls", "method", "answer", "message"),
+    [
+        ("follow", ba.rules.FollowPolicy, "restrictions",
+         lambda self, ctx, seat, hand, trick, leader: ((frozenset(), Reason.HOUSE_RULE),),
+         "restrictions must answer"),
+        ("bidding", ba.rules.OnceAroundBidding, "refusal",
+         lambda self, ctx, move: Reason.HOUSE_RULE if isinstance(move, ba.Bid) and move.tricks == 2 else None,
+         "refusal must answer a"),
+    ],
+)  # fmt: skip
+def test_answers_of_the_wrong_shape_are_refused_naming_the_method(
+    part: str, cls: Any, method: str, answer: Any, message: str
+) -> None:
+    sub = _subclass(cls, "Shape", method, answer)
+    rules = ba.variants.GAMERULES.replace(**{part: sub()})
+    with pytest.raises(ba.RuleSetError, match=message):
+        state = ba.new_game(rules, seed=3)
+        state.check(ba.Bid(2))
+        lowlevel.playout(state, random.Random(3).choice, until="deal")
+
+
+def test_a_trump_to_name_without_a_declarer_is_refused_naming_both_parts() -> None:
+    rules = ba.variants.GAMERULES
+    names = _subclass(
+        ba.rules.TurnUpTrump, "Names", "choices", lambda self, ctx: (ba.Suit.HEARTS, ba.Suit.SPADES)
+    )
+    with pytest.raises(ba.RuleSetError, match="named no declarer"):
+        lowlevel.playout(
+            ba.new_game(rules.replace(trump=names()), seed=2), random.Random(2).choice, until="deal"
+        )
+
+
+def test_naming_a_trump_the_rules_do_not_offer_says_which_may_be_named() -> None:
+    rules = ba.variants.VIETNAM
+    state = ba.new_game(rules, seed=1)
+    while state.phase is not ba.Phase.NAMING_TRUMP:
+        state = state.apply(
+            state.legal_moves()[-1] if state.phase is ba.Phase.BIDDING else state.legal_moves()[0]
+        )
+        if state.is_over:
+            pytest.skip("no auction reached a declarer")
+    narrow = rules.replace(trump=_subclass(ba.rules.DeclarerNamesTrump, "TwoSuits", "choices",
+                                           lambda self, ctx: (ba.Suit.HEARTS, ba.Suit.SPADES))())  # fmt: skip
+    state = ba.new_game(narrow, seed=1)
+    while state.phase is ba.Phase.BIDDING:
+        state = state.apply(state.legal_moves()[-1])
+    if state.phase is not ba.Phase.NAMING_TRUMP:
+        pytest.skip("the bidding made no declarer")
+    with pytest.raises(ba.IllegalMoveError, match="may name only H, S") as info:
+        state.check(ba.NameTrump(ba.Suit.CLUBS))
+    assert info.value.reason is Reason.HOUSE_RULE

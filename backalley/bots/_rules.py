@@ -2,8 +2,8 @@
 
 Everything the bots need beyond the public :class:`~backalley.PlayerView` and
 :class:`~backalley.GameState` API goes through this module, so that when the
-engine moves (the trick winner into a compiled rule plan, the raw ``*_bits``
-fields), only this file changes:
+engine moves (the rule set's plan, the raw ``*_bits`` fields), only this
+file changes:
 
 - which card beats which (:func:`beaters`, :func:`winner`), checked against
   the engine's trick winner by the tests;
@@ -175,14 +175,12 @@ def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | 
     calls: tuple[Move, ...] = (*view.calls, call)
     for _ in range(rules.players):
         ctx = plan.bidding_context(deal, calls)
-        if rules.bidding.speaker(ctx) is None:
-            break
-        legal = plan.legal_calls(ctx)
-        if not legal:  # pragma: no cover - a bidding part always offers a call
+        legal = plan.legal_calls(ctx)  # none once the bidding part's speaker ends the bidding
+        if not legal:
             break
         quiet = Pass() if Pass() in legal else min(legal, key=_call_size)
         calls = (*calls, quiet)
-    outcome = rules.bidding.outcome(plan.bidding_context(deal, calls))
+    outcome = plan.bidding_outcome(plan.bidding_context(deal, calls))
     return None if outcome.thrown_in else outcome.contracts
 
 

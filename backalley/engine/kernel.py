@@ -33,6 +33,7 @@ import attrs
 from backalley import chance
 from backalley.cards import CARDS
 from backalley.engine.public import bids_of
+from backalley.errors import RuleSetError
 from backalley.moves import PLAYS, Move, NameTrump
 from backalley.reprs import fields_repr
 from backalley.rules.context import DealContext
@@ -316,6 +317,13 @@ def call(raw: Raw, child: CallNode) -> Raw:
         None, None,
     )  # fmt: skip
     if plan.trump_choices(ctx):
+        if outcome.declarer is None:
+            raise RuleSetError(
+                [
+                    f"trump and bidding: {type(rules.trump).__name__} has the declarer name "
+                    f"trump, but {type(rules.bidding).__name__}.outcome named no declarer"
+                ]
+            )
         return (rules, match, new, NAMING, hands, leader, (), history, broken)
     return (rules, match, new, PLAYING, hands, plan.first_leader(ctx), (), history, broken)
 

@@ -4,7 +4,7 @@
 Everything here reads a *position*: the public facts of the deal plus the
 hand of the seat to act, which is exactly what that seat knows.  Bidding
 questions go to the rule set's bidding part, trump calls to its trump part,
-plays to its lead and follow parts - all through the compiled
+plays to its lead and follow parts - all through the rule set's
 :attr:`~backalley.RuleSet.plan`.
 """
 
@@ -113,6 +113,10 @@ def refusal(pos: Position, move: object) -> Refusal | None:
     # naming trump
     if not isinstance(move, NameTrump):
         return (Reason.WRONG_PHASE, f"{move} is not a trump call; {_PHASE_MOVES[phase]}")
-    if move not in _trump_choices(pos):
+    choices = _trump_choices(pos)
+    if move in choices:
+        return None
+    if move.suit is None:
         return (Reason.NO_TRUMP_NOT_ALLOWED, "these rules require the declarer to name a suit")
-    return None
+    allowed = ", ".join(str(c.suit or "no trump") for c in choices)
+    return (Reason.HOUSE_RULE, f"the declarer may name only {allowed} as trump here, not {move.suit}")

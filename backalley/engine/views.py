@@ -139,9 +139,11 @@ class PlayerView(PublicFacts):
     def _possible_bits(self, seat: int) -> int:
         """Each play of ``seat`` is tested against every unseen card ``x``:
         had the seat held ``x`` beside the card it played, would that card
-        have been legal?  If not, the seat does not hold ``x``.  (The lead and
-        follow rules only ever narrow a hand, so holding more cards can only
-        add restrictions: the pairwise test is sound for every rule set.)"""
+        have been legal?  If not, the seat does not hold ``x``.  (The test is
+        sound for rules under which a card legal from a hand stays legal from
+        any smaller hand holding it - every built-in lead and follow rule; a
+        rule that allows a card only because of other cards held can make it
+        rule out a card the seat does hold.)"""
         if self.hand_counts[seat] == 0:
             return 0
         allowed = self._unseen_bits()

@@ -3,9 +3,9 @@
 Two shapes exist: :class:`OnceAroundBidding` (each player bids once, bids are
 summed per side, board claims escalate) and :class:`Auction` (the Vietnam
 ascending auction with counters and a declarer).  Each decides which calls
-are legal (:meth:`refusal` is the one place that says no, and
-:meth:`legal_calls` keeps exactly the calls it lets through) and what contract
-the calls make.
+are legal (:meth:`refusal` is the one place that says no: the legal calls
+are the calls of :meth:`calls` it lets through, as the rule set's plan asks
+them) and what contract the calls make.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 The engine builds a :class:`DealContext` when a deal opens and again when its
 bidding ends (and when the declarer names trump); the parts' decision methods
-read it.  It is a plain named tuple, cheap to build, so that a compiled plan
-can hand it to the parts without cost on the per-card path.
+read it.  It is a plain named tuple, cheap to build, so that the rule set's
+plan can hand it to the parts without cost on the per-card path.
 """
 
 from __future__ import annotations

@@ -93,6 +93,18 @@ _cardset = int.__new__  # a CardSet of the engine's own bit set (checked already
 _and = int.__and__  # the intersection of two bit sets as a plain int
 
 
+def _refusal_of(why: object, method: str) -> Refusal:
+    """A part's refusal, which must be a ``(Reason, sentence)`` pair."""
+    if (
+        type(why) is not tuple
+        or len(why) != 2
+        or not isinstance(why[0], Reason)
+        or not isinstance(why[1], str)
+    ):
+        raise RuleSetError([f"{method} must answer a (Reason, sentence) pair, not {why!r}"])
+    return why
+
+
 def _cards(trick: tuple[int, ...]) -> tuple[Card, ...]:
     """The cards of a trick (the engine keeps card indices)."""
     return tuple(map(CARDS.__getitem__, trick))
@@ -313,16 +325,24 @@ class Plan:
         why = self.rules.bidding.refusal(ctx, move)
         if why is None:  # a call the part allows but does not list among its calls
             return (Reason.WRONG_PHASE, f"{move} is not a call these rules know")
-        return why
+        return _refusal_of(why, f"bidding: {type(self.rules.bidding).__name__}.refusal")
 
     def bidding_outcome(self, ctx: BiddingContext) -> BiddingOutcome:
         """The contracts of a complete bidding (the bidding part's ``outcome``)."""
         out = self.rules.bidding.outcome(ctx)
-        if not isinstance(out, BiddingOutcome) or len(out.contracts) != len(self.teams):
+        seats = range(self.players)
+        if (
+            not isinstance(out, BiddingOutcome)
+            or len(out.contracts) != len(self.teams)
+            or not (out.declarer is None or out.declarer in seats)
+            or not (out.highest_bidder is None or out.highest_bidder in seats)
+            or not all(seat in seats for seat in out.board_bidders)
+        ):
             raise RuleSetError(
                 [
                     f"bidding: {type(self.rules.bidding).__name__}.outcome must answer a "
-                    f"BiddingOutcome with one contract per side ({len(self.teams)}), not {out!r}"
+                    f"BiddingOutcome with one contract per side ({len(self.teams)}) and seats "
+                    f"0 to {self.players - 1} for its declarer and bidders, not {out!r}"
                 ]
             )
         return out
@@ -383,9 +403,16 @@ class Plan:
                 mask = _and(mask, allowed)
         except (TypeError, ValueError):
             raise self._bad_restrictions(trick, found) from None
+        if type(mask) is not int:  # an ``allowed`` that is not a set of cards
+            raise self._bad_restrictions(trick, found)
         if not mask and hand:
             raise self._nothing_to_play(ctx, seat, trick)
         return mask
+
+    def trick_position(self, ctx: DealContext, trick: tuple[int, ...]) -> int:
+        """The position in a completed trick (0 = the lead) of the card that
+        wins it (the ranking part's ``trick_winner``, checked)."""
+        return self._winner(ctx, _cards(trick), 0)
 
     def _bad_restrictions(self, trick: tuple[int, ...], found: object) -> RuleSetError:
         part = "follow" if trick else "lead"
@@ -431,13 +458,24 @@ class Plan:
         else:
             found = rules.lead.restrictions(ctx, seat, CardSet(hand), broken)
         remaining = hand
-        for allowed, reason in found:
-            allowed = CardSet(_and(allowed, remaining))
-            if not allowed & bit:
-                if trick:
-                    return (reason, rules.follow.explain(ctx, reason, CARDS[card], allowed, cards))
-                return (reason, rules.lead.explain(ctx, reason, CARDS[card], allowed))
-            remaining = int(allowed)
+        part = "follow" if trick else "lead"
+        try:
+            for allowed, reason in found:
+                narrowed = _and(allowed, remaining)
+                if type(narrowed) is not int or not isinstance(reason, Reason):
+                    raise TypeError
+                if not narrowed & bit:
+                    kept = _cardset(CardSet, narrowed)
+                    if trick:
+                        text = rules.follow.explain(ctx, reason, CARDS[card], kept, cards)
+                    else:
+                        text = rules.lead.explain(ctx, reason, CARDS[card], kept)
+                    return _refusal_of(
+                        (reason, text), f"{part}: {type(getattr(rules, part)).__name__}.explain"
+                    )
+                remaining = narrowed
+        except (TypeError, ValueError):
+            raise self._bad_restrictions(trick, found) from None
         return None
 
     def plays(self, mask: int) -> tuple[Play, ...]:

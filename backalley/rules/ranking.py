@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import JOKERS_MASK, LJ_INDEX, Card, Suit
+from backalley.cards import JOKERS_MASK, Card, Suit
 from backalley.cardset import CardSet
 from backalley.rules.base import Part, has_jokers
 from backalley.rules.context import TRUMP_INDEX
@@ -47,20 +47,21 @@ class OrderedRanking(Part):
         return _TRUMPS[TRUMP_INDEX[trump]]
 
     def suit_cards(self, card: Card, trump: Suit | None) -> CardSet:
-        """The cards of ``card``'s suit; a joker and a trump belong to the trumps."""
-        index, t = card.index, TRUMP_INDEX[trump]
-        if index >= LJ_INDEX or index // 13 == t:
-            return _TRUMPS[t]
-        return _PLAIN[index // 13]
+        """The cards of ``card``'s suit: the trumps (:meth:`trumps`) for a trump,
+        else the plain cards of its suit that are not trumps."""
+        trumps = self.trumps(trump)
+        if card in trumps:
+            return trumps
+        return _PLAIN[card.index // 13] - trumps
 
     def trick_winner(self, trick: tuple[Card, ...], trump: Suit | None) -> int:
         """The position of the trick's highest trump, else of the highest card
         of the suit led (by :meth:`key`; the earliest of equals)."""
         key = self.key
-        tmask = int(_TRUMPS[TRUMP_INDEX[trump]])
+        tmask = int(self.trumps(trump))
         led = trick[0]
         best_trump = bool((tmask >> led.index) & 1)
-        suit = tmask if best_trump else int(_PLAIN[led.index // 13])
+        suit = tmask if best_trump else int(_PLAIN[led.index // 13]) & ~tmask
         best_pos, best_key = 0, key(led, trump)
         for pos in range(1, len(trick)):
             card = trick[pos]

@@ -131,7 +131,7 @@ class TurnUpTrump(_TrumpPart):
             return TrumpSetup(hands, stock, None, None)
         top, rest = stock[0], stock[1:]
         if not top.is_joker:
-            return TrumpSetup(hands, rest, top, top.suit)
+            return TrumpSetup(hands, rest, top, self.trump_for(ctx, top))
         mode = self.joker_turn_up
         if mode is JokerTurnUp.TURN_NEXT_CARD:
             turned = [top]
@@ -139,12 +139,13 @@ class TurnUpTrump(_TrumpPart):
                 turned.append(rest[0])
                 rest = rest[1:]
             if rest:  # a suited card shows: it is the turn-up, the jokers are buried
-                buried, turn_up, rest, trump = turned, rest[0], rest[1:], rest[0].suit
+                buried, turn_up, rest = turned, rest[0], rest[1:]
             else:  # the stock ran out: the last joker stays turned up, no trump suit
-                buried, turn_up, trump = turned[:-1], turned[-1], None
+                buried, turn_up = turned[:-1], turned[-1]
+            trump = self.trump_for(ctx, turn_up)
             return TrumpSetup(hands, rest, turn_up, trump, CardSet.of(buried))
         if mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
-            return TrumpSetup(hands, rest, top, None)
+            return TrumpSetup(hands, rest, top, self.trump_for(ctx, top))
         other = CardSet.of((CARDS[LJ_INDEX] if top.index == BJ_INDEX else CARDS[BJ_INDEX],))
         new_hands = list(hands)
         discards = CardSet()
@@ -156,7 +157,7 @@ class TurnUpTrump(_TrumpPart):
                 break
             if hand & other:  # no stock card to draw (a rule set refuses this): no swap
                 break
-        return TrumpSetup(tuple(new_hands), rest, top, None, discards)
+        return TrumpSetup(tuple(new_hands), rest, top, self.trump_for(ctx, top), discards)
 
     def describe(self) -> str:
         return self._describe(jokers=True)

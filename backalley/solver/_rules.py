@@ -1,7 +1,7 @@
 """The solver's one door into the engine.
 
 Everything the solver needs from the rules and from a state's raw facts
-comes through this module, from the rule set's compiled plan and the deal's
+comes through this module, from the rule set's plan and the deal's
 own :class:`~backalley.rules.DealContext` - the same decisions legality uses,
 so a new rule is solved correctly without touching the solver:
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from backalley.cards import CARDS
 from backalley.engine import lowlevel
 from backalley.engine.state import GameState
 from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX, DealContext
@@ -71,8 +70,7 @@ def legal_mask(
 
 def trick_winner(rules: DealRules, trick: Sequence[int], trump: int) -> int:
     """The position in ``trick`` (0 = the leader's card) of the card that wins it."""
-    cards = tuple(map(CARDS.__getitem__, trick))
-    return rules.rules.ranking.trick_winner(cards, TRUMP_OF_INDEX[trump])
+    return rules.rules.plan.trick_position(_ctx(rules, trump), tuple(trick))
 
 
 def breaks_trump(rules: DealRules, trick: Sequence[int], trump: int) -> bool:
