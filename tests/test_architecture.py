@@ -207,3 +207,32 @@ def test_only_the_kernel_builds_a_games_raw_form(path: Path) -> None:
             assert name not in ("Match", "Deal"), (
                 f"{_name(path)}:{node.lineno}: {name}(...) outside the kernel"
             )
+
+
+CACHED_FUNCTIONS: dict[str, set[str]] = {
+    # bounded memos of the tools and adapters (not of the engine or the rules),
+    # and the option types of each registered class (one entry per class)
+    "backalley/bots/_rules.py": {"one_deal"},
+    "backalley/solver/_plan.py": {"*"},
+    "backalley/io/vectors.py": {"*"},
+    "backalley/adapters/openspiel.py": {"*"},
+    "backalley/io/serialize/rules_doc.py": {"_param_types"},
+}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_no_function_keeps_a_cache_but_the_listed_ones(path: Path) -> None:
+    """``functools`` caches are module-level state too: only the listed,
+    bounded memos of the tools keep one; nothing keys a table by ``id()``."""
+    allowed = CACHED_FUNCTIONS.get(_name(path), set())
+    tree = _tree(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for dec in node.decorator_list:
+                text = ast.unparse(dec)
+                if "cache" in text:
+                    assert "*" in allowed or node.name in allowed, (
+                        f"{_name(path)}:{node.lineno}: {node.name} keeps a cache ({text})"
+                    )
+        is_id = isinstance(node, ast.Call) and ast.unparse(node.func) == "id"
+        assert not is_id, f"{_name(path)}:{node.lineno}: id() (an identity memo?)"

@@ -87,13 +87,13 @@ def state_to_data(state: GameState) -> dict[str, Any]:
 
 
 _QUOTED_CARDS = tuple(encode_basestring(t) for t in CARD_TEXT)
-_QUOTED_SHARED: dict[int, str] = {id(m): encode_basestring(str(m)) for m in SHARED_MOVES}
-"""The JSON texts of the library's shared moves, by identity (they live as
-long as the library: their ids are never reused; a table only read)."""
+_QUOTED_SHARED: dict[Move, str] = {m: encode_basestring(str(m)) for m in SHARED_MOVES}
+"""The JSON texts of the library's shared moves, by move (a table only read;
+moves hash once)."""
 
 
 def _moves_text(moves: tuple[Move, ...]) -> str:
-    texts = list(map(_QUOTED_SHARED.get, map(id, moves)))
+    texts = list(map(_QUOTED_SHARED.get, moves))
     if None in texts:
         texts = [encode_basestring(str(m)) if t is None else t for t, m in zip(texts, moves)]
     return ", ".join(texts)  # type: ignore[arg-type]
