@@ -50,9 +50,10 @@ class OrderedRanking(Part):
         """The cards of ``card``'s suit: the trumps (:meth:`trumps`) for a trump,
         else the plain cards of its suit that are not trumps."""
         trumps = self.trumps(trump)
-        if card in trumps:
+        index = card.index
+        if trumps >> index & 1:
             return trumps
-        return _PLAIN[card.index // 13] - trumps
+        return _cardset(CardSet, _PLAIN_BITS[index // 13] & ~int(trumps))
 
     def trick_winner(self, trick: tuple[Card, ...], trump: Suit | None) -> int:
         """The position of the trick's highest trump, else of the highest card
@@ -85,6 +86,8 @@ class OrderedRanking(Part):
 
 
 _PLAIN: tuple[CardSet, ...] = tuple(CardSet(bits) for bits in SUIT_BITS)
+_PLAIN_BITS: tuple[int, ...] = SUIT_BITS[:4]
+_cardset = int.__new__  # a CardSet of a bit set built here
 """The plain cards of each suit (none for no trump suit)."""
 _TRUMPS: tuple[CardSet, ...] = tuple(CardSet(bits | JOKERS_MASK) for bits in SUIT_BITS)
 """The trumps under each raw trump 0..4: its suit and both jokers."""
