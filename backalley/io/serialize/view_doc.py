@@ -358,11 +358,11 @@ def load_view(
                 holding ^= 1 << c
             seen |= 1 << c
             plays[player] += 1
-        if winner is not None:
-            if winner != plan.winner(ctx, cards, t_lead):
+        if winner is not None:  # the end of a trick, as the kernel ends one
+            taker, broken = plan.trick_end(ctx, cards, t_lead, broken)
+            if winner != taker:
                 raise fail(f"{where}.winner", "the winner is not who took the trick")
             won[winner] += 1
-            broken = broken or plan.breaks_trump(ctx, cards)
             lead = winner
     if len(history) > hand_size or (len(history) == hand_size and not over) or (trick and over):
         raise fail("tricks", "the number of tricks does not fit the deal")
