@@ -458,3 +458,64 @@ def test_naming_a_trump_the_rules_do_not_offer_says_which_may_be_named() -> None
     with pytest.raises(ba.IllegalMoveError, match="may name only H, S") as info:
         state.check(ba.NameTrump(ba.Suit.CLUBS))
     assert info.value.reason is Reason.HOUSE_RULE
+
+
+def test_an_overridden_first_bidder_and_redealer_are_followed() -> None:
+    """The dealer speaks first, and a thrown-in deal is dealt again by the
+    same dealer."""
+    first = _subclass(
+        ba.rules.OnceAroundBidding, "DealerFirst", "first", lambda self, dealer, n: dealer
+    )
+    state = ba.new_game(ba.variants.GAMERULES.replace(bidding=first()), seed=2)
+    assert state.to_act == state.dealer
+    again = _subclass(
+        ba.rules.OnceAroundBidding, "SameDealer", "redealer", lambda self, dealer, n: dealer
+    )
+    state = ba.new_game(ba.variants.GAMERULES.replace(bidding=again()), seed=2)
+    dealer = state.dealer
+    while state.phase is ba.Phase.BIDDING and not state.deal_results:
+        before = lowlevel.thrown_in(state)
+        state = state.apply(ba.Pass())
+        if lowlevel.thrown_in(state) > before:
+            assert state.dealer == dealer
+            break
+    else:
+        pytest.fail("four passes did not throw the deal in")
+
+
+def test_an_overridden_key_decides_the_trick() -> None:
+    """A ranking whose key reverses the order within a suit: the lowest card
+    of the suit led wins a trick without trumps."""
+    low = _subclass(ba.rules.JokersHigh, "LowWins", "key", lambda self, card, trump: -card.index)
+    rules = ba.variants.GAMERULES.replace(ranking=low())
+    checked = 0
+    for state in _play_randomly(rules, 11, 200):
+        for trick in state.tricks:
+            trumps = rules.ranking.trumps(state.trump)
+            if any(c in trumps for c in trick.cards):
+                continue
+            led = trick.cards[0].suit
+            lowest = min((c for c in trick.cards if c.suit is led), key=lambda c: c.index)
+            assert trick.winner == next(s for s, c in trick.plays if c == lowest)
+            checked += 1
+    assert checked >= 5
+
+
+def test_an_overridden_opening_and_winner_are_followed() -> None:
+    """A trump part that turns nothing up and makes spades trump, and an end
+    rule under which the side with the fewest points wins."""
+
+    def spades(self: Any, ctx: Any, hands: Any, stock: Any) -> Any:
+        return ba.rules.TrumpSetup(hands, stock, None, ba.Suit.SPADES)
+
+    opening = _subclass(ba.rules.TurnUpTrump, "Spades", "opening", spades)
+    rules = ba.variants.GAMERULES.replace(trump=opening())
+    for state in _play_randomly(rules, 3, 80):
+        if not state.is_over:
+            assert state.trump is ba.Suit.SPADES and state.turn_up is None
+    fewest = _subclass(
+        ba.rules.EndPolicy, "Fewest", "winner", lambda self, scores: scores.index(min(scores))
+    )
+    short = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 1)), end=fewest())
+    over = lowlevel.playout(ba.new_game(short, seed=5), random.Random(5).choice)
+    assert over.is_over and over.winner == over.scores.index(min(over.scores))
