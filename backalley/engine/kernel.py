@@ -51,6 +51,7 @@ __all__ = [
     "deal_moves",
     "impose",
     "name_trump",
+    "open_public",
     "play",
     "restore",
     "resume",
@@ -217,6 +218,29 @@ def resume(
     bot samples the hidden hands of a deal in progress)."""
     match = Match(0, first_dealer, (), len(results), scores, results)
     return start(rules, match, dealer, hand_size, order)
+
+
+def open_public(
+    rules: RuleSet,
+    ctx: DealContext,
+    hands: tuple[int, ...],
+    turn_up: int | None,
+    discards: int,
+    scores: tuple[int, ...],
+    results: tuple[DealResult, ...],
+) -> Raw:
+    """A deal at its opening from what one seat may know (how a player's view
+    is read back): its context (dealer, hand size, the opening trump), for
+    each seat the cards it is known to hold this deal (the seat's own hand
+    and the cards the others are seen to play), the turn-up and the discards.
+    The kernel's transitions then move it on like any deal, up to the play
+    that would end it (which needs the hands as dealt)."""
+    plan = rules.plan
+    first = plan.first_bidders[ctx.dealer]
+    node = plan.opening_node(ctx.hand_size, first)
+    match = Match(0, ctx.dealer, (), len(results) + 1, scores, results)
+    deal = _deal(ctx, hands, (), turn_up, discards, (), None, node)
+    return (rules, match, deal, BIDDING, hands, first, (), (), False)
 
 
 def restore(raw: Raw) -> Raw:

@@ -119,4 +119,7 @@ def refusal(pos: Position, move: object) -> Refusal | None:
     if move.suit is None:
         return (Reason.NO_TRUMP_NOT_ALLOWED, "these rules require the declarer to name a suit")
     allowed = ", ".join(str(c.suit or "no trump") for c in choices)
-    return (Reason.HOUSE_RULE, f"the declarer may name only {allowed} as trump here, not {move.suit}")
+    return (
+        Reason.HOUSE_RULE,
+        f"the declarer may name only {allowed} as trump here, not {move.suit}",
+    )

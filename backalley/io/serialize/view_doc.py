@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from backalley.cards import CARDS, Card, Suit
+from backalley.engine import kernel
 from backalley.engine.views import PlayerView
 from backalley.errors import IllegalMoveError, SerializationError
 from backalley.io.serialize.common import (
@@ -45,7 +46,7 @@ from backalley.io.serialize.common import (
 from backalley.io.serialize.limits import CALL_ROUNDS
 from backalley.io.serialize.results_doc import check_results, deal_result_to_data, results_from_data
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
-from backalley.moves import PLAYS, Move
+from backalley.moves import PLAYS, Move, NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick
 
@@ -226,11 +227,14 @@ def load_view(
     deal_results: tuple[DealResult, ...],
     path: str = "$",
 ) -> PlayerView:
-    """A view rebuilt from its public parts by replaying the deal through the
-    rules' own decisions - the calls through the bidding part, the trump
-    through the trump part, the seat's own plays through the lead and follow
-    parts, each trick's winner through the ranking part - and refused when any
-    fact it states differs from what the rules make of the rest.  Raises
+    """A view rebuilt from its public parts by moving its deal on through the
+    step kernel from an opening of what the seat may know
+    (:func:`backalley.engine.kernel.open_public`): the calls, the trump call
+    and every play go through the kernel's own transitions, which ask the
+    parts (the deal's last play, which would score the deal from the hands as
+    dealt, ends its trick through the plan), and the seat's own plays are
+    checked by the lead and follow parts.  The view is refused when any fact
+    it states differs from what the rules make of the rest.  Raises
     :class:`~backalley.SerializationError`."""
 
     def fail(where: str, message: str) -> SerializationError:
@@ -261,28 +265,51 @@ def load_view(
             "these rules turn up a card" if turn_up is None else "these rules turn up no card",
         )
     ctx = ctx._replace(trump=rules.trump.trump_for(ctx, turn_up))
-    # the bidding, call by call through the plan's bidding nodes
-    first = plan.first_bidders[dealer]
-    node = plan.opening_node(hand_size, first)
+    # the cards the document shows: the seat's own hand, and who played what
+    own = 0
+    for card in hand:
+        own |= 1 << card.index
+    if own.bit_count() != len(hand) or own & ~full:
+        raise fail("hand", "the hand has a card twice or a card not in the deck")
+    tricks: tuple[tuple[int, tuple[int, ...], int | None], ...] = (*history, (leader, trick, None))
+    known = [0] * n  # the cards each seat is known to hold at the opening
+    for t_lead, cards, _winner in tricks:
+        for k, c in enumerate(cards):
+            known[(t_lead + k) % n] |= 1 << c
+    known[seat] |= own
+    discard_bits = 0
+    for card in discards:
+        discard_bits |= 1 << card.index
+    # the deal from its opening, moved on by the kernel's own transitions
+    raw = kernel.open_public(
+        rules,
+        ctx,
+        tuple(known),
+        None if turn_up is None else turn_up.index,
+        discard_bits,
+        scores,
+        deal_results,
+    )
+    first = raw[5]
     for i, call in enumerate(calls):
-        if not node.open:
+        if raw[3] is not Phase.BIDDING:
             raise fail(f"calls[{i}]", "the bidding is over already")
+        node = raw[2].node
+        assert node is not None
         found = node.find(call)
         if found is None:
             why = plan.call_refusal(node.ctx, call)
             raise fail(f"calls[{i}]", f"illegal call {call}: {why[1] if why else 'not legal'}")
-        node = node.after(found)
-    bidding_over = not node.open
-    if bidding_over:
-        outcome = node.outcome
-        if outcome.thrown_in:
+        child = node.after(found)
+        if not child.open and child.outcome.thrown_in:
             raise fail("calls", "these calls throw the deal in; the view would be of the next deal")
-        ctx = ctx._replace(outcome=outcome)
-    choices = plan.trump_choices(ctx) if bidding_over else ()
+        raw = kernel.call(raw, child)
+    reached = raw[3]
+    choices = plan.trump_choices(raw[2].ctx) if reached is not Phase.BIDDING else ()
     # the phase of the deal
-    if not bidding_over:
+    if reached is Phase.BIDDING:
         expected_phase = Phase.BIDDING
-    elif choices and phase is Phase.NAMING_TRUMP:
+    elif reached is Phase.NAMING_TRUMP and phase is Phase.NAMING_TRUMP:
         expected_phase = Phase.NAMING_TRUMP
     else:
         expected_phase = Phase.GAME_OVER if over else Phase.PLAYING
@@ -291,21 +318,17 @@ def load_view(
             "phase", f"the calls lead to phase {expected_phase.value!r}, not {phase.value!r}"
         )
     # trump: named by the declarer, or as the opening made it
-    if choices and phase is not Phase.NAMING_TRUMP:
+    if reached is Phase.NAMING_TRUMP and phase is not Phase.NAMING_TRUMP:
         if trump not in choices:
             raise fail(
                 "trump",
                 f"the declarer may name only {', '.join(str(c or 'no trump') for c in choices)}",
             )
-        ctx = ctx._replace(trump=trump)
-    elif trump is not ctx.trump or (choices and trump is not None):
+        raw = kernel.name_trump(raw, NameTrump(trump))
+    elif trump is not raw[2].ctx.trump or (choices and trump is not None):
         raise fail("trump", "the trump does not follow from the rules and the turn-up")
-    # the cards: the seat's own hand, the turn-up, the discards, the plays
-    own = 0
-    for card in hand:
-        own |= 1 << card.index
-    if own.bit_count() != len(hand) or own & ~full:
-        raise fail("hand", "the hand has a card twice or a card not in the deck")
+    ctx = raw[2].ctx
+    # the turn-up and the discards
     seen = own
     allowed = int(rules.trump.discardable(ctx, turn_up))
     for card in discards:
@@ -320,27 +343,22 @@ def load_view(
     playing = phase in (Phase.PLAYING, Phase.GAME_OVER)
     if (history or trick) and not playing:
         raise fail("tricks", "cards were played before the bidding was over")
-    lead = plan.first_leader(ctx) if playing else first
-    # the seat's hand before the play: what it holds and what it played
-    own_played = 0
-    for t_lead, cards, _winner in (*history, (leader, trick, -1)):
-        for k, c in enumerate(cards):
-            if (t_lead + k) % n == seat:
-                own_played |= 1 << c
-    holding = own | own_played
+    # the plays, card by card through the kernel (the deal's last play, which
+    # would score it from the hands as dealt, ends its trick through the plan)
     plays = [0] * n
-    won = [0] * n
-    broken = False
-    tricks: tuple[tuple[int, tuple[int, ...], int | None], ...] = (*history, (leader, trick, None))
+    broken = raw[8]
+    after_end: int | None = None  # who took the deal's last trick, once it is ended
     for i, (t_lead, cards, winner) in enumerate(tricks):
         where = f"tricks[{i}]" if winner is not None else "trick"
         complete = winner is not None
         if (
-            t_lead != lead
+            t_lead != (raw[5] if after_end is None else after_end)
             or (complete and len(cards) != n)
             or len(cards) >= n + (1 if complete else 0)
         ):
             raise fail(where, "the trick's leader or size does not fit the tricks before it")
+        ends_deal = complete and len(raw[7]) == hand_size - 1
+        taker = -1
         for k, c in enumerate(cards):
             player = (t_lead + k) % n
             if player != seat and (seen >> c & 1 or not full >> c & 1):
@@ -349,21 +367,28 @@ def load_view(
                     f"{CARDS[c]} is out of place",
                 )
             if player == seat:
-                why = plan.play_refusal(ctx, seat, holding, cards[:k], t_lead, broken, c)
+                why = plan.play_refusal(ctx, seat, raw[4][seat], raw[6], raw[5], raw[8], c)
                 if why is not None:
                     raise fail(
                         f"{where}.cards[{k}]" if complete else f"trick[{k}]",
                         f"your own play {CARDS[c]} is illegal: {why[1]}",
                     )
-                holding ^= 1 << c
             seen |= 1 << c
             plays[player] += 1
-        if winner is not None:  # the end of a trick, as the kernel ends one
-            taker, broken = plan.trick_end(ctx, cards, t_lead, broken)
-            if winner != taker:
-                raise fail(f"{where}.winner", "the winner is not who took the trick")
-            won[winner] += 1
-            lead = winner
+            if not (ends_deal and k == n - 1):
+                raw = kernel.play(raw, c)
+        if ends_deal:
+            taker, broken = plan.trick_end(ctx, cards, t_lead, raw[8])
+            after_end = winner
+        elif complete:
+            taker, broken = raw[7][-1][2], raw[8]
+        if complete and winner != taker:
+            raise fail(f"{where}.winner", "the winner is not who took the trick")
+    lead = raw[5]
+    if over and history:  # the deal's last trick was ended by the plan: its taker leads
+        lead = history[-1][2]
+    else:
+        broken = raw[8]
     if len(history) > hand_size or (len(history) == hand_size and not over) or (trick and over):
         raise fail("tricks", "the number of tricks does not fit the deal")
     for s in range(n):
@@ -373,19 +398,9 @@ def load_view(
         raise fail(
             "hand", f"the hand has {len(hand)} cards, but the count says {hand_counts[seat]}"
         )
-    if over:
-        expected_to_act = None
-    elif phase is Phase.BIDDING:
-        expected_to_act = (first + len(calls)) % n
-    elif phase is Phase.NAMING_TRUMP:
-        expected_to_act = ctx.outcome.declarer if ctx.outcome is not None else None
-    else:
-        expected_to_act = (lead + len(trick)) % n
+    expected_to_act = None if over else kernel.to_act(raw)
     if to_act != expected_to_act:
         raise fail("to_act", f"seat {expected_to_act} is to act, not {to_act}")
-    discard_bits = 0
-    for card in discards:
-        discard_bits |= 1 << card.index
     return PlayerView(
         rules=rules,
         seat=seat,
