@@ -519,3 +519,35 @@ def test_an_overridden_opening_and_winner_are_followed() -> None:
     short = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 1)), end=fewest())
     over = lowlevel.playout(ba.new_game(short, seed=5), random.Random(5).choice)
     assert over.is_over and over.winner == over.scores.index(min(over.scores))
+
+
+def test_an_overridden_highest_decides_what_a_led_big_blooper_forces() -> None:
+    """A ranking whose ``highest`` answers the lowest card: when the Big
+    Blooper is led, a player holding trumps must play their lowest trump."""
+
+    def lowest(self: Any, cards: ba.CardSet, trump: Any) -> ba.Card:
+        return min(cards, key=lambda card: self.key(card, trump))
+
+    flipped = _subclass(ba.rules.JokersHigh, "HighIsLow", "highest", lowest)
+    rules = ba.variants.GAMERULES.replace(
+        ranking=flipped(),
+        lead=ba.rules.LeadPolicy(
+            first_lead=ba.rules.FirstLead.LEFT_OF_DEALER, trump_lead=ba.rules.TrumpLead.ANY_TIME
+        ),
+    )
+    deck = [c for c in ba.CARDS if c not in (ba.parse_card("BJ"), ba.parse_card("2S"))]
+    order = [ba.parse_card("BJ"), *deck[:51], ba.parse_card("2S"), deck[51]]
+    state = ba.new_game(rules, seed=1, dealer=3, decks=[order])
+    while state.phase is ba.Phase.BIDDING:
+        state = state.apply(ba.Bid(1))
+    assert state.trump is ba.Suit.SPADES and state.to_act == 0
+    state = state.apply(ba.parse_move("play BJ"))
+    spades = sorted(
+        (c for c in state.hands[1] if c.suit is ba.Suit.SPADES or c.is_joker), key=lambda c: c.index
+    )
+    assert len(spades) >= 2
+    assert state.legal_moves() == (ba.Play(spades[0]),)
+    with pytest.raises(ba.IllegalMoveError) as info:
+        state.check(ba.Play(spades[-1]))
+    assert info.value.reason is Reason.MUST_PLAY_HIGHEST_TRUMP
+    assert state.view(1).legal_moves() == (ba.Play(spades[0]),)
