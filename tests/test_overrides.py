@@ -551,3 +551,11 @@ def test_an_overridden_highest_decides_what_a_led_big_blooper_forces() -> None:
         state.check(ba.Play(spades[-1]))
     assert info.value.reason is Reason.MUST_PLAY_HIGHEST_TRUMP
     assert state.view(1).legal_moves() == (ba.Play(spades[0]),)
+
+
+def test_an_end_rule_naming_no_side_is_refused_naming_the_method() -> None:
+    bad = _subclass(ba.rules.EndPolicy, "NoSide", "winner", lambda self, scores: 7)
+    short = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 1)), end=bad())
+    over = lowlevel.playout(ba.new_game(short, seed=5), random.Random(5).choice)
+    with pytest.raises(ba.RuleSetError, match=r"end: EndPolicyNoSide\.winner answered 7"):
+        _ = over.winner

@@ -207,7 +207,7 @@ class GameState(PublicFacts):
         """The winning side when the game is over, ``None`` for a draw or while playing."""
         if self.phase is not Phase.GAME_OVER:
             return None
-        return self.rules.end.winner(self._raw[1].scores)
+        return self._raw[0].plan.game_winner(self._raw[1].scores)
 
     # ---------------------------------------------------------------- legality
 

@@ -220,7 +220,7 @@ def table_of(
         last = (done.plays, done.winner)
     sides = side_names(names, teams, dash)
     contracts = position.contracts
-    winner = rules.end.winner(position.scores) if over else None
+    winner = rules.plan.game_winner(position.scores) if over else None
     if to_act is None:
         status = "Game over: " + (
             "a draw" if winner is None else f"{sides[winner]} {_wins(teams[winner])}"

@@ -523,10 +523,6 @@ class Plan:
             broken = bool(self.rules.lead.breaks_trump(ctx, cards))
         return winner, broken
 
-    def winner(self, ctx: DealContext, trick: tuple[int, ...], leader: int) -> int:
-        """The seat that wins a completed trick (the ranking part's ``trick_winner``)."""
-        return self._winner(ctx, _cards(trick), leader)
-
     def _winner(self, ctx: DealContext, trick: tuple[Card, ...], leader: int) -> int:
         position = self.rules.ranking.trick_winner(trick, ctx.trump)
         if type(position) is not int or not 0 <= position < len(trick):
@@ -620,6 +616,19 @@ class Plan:
                 ]
             )
         return out
+
+    def game_winner(self, scores: tuple[int, ...]) -> int | None:
+        """The winning side of a finished game, or ``None`` for a draw (the end
+        part's ``winner``, checked to be a side)."""
+        side = self.rules.end.winner(scores)
+        if side is not None and (type(side) is not int or not 0 <= side < len(self.teams)):
+            raise RuleSetError(
+                [
+                    f"end: {type(self.rules.end).__name__}.winner answered {side!r}; it must be "
+                    f"a side 0 to {len(self.teams) - 1}, or None for a draw"
+                ]
+            )
+        return side
 
     def dealer_after(self, ctx: DealContext, points: tuple[int, ...]) -> int:
         """The dealer of the next deal (the dealer part's ``dealer_after``)."""
