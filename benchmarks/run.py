@@ -1614,34 +1614,24 @@ def comparison_report(c: dict[str, Any] | None) -> list[str]:
     if not c["rounds"]:
         return lines
     lines.append(f"  {len(c['rounds'])} round(s) compared")
-    rows = []
-    for name, figs in c["variants"].items():
-        for key, label, unit in COMPARED:
-            f = figs[key]
-            rows.append(
-                [
-                    name,
-                    label,
-                    unit,
-                    _figure(f["new"], unit),
-                    _figure(f["baseline"], unit),
-                    _ratio(f["ratio"]),
-                    _pct(f["ratio_spread"]),
-                ]
-            )
-    for key, label, unit in COMPARED_JSON:
-        f = c["json"][key]
-        rows.append(
-            [
-                BARE_VARIANT,
-                label,
-                unit,
-                _figure(f["new"], unit),
-                _figure(f["baseline"], unit),
-                _ratio(f["ratio"]),
-                _pct(f["ratio_spread"]),
-            ]
-        )
+
+    def row(name: str, label: str, unit: str, f: dict[str, Any]) -> list[str]:
+        return [
+            name,
+            label,
+            unit,
+            _figure(f["new"], unit),
+            _figure(f["baseline"], unit),
+            _ratio(f["ratio"]),
+            _pct(f["ratio_spread"]),
+        ]
+
+    rows = [
+        row(name, label, unit, figs[key])
+        for name, figs in c["variants"].items()
+        for key, label, unit in COMPARED
+    ]
+    rows += [row(BARE_VARIANT, label, unit, c["json"][key]) for key, label, unit in COMPARED_JSON]
     lines.append(
         _table(
             ["variant", "figure", "unit", "new", "baseline", "new÷base", "ratio spread"],

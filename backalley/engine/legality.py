@@ -37,7 +37,7 @@ def legal_play_mask(pos: Position) -> int:
 
 
 def _trump_choices(pos: Position) -> tuple[NameTrump, ...]:
-    return tuple(NameTrump(suit) for suit in pos.rules.plan.trump_choices(pos._ctx))
+    return pos.rules.plan.trump_calls(pos._ctx)
 
 
 def legal_moves(pos: Position) -> tuple[Move, ...]:

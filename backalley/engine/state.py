@@ -27,7 +27,7 @@ from backalley.engine.legality import refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.engine.views import PlayerView, make_view
 from backalley.errors import IllegalMoveError, SetupError
-from backalley.moves import Move, NameTrump, Play
+from backalley.moves import Move, Play
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick, Trick
@@ -327,7 +327,7 @@ def legal_of(raw: Raw) -> Any:
     if phase is _BIDDING:
         return deal.node.legal  # type: ignore[union-attr]
     if phase is _NAMING:
-        return tuple(NameTrump(suit) for suit in rules.plan.trump_choices(deal.ctx))
+        return rules.plan.trump_calls(deal.ctx)
     return ()
 
 
@@ -341,12 +341,7 @@ def _state(raw: Raw) -> GameState:
     moves there (two slot stores: a state is built on every move)."""
     state = _new(GameState)
     _set_raw(state, raw)
-    rules, _match, deal, phase, hands, leader, trick, _history, broken = raw
-    if phase is _PLAYING:
-        seat = (leader + len(trick)) % rules.players
-        _set_legal(state, rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken))
-    else:
-        _set_legal(state, legal_of(raw))
+    _set_legal(state, legal_of(raw))
     return state
 
 

@@ -189,8 +189,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     """The view of ``state`` from ``seat``: the state's own public fields
     (shared, not copied), the seat's hand and the number of cards in each hand."""
     rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
-    if type(seat) is not int or not 0 <= seat < rules.players:
-        raise SetupError(f"there is no seat {seat!r}; seats are 0 to {rules.players - 1}")
+    seat_number(rules.players, seat)
     to_act = state.to_act
     view = _new(PlayerView)
     (

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from backalley.cards import CARDS, Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason, RuleSetError, SetupError
-from backalley.moves import PLAYS, Move, Play
+from backalley.moves import PLAYS, Move, NameTrump, Play
 from backalley.rules.context import BiddingContext, DealContext
 from backalley.rules.protocols import Refusal
 from backalley.values import BiddingOutcome
@@ -454,9 +454,9 @@ class Plan:
         rules = self.rules
         cards = _cards(trick)
         if trick:
-            found = rules.follow.restrictions(ctx, seat, CardSet(hand), cards, leader)
+            found = self._follow(ctx, seat, _cardset(CardSet, hand), cards, leader)
         else:
-            found = rules.lead.restrictions(ctx, seat, CardSet(hand), broken)
+            found = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
         remaining = hand
         part = "follow" if trick else "lead"
         try:
@@ -593,6 +593,10 @@ class Plan:
     def trump_choices(self, ctx: DealContext) -> tuple[Any, ...]:
         """What a declarer may name as trump (none: the deal is played at once)."""
         return tuple(self.rules.trump.choices(ctx))
+
+    def trump_calls(self, ctx: DealContext) -> tuple[NameTrump, ...]:
+        """The declarer's legal trump calls, in the trump part's order."""
+        return tuple(NameTrump(suit) for suit in self.trump_choices(ctx))
 
     # ---------------------------------------------------------- end of deal
 
