@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TARGET = Path(__file__).resolve().parent.parent / "backalley" / "io" / "schema" / "backalley.schema.json"
+TARGET = (
+    Path(__file__).resolve().parent.parent / "backalley" / "io" / "schema" / "backalley.schema.json"
+)
 FORMAT_VERSION = 2
 MAX_SEAT = 7  # a cutthroat game seats at most 8 players
 
