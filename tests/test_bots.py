@@ -425,3 +425,66 @@ def test_rollout_value_plays_the_current_deal_and_refuses_a_finished_game() -> N
         state = state.apply(state.legal_moves()[-1])
     with pytest.raises(ba.SetupError, match="game is over"):
         rollout_value(state, 0)
+
+
+def test_sample_hands_find_the_one_assignment_that_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # seat 1 may hold only a, b, c; seat 2 only those or d, e, f; seat 3 only
+    # d..i: the one fitting deal gives abc, def, ghi - a draw that lets seat 3
+    # take d strands seat 2, so each card is kept only while the rest still fit
+    view = _position(
+        short(ba.variants.GAMERULES, 3),
+        ["KH 5D 6D", "4H 7D 8D", "3H 9D TD", "AH 2H 9S"],
+        "2C",
+        [],
+    ).view(0)
+    a_to_i = [c.index for c in ba.parse_cards("2S 3S 4S 5S 6S 7S 8S TS JS")]
+    allowed = {
+        1: sum(1 << c for c in a_to_i[:3]),
+        2: sum(1 << c for c in a_to_i[:6]),
+        3: sum(1 << c for c in a_to_i[3:]),
+    }
+    monkeypatch.setattr(R, "possible_bits", lambda v, s: allowed[s])
+    for k in range(30):
+        hands = sample_hands(view, random.Random(k))
+        assert hands is not None
+        assert hands[1:] == [sum(1 << c for c in a_to_i[i : i + 3]) for i in (0, 3, 6)]
+
+
+def test_sample_hands_answer_none_when_no_cards_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _position(
+        short(ba.variants.GAMERULES, 3),
+        ["KH 5D 6D", "4H 7D 8D", "3H 9D TD", "AH 2H 9S"],
+        "2C",
+        [],
+    ).view(0)
+    # a rule whose possible cards leave seat 1 one card short
+    real = R.possible_bits
+    monkeypatch.setattr(
+        R, "possible_bits", lambda v, s: real(v, s) & (0b11 if s == 1 else ~0)
+    )
+    assert sample_hands(view, random.Random(0)) is None
+
+
+def test_montecarlo_counts_failed_samples_and_warns_on_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = _position(
+        short(ba.variants.GAMERULES, 3),
+        ["KH 5D 6D", "4H 7D 8D", "3H 9D TD", "AH 2H 9S"],
+        "2C",
+        ["bid 1", "pass", "pass", "bid 2"],
+    )
+    view = state.view(0)
+    bot = MonteCarloBot(seed=1, samples=3, budget=None, evaluator=lambda s, seat: 0.0)
+    bot.choose(view)
+    assert (bot.stats.decisions, bot.stats.samples, bot.stats.failed) == (1, 3, 0)
+
+    def refuse(view: ba.PlayerView, hands: object) -> ba.GameState:
+        raise ba.SetupError("no deal reproduces this view")
+
+    monkeypatch.setattr(R, "determinise", refuse)
+    with pytest.warns(RuntimeWarning, match="heuristic bot decides"):
+        move = bot.choose(view)
+    assert move == HeuristicBot(1).choose(view)
+    assert (bot.stats.decisions, bot.stats.samples, bot.stats.failed) == (2, 3, 3)
+    assert bot.stats.fallbacks == 1

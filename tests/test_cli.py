@@ -93,6 +93,132 @@ def test_check_names_the_file_once_and_labels_what_went_wrong(
     assert "missing.json" in err and err.count("\n") == 1
 
 
+# ------------------------------------------------------- reading bounded
+
+
+def _record_text() -> str:
+    start = ba.new_game(seed=2)
+    return ba.to_json(ba.GameRecord.from_game(start, [start.legal_moves()[0]]))
+
+
+def _limited_memory() -> None:  # pragma: no cover - runs in the child process
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+@pytest.mark.parametrize("command", ["check", "show"])
+def test_an_endless_file_is_refused_as_too_large_at_once(command: str) -> None:
+    """`/dev/zero` is read no further than the largest document: one line, status 2,
+    even with memory limited to 1 GiB (reading it whole needs far more)."""
+    proc = python(
+        "-m", "backalley", command, "/dev/zero",
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limited_memory,
+    )  # fmt: skip
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    assert out == b""
+    assert err.decode().startswith("backalley: /dev/zero: ") and err.count(b"\n") == 1
+    assert b"too large" in err
+
+
+@pytest.mark.parametrize("command", ["check", "show"])
+def test_a_file_one_byte_over_the_largest_document_is_refused(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    from backalley.io.serialize import common
+
+    path = tmp_path / "game.json"
+    path.write_text(_record_text(), encoding="utf-8")
+    size = path.stat().st_size
+    monkeypatch.setattr(common, "MAX_DOCUMENT_SIZE", size - 1)
+    assert run(command, str(path)) == (2, "")
+    err = capsys.readouterr().err
+    too_large = f"the file is too large for a JSON document: more than {size - 1} bytes"
+    assert err == f"backalley: {path}: {too_large}\n"
+    monkeypatch.setattr(common, "MAX_DOCUMENT_SIZE", size)
+    assert run(command, str(path))[0] == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", ["check", "show"])
+@pytest.mark.parametrize("kind", ["directory", "missing", "latin-1", "not json"])
+def test_an_unreadable_record_is_one_line_naming_the_file_and_status_2(
+    command: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "latin-1":
+        record = json.loads(_record_text())
+        record["metadata"] = {"where": "caf\u00e9"}
+        path.write_bytes(json.dumps(record, ensure_ascii=False).encode("latin-1"))
+    elif kind == "not json":
+        path.write_bytes(b"\x00" * 100)
+    assert run(command, str(path)) == (2, "")
+    err = capsys.readouterr().err
+    assert err.startswith(f"backalley: {path}: ") and err.count("\n") == 1
+    assert err.count(str(path)) == 1
+    expected = {
+        "directory": "cannot read the file: Is a directory",
+        "missing": "cannot read the file: No such file or directory",
+        "latin-1": "not a game record: $: not valid JSON: 'utf-8' codec can't decode",
+        "not json": "not a game record: $: not valid JSON",
+    }[kind]
+    assert expected in err
+
+
+def test_a_house_rules_file_too_large_is_refused_on_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from backalley.io import houserules
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps(SHORT), encoding="utf-8")
+    monkeypatch.setattr(houserules, "MAX_FILE_SIZE", path.stat().st_size - 1)
+    assert run("rules", str(path)) == (2, "")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "too large for a house-rules file" in err
+
+
+def test_a_line_of_input_longer_than_the_limit_ends_the_persons_input(
+    tmp_path: Path, short: str
+) -> None:
+    """A person's line is read bounded: an endless line (`< /dev/zero`) stops
+    the game with the score so far, like the end of input."""
+    from backalley.cli.human import MAX_LINE
+
+    path = tmp_path / "game.json"
+    status, output = run(
+        "play", "--variant", short, "--seed", "6", "--human", "S", "--players", "random",
+        "--record", str(path), stdin="x" * (MAX_LINE + 1) + "\nbid 1\n",
+    )  # fmt: skip
+    assert status == 0
+    assert f"A line of more than {MAX_LINE} characters: the input ends here." in output
+    assert "Stopped after 0 deals" in output and "Not a move" not in output
+    assert run("check", str(path))[0] == 0
+
+
+def test_a_line_of_input_at_the_limit_is_read_whole_and_a_longer_one_cut() -> None:
+    from backalley.cli.human import MAX_LINE, read_line
+
+    stream = io.StringIO("a" * MAX_LINE + "\n" + "b" * (3 * MAX_LINE) + "\nlast")
+    assert read_line(stream) == "a" * MAX_LINE
+    assert read_line(stream) == "b" * (MAX_LINE + 1)
+    assert stream.tell() == MAX_LINE + 1 + MAX_LINE + 1, "the rest of the line is left unread"
+
+
+def test_input_that_is_not_text_ends_the_persons_input() -> None:
+    from backalley.cli.human import line_reader
+
+    stream = io.TextIOWrapper(io.BytesIO(b"caf\xe9\n"), encoding="utf-8", errors="strict")
+    screen = io.StringIO()
+    assert line_reader(stream, screen)("South> ") is None
+    assert "The input is not text: the input ends here." in screen.getvalue()
+
+
 def test_rules_diff_refuses_a_third_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("rules", "--diff", "gamerules", "hook", "vietnam") == (2, "")
     assert "vietnam" in capsys.readouterr().err

@@ -19,7 +19,7 @@ np = pytest.importorskip("numpy")
 
 import backalley as ba  # noqa: E402
 from backalley.adapters.encoding import Actions  # noqa: E402
-from backalley.adapters.openspiel import load_game  # noqa: E402
+from backalley.adapters.openspiel import BackAlleyGame, load_game  # noqa: E402
 
 from .helpers import deck_order  # noqa: E402
 
@@ -87,6 +87,140 @@ def test_bad_arguments_are_refused_with_the_library_errors(
 ) -> None:
     with pytest.raises(error):
         load_game(**kwargs)  # type: ignore[arg-type]
+
+
+def load_both_ways(params: dict[str, object]) -> list[pytest.ExceptionInfo[Exception]]:
+    """What refusing ``params`` looks like through ``pyspiel.load_game`` (as a
+    dict and as a game string) and through the game's constructor."""
+    string = "python_backalley(" + ",".join(f"{k}={v}" for k, v in params.items()) + ")"
+    caught = []
+    for load in (
+        lambda: pyspiel.load_game("python_backalley", params),
+        lambda: pyspiel.load_game(string),
+        lambda: BackAlleyGame(params),
+    ):
+        with pytest.raises(Exception) as info:
+            load()
+        caught.append(info)
+    return caught
+
+
+def assert_refused(params: dict[str, object], error: type[Exception], *words: str) -> None:
+    """``params`` are refused with the library's ``error`` by every entry point,
+    with one message that names ``words``."""
+    caught = load_both_ways(params)
+    assert [info.type for info in caught] == [error] * len(caught)
+    messages = {str(info.value) for info in caught}
+    assert len(messages) == 1, messages
+    (message,) = messages
+    for word in words:
+        assert word in message, message
+
+
+def test_negative_deals_are_refused() -> None:
+    assert_refused({"deals": -1}, ba.SetupError, "deals", "1..25", "-1")
+    with pytest.raises(ba.SetupError, match=r"deals must be None .* 1\.\.25, not -1"):
+        load_game(deals=-1)
+
+
+def test_more_deals_than_the_schedule_holds_are_refused() -> None:
+    assert_refused({"variant": "cutthroat-5", "deals": 20}, ba.SetupError, "deals", "1..19", "20")
+    assert load_game("cutthroat-5", deals=19).rules.schedule.deals == 19
+    with pytest.raises(ba.SetupError, match=r"1\.\.19, not 20"):
+        load_game("cutthroat-5", deals=20)
+
+
+def test_zero_deals_as_a_parameter_is_the_whole_schedule_but_load_game_spells_it_none() -> None:
+    assert pyspiel.load_game("python_backalley", {"deals": 0}).rules == ba.variants.GAMERULES
+    with pytest.raises(ba.SetupError, match="deals must be None"):
+        load_game(deals=0)
+
+
+def test_a_negative_throw_in_limit_is_refused() -> None:
+    assert_refused({"max_throw_ins": -5}, ba.SetupError, "max_throw_ins", "0..100", "-5")
+    with pytest.raises(ba.SetupError, match="max_throw_ins"):
+        load_game(max_throw_ins=-5)
+
+
+def test_throw_in_limit_above_bound_is_refused_with_the_librarys_error() -> None:
+    from backalley.io.serialize.limits import MAX_THROW_INS
+
+    assert MAX_THROW_INS == 100
+    for value in (MAX_THROW_INS + 1, 2**31 - 1):  # the largest a C++ int parameter holds
+        assert_refused({"max_throw_ins": value}, ba.SetupError, "max_throw_ins", "0..100")
+    with pytest.raises(ba.SetupError, match=r"max_throw_ins must be a whole number 0\.\.100"):
+        load_game(max_throw_ins=10**12)
+
+
+def test_the_throw_in_limit_adds_one_pass_per_seat_to_the_game_length() -> None:
+    lengths = [load_game(deals=1, max_throw_ins=k).max_game_length() for k in (0, 1, 100)]
+    assert lengths == [lengths[0], lengths[0] + 4, lengths[0] + 400]
+    assert lengths[0] == 4 + 1 + 4 * 13  # the bids, the trump call and the cards of one deal
+    assert pyspiel.load_game("python_backalley").max_game_length() == load_game().max_game_length()
+
+
+def test_a_dealer_that_is_no_seat_is_refused() -> None:
+    for dealer in (-2, 4):
+        assert_refused({"dealer": dealer}, ba.SetupError, "dealer", "0..3", str(dealer))
+    assert_refused({"variant": "cutthroat-3", "dealer": 3}, ba.SetupError, "0..2")
+    with pytest.raises(ba.SetupError, match="dealer must be None"):
+        load_game(dealer=-1)
+    assert pyspiel.load_game("python_backalley", {"dealer": 3}).fixed_dealer == 3
+
+
+def test_an_unknown_variant_parameter_is_refused_with_the_known_names() -> None:
+    assert_refused({"variant": "no-such-game"}, ba.UnknownVariantError, "no-such-game", "vietnam")
+
+
+def test_a_rules_parameter_that_is_no_encoded_rule_set_is_refused() -> None:
+    not_json = "bm90IGpzb24"  # "not json"
+    assert_refused({"rules": not_json}, ba.SerializationError, "rules parameter")
+    unknown_key = "eyJ4IjoxfQ"  # {"x":1}
+    assert_refused({"rules": unknown_key}, ba.SerializationError, "rules parameter", "'x'")
+
+
+def test_variant_and_rules_parameters_together_are_refused() -> None:
+    custom = load_game(ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 1))))
+    encoded = custom.get_parameters()["rules"]
+    assert pyspiel.load_game("python_backalley", {"rules": encoded}).rules == custom.rules
+    assert_refused({"variant": "vietnam", "rules": encoded}, ba.SetupError, "variant or rules")
+
+
+def test_unknown_parameter_names_are_refused() -> None:
+    with pytest.raises(ba.SetupError, match="unknown game parameter 'colour'; the parameters are"):
+        BackAlleyGame({"colour": "red"})
+    # pyspiel.load_game refuses a name outside the parameter specification itself,
+    # before the game is built, with its own error.
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
+        pyspiel.load_game("python_backalley", {"colour": "red"})
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"deals": 1.5}, {"deals": True}, {"dealer": "0"}, {"max_throw_ins": 2**31}],
+)
+def test_values_pyspiel_refuses_itself_are_refused_by_load_game_with_the_librarys_error(
+    kwargs: dict[str, object],
+) -> None:
+    with pytest.raises(ba.SetupError, match=next(iter(kwargs))):
+        load_game(**kwargs)  # type: ignore[arg-type]
+    # pyspiel.load_game checks the types (and C++ int range) before the game sees them.
+    with pytest.raises(RuntimeError):
+        pyspiel.load_game("python_backalley", kwargs)
+
+
+def test_a_constructor_error_passes_through_pyspiel_unchanged() -> None:
+    """pyspiel.load_game re-raises the Python exception the game's constructor
+    raised: the same class, the same message, the same object attributes."""
+    with pytest.raises(ba.SerializationError) as info:
+        pyspiel.load_game("python_backalley", {"rules": "eyJ4IjoxfQ"})
+    assert type(info.value) is ba.SerializationError and info.value.path == "$.x"
+    game = load_game(deals=1)
+    text = pyspiel.serialize_game_and_state(game, game.new_initial_state())
+    assert "deals=1" in text
+    with pytest.raises(ba.SetupError) as setup:
+        pyspiel.deserialize_game_and_state(text.replace("deals=1", "deals=-1"))
+    assert "deals must be 0" in str(setup.value)
 
 
 def test_every_action_id_is_one_move_and_back() -> None:

@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy")
 
 import backalley as ba  # noqa: E402
 from backalley.adapters.encoding import Actions, observation_layout  # noqa: E402
-from backalley.adapters.pettingzoo import env, raw_env, render_text  # noqa: E402
+from backalley.adapters.pettingzoo import BackAlleyEnv, env, raw_env, render_text  # noqa: E402
 
 HAND_AT = 4 + 5 + 4 + 4 + 13  # seat, phase, to_act, dealer, hand_size (module docstring)
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_random.py"
@@ -155,6 +155,54 @@ def test_bad_arguments_and_illegal_actions_are_refused() -> None:
     with pytest.raises(ba.NotationError):
         game.step(999)
     assert game.state == before
+
+
+@pytest.mark.parametrize("make", [env, raw_env])
+def test_negative_deals_are_refused(make: object) -> None:
+    with pytest.raises(ba.SetupError, match=r"deals must be None .* 1\.\.25, not -1"):
+        make("gamerules", deals=-1)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("make", [env, raw_env])
+def test_more_deals_than_the_schedule_holds_are_refused(make: object) -> None:
+    with pytest.raises(ba.SetupError, match=r"1\.\.2, not 3"):
+        make("vietnam", deals=3)  # type: ignore[operator]
+    assert raw_env("vietnam", deals=2).rules.schedule.deals == 2
+
+
+@pytest.mark.parametrize("deals", [0, 1.5, True, "3"])
+def test_deals_that_are_not_a_count_of_deals_are_refused(deals: object) -> None:
+    with pytest.raises(ba.SetupError, match="deals must be None"):
+        env("gamerules", deals=deals)  # type: ignore[arg-type]
+
+
+def test_the_deals_check_is_the_openspiel_games_check() -> None:
+    pytest.importorskip("pyspiel")
+    from backalley.adapters.openspiel import load_game
+
+    for deals in (-1, 26, 2.0):
+        with pytest.raises(ba.SetupError) as ours:
+            env("gamerules", deals=deals)  # type: ignore[arg-type]
+        with pytest.raises(ba.SetupError) as theirs:
+            load_game("gamerules", deals=deals)  # type: ignore[arg-type]
+        assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("mode", ["human", "rgb_array", "", 1])
+def test_an_unknown_render_mode_is_refused_naming_the_modes(mode: object) -> None:
+    with pytest.raises(ba.SetupError, match="render_mode must be None or 'ansi'"):
+        env("gamerules", render_mode=mode)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["no-such-game", 7, None])
+def test_a_variant_that_is_neither_a_name_nor_a_rule_set_is_refused(variant: object) -> None:
+    with pytest.raises(ba.UnknownVariantError, match="known variants: gamerules"):
+        raw_env(variant)  # type: ignore[arg-type]
+
+
+def test_the_environment_refuses_rules_that_are_not_a_rule_set() -> None:
+    with pytest.raises(ba.SetupError, match="rules must be a RuleSet, not str"):
+        BackAlleyEnv("gamerules")  # type: ignore[arg-type]
 
 
 def test_the_pettingzoo_example_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:

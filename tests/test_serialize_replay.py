@@ -217,3 +217,24 @@ def test_to_json_writes_the_documents_json(name: str) -> None:
                 to_data(value), indent=2, ensure_ascii=False
             )
         state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("key", ["discards", "turn_up", "hands", "stock", "trump"])
+def test_a_state_document_cannot_state_a_deal_setup_of_its_own(key: str) -> None:
+    # the deal setup (turn-up, discards, hands) is what the trump rule makes of
+    # the deck order: a document holds only the orders and the moves, so a
+    # suited card among the discards cannot be written into one
+    document = _document(_played(ba.variants.GAMERULES, 1, 3))
+    document[key] = ["2S"]
+    assert f"unknown key {key!r}" in str(_refusal(document))
+
+
+def test_a_turned_joker_in_a_state_document_is_handled_by_the_trump_rule() -> None:
+    from .helpers import deck_order
+
+    order = deck_order(["AH LJ", "4D 5D", "QH 4C", "JH 6C"], "BJ", stock="7S")
+    state = ba.new_game(short(ba.variants.GAMERULES, 2), seed=1, dealer=0, decks=[order])
+    loaded = ba.from_json(ba.to_json(state), ba.GameState)
+    assert loaded.turn_up == ba.parse_card("BJ")
+    assert loaded.discards == (ba.parse_card("LJ"),)
+    assert ba.parse_card("7S") in loaded.hand(0) and ba.parse_card("LJ") not in loaded.hand(0)

@@ -4,9 +4,11 @@ per side, duplicate seating, worker processes and Ray giving the same table."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -165,3 +167,94 @@ def test_ray_gives_the_same_table_as_the_local_backend(tmp_path: Path, short: st
     assert results["ray"] == results["local"]
     assert records["ray"] == records["local"], "the same games, in the same order"
     assert len(records["ray"].splitlines()) == 8
+
+
+class _RecordingPool:
+    """A stand-in for ProcessPoolExecutor: records ``max_workers`` in
+    ``sizes`` and plays the chunks here (no process is started)."""
+
+    def __init__(self, sizes: list[int], max_workers: int) -> None:
+        sizes.append(max_workers)
+
+    def __enter__(self) -> _RecordingPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Any, *iterables: Any) -> Any:
+        return map(fn, *iterables)
+
+
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ``max_workers`` of every worker pool started, none really started."""
+    from backalley.sim import simulate
+
+    sizes: list[int] = []
+    monkeypatch.setattr(simulate, "ProcessPoolExecutor", functools.partial(_RecordingPool, sizes))
+    return sizes
+
+
+def test_the_workers_are_no_more_than_the_games_and_the_cpus() -> None:
+    from backalley.sim.simulate import available_cpus, worker_count
+
+    assert worker_count(3000, 2, cpus=64) == 2
+    assert worker_count(3000, 100, cpus=2) == 2
+    assert worker_count(10**6, 10**6, cpus=8) == 8
+    assert worker_count(3, 100, cpus=8) == 3
+    assert worker_count(0, 100, cpus=8) == worker_count(5, 1, cpus=8) == 1
+    assert 1 <= worker_count(3000, 2) <= min(2, available_cpus())
+    assert available_cpus() >= 1
+
+
+def test_the_library_starts_no_more_workers_than_the_games_or_cpus(
+    pools: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backalley.sim import simulate
+
+    plan = Plan(SHORT, PLAYERS, games=6, seed=8)
+    monkeypatch.setattr(simulate, "available_cpus", lambda: 4)
+    assert run_local(plan, jobs=10**6) == run_local(plan)
+    monkeypatch.setattr(simulate, "available_cpus", lambda: 64)
+    assert run_local(plan, jobs=10**6) == run_local(plan)
+    assert pools == [4, 6]
+    monkeypatch.setattr(simulate, "available_cpus", lambda: 1)
+    assert run_local(plan, jobs=10**6) == run_local(plan)
+    assert pools == [4, 6], "one worker: the games are played in this process"
+
+
+def test_too_many_jobs_are_lowered_with_one_line_saying_so(
+    short: str, pools: list[int], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    from backalley.cli import simulate as command
+    from backalley.sim import simulate
+
+    monkeypatch.setattr(simulate, "available_cpus", lambda: 2)
+    monkeypatch.setattr(command, "available_cpus", lambda: 2)
+    argv = ("simulate", "--variant", short, "--players", "random", "--json", "-")
+    status, lowered = run(*argv, "--games", "2", "--jobs", "3000")
+    assert status == 0 and pools == [2]
+    assert capsys.readouterr().err == (
+        "backalley simulate: --jobs 3000 lowered to 2 (2 games, 2 CPUs)\n"
+    )
+    assert run(*argv, "--games", "2", "--jobs", "2") == (0, lowered), "the same results"
+    assert capsys.readouterr().err == "" and pools == [2, 2]
+    assert run(*argv, "--games", "5", "--jobs", "8")[0] == 0 and pools == [2, 2, 2]
+    assert capsys.readouterr().err == (
+        "backalley simulate: --jobs 8 lowered to 2 (5 games, 2 CPUs)\n"
+    )
+
+
+def test_a_ray_instance_started_here_has_no_more_cpus_than_the_games_or_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from backalley.sim import simulate
+    from backalley.sim.ray_backend import local_cpus
+
+    assert local_cpus(None, 5) is None, "Ray's own default: every CPU"
+    monkeypatch.setattr(simulate, "available_cpus", lambda: 4)
+    assert local_cpus(3000, 100) == 4
+    assert local_cpus(3000, 2) == 2
+    assert local_cpus(3, 100) == 3

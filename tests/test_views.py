@@ -356,3 +356,34 @@ def test_possible_cards_through_the_deal_of_a_random_point(
             and replayed.phase is ba.Phase.PLAYING
         ):
             assert_possible_cards(replayed)
+
+
+def test_a_joker_left_in_the_stock_is_in_no_possible_hand() -> None:
+    # gamerules: a turned joker means no trump; the holder of the other joker
+    # swaps it for the next stock card.  When nobody swaps, every seat knows the
+    # other joker is in the stock, so no seat may hold it.
+    state = position(["AH 2C", "4D 5D", "QH 4C", "JH 6C"], "BJ", stock="LJ 7S")
+    assert state.turn_up == ba.parse_card("BJ") and not state.discards
+    little = ba.parse_card("LJ")
+    for observer in range(4):
+        view = state.view(observer)
+        assert little in view.unseen_cards()
+        for seat in range(4):
+            assert little not in view.possible_cards(seat)
+
+
+def test_a_swapped_joker_leaves_the_other_hands_possible() -> None:
+    # the other joker was held and swapped: it is a discard, seen by everyone,
+    # and the stock card drawn for it may be in the holder's hand
+    state = position(["AH LJ", "4D 5D", "QH 4C", "JH 6C"], "BJ", stock="7S")
+    assert state.discards == (ba.parse_card("LJ"),)
+    view = state.view(2)
+    assert ba.parse_card("7S") in view.possible_cards(0)
+    assert ba.parse_card("LJ") not in view.possible_cards(0)
+
+
+def test_a_seat_is_a_plain_whole_number_for_possible_cards() -> None:
+    view = position(["AH 2C", "4D 5D", "QH 4C", "JH 6C"], "2S").view(0)
+    for seat in (True, 1.0, 4, -1):
+        with pytest.raises(ba.SetupError):
+            view.possible_cards(seat)  # type: ignore[arg-type]

@@ -28,24 +28,30 @@ algorithms and tests run on it::
   team's, or its own in a cutthroat game).  The game is general-sum.
 
 Game parameters (``pyspiel.load_game("python_backalley", {...})`` takes them
-too): ``variant`` (a registered name), ``rules`` (a rule set's JSON text in
-URL-safe base64 without padding, for rule sets that are not registered), ``deals`` (play only
-the first ``deals`` deals of the schedule; 0 = all), ``dealer`` (the first
-dealer, -1 = a chance node), ``max_throw_ins`` (thrown-in deals counted in
-``max_game_length``: the rules set no limit, OpenSpiel needs one).
+too), each checked where the game receives them (:func:`settings_of`):
+``variant`` (a registered name), ``rules`` (a rule set's JSON text in
+URL-safe base64 without padding, for rule sets that are not registered; not
+together with ``variant``), ``deals`` (play only the first ``deals`` deals of
+the schedule, 1 up to its number of deals; 0 = all), ``dealer`` (the first
+dealer, a seat 0..players-1; -1 = a chance node), ``max_throw_ins``
+(thrown-in deals counted in ``max_game_length``, 0..``MAX_THROW_INS`` = 100,
+the most a game document holds: the rules set no limit, OpenSpiel needs
+one).  Any other name, or a value out of its range, is refused with the
+library's exception, which ``pyspiel.load_game`` lets through unchanged.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 import pyspiel
 
+from backalley.adapters.checks import first_deals, optional_whole, whole_number
 from backalley.adapters.encoding import (
     Actions,
     Table,
@@ -62,12 +68,13 @@ from backalley.engine.setup import new_game
 from backalley.engine.state import GameState
 from backalley.errors import SerializationError, SetupError
 from backalley.io.serialize import from_json, to_json
+from backalley.io.serialize.limits import MAX_THROW_INS
 from backalley.moves import Move
 from backalley.rules import BiddingOutcome, Contract, RuleSet, Schedule
 from backalley.values import Phase
 from backalley.variants import get as get_variant
 
-__all__ = ["SHORT_NAME", "BackAlleyGame", "BackAlleyState", "load_game"]
+__all__ = ["SHORT_NAME", "BackAlleyGame", "BackAlleyState", "Settings", "load_game", "settings_of"]
 
 SHORT_NAME = "python_backalley"
 """The name the game is registered under in ``pyspiel``."""
@@ -77,7 +84,7 @@ _DEFAULTS: dict[str, Any] = {
     "rules": "",
     "deals": 0,
     "dealer": -1,
-    "max_throw_ins": 100,
+    "max_throw_ins": MAX_THROW_INS,
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -103,67 +110,162 @@ def load_game(
     *,
     deals: int | None = None,
     dealer: int | None = None,
-    max_throw_ins: int = 100,
+    max_throw_ins: int = MAX_THROW_INS,
 ) -> BackAlleyGame:
     """The OpenSpiel game of ``variant`` (a registered name or a :class:`~backalley.RuleSet`).
 
     ``deals`` plays only the first ``deals`` deals of the schedule (the whole
-    game by default); ``dealer`` fixes the first dealer (else a chance node).
-    Raises :class:`~backalley.SetupError` (or
+    game by default); ``dealer`` fixes the first dealer (else a chance node);
+    ``max_throw_ins`` (0..100) is the allowance of thrown-in deals in
+    ``max_game_length``.  Raises :class:`~backalley.SetupError` (or
     :class:`~backalley.UnknownVariantError`, :class:`~backalley.RuleSetError`)
-    for arguments that make no game.
+    for arguments that make no game, before OpenSpiel sees them.
     """
-    params: dict[str, Any] = {"max_throw_ins": _whole(max_throw_ins, "max_throw_ins", 0)}
-    if isinstance(variant, RuleSet):
-        registered = None
-        if variant.name:
-            try:
-                registered = get_variant(variant.name)
-            except KeyError:
-                registered = None
-        if registered == variant:
-            params["variant"] = variant.name
-        else:
-            params["rules"] = (
-                base64.urlsafe_b64encode(to_json(variant).encode()).decode().rstrip("=")
-            )
-    else:
-        params["variant"] = get_variant(variant).name
-    if deals is not None:
-        params["deals"] = _whole(deals, "deals", 1)
-    if dealer is not None:
-        params["dealer"] = _whole(dealer, "dealer", 0)
+    rules = variant if isinstance(variant, RuleSet) else get_variant(variant)
+    fixed = _first_dealer(dealer, rules, unset=None)
+    params: dict[str, Any] = {
+        **_rules_parameters(variant, rules),
+        "deals": first_deals(deals, rules) or 0,
+        "dealer": -1 if fixed is None else fixed,
+        "max_throw_ins": _throw_ins(max_throw_ins),
+    }
     game = pyspiel.load_game(SHORT_NAME, params)
     assert isinstance(game, BackAlleyGame)
     return game
 
 
-def _whole(value: object, name: str, least: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise SetupError(f"{name} must be a whole number >= {least}, not {value!r}")
-    return value
-
-
-def rules_of(params: dict[str, Any]) -> RuleSet:
-    """The rule set that game parameters describe (``variant``/``rules`` and ``deals``)."""
-    text = str(params.get("rules", ""))
-    if text:
+def _rules_parameters(variant: object, rules: RuleSet) -> dict[str, str]:
+    """The ``variant`` (a registered rule set) or ``rules`` (any other) parameter of ``rules``."""
+    if not isinstance(variant, RuleSet):
+        return {"variant": rules.name or ""}
+    registered = None
+    if variant.name:
         try:
-            data = base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode()).decode()
-        except ValueError:
-            raise SerializationError("the rules parameter is not URL-safe base64") from None
-        rules = from_json(data, RuleSet)
-    else:
-        rules = get_variant(str(params.get("variant", "gamerules")))
-    deals = int(params.get("deals", 0))
-    if deals:
-        sizes = rules.schedule.hand_sizes
-        if deals > len(sizes):
-            raise SetupError(
-                f"deals: {rules.name or 'the rules'} have {len(sizes)} deals, not {deals}"
-            )
-        rules = rules.replace(schedule=Schedule(sizes[:deals]))
-    return rules
+            registered = get_variant(variant.name)
+        except KeyError:
+            registered = None
+    if registered == variant:
+        return {"variant": variant.name or ""}
+    return {"rules": base64.urlsafe_b64encode(to_json(variant).encode()).decode().rstrip("=")}
+
+
+@attrs.frozen
+class Settings:
+    """Game parameters once checked: the rule set they describe (cut to its
+    first deals), the fixed first dealer (``None``: a chance node draws it),
+    the allowance of thrown-in deals, and every parameter by name."""
+
+    rules: RuleSet
+    dealer: int | None
+    max_throw_ins: int
+    params: dict[str, Any]
+
+
+def settings_of(params: Mapping[str, Any] | None) -> Settings:
+    """The game that OpenSpiel game parameters describe, every parameter
+    checked (a missing one takes its default).
+
+    The one check of the parameters: the game's constructor calls it, so
+    :func:`load_game` and ``pyspiel.load_game`` both go through it.  Raises
+    :class:`~backalley.SetupError` for an unknown name or a value out of its
+    range, :class:`~backalley.UnknownVariantError` for an unknown variant,
+    :class:`~backalley.SerializationError` or :class:`~backalley.RuleSetError`
+    for a ``rules`` parameter that is no rule set.
+    """
+    given = _given(params)
+    rules = rules_of(given)
+    return Settings(
+        rules=rules,
+        dealer=_first_dealer(given["dealer"], rules, unset=-1),
+        max_throw_ins=_throw_ins(given["max_throw_ins"]),
+        params=given,
+    )
+
+
+def _given(params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every parameter: those given, the defaults for the others.
+
+    Raises :class:`~backalley.SetupError` for a name the game does not take.
+    """
+    if params is None:
+        params = {}
+    if not isinstance(params, Mapping):
+        raise SetupError(f"the game parameters must be a mapping, not {type(params).__name__}")
+    unknown = sorted(str(name) for name in params if name not in _DEFAULTS)
+    if unknown:
+        raise SetupError(
+            f"unknown game parameter {', '.join(map(repr, unknown))}; "
+            f"the parameters are {', '.join(_DEFAULTS)}"
+        )
+    return {**_DEFAULTS, **params}
+
+
+def rules_of(params: Mapping[str, Any] | None) -> RuleSet:
+    """The rule set that game parameters describe (``variant``/``rules`` and ``deals``).
+
+    Raises as :func:`settings_of` does for those parameters.
+    """
+    given = _given(params)
+    rules = _variant_or_rules(given["variant"], given["rules"])
+    deals = first_deals(given["deals"], rules, unset=0)
+    if deals is None:
+        return rules
+    return rules.replace(schedule=Schedule(rules.schedule.hand_sizes[:deals]))
+
+
+def _variant_or_rules(variant: object, text: object) -> RuleSet:
+    """The rule set of the ``variant`` parameter, or of the ``rules`` parameter if given."""
+    if not isinstance(variant, str):
+        raise SetupError(f"variant must be a registered variant's name, not {variant!r}")
+    if not isinstance(text, str):
+        raise SetupError(f"rules must be an encoded rule set (text), not {text!r}")
+    if not text:
+        return get_variant(variant)
+    if variant != _DEFAULTS["variant"]:
+        raise SetupError(f"give variant or rules, not both (variant={variant!r} with rules)")
+    return _decoded_rules(text)
+
+
+def _decoded_rules(text: str) -> RuleSet:
+    """The rule set of a ``rules`` parameter: its JSON text in URL-safe base64 without padding.
+
+    Raises :class:`~backalley.SerializationError` naming the ``rules``
+    parameter (or :class:`~backalley.RuleSetError` for parts that do not fit).
+    """
+    try:
+        data = base64.urlsafe_b64decode((text + "=" * (-len(text) % 4)).encode()).decode()
+    except ValueError:
+        raise SerializationError("the rules parameter is not URL-safe base64") from None
+    try:
+        return from_json(data, RuleSet)
+    except SerializationError as error:
+        raise SerializationError(
+            f"the rules parameter is not a rule set: {error.message}", error.path
+        ) from None
+
+
+def _first_dealer(value: object, rules: RuleSet, *, unset: int | None) -> int | None:
+    """The fixed first dealer ``value`` asks for: a seat, or ``None`` when it is
+    ``unset`` (``None`` for :func:`load_game`'s argument, ``-1`` for the parameter)."""
+    return optional_whole(
+        value,
+        "dealer",
+        0,
+        rules.players - 1,
+        unset=unset,
+        meaning="a chance node draws the first dealer",
+    )
+
+
+def _throw_ins(value: object) -> int:
+    """The allowance of thrown-in deals ``value`` asks for, 0..MAX_THROW_INS."""
+    return whole_number(
+        value,
+        "max_throw_ins",
+        0,
+        MAX_THROW_INS,
+        why="the most thrown-in deals a game document holds",
+    )
 
 
 # ------------------------------------------------------------ the engine hook
@@ -445,14 +547,12 @@ def max_game_length(rules: RuleSet, max_throw_ins: int) -> int:
 class BackAlleyGame(pyspiel.Game):  # type: ignore[misc]
     """A Back Alley game for OpenSpiel (see the module docstring)."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        given = {**_DEFAULTS, **(params or {})}
-        rules = rules_of(given)
-        dealer = int(given["dealer"])
-        if not -1 <= dealer < rules.players:
-            raise SetupError(f"dealer must be -1 (drawn) or a seat 0..{rules.players - 1}")
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        """The game of ``params``, checked by :func:`settings_of` (which raises for bad ones)."""
+        settings = settings_of(params)
+        rules = settings.rules
         self.rules = rules
-        self.fixed_dealer = None if dealer < 0 else dealer
+        self.fixed_dealer = settings.dealer
         self.actions = Actions.for_rules(rules)
         bound = utility_bound(rules)
         info = pyspiel.GameInfo(
@@ -462,9 +562,9 @@ class BackAlleyGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=float(-bound),
             max_utility=float(bound),
             utility_sum=None,
-            max_game_length=max_game_length(rules, int(given["max_throw_ins"])),
+            max_game_length=max_game_length(rules, settings.max_throw_ins),
         )
-        super().__init__(_GAME_TYPE, info, params or {})
+        super().__init__(_GAME_TYPE, info, settings.params)
 
     def new_initial_state(self) -> BackAlleyState:
         return BackAlleyState(self)

@@ -28,6 +28,11 @@ agent per seat (``player_0`` .. ``player_3``)::
   game for the same actions.
 - ``render_mode="ansi"``: :meth:`~BackAlleyEnv.render` returns a text table
   of the position.
+- **Arguments** are checked as the OpenSpiel game checks its parameters
+  (:mod:`backalley.adapters.checks`): ``deals`` is ``None`` or 1 up to the
+  schedule's number of deals, ``render_mode`` ``None`` or ``"ansi"``; others
+  raise :class:`~backalley.SetupError`, an unknown variant
+  :class:`~backalley.UnknownVariantError`.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from backalley.adapters.checks import first_deals
 from backalley.adapters.encoding import (
     Actions,
     cards_text,
@@ -66,7 +72,7 @@ def env(
     wrapped in PettingZoo's order-enforcing wrapper.
 
     ``deals`` plays only the first ``deals`` deals of the schedule (the
-    whole game by default).
+    whole game by default).  Bad arguments are refused as :func:`raw_env` says.
     """
     return wrappers.OrderEnforcingWrapper(raw_env(variant, render_mode, deals=deals))
 
@@ -77,13 +83,19 @@ def raw_env(
     *,
     deals: int | None = None,
 ) -> BackAlleyEnv:
-    """The environment without PettingZoo's wrappers."""
+    """The environment without PettingZoo's wrappers.
+
+    Raises :class:`~backalley.UnknownVariantError` for a ``variant`` that is
+    neither a registered name nor a rule set, and :class:`~backalley.SetupError`
+    for ``deals`` other than ``None`` or 1 up to the schedule's number of deals
+    (the check the OpenSpiel game makes) or a ``render_mode`` other than
+    ``None`` or ``"ansi"``.
+    """
     rules = variant if isinstance(variant, RuleSet) else get_variant(variant)
-    if deals is not None:
+    count = first_deals(deals, rules)
+    if count is not None:
         sizes = rules.schedule.hand_sizes
-        if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= len(sizes):
-            raise SetupError(f"deals must be a whole number from 1 to {len(sizes)}, not {deals!r}")
-        rules = rules.replace(schedule=Schedule(sizes[:deals]), name=rules.name)
+        rules = rules.replace(schedule=Schedule(sizes[:count]), name=rules.name)
     return BackAlleyEnv(rules, render_mode)
 
 
@@ -118,7 +130,11 @@ class BackAlleyEnv(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(self, rules: RuleSet, render_mode: str | None = None) -> None:
+        """The environment of ``rules``; raises :class:`~backalley.SetupError`
+        for ``rules`` that are not a rule set or an unknown ``render_mode``."""
         super().__init__()
+        if not isinstance(rules, RuleSet):
+            raise SetupError(f"rules must be a RuleSet, not {type(rules).__name__}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise SetupError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.rules = rules

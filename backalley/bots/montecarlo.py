@@ -28,16 +28,23 @@ Settings: ``samples`` (most samples per decision), ``budget`` (seconds per
 decision: sampling stops when it is spent, after at least one sample) and
 ``bid_candidates`` (how many of the heuristic's best calls are tried).
 Equivalent cards (touching ranks of a suit, no unseen card between them) are
-tried once.  The bot is reproducible from its seed when the budget does not
-cut sampling short (a budget of ``None`` never does).
+tried once.  The draw of a sample never fails when some deal fits the view;
+``bot.stats`` (:class:`SamplingStats`) counts the decisions, the samples
+scored and any sample that could not be built, and a decision that no sample
+could inform is left to the heuristic bot with a :class:`RuntimeWarning`.
+The bot is reproducible from its seed when the budget does not cut sampling
+short (a budget of ``None`` never does).
 """
 
 from __future__ import annotations
 
 import importlib
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import attrs
 
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
@@ -48,15 +55,47 @@ from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError, SetupError
 from backalley.moves import Bid, Move, NameTrump, Play
 
-__all__ = ["MonteCarloBot", "rollout_value", "sample_hands"]
+__all__ = ["MonteCarloBot", "SamplingStats", "rollout_value", "sample_hands"]
 
 Evaluator = Callable[[GameState, int], float]
 
 
-def sample_hands(view: PlayerView, rng: Any, tries: int = 50) -> list[int] | None:
+def _fits(need: dict[int, int], possible: dict[int, int], avail: int) -> bool:
+    """Whether the seats can each still get ``need[seat]`` cards of their
+    ``possible`` cards among ``avail``, no card twice (Hall's condition: every
+    group of seats has at least as many such cards as it needs)."""
+    seats = [s for s in need if need[s]]
+    for group in range(1, 1 << len(seats)):
+        pool = 0
+        wanted = 0
+        for k, seat in enumerate(seats):
+            if group >> k & 1:
+                pool |= possible[seat]
+                wanted += need[seat]
+        if (pool & avail).bit_count() < wanted:
+            return False
+    return True
+
+
+def _bits(mask: int) -> list[int]:
+    """The card indices of a bit set, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
     """One random assignment of the unseen cards to the other seats (bit
-    sets, the cards each seat holds now) consistent with the view, or
-    ``None`` when none was found in ``tries`` attempts."""
+    sets, the cards each seat holds now) consistent with the view: each seat
+    gets as many cards as it holds, each from its
+    :meth:`~backalley.PlayerView.possible_cards`.  ``None`` only when no
+    assignment exists (possible cards that a user's rule left unsound).
+
+    The cards are drawn one at a time, a card kept only when the seats can
+    still be filled after it (so the draw never fails half-way)."""
     rules = view.rules
     n = rules.players
     me = view.seat
@@ -65,26 +104,38 @@ def sample_hands(view: PlayerView, rng: Any, tries: int = 50) -> list[int] | Non
         R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
     )
     possible = {s: R.possible_bits(view, s) & unseen for s in range(n) if s != me and counts[s]}
-    for _ in range(tries):
-        hands = [0] * n
-        hands[me] = R.hand_bits(view)
-        avail = unseen
-        order = sorted(possible, key=lambda s: (possible[s] & avail).bit_count() - counts[s])
-        ok = True
-        for s in order:
-            pool = possible[s] & avail
-            cards = [i for i in range(54) if pool >> i & 1]
-            if len(cards) < counts[s]:
-                ok = False
-                break
-            chosen = 0
-            for c in rng.sample(cards, counts[s]):
-                chosen |= 1 << c
-            hands[s] = chosen
-            avail &= ~chosen
-        if ok:
-            return hands
-    return None
+    need = {s: counts[s] for s in possible}
+    avail = unseen
+    if not _fits(need, possible, avail):
+        return None
+    hands = [0] * n
+    hands[me] = R.hand_bits(view)
+    for seat in sorted(possible, key=lambda s: (possible[s] & avail).bit_count() - need[s]):
+        while need[seat]:
+            pool = _bits(possible[seat] & avail)
+            while True:
+                card = pool.pop(rng.randrange(len(pool)))
+                need[seat] -= 1
+                if _fits(need, possible, avail & ~(1 << card)):
+                    break
+                need[seat] += 1
+            hands[seat] |= 1 << card
+            avail &= ~(1 << card)
+    return hands
+
+
+@attrs.define
+class SamplingStats:
+    """What the bot's sampling did, counted over its decisions (none is hidden)."""
+
+    decisions: int = 0
+    """Decisions made by sampling (a single legal move or candidate needs none)."""
+    samples: int = 0
+    """Samples scored."""
+    failed: int = 0
+    """Samples that could not be drawn or built (a view no deal reproduces)."""
+    fallbacks: int = 0
+    """Decisions left to the heuristic bot because no sample could be scored."""
 
 
 def _deal_over(before: GameState, after: GameState) -> bool:
@@ -192,6 +243,8 @@ class MonteCarloBot:
         self.solver_tricks = solver_tricks
         self.bid_candidates = bid_candidates
         self._heuristic = HeuristicBot(seed)
+        self.stats = SamplingStats()
+        """What the sampling did so far (see :class:`SamplingStats`)."""
 
     def _evaluate(self, state: GameState, seat: int) -> float:
         ev = self.evaluator
@@ -262,13 +315,17 @@ class MonteCarloBot:
         start = time.perf_counter()
         totals = [0.0] * len(cands)
         done = 0
+        stats = self.stats
+        stats.decisions += 1
         for _ in range(self.samples):
             hands = sample_hands(view, self._rng)
             if hands is None:
-                break
+                stats.failed += 1
+                break  # no cards fit the view: another draw cannot find any
             try:
                 base = R.determinise(view, hands)
-            except BackAlleyError:  # pragma: no cover - a sample the engine refuses
+            except BackAlleyError:
+                stats.failed += 1  # these hands fit, but no deal of them gives the view
                 continue
             for i, move in enumerate(cands):
                 after = base.apply(move)
@@ -279,7 +336,15 @@ class MonteCarloBot:
             done += 1
             if self.budget is not None and time.perf_counter() - start > self.budget:
                 break
+        stats.samples += done
         if not done:
+            stats.fallbacks += 1
+            warnings.warn(
+                f"montecarlo: no deal fits seat {view.seat}'s view (a rule's possible "
+                "cards are unsound?); the heuristic bot decides",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             return self._heuristic.choose(view)
         # the first candidate wins ties (the heuristic's call in the bidding)
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))

@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from backalley import GameRecord, GameState, ReplayError, from_json, replay
-from backalley.cli.common import EXIT_ILLEGAL, EXIT_OK, UsageError
+from backalley.cli.common import UsageError
 from backalley.errors import SerializationError
+from backalley.io.serialize.record_file import check_record_file
 
 __all__ = ["add_parser", "run"]
 
@@ -30,33 +30,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    path = Path(args.file)
+    """Check the record (see :func:`~backalley.io.serialize.record_file.check_record_file`);
+    a file that cannot be read, is too large or is not a record is a usage error."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise UsageError(f"{path}: cannot read the record: {reason}") from None
-    try:
-        record = from_json(text, GameRecord)
+        return check_record_file(Path(args.file), out)
     except SerializationError as exc:
-        raise UsageError(f"{path}: not a game record: {exc}") from None
-    last: GameState | None = None
-    try:
-        for state in replay(record):
-            last = state
-    except ReplayError as exc:
-        if exc.index is None:
-            print(f"{path}: RESULTS DIFFER: {exc}", file=out)
-        else:
-            where = f"move {exc.index} ({exc.move})"
-            message = str(exc)
-            if message.startswith(f"{where}: "):
-                message = message[len(where) + 2 :]
-            print(f"{path}: ILLEGAL at {where}: {exc.reason.name}: {message}", file=out)
-        return EXIT_ILLEGAL
-    assert last is not None
-    status = (
-        "game over" if last.is_over else f"{last.phase.value}, {last.deals_played} deals scored"
-    )
-    print(f"{path}: OK, {len(record.moves)} moves, {status}, scores {list(last.scores)}", file=out)
-    return EXIT_OK
+        raise UsageError(str(exc)) from None

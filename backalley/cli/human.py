@@ -4,7 +4,9 @@ The seat sees its hand sorted by suit, the trick so far, the calls and
 contracts, and the score; it types a move (``QS``, ``Q♠``, ``10h``,
 ``bid 3``, ``pass``, ``board``, ``counter``, ``trump H``), ``?`` for the
 legal moves, or ``hint`` for the heuristic bot's choice.  A move the rules
-refuse is refused with their reason and asked for again.
+refuse is refused with their reason and asked for again.  Input that is not a
+terminal is read a bounded line at a time: a line longer than
+:data:`MAX_LINE` characters ends the input, like its end.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ HELP = (
     "Type a card (QS, Q\u2660, 10h), a call (bid 3, pass, board, counter, trump H), "
     "'?' for your legal moves, 'hint' for a suggestion, 'quit' to stop."
 )
+
+
+MAX_LINE = 4096
+"""The longest line a person's input may have, in characters (a move is a few)."""
 
 
 class EndOfInput(Exception):
@@ -123,7 +129,12 @@ class HumanPlayer:
 
 def line_reader(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
     """Reads a line from ``stream`` after writing the prompt to ``out``
-    (``None`` at the end of input; Ctrl-C raises ``KeyboardInterrupt``)."""
+    (``None`` at the end of input; Ctrl-C raises ``KeyboardInterrupt``).
+
+    From a stream that is not a terminal a line is read bounded (see
+    :func:`read_line`): a line longer than :data:`MAX_LINE` characters, or
+    bytes that are not text in the stream's encoding, end the input (said
+    on ``out``), so ``< /dev/zero`` stops the game instead of filling memory."""
 
     if stream is sys.stdin and is_terminal(stream) and is_terminal(out):
 
@@ -133,16 +144,42 @@ def line_reader(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
             except EOFError:
                 out.write("\n")
                 return None
+            except UnicodeDecodeError:  # asked again: the empty line is skipped
+                out.write("  That was not text in the terminal's encoding.\n")
+                return ""
 
         return read_terminal
 
     def read(prompt: str) -> str | None:
         out.write(prompt)
         out.flush()
-        line = stream.readline()
-        if not line:
+        try:
+            line = read_line(stream)
+        except UnicodeDecodeError:
+            _input_ends(out, "The input is not text")
+            return None
+        if line is None:
             out.write("\n")
             return None
-        return line.rstrip("\n")
+        if len(line) > MAX_LINE:
+            _input_ends(out, f"A line of more than {MAX_LINE} characters")
+            return None
+        return line
 
     return read
+
+
+def _input_ends(out: TextIO, why: str) -> None:
+    """Say on ``out`` why the input ends here."""
+    out.write(f"\n  {why}: the input ends here.\n")
+
+
+def read_line(stream: TextIO) -> str | None:
+    """The next line of ``stream`` without its line end (``None`` at the end
+    of input), reading at most :data:`MAX_LINE` ``+ 1`` characters: a line
+    longer than ``MAX_LINE`` comes back as its first ``MAX_LINE + 1``
+    characters (so longer than ``MAX_LINE``), the rest left unread."""
+    line = stream.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    return line[:-1] if line.endswith("\n") else line

@@ -2,10 +2,14 @@
 
 The games, their seeds and the statistics come from :mod:`backalley.sim.simulate`;
 ``--jobs K`` plays them in K worker processes, ``--backend ray`` as Ray tasks
-(:mod:`backalley.sim.ray_backend`).  The same seed gives the same table whatever
-the backend and the number of jobs.  A progress bar is shown while standard
-error is a terminal; ``--json FILE`` writes the table's numbers as JSON
-(``-``: to standard output, instead of the table).
+(:mod:`backalley.sim.ray_backend`) on a Ray instance of K CPUs started here.
+A ``--jobs`` larger than the games or this machine's CPUs is lowered to the
+smaller of the two (never refused), with one line on standard error saying so
+(:func:`lowered_jobs`); with ``--address`` the cluster's CPUs are used as they
+are.  The same seed gives the same table whatever the backend and the number
+of jobs.  A progress bar is shown while standard error is a terminal;
+``--json FILE`` writes the table's numbers as JSON (``-``: to standard
+output, instead of the table).
 """
 
 from __future__ import annotations
@@ -28,9 +32,17 @@ from backalley.cli.common import (
     writable_path,
 )
 from backalley.errors import SetupError
-from backalley.sim.simulate import GameOutcome, Plan, Summary, iter_local, summarize
+from backalley.sim.simulate import (
+    GameOutcome,
+    Plan,
+    Summary,
+    available_cpus,
+    iter_local,
+    summarize,
+    worker_count,
+)
 
-__all__ = ["add_parser", "format_table", "run"]
+__all__ = ["add_parser", "format_table", "lowered_jobs", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,7 +82,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=positive_count,
         default=1,
         metavar="K",
-        help="worker processes (local), or CPUs of a Ray instance started here (default 1)",
+        help="worker processes (local), or CPUs of a Ray instance started here (default 1); "
+        "more than the games or the CPUs is lowered to that, with a note on standard error",
     )
     sim.add_argument(
         "--duplicate",
@@ -121,13 +134,14 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         )
     except SetupError as exc:
         raise UsageError(str(exc)) from None
+    jobs = args.jobs if args.address else lowered_jobs(args.jobs, plan.games)
     with _progress(plan.games) as progress:
         if args.backend == "ray":
             from backalley.sim.ray_backend import iter_ray
 
-            outcomes = iter_ray(plan, address=args.address, cpus=args.jobs, progress=progress)
+            outcomes = iter_ray(plan, address=args.address, cpus=jobs, progress=progress)
         else:
-            outcomes = iter_local(plan, jobs=args.jobs, progress=progress)
+            outcomes = iter_local(plan, jobs=jobs, progress=progress)
         if records_path is None:
             summary = summarize(plan, outcomes)
         else:
@@ -151,6 +165,20 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if json_path is not None:
         print(f"Results written to {json_path}", file=out)
     return EXIT_OK
+
+
+def lowered_jobs(jobs: int, games: int) -> int:
+    """``--jobs`` as it is used for ``games`` games (see
+    :func:`~backalley.sim.simulate.worker_count`); when that is fewer, one line
+    on standard error says so: ``--jobs 3000 lowered to 2 (2 games, 2 CPUs)``."""
+    cpus = available_cpus()
+    used = worker_count(jobs, games, cpus)
+    if used < jobs:
+        print(
+            f"backalley simulate: --jobs {jobs} lowered to {used} ({games} games, {cpus} CPUs)",
+            file=sys.stderr,
+        )
+    return used
 
 
 def _recorded(outcomes: Iterator[GameOutcome], target: TextIO) -> Iterator[GameOutcome]:

@@ -26,7 +26,7 @@ from backalley.engine.kernel import BITS, Deal, Match, Raw
 from backalley.engine.legality import refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.engine.views import PlayerView, make_view
-from backalley.errors import IllegalMoveError, SetupError
+from backalley.errors import IllegalMoveError
 from backalley.moves import Move, Play
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
@@ -183,9 +183,7 @@ class GameState(PublicFacts):
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The hand of ``seat``, in card order."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
-        return cards_of_mask(self._raw[4][seat])
+        return cards_of_mask(self._raw[4][seat_number(self.players, seat)])
 
     @property
     def stock(self) -> tuple[Card, ...]:

@@ -125,13 +125,13 @@ class PlayerView(PublicFacts):
 
     def possible_cards(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` may still hold, given the public history: the
-        unseen cards, less every card whose holding would have made one of the
+        unseen cards, less those the deal's opening showed to be in the stock
+        (after a turned joker and no swap, the other joker), less every card whose holding would have made one of the
         seat's plays this deal illegal (a suit it failed to follow, a trump it
         could not have kept when leading one early or answering a blooper, or
         whatever the rule set's own lead and follow rules imply).  For this
         view's own seat: its hand."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise SetupError(f"there is no seat {seat!r}; seats are 0 to {self.players - 1}")
+        seat = seat_number(self.players, seat)
         if seat == self.seat:
             return self.hand
         return cards_of_mask(self._possible_bits(seat))
@@ -146,9 +146,11 @@ class PlayerView(PublicFacts):
         rule out a card the seat does hold.)"""
         if self.hand_counts[seat] == 0:
             return 0
-        allowed = self._unseen_bits()
         plan = self.rules.plan
         ctx = self._ctx
+        allowed = self._unseen_bits() & ~plan.left_in_stock(
+            ctx, self._turn_up_index, self._discard_bits
+        )
         n = self.players
         broken = False
         tricks = [*self._history, (self.leader, self._trick_cards, -1)]

@@ -26,6 +26,7 @@ from typing import Any
 
 from backalley.errors import RuleSetError, SerializationError
 from backalley.io.serialize import rules_from_data, rules_to_data
+from backalley.io.serialize.common import read_at_most
 from backalley.rules.ruleset import RuleSet
 
 if sys.version_info >= (3, 11):
@@ -91,16 +92,13 @@ def _utf8(data: bytes) -> str:
 def load(path: str | Path) -> RuleSet:
     """A rule set from a ``.toml`` or ``.json`` file (by its suffix; TOML otherwise).
 
-    A file that cannot be read, is not UTF-8 (TOML) or not UTF-8/16/32 (JSON),
+    A file that cannot be read, is larger than :data:`MAX_FILE_SIZE` bytes
+    (never more is read), is not UTF-8 (TOML) or not UTF-8/16/32 (JSON),
     or does not describe a rule set raises
     :class:`~backalley.SerializationError` (or :class:`~backalley.RuleSetError`).
     """
     path = Path(path)
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_SIZE + 1)
-    except OSError as exc:
-        raise SerializationError(f"cannot read {path}: {exc.strerror}", str(path)) from None
+    data = read_at_most(path, MAX_FILE_SIZE, "a house-rules file")
     try:
         return loads(data, format="json" if path.suffix.lower() == ".json" else "toml")
     except SerializationError as exc:
@@ -108,7 +106,12 @@ def load(path: str | Path) -> RuleSet:
 
 
 def dumps_toml(rules: RuleSet) -> str:
-    """A complete TOML description of ``rules`` (every part, every parameter)."""
+    """A complete TOML description of ``rules`` (every part, every parameter).
+
+    TOML has no null: an option that is ``None`` is left out (and read back as
+    its default), and a list holding ``None`` raises
+    :class:`~backalley.SerializationError`; JSON carries both.
+    """
     data = rules_to_data(rules)
     lines = []
     if rules.name:
@@ -119,10 +122,7 @@ def dumps_toml(rules: RuleSet) -> str:
         lines.append("")
         lines.append(f"[{part}]")
         for key, value in table.items():
-            if isinstance(value, dict):
-                inner = ", ".join(f"{k} = {_toml(v)}" for k, v in value.items())
-                lines.append(f"{key} = {{ {inner} }}")
-            elif value is not None:
+            if value is not None:  # TOML has no null: read back as the option's default
                 lines.append(f"{key} = {_toml(value)}")
     return "\n".join(lines) + "\n"
 
@@ -139,4 +139,11 @@ def _toml(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):  # a structured option: an inline table, its None fields left out
+        inner = ", ".join(f"{k} = {_toml(v)}" for k, v in value.items() if v is not None)
+        return f"{{ {inner} }}"
+    if value is None:
+        raise SerializationError(
+            "TOML has no null for an item of a list; write these rules as JSON"
+        )
     raise TypeError(value)  # pragma: no cover

@@ -15,7 +15,7 @@ from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import SetupError
 from backalley.io.record import GameRecord, replay
-from backalley.io.serialize import from_json
+from backalley.io.serialize.record_file import read_record_file
 from backalley.render.diagram import diagram
 from backalley.render.svg import board
 
@@ -84,8 +84,13 @@ def show_file(
     """Draw a position of the record in ``path`` (see :func:`position_of_record`):
     the picture (SVG), or with ``text`` the text diagram; with ``seat``, as
     that seat sees it.  Written to ``output`` (a file name; ``-`` or ``None``
-    is ``out``)."""
-    record = from_json(path.read_text(encoding="utf-8"), GameRecord)
+    is ``out``).
+
+    The record is read bounded (see
+    :func:`~backalley.io.serialize.record_file.read_record_file`): a file that
+    cannot be read, is too large or is not a record raises
+    :class:`~backalley.SerializationError` naming the file."""
+    record = read_record_file(path)
     state = position_of_record(record, deal=deal, move=move)
     position: GameState | PlayerView = state if seat is None else state.view(seat)
     if text:

@@ -293,6 +293,13 @@ class Plan:
         name = type(bidding).__name__
         speaker = bidding.speaker(ctx)
         if speaker is None:
+            if not ctx.calls:
+                raise RuleSetError(
+                    [
+                        f"bidding: {name}.speaker answered None before any call; a bidding "
+                        f"takes at least one call (seat {ctx.seat} speaks first)"
+                    ]
+                )
             return CallAnswers(False, ())
         if speaker != ctx.seat:
             raise RuleSetError(
@@ -589,6 +596,23 @@ class Plan:
                 ]
             )
         return held, left, turn_up, discards, trump
+
+    def left_in_stock(self, ctx: DealContext, turn_up: int | None, discards: int) -> int:
+        """The cards the deal's opening shows to be in no hand (the trump
+        part's ``left_in_stock``; nothing for a part without it), as a bit set
+        of the deck's cards."""
+        ask = getattr(self.rules.trump, "left_in_stock", None)
+        if ask is None:
+            return 0
+        shown = ask(
+            ctx, None if turn_up is None else CARDS[turn_up], _cardset(CardSet, discards)
+        )
+        if not isinstance(shown, int) or isinstance(shown, bool):
+            name = type(self.rules.trump).__name__
+            raise RuleSetError(
+                [f"trump: {name}.left_in_stock must answer a CardSet, not {shown!r}"]
+            )
+        return _and(shown, self.deck_mask)
 
     def trump_choices(self, ctx: DealContext) -> tuple[Any, ...]:
         """What a declarer may name as trump (none: the deal is played at once)."""

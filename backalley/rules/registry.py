@@ -12,16 +12,25 @@ A rule written in a user's own code becomes a full citizen by one decorator::
 
 It then validates when composed into a :class:`~backalley.RuleSet`, shows in the
 rules sheet through its own ``describe()``, and is read back from JSON, TOML,
-game records and views by its tag.
+game records and views by its tag.  Its options' types are resolved once, when
+it is registered, and kept here for the documents; an option they could not
+read back is refused then, by name, rather than when a document is loaded.
 """
 
 from __future__ import annotations
 
+import enum
+import inspect
 import re
+import sys
+import types
+import typing
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import attrs
 
+from backalley.cards import Rank
 from backalley.errors import RuleSetError
 
 __all__ = [
@@ -30,6 +39,7 @@ __all__ = [
     "is_frozen",
     "is_registered",
     "lookup",
+    "option_types",
     "part_classes",
     "register",
     "registered_parts",
@@ -54,6 +64,10 @@ PART_NAMES: tuple[str, ...] = (
 _TAG = re.compile(r"^[a-z0-9][a-z0-9._/-]{0,63}$")
 _REGISTRY: dict[str, dict[str, type]] = {part: {} for part in PART_NAMES}
 _REQUIRED = ("describe",)
+_OPTION_TYPES: dict[type, dict[str, Any]] = {}
+"""The resolved type of each option of every registered class, and of every
+structured option class (an attrs class held in an option) they hold: filled
+by :func:`register`, read by the rule-set documents."""
 
 C = TypeVar("C", bound=Any)
 
@@ -67,8 +81,18 @@ def register(cls: C) -> C:
     may use a prefix such as ``"myclub/..."``), and implement ``describe()``.
     Registering the same class twice is harmless; a second class under a tag
     already taken raises :class:`~backalley.RuleSetError`.
+
+    Every option (attrs field) must be an ``__init__`` parameter under its own
+    name, with a type annotation that resolves when the class is registered
+    and a type that the rule-set documents write and read back equal (see
+    :ref:`custom-rules-option-types`); any other option is refused, by name,
+    with a :class:`~backalley.RuleSetError`.  The resolved types are kept
+    (``backalley.rules.registry.option_types``).
     """
     problems = _registration_problems(cls)
+    tables: dict[type, dict[str, Any]] = {}
+    if not problems:
+        problems = _option_problems(cls, tables, cls.__qualname__, "")
     if problems:
         raise RuleSetError(problems)
     table = _REGISTRY[cls.part]
@@ -81,7 +105,147 @@ def register(cls: C) -> C:
             ]
         )
     table[cls.tag] = cls
+    _OPTION_TYPES.update(tables)
     return cls
+
+
+def option_types(cls: type) -> Mapping[str, Any]:
+    """The options of a registered class (or of a structured option class one
+    of them holds) and their types, resolved when it was registered (a read-only
+    view); any other class raises :class:`~backalley.RuleSetError`."""
+    table = _OPTION_TYPES.get(cls)
+    if table is None:
+        name = getattr(cls, "__qualname__", repr(cls))
+        raise RuleSetError([f"{name} is not a registered rule part (nor an option one holds)"])
+    return types.MappingProxyType(table)
+
+
+OPTION_TYPES_TEXT = (
+    "bool, int, str, a Suit, an enum whose values are text or whole numbers, "
+    "frozenset[Rank], tuple[T, ...] or T | None of these, or an attrs class of such options"
+)
+"""The option types a registered part may declare (in words, for messages):
+those the rule-set documents write and read back equal."""
+
+
+def _option_problems(
+    cls: type, tables: dict[type, dict[str, Any]], owner: str, prefix: str
+) -> list[str]:
+    """Why the options of ``cls`` cannot be carried by a rules document (none:
+    they can); their resolved types go into ``tables``, and so do those of
+    the structured option classes they hold (checked the same way, once).
+    ``owner`` names the registered class; ``prefix`` the option holding ``cls``."""
+    if cls in tables or cls in _OPTION_TYPES:
+        return []
+    tables[cls] = {}
+    return [
+        problem
+        for field in attrs.fields(cls)
+        for problem in _field_problems(cls, field, tables, owner, prefix)
+    ]
+
+
+def _field_problems(
+    cls: type,
+    field: attrs.Attribute[Any],
+    tables: dict[type, dict[str, Any]],
+    owner: str,
+    prefix: str,
+) -> list[str]:
+    """Why a rules document cannot carry the option ``field`` of ``cls``: it
+    must be an ``__init__`` parameter under its own name, its annotation must
+    resolve now, and its type must be one a document carries.  None: it can,
+    and its resolved type goes into ``tables[cls]``."""
+    where = f"{owner}: option {prefix + field.name!r}"
+    if not field.init or field.alias != field.name:
+        return [f"{where} must be an __init__ parameter under its own name"]
+    if field.type is None:
+        return [f"{where} has no type annotation; an option may be {OPTION_TYPES_TEXT}"]
+    try:
+        tp = _resolved_type(cls, field)
+    except Exception as exc:  # NameError, AttributeError, SyntaxError...: any bad annotation
+        return [_unresolved(where, field.type, exc)]
+    tables[cls][field.name] = tp
+    return _carry_problems(tp, tables, where, owner, f"{prefix}{field.name}.")
+
+
+def _resolved_type(cls: type, field: attrs.Attribute[Any]) -> Any:
+    """The type of one field, its annotation resolved as :func:`typing.get_type_hints`
+    would: in the module of the class that declares it, then that class's own
+    names; the class's own name resolves to the class (which its module does
+    not hold yet while it is being decorated)."""
+    declaring = next(
+        (base for base in cls.__mro__ if field.name in inspect.get_annotations(base)), cls
+    )
+    probe = type("_Option", (), {"__annotations__": {field.name: field.type}})
+    module = sys.modules.get(declaring.__module__)
+    names = {**vars(declaring), **(vars(module) if module is not None else {})}
+    scope = {declaring.__name__: declaring, cls.__name__: cls}
+    return typing.get_type_hints(probe, names, scope)[field.name]
+
+
+def _unresolved(where: str, annotation: object, exc: Exception) -> str:
+    """Why an annotation that does not resolve at registration is refused, and the cure."""
+    return (
+        f"{where}: its type {annotation!r} cannot be resolved when the class is registered "
+        f"({type(exc).__name__}: {exc}); import what it names at run time (not only under "
+        "`if TYPE_CHECKING:`) and define it at module level, before the class"
+    )
+
+
+def _carry_problems(
+    tp: Any, tables: dict[type, dict[str, Any]], where: str, owner: str, prefix: str
+) -> list[str]:
+    """Why a rules document cannot carry a value of type ``tp`` (none: it can)."""
+    if isinstance(tp, type) and attrs.has(tp):
+        return _option_problems(tp, tables, owner, prefix)
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _carry_problems(args[0], tables, where, owner, prefix)
+    if origin in (typing.Union, types.UnionType):
+        kept = [a for a in args if a is not type(None)]
+        if len(kept) == 1 and len(args) == 2:
+            return _carry_problems(kept[0], tables, where, owner, prefix)
+    why = _plain_problem(tp)
+    if why is None:
+        return []
+    return [f"{where} is {_type_text(tp)}: {why}; an option may be {OPTION_TYPES_TEXT}"]
+
+
+def _plain_problem(tp: Any) -> str | None:
+    """Why a rules document cannot carry a value of the plain type ``tp``
+    (not a tuple, union or attrs class; none: it can)."""
+    origin = typing.get_origin(tp) or tp
+    if tp in (bool, int, str) or (origin is frozenset and typing.get_args(tp) == (Rank,)):
+        return None
+    if origin is frozenset:
+        return "a set option is a set of ranks: use frozenset[Rank]"
+    if tp is float:
+        return "a number with a fraction does not load back exactly; use an int (hundredths, say)"
+    if tp is Rank:
+        return "a rank is read only among frozenset[Rank] (use that, or an int from 2 to 14)"
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return _enum_problem(tp)
+    if origin is tuple:
+        return "a tuple option is a list of any length of one type: use tuple[T, ...]"
+    if origin in (typing.Union, types.UnionType):
+        return "a union option is one type or None: use T | None"
+    return "a rules document cannot carry it"
+
+
+def _enum_problem(tp: type[enum.Enum]) -> str | None:
+    """Why a rules document cannot carry a member of the enum ``tp`` (each is
+    written as its value and read back by it; none: it can)."""
+    if issubclass(tp, enum.Flag):
+        return "a combination of flags is not one of its members; use an enum"
+    if all(type(m.value) in (str, int) for m in tp):
+        return None
+    return "its values must be text or whole numbers"
+
+
+def _type_text(tp: Any) -> str:
+    """A type as a reader writes it: ``float``, ``list[int]``, ``int | str``."""
+    return tp.__qualname__ if isinstance(tp, type) and not typing.get_args(tp) else str(tp)
 
 
 _PROBE = "_backalley_frozen_probe"

@@ -85,6 +85,12 @@ class _TrumpPart(Part):
     def discardable(self, ctx: DealContext, turn_up: Card | None) -> CardSet:
         return CardSet()
 
+    def left_in_stock(
+        self, ctx: DealContext, turn_up: Card | None, discards: CardSet
+    ) -> CardSet:
+        """No opening shows where an unseen card is."""
+        return CardSet()
+
     def opening(
         self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
     ) -> TrumpSetup:
@@ -121,6 +127,20 @@ class TurnUpTrump(_TrumpPart):
         if turn_up is None or mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
             return CardSet()
         if mode is JokerTurnUp.TURN_NEXT_CARD or turn_up.is_joker:
+            return _JOKERS - CardSet.of((turn_up,))
+        return CardSet()
+
+    def left_in_stock(
+        self, ctx: DealContext, turn_up: Card | None, discards: CardSet
+    ) -> CardSet:
+        """A turned joker with no joker swapped out (under the swap rule): the
+        other joker was in no hand, so it is in the stock."""
+        if (
+            self.joker_turn_up is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER
+            and turn_up is not None
+            and turn_up.is_joker
+            and not discards
+        ):
             return _JOKERS - CardSet.of((turn_up,))
         return CardSet()
 

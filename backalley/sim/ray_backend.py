@@ -22,9 +22,10 @@ from backalley.sim.simulate import (
     chunks,
     plan_data,
     play_tasks,
+    worker_count,
 )
 
-__all__ = ["iter_ray", "run_ray"]
+__all__ = ["iter_ray", "local_cpus", "run_ray"]
 
 
 def _ray() -> Any:
@@ -33,6 +34,14 @@ def _ray() -> Any:
     except ImportError:
         raise SetupError("the Ray backend needs Ray: pip install 'backalley[ray]'") from None
     return ray
+
+
+def local_cpus(cpus: int | None, games: int) -> int | None:
+    """The CPUs of a Ray instance started here for ``games`` games when
+    ``cpus`` are asked for: no more than the games nor this machine's CPUs
+    (see :func:`~backalley.sim.simulate.worker_count`); ``None`` stays
+    ``None``, Ray's own default (every CPU)."""
+    return None if cpus is None else worker_count(cpus, games)
 
 
 def iter_ray(
@@ -47,7 +56,8 @@ def iter_ray(
 
     Uses Ray as it is when it is already initialized; else connects to the
     cluster at ``address`` (``"auto"``: the one running on this machine), or
-    starts a local instance with ``cpus`` CPUs (default: all) and stops it at
+    starts a local instance with ``cpus`` CPUs (default: all; never more than
+    the games or this machine's CPUs, see :func:`local_cpus`) and stops it at
     the end.  At most a few tasks per CPU are in flight at once, so a long
     simulation holds little in memory.
     """
@@ -59,7 +69,7 @@ def iter_ray(
                 ray.init(address=address, logging_level="WARNING", log_to_driver=False)
             else:
                 ray.init(
-                    num_cpus=cpus,
+                    num_cpus=local_cpus(cpus, plan.games),
                     include_dashboard=False,
                     logging_level="WARNING",
                     log_to_driver=False,

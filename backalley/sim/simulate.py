@@ -18,6 +18,9 @@ they are run (one process, worker processes, or Ray tasks, see
   deals played, and the contracts and boards each side made and was set in.
   A contract is made when the side takes at least the tricks it contracted
   (a board: every trick).
+- :func:`iter_local` plays the games in at most ``jobs`` worker processes,
+  and never more than there are games or CPUs (:func:`worker_count`): a
+  larger ``jobs`` is lowered, and the outcomes do not depend on it.
 - :func:`summarize` adds the games up, in game order, into a :class:`Summary`
   per side: games won with a 95 % (Wilson) confidence interval, mean points
   per game and per deal, contracts made/set, boards made/set; ``to_data()``
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -50,6 +54,7 @@ __all__ = [
     "SideSummary",
     "Summary",
     "Task",
+    "available_cpus",
     "play_game",
     "plan_data",
     "play_tasks",
@@ -57,6 +62,7 @@ __all__ = [
     "run_local",
     "summarize",
     "wilson_interval",
+    "worker_count",
 ]
 
 Progress = Callable[[int, int], None]
@@ -253,16 +259,39 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(50, games // (4 * max(1, workers))))
 
 
+def available_cpus() -> int:
+    """The CPUs this process may run on: its CPU affinity where the system
+    tells it (Linux), else the machine's CPU count; at least 1."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def worker_count(jobs: int, games: int, cpus: int | None = None) -> int:
+    """The workers that ``jobs`` asked for become for ``games`` games: no more
+    than the games (each worker needs one), nor than the CPUs (default
+    :func:`available_cpus`; more only wait for them), and at least 1."""
+    most = available_cpus() if cpus is None else cpus
+    return max(1, min(jobs, games, most))
+
+
 def iter_local(
     plan: Plan, *, jobs: int = 1, progress: Progress | None = None
 ) -> Iterator[GameOutcome]:
     """Play every game of ``plan`` here, in this process (``jobs=1``) or in
-    ``jobs`` worker processes, and yield the outcomes in game order as they
-    come (a long simulation need not hold them all)."""
+    worker processes, and yield the outcomes in game order as they come (a
+    long simulation need not hold them all).
+
+    ``jobs`` is the most worker processes: never more are started than
+    :func:`worker_count` allows (the games, the CPUs), and with one worker the
+    games are played in this process.  The outcomes are the same whatever
+    ``jobs`` is.
+    """
     tasks = plan.tasks()
     total = len(tasks)
     done = 0
-    if jobs <= 1:
+    workers = worker_count(jobs, total)
+    if workers <= 1:
         for task in tasks:
             yield play_game(plan, task)
             done += 1
@@ -270,8 +299,8 @@ def iter_local(
                 progress(done, total)
         return
     data = plan_data(plan)
-    parts = chunks(tasks, chunk_size(total, jobs))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    parts = chunks(tasks, chunk_size(total, workers))
+    with ProcessPoolExecutor(max_workers=min(workers, len(parts))) as pool:
         for part in pool.map(play_tasks, [data] * len(parts), parts):
             yield from part
             done += len(part)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from backalley.cards import CARDS, SUITS, Card, Suit, parse_card
@@ -23,6 +24,29 @@ reader keeps whole numbers up to this exactly."""
 
 MAX_DOCUMENT_SIZE = 16_000_000
 """The largest JSON text :func:`~backalley.from_json` reads, in characters or bytes."""
+
+
+def read_at_most(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of the file at ``path``, never reading more than ``limit + 1``.
+
+    A file longer than ``limit`` bytes (``/dev/zero`` among them) is refused as
+    too large for ``what`` (``"a JSON document"``); a file that cannot be read
+    (missing, a directory, not permitted) is refused with the system's reason.
+    Both raise :class:`~backalley.SerializationError` whose path is the file's,
+    so that its message names the file once: ``game.json: cannot read the
+    file: No such file or directory``.
+    """
+    try:
+        with Path(path).open("rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise SerializationError(f"cannot read the file: {reason}", str(path)) from None
+    if len(data) > limit:
+        raise SerializationError(
+            f"the file is too large for {what}: more than {limit} bytes", str(path)
+        )
+    return data
 
 
 class RulesDocumentError(SerializationError, RuleSetError):

@@ -5,7 +5,6 @@ rules load like the built-in ones)."""
 from __future__ import annotations
 
 import enum
-import functools
 import types
 import typing
 from typing import Any
@@ -14,7 +13,7 @@ import attrs
 
 from backalley import variants
 from backalley.cards import Rank, Suit
-from backalley.errors import BackAlleyError, NotationError, RuleSetError
+from backalley.errors import BackAlleyError, NotationError, RuleSetError, SerializationError
 from backalley.io.serialize.common import (
     RulesDocumentError,
     _expect,
@@ -26,18 +25,18 @@ from backalley.io.serialize.common import (
     _suit,
     same_data,
 )
-from backalley.rules.registry import PART_NAMES, part_classes
+from backalley.rules.registry import PART_NAMES, option_types, part_classes
 from backalley.rules.ruleset import RuleSet
+from backalley.rules.schedule import MAX_DEALS
 
+MAX_OPTION_ITEMS = MAX_DEALS
+"""The most items of a list option of a rule part in a document (a deck's
+ranks, a schedule's hand sizes, a board's multipliers, at any depth): the
+longest list a built-in part takes, a schedule of :data:`MAX_DEALS` deals.  A
+longer list is refused at its length, before any item is read, and is not
+written either."""
 
-@functools.cache
-def _param_types(cls: type) -> dict[str, Any]:
-    """The parameters of a policy class and their types (one table per class)."""
-    hints = typing.get_type_hints(cls)
-    return {a.name: hints[a.name] for a in attrs.fields(cls)}
-
-
-_PLAIN = frozenset({str, int, bool, float, type(None)})
+_PLAIN = frozenset({str, int, bool, type(None)})
 
 
 def _unstructure_param(value: Any) -> Any:
@@ -47,10 +46,10 @@ def _unstructure_param(value: Any) -> Any:
         return value.letter
     if isinstance(value, enum.Enum):
         return value.value
-    if isinstance(value, frozenset):
-        return [_unstructure_param(v) for v in sorted(value)]
-    if isinstance(value, tuple):
-        return [_unstructure_param(v) for v in value]
+    if isinstance(value, (frozenset, tuple)):
+        _writable_list(value)
+        items = sorted(value) if isinstance(value, frozenset) else value
+        return [_unstructure_param(v) for v in items]
     if attrs.has(type(value)):  # a structured option (e.g. a rainbow bonus): its fields
         return {
             a.name: _unstructure_param(getattr(value, a.name)) for a in attrs.fields(type(value))
@@ -58,11 +57,25 @@ def _unstructure_param(value: Any) -> Any:
     return value
 
 
+def _writable_list(value: tuple[Any, ...] | frozenset[Any]) -> None:
+    """A list option is written only if a document can hold it (at most
+    :data:`MAX_OPTION_ITEMS` items)."""
+    if len(value) > MAX_OPTION_ITEMS:
+        raise _fail("$", f"{len(value)} items; a rules document holds at most {MAX_OPTION_ITEMS}")
+
+
 def policy_to_data(policy: Any) -> dict[str, Any]:
-    """A policy as plain data: ``{"type": tag, <parameter>: <value>, ...}``."""
+    """A policy as plain data: ``{"type": tag, <parameter>: <value>, ...}``;
+    an option a rules document cannot hold raises
+    :class:`~backalley.SerializationError` naming it."""
     data: dict[str, Any] = {"type": policy.tag}
     for name, value in policy.options().items():
-        data[name] = _unstructure_param(value)
+        try:
+            data[name] = _unstructure_param(value)
+        except SerializationError as exc:
+            raise _fail(
+                "$", f"cannot write the {policy.part} option {name!r}: {exc.message}"
+            ) from None
     return data
 
 
@@ -86,10 +99,11 @@ def _param(value: Any, tp: Any, path: str) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin is tuple:
-        return tuple(_param(v, args[0], f"{path}[{i}]") for i, v in enumerate(_list(value, path)))
+        items = _list(value, path, most=MAX_OPTION_ITEMS)
+        return tuple(_param(v, args[0], f"{path}[{i}]") for i, v in enumerate(items))
     if origin is frozenset:
         ranks = []
-        for i, v in enumerate(_list(value, path)):
+        for i, v in enumerate(_list(value, path, most=MAX_OPTION_ITEMS)):
             where = f"{path}[{i}]"
             if isinstance(v, str):
                 try:
@@ -104,15 +118,28 @@ def _param(value: Any, tp: Any, path: str) -> Any:
             return None
         inner = next(a for a in args if a is not type(None))
         return _param(value, inner, path)
-    if isinstance(tp, type) and attrs.has(tp):  # a structured option: a table of its fields
-        fields = _param_types(tp)
-        obj = _object(value, path, {name: False for name in fields}, f"a {tp.__name__} table")
-        kwargs = {k: _param(v, fields[k], f"{path}.{k}") for k, v in obj.items()}
-        try:
-            return tp(**kwargs)
-        except RuleSetError as exc:
-            raise _fail(path, "; ".join(exc.problems)) from None
+    if isinstance(tp, type) and attrs.has(tp):
+        return _structured(value, tp, path)
     raise _fail(path, f"cannot read a value of type {tp}")  # pragma: no cover
+
+
+def _structured(value: Any, tp: type, path: str) -> Any:
+    """A structured option (an attrs class held in an option): a table of its
+    fields, those without a default required."""
+    fields = option_types(tp)
+    needed = _required(tp)
+    keys = {name: name in needed for name in fields}
+    obj = _object(value, path, keys, f"a {tp.__name__} table")
+    kwargs = {k: _param(v, fields[k], f"{path}.{k}") for k, v in obj.items()}
+    try:
+        return tp(**kwargs)
+    except RuleSetError as exc:
+        raise _fail(path, "; ".join(exc.problems)) from None
+
+
+def _required(cls: type) -> frozenset[str]:
+    """The options of ``cls`` without a default: a document must give them."""
+    return frozenset(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
 
 
 def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) -> Any:
@@ -130,7 +157,7 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
     if not isinstance(tag, str) or tag not in classes:
         raise _fail(f"{path}.type", f"unknown {part} type {tag!r}; known: {', '.join(classes)}")
     cls = classes[tag]
-    params = _param_types(cls)
+    params = option_types(cls)
     kwargs: dict[str, Any] = {}
     if base is not None and base.tag == tag:
         kwargs.update(base.options())
@@ -143,6 +170,11 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
                 f"{path}.{key}", f"unknown option {key!r} for {part} type {tag!r}; known: {known}"
             )
         kwargs[key] = _param(item, params[key], f"{path}.{key}")
+    missing = sorted(_required(cls) - kwargs.keys())
+    if missing:
+        raise _fail(
+            f"{path}.{missing[0]}", f"missing option {missing[0]!r} for {part} type {tag!r}"
+        )
     try:
         return cls(**kwargs)
     except RuleSetError as exc:
