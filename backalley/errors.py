@@ -64,8 +64,12 @@ class Reason(enum.Enum):
     TRUMP_NOT_BROKEN = "trump may not be led yet"
     MUST_FOLLOW_SUIT = "the player must follow the suit led"
     MUST_PLAY_HIGHEST_TRUMP = "the Big Blooper was led: the highest trump must be played"
-    MUST_PLAY_LOWEST_TRUMP = "the Little Blooper was led: the lowest trump must be played"
+    MUST_PLAY_LOWEST_TRUMP = (
+        "the Little Blooper (or, by some rules, the lowest trump still out) was led: "
+        "the lowest trump must be played"
+    )
     MUST_TRUMP = "the player cannot follow and must play a trump"
+    MAY_NOT_TRUMP = "trump is not broken: a player who cannot follow may not play a trump yet"
     MUST_HEAD_TRICK = "the player must play a card that wins the trick so far"
     HOUSE_RULE = "a house rule of the rule set refuses the move"
     # game records

@@ -45,6 +45,15 @@ def _seat_or_none(instance: Any, attribute: Any, value: Any) -> None:
         raise RuleSetError([f"{attribute.name} must be a seat number or none, got {value!r}"])
 
 
+def _counts_or_none(instance: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, tuple) or any(
+        v is not None and (type(v) is not int or v < 0) for v in value
+    ):
+        raise RuleSetError(
+            [f"{attribute.name} must be a tuple of whole numbers >= 0 or none, got {value!r}"]
+        )
+
+
 @attrs.frozen(slots=True, repr=False)
 class Contract:
     """What one side has contracted to do in a deal.
@@ -78,7 +87,10 @@ class BiddingOutcome:
 
     ``highest_bidder`` is the seat the bidding names to lead (the last board
     claimer, else the highest bid), ``declarer`` the seat that won an auction,
-    ``board_bidders`` the seats that bid board.
+    ``board_bidders`` the seats that bid board.  ``announcements`` is, per
+    side, the highest number of tricks the side announced (``None``: none),
+    as an auction tells it for the defenders' scoring; empty when the bidding
+    does not tell it.
     """
 
     __repr__ = fields_repr
@@ -88,6 +100,7 @@ class BiddingOutcome:
     declarer: int | None = None
     board_bidders: frozenset[int] = frozenset()
     thrown_in: bool = attrs.field(default=False, validator=_bool)
+    announcements: tuple[int | None, ...] = attrs.field(default=(), validator=_counts_or_none)
 
 
 def _card_tuple(cards: Any) -> tuple[Card, ...]:

@@ -21,6 +21,7 @@ from backalley.rules import (
     DealerRotation,
     Deck,
     DeclarerNamesTrump,
+    ExactBidScoring,
     FirstLead,
     FixedTrump,
     FollowPolicy,
@@ -44,12 +45,14 @@ __all__ = [
     "BAB_ONLINE",
     "CUTTHROAT_3",
     "CUTTHROAT_5",
+    "EXACT_BID",
     "GAMERULES",
     "GAMERULES_26",
     "HOOK",
     "MUST_HEAD",
     "PRESET_NOTES",
     "ROTATING_TRUMP",
+    "SCORE_KEEPER_5",
     "SPADES_NO_JOKERS",
     "STRICT_TRUMP",
     "TEN_PER_TRICK",
@@ -155,6 +158,45 @@ CUTTHROAT_5: RuleSet = GAMERULES.replace(
 )
 """Gamerules for five players, each alone, over 10..1..10 (19 deals)."""
 
+SCORE_KEEPER_5: RuleSet = GAMERULES.replace(
+    deck=Deck(jokers=0),
+    seating=Cutthroat(5),
+    schedule=Schedule.down_and_up(10, 1),
+    bidding=OnceAroundBidding(
+        pass_allowed=False,
+        min_bid=0,
+        max_bid_below_hand=0,
+        board_multipliers=(6, 12, 24, 48, 96),
+        board_multiplier=BoardMultiplier.OWN_HIGHEST_CLAIM,
+    ),
+    scoring=ContractScoring(
+        per_bid_trick=3,
+        set_per_bid_trick=3,
+        per_board_trick=3,
+        set_per_board_trick=3,
+        rainbow=Rainbow(hand_size=4, points=8),
+    ),
+    name="score-keeper-5",
+)
+"""The five-player score-keeper game (see :ref:`rules-house-rules`): each player alone, no
+jokers, 10..1..10, bids 0 to the hand size or a board at x6 up to x96, 3 points per bid
+trick, +8 for a rainbow."""
+
+EXACT_BID: RuleSet = GAMERULES.replace(
+    seating=Cutthroat(4),
+    bidding=OnceAroundBidding(
+        pass_allowed=False,
+        min_bid=0,
+        max_bid_below_hand=0,
+        board=False,
+        all_pass=AllPass.PLAY_FOR_OVERTRICKS,
+    ),
+    scoring=ExactBidScoring(),
+    name="exact-bid",
+)
+"""Four players, each alone, scored on exact bids (see :ref:`rules-exact-bid-scoring`):
+bids 0 to the hand size, no board; taking exactly one's bid earns 10 on top of 1 per trick."""
+
 VIETNAM_LADDER: RuleSet = VIETNAM.replace(
     schedule=Schedule.down_and_up(13, 1), dealer=DealerRotation(), name="vietnam-ladder"
 )
@@ -193,6 +235,18 @@ PRESET_NOTES: dict[str, str] = {
     "ten-per-trick": "10 points per bid trick (+1 per overtrick); -10 per bid trick when set.",
     "cutthroat-3": "Three players, each alone, 13..1..13.",
     "cutthroat-5": "Five players, each alone, 10..1..10.",
+    "score-keeper-5": (
+        "The five-player score-sheet game: each player alone, 52 cards without jokers, "
+        "10..1..10; bids 0..hand size, no pass, or a board, whose claims climb one level "
+        "each at x6/x12/x24/x48/x96 (each board player at the level of their own claim); "
+        "3 points per bid trick (and per board trick), -3 per bid trick when set; +8 for "
+        "each rainbow on the 4-card deal."
+    ),
+    "exact-bid": (
+        "Four players, each alone; bids 0..hand size, no pass, no board, and a deal where "
+        "everyone bids 0 is played; exact-bid scoring: 1 point per trick taken, +10 for "
+        "taking exactly one's bid."
+    ),
     "vietnam-ladder": "The Vietnam auction over the 13..1..13 schedule, dealer passing clockwise.",
     "rotating-trump": (
         "Nothing is turned up: trump rotates clubs, diamonds, hearts, spades, no trump by "
@@ -265,6 +319,8 @@ register(SPADES_NO_JOKERS, "spades")
 register(TEN_PER_TRICK, "ten")
 register(CUTTHROAT_3, "three-players")
 register(CUTTHROAT_5, "five-players")
+register(SCORE_KEEPER_5, "score-keeper", "five-player-score-sheet")
+register(EXACT_BID, "exact", "exact-bid-4")
 register(VIETNAM_LADDER, "vietnam-13-1-13")
 register(ROTATING_TRUMP, "rotating")
 register(MUST_HEAD, "head")

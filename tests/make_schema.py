@@ -112,6 +112,12 @@ RAINBOW: Schema = nullable(
         description="A bonus per player dealt every suit on the deal of `hand_size` cards.",
     )
 )
+HAND_SIZE_MULTIPLIERS: Schema = array(
+    obj(
+        {"hand_size": integer(1), "times": integer(1)},
+        description="On the deal of `hand_size` cards, contract points count `times` over.",
+    )
+)
 
 # The rule parts: part -> tag -> parameter -> schema, in the
 # order ``RuleSet.parts()`` and ``Part.options()`` write them.
@@ -168,6 +174,7 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "first_bidder": FIRST_BIDDER,
             "speakers": enum("each-player", "one-per-team"),
             "counter_style": enum("step", "direct", "multiple-bid"),
+            "multiple": enum("at-least", "exact"),
         },
     },
     "lead": {
@@ -175,6 +182,8 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "first_lead": enum("highest-bidder", "declarer", "left-of-dealer"),
             "trump_lead": enum("after-broken-or-board", "after-broken", "any-time"),
             "trump_broken_by": enum("any-trump", "discard"),
+            "first_trick_trump_lead": enum("as-later-tricks", "never"),
+            "board_tie_lead": enum("last-board", "first-board"),
         }
     },
     "follow": {
@@ -182,6 +191,8 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "blooper_lead_forcing": BOOL,
             "blooper_forced": enum("all-others", "opponents"),
             "little_blooper_forcing": BOOL,
+            "little_lead": enum("little-joker", "lowest-trump"),
+            "trump_play": enum("free-when-void", "not-until-broken"),
         }
     },
     "scoring": {
@@ -192,11 +203,18 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "per_board_trick": INT,
             "set_per_board_trick": INT,
             "rainbow": RAINBOW,
+            "hand_size_multipliers": HAND_SIZE_MULTIPLIERS,
+        },
+        "exact-bid": {
+            "bonus": NON_NEGATIVE,
+            "penalty": NON_NEGATIVE,
+            "rainbow": RAINBOW,
+            "hand_size_multipliers": HAND_SIZE_MULTIPLIERS,
         },
         "auction": {
             "per_trick": INT,
             "set_per_trick": INT,
-            "defenders_score_tricks": BOOL,
+            "defenders_score": enum("nothing", "all-tricks", "own-announcement"),
             "rainbow": RAINBOW,
         },
     },
@@ -265,6 +283,7 @@ REASONS = [
     "MUST_PLAY_HIGHEST_TRUMP",
     "MUST_PLAY_LOWEST_TRUMP",
     "MUST_TRUMP",
+    "MAY_NOT_TRUMP",
     "MUST_HEAD_TRICK",
     "HOUSE_RULE",
     "RESULTS_DIFFER",

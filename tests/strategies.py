@@ -41,6 +41,8 @@ def option_values(tp: Any, name: str) -> st.SearchStrategy[Any]:
             return st.integers(0, 20)
         if name == "hand_size":
             return st.integers(1, 13)
+        if name == "times":
+            return st.integers(1, 10)
         return st.integers(0, 4)
     if tp is str:
         return st.text(min_size=1, max_size=8)
@@ -49,6 +51,10 @@ def option_values(tp: Any, name: str) -> st.SearchStrategy[Any]:
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return st.sampled_from(list(tp))
     origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple and isinstance(args[0], type) and attrs.has(args[0]):
+        # a list of structured options (hand-size multipliers): a few, one per hand size
+        items = st.lists(_built(args[0]), max_size=2, unique_by=lambda v: attrs.astuple(v)[0])
+        return items.map(tuple)
     if origin is tuple:
         high = 13 if name == "hand_sizes" else 16
         return st.lists(st.integers(1, high), min_size=1, max_size=4).map(tuple)

@@ -31,6 +31,7 @@ from backalley.rules import (
     DealerRotation,
     Deck,
     DeclarerNamesTrump,
+    DefendersScore,
     FirstBidder,
     FirstLead,
     FixedTrump,
@@ -335,7 +336,7 @@ def rule_sets(draw: Any) -> ba.RuleSet:
         scoring: Any = AuctionScoring(
             per_trick=draw(st.integers(1, 20)),
             set_per_trick=draw(st.integers(0, 20)),
-            defenders_score_tricks=draw(st.booleans()),
+            defenders_score=draw(st.sampled_from(list(DefendersScore))),
             rainbow=draw(
                 st.none() | st.builds(Rainbow, st.sampled_from(sizes), st.integers(1, 10))
             ),

@@ -24,6 +24,7 @@ from backalley.rules import (
     Auction,
     AuctionScoring,
     ContractScoring,
+    DefendersScore,
     FixedTrump,
     JokerTurnUp,
     OnceAroundBidding,
@@ -136,13 +137,14 @@ def test_json_file(tmp_path: Path) -> None:
         "name": "json-table",
         "base": "vietnam",
         "schedule": {"hand_sizes": [10, 10, 10]},
-        "scoring": {"defenders_score_tricks": True},
+        "scoring": {"defenders_score": "all-tricks"},
     }
     path = write(tmp_path, "table.json", json.dumps(data))
     rules = ba.houserules.load(path)
     assert rules.name == "json-table"
     assert rules == V.VIETNAM.replace(
-        schedule=Schedule.fixed(10, 3), scoring=AuctionScoring(defenders_score_tricks=True)
+        schedule=Schedule.fixed(10, 3),
+        scoring=AuctionScoring(defenders_score=DefendersScore.ALL_TRICKS),
     )
     assert play_to_end(rules, 2).deals_played == 3
 

@@ -24,7 +24,12 @@ def test_deal_order_deals_the_given_cards_at_the_opening_of_a_deal() -> None:
     order = list(reversed(range(54)))
     dealt = lowlevel.deal_order(state, order)
     assert lowlevel.stock_order(dealt) == tuple(order[4 * 13 + 1 :])
-    assert lowlevel.deal_context(dealt) == lowlevel.deal_context(state)
+    # the same deal; only what its opening shows (the turn-up) is the new order's
+    ctx = lowlevel.deal_context(dealt)
+    assert ctx._replace(shown=ba.CardSet()) == lowlevel.deal_context(state)._replace(
+        shown=ba.CardSet()
+    )
+    assert ctx.shown == ba.CardSet(1 << order[4 * 13])  # the first stock card, turned up
     with pytest.raises(ba.SetupError, match="opening of a deal"):
         lowlevel.deal_order(state.apply(state.legal_moves()[0]), order)
 

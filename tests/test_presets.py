@@ -79,6 +79,8 @@ COVERED = {
     "rotating-trump",  # tests/test_new_rules.py
     "must-head",  # tests/test_new_rules.py
     "vietnam-literal",  # tests/test_sheets.py
+    "score-keeper-5",  # tests/test_scoring_rules.py
+    "exact-bid",  # tests/test_scoring_rules.py
 }
 
 
@@ -654,6 +656,16 @@ SHEET_PHRASES = {
         "each side makes exactly one announcement",
         "the next player clockwise for the other side",
         "3 then 7 is a double",
+    ],
+    "score-keeper-5": [  # tests/test_scoring_rules.py tests the rules
+        "5 players, each playing and scoring alone",
+        "x6, x12, x24, x48, x96",
+        "scores 3 per bid trick",
+        "earns +8",
+    ],
+    "exact-bid": [
+        "4 players, each playing and scoring alone",
+        "takes exactly their contract of b tricks scores 1 point per trick taken plus a bonus of 10",
     ],
 }
 

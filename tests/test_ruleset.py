@@ -323,7 +323,7 @@ def test_bad_part_parameters_are_refused(build: Any) -> None:
         lambda: OnceAroundBidding(hook="yes"),
         lambda: OnceAroundBidding(pass_allowed=None),
         lambda: FollowPolicy(blooper_lead_forcing="no"),
-        lambda: AuctionScoring(defenders_score_tricks="no"),
+        lambda: OnceAroundBidding(board="no"),
         lambda: DeclarerNamesTrump(allow_no_trump=1),
     ],
 )

@@ -19,6 +19,7 @@ from backalley.rules import (
     Cutthroat,
     DealerRotation,
     DeclarerNamesTrump,
+    DefendersScore,
     NextDealer,
     Schedule,
 )
@@ -381,9 +382,9 @@ def test_failed_contract_loses_ten_per_contracted_trick_times_multiplier(
     assert result.points == (0, -10 * 10 * mult)
 
 
-def test_defenders_score_tricks_option() -> None:
-    """With defenders_score_tricks the defenders score 10 per trick they take."""
-    rules = V.VIETNAM.replace(scoring=AuctionScoring(defenders_score_tricks=True))
+def test_defenders_score_all_tricks_option() -> None:
+    """With defenders_score = all-tricks the defenders score 10 per trick they take."""
+    rules = V.VIETNAM.replace(scoring=AuctionScoring(defenders_score=DefendersScore.ALL_TRICKS))
     state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass", "trump S")
     state = play_deal(state, declarer_high(3))
     assert state.deal_results[0].points == (40, 180)

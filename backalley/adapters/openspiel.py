@@ -174,6 +174,12 @@ def settings_of(params: Mapping[str, Any] | None) -> Settings:
     """
     given = _given(params)
     rules = rules_of(given)
+    if rules.plan.shuffles_per_deal != 1:
+        raise SetupError(
+            "the OpenSpiel game deals each deal from one deck order, through its chance "
+            "nodes; rules whose trump is drawn from a shuffle of its own before each deal "
+            f"({rules.trump.tag}) are not supported there"
+        )
     return Settings(
         rules=rules,
         dealer=_first_dealer(given["dealer"], rules, unset=-1),

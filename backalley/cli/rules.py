@@ -22,6 +22,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     rules.add_argument(
         "--diff", nargs=2, metavar=("A", "B"), help="list the parts in which A and B differ"
     )
+    rules.add_argument(
+        "--no-settings",
+        dest="settings",
+        action="store_false",
+        help="leave out the closing block of settings for software (the parts' tags and options)",
+    )
     rules.set_defaults(run=run)
 
 
@@ -41,5 +47,6 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             for line in lines:
                 print(f"  {line}", file=out)
         return EXIT_OK
-    print(rules_sheet(load_rules(args.name or "gamerules")), file=out, end="")
+    sheet = rules_sheet(load_rules(args.name or "gamerules"), settings=args.settings)
+    print(sheet, file=out, end="")
     return EXIT_OK

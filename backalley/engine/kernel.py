@@ -32,6 +32,7 @@ import attrs
 
 from backalley import chance
 from backalley.cards import CARDS
+from backalley.cardset import CardSet
 from backalley.engine.public import bids_of
 from backalley.errors import RuleSetError
 from backalley.moves import PLAYS, Move, NameTrump
@@ -77,8 +78,9 @@ class Match:
     seed: int
     first_dealer: int
     decks: tuple[tuple[int, ...], ...]
-    """The deck orders that did not come from the seed: deal ``k`` (counting
-    thrown-in deals, from 0) uses ``decks[k]`` while there is one, then the seed."""
+    """The deck orders that did not come from the seed: shuffle ``k`` (from 0;
+    one per deal dealt, thrown-in deals included, or two when the trump is
+    drawn before each deal) uses ``decks[k]`` while there is one, then the seed."""
     deal_number: int
     """How many deals have been dealt, thrown-in deals included."""
     scores: tuple[int, ...]
@@ -91,8 +93,10 @@ class Match:
 class Deal:
     """The parts of a deal that change at most during the bidding: its
     :class:`~backalley.rules.context.DealContext` (dealer, hand size, bidding
-    outcome, trump), the hands as dealt, the stock, the turn-up, the discards,
-    the calls and the declarer's trump call."""
+    outcome, trump; during the play also the cards played before the current
+    trick and whether trump is broken, moved on at the end of each trick but
+    the deal's last), the hands as dealt, the stock, the turn-up, the
+    discards, the calls and the declarer's trump call."""
 
     __repr__ = fields_repr
 
@@ -122,6 +126,8 @@ class Deal:
 
 
 _new = object.__new__
+_cardset = int.__new__  # a CardSet of the engine's own bit set
+_tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame
 _DEAL_STORES = tuple(Deal.__dict__[a.name].__set__ for a in attrs.fields(Deal))
 
 
@@ -188,6 +194,9 @@ def deal_moves(
 
 # ------------------------------------------------------------------ dealing
 
+_DRAW: Any = object()
+"""``start``'s trump when the deal's own shuffle before the deal decides it."""
+
 
 def begin(
     rules: RuleSet,
@@ -197,8 +206,8 @@ def begin(
     order: Sequence[int] | None = None,
 ) -> Raw:
     """A new game at the opening of its first deal, dealt by ``first_dealer``
-    from the deck order ``order`` (else the first of ``decks``, else the seed's
-    shuffle)."""
+    from the deck order ``order`` (else the deal's shuffle of ``decks``, else
+    the seed's)."""
     plan = rules.plan
     match = Match(seed, first_dealer, decks, 0, (0,) * len(plan.teams), ())
     return start(rules, match, first_dealer, plan.hand_sizes[0], order)
@@ -212,12 +221,14 @@ def resume(
     dealer: int,
     hand_size: int,
     order: Sequence[int],
+    trump: Any = _DRAW,
 ) -> Raw:
     """A game resumed at the opening of a later deal, after another game's
     deal ``results`` and ``scores``, dealt by ``dealer`` from ``order`` (how a
-    bot samples the hidden hands of a deal in progress)."""
+    bot samples the hidden hands of a deal in progress); ``trump``: the trump
+    drawn before the deal, for a trump part that draws one."""
     match = Match(0, first_dealer, (), len(results), scores, results)
-    return start(rules, match, dealer, hand_size, order)
+    return start(rules, match, dealer, hand_size, order, trump)
 
 
 def open_public(
@@ -236,6 +247,9 @@ def open_public(
     The kernel's transitions then move it on like any deal, up to the play
     that would end it (which needs the hands as dealt)."""
     plan = rules.plan
+    shown = plan.shown(ctx, turn_up, discards)
+    if shown:
+        ctx = ctx._replace(shown=shown)
     first = plan.first_bidders[ctx.dealer]
     node = plan.opening_node(ctx.hand_size, first)
     match = Match(0, ctx.dealer, (), len(results) + 1, scores, results)
@@ -257,25 +271,41 @@ def restore(raw: Raw) -> Raw:
     return (rules, match, deal, *raw[3:])
 
 
+def _shuffle(plan: Plan, match: Match, index: int) -> tuple[int, ...]:
+    """Shuffle number ``index`` of the game (from 0): the match's given deck
+    order while there is one, then the seed's."""
+    if index < len(match.decks):
+        return match.decks[index]
+    return chance.shuffled(match.seed, index, plan.deck_cards)
+
+
 def start(
     rules: RuleSet,
     match: Match,
     dealer: int,
     hand_size: int,
     order: Sequence[int] | None = None,
+    trump: Any = _DRAW,
 ) -> Raw:
     """Deal the next deal (number ``match.deal_number``): the deck ``order``
     if given, else the match's next given deck order, else the seed's shuffle;
     the hands go round clockwise from the dealer's left, one card at a time;
-    the trump part opens the deal; the bidding opens with the first bidder."""
+    the trump part opens the deal; the bidding opens with the first bidder.
+
+    A trump part that draws trump before the deal draws it from a shuffle of
+    its own, the deal's first (each deal then takes two shuffles); ``trump``,
+    when given, is the trump drawn instead (a deal opened again from what a
+    player saw)."""
     plan: Plan = rules.plan
     k = match.deal_number
+    shuffles = plan.shuffles_per_deal
+    ctx = plan.deal_context(len(match.results), dealer, hand_size)
+    if plan.draws_before_deal:
+        if trump is _DRAW:
+            trump = plan.trump_before_deal(ctx, _shuffle(plan, match, k * shuffles))
+        ctx = ctx._replace(trump=trump)
     if order is None:
-        order = (
-            match.decks[k]
-            if k < len(match.decks)
-            else chance.shuffled(match.seed, k, plan.deck_cards)
-        )
+        order = _shuffle(plan, match, k * shuffles + shuffles - 1)
     match = Match(
         match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results, match.moves
     )
@@ -287,10 +317,12 @@ def start(
         hands[(dealer + 1 + offset) % players] = sum(
             map(BITS.__getitem__, order[offset:dealt:players])
         )
-    ctx = plan.deal_context(len(match.results), dealer, hand_size)
-    hands_t, stock, turn_up, discards, trump = plan.opening(ctx, tuple(hands), tuple(order[dealt:]))
-    if trump is not None:
-        ctx = ctx._replace(trump=trump)
+    hands_t, stock, turn_up, discards, opened = plan.opening(ctx, tuple(hands), tuple(order[dealt:]))
+    if opened is not None:
+        ctx = ctx._replace(trump=opened)
+    shown = plan.shown(ctx, turn_up, discards)
+    if shown:
+        ctx = ctx._replace(shown=shown)
     first = plan.first_bidders[dealer]
     node = plan.opening_node(hand_size, first)
     deal = _deal(ctx, hands_t, stock, turn_up, discards, (), None, node)
@@ -304,9 +336,10 @@ def impose(raw: Raw, order: Sequence[int]) -> Raw:
     k = match.deal_number - 1
     decks = list(match.decks)
     plan = rules.plan
-    while len(decks) < k:  # the deals before it came from the seed: remember their orders too
+    index = (k + 1) * plan.shuffles_per_deal - 1  # the deal's own shuffle
+    while len(decks) < index:  # the shuffles before it came from the seed: remember them too
         decks.append(tuple(chance.shuffled(match.seed, len(decks), plan.deck_cards)))
-    decks[k : k + 1] = [tuple(order)]
+    decks[index : index + 1] = [tuple(order)]
     before = attrs.evolve(match, decks=tuple(decks), deal_number=k)
     return start(rules, before, deal.ctx.dealer, deal.ctx.hand_size, order)
 
@@ -396,6 +429,14 @@ def end_trick(
     winner, broken = plan.trick_end(ctx, trick, leader, broken)
     history = (*history, (leader, trick, winner))
     if len(history) < ctx.hand_size:
+        # the next trick's context: the cards played before it, whether trump is broken
+        *facts, played, _broken = ctx  # the deal's facts, then the play's
+        played |= sum(map(BITS.__getitem__, trick))  # distinct cards: the sum is the union
+        after = _tuple(DealContext, (*facts, _cardset(CardSet, played), broken))
+        deal = _deal(
+            after, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
+            deal.calls, deal.trump_call, None,
+        )  # fmt: skip
         return (rules, match, deal, PLAYING, hands, winner, (), history, broken)
     return end_deal(rules, match, deal, hands, winner, history, broken)
 

@@ -185,10 +185,31 @@ def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
     results = position.deal_results
     deck = _deck(rules, order)
     if not results:  # the game's first deal: a game from its start, dealt from the order
-        return _state(kernel.begin(rules, 0, ctx.dealer, (deck,), order=deck))
+        shuffles = _first_shuffles(rules, ctx, deck)
+        return _state(kernel.begin(rules, 0, ctx.dealer, shuffles, order=deck))
     first = position.first_dealer if isinstance(position, GameState) else results[0].dealer
-    raw = kernel.resume(rules, first, position.scores, results, ctx.dealer, ctx.hand_size, deck)
+    raw = kernel.resume(
+        rules, first, position.scores, results, ctx.dealer, ctx.hand_size, deck, ctx.trump
+    )
     return _state(raw)
+
+
+def _first_shuffles(
+    rules: RuleSet, ctx: DealContext, deck: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """The shuffles of a new game whose first deal is dealt from ``deck``:
+    ``deck`` alone, or, when the trump part draws trump before the deal, a
+    shuffle from which it draws the deal's trump ``ctx.trump`` (found by
+    asking it: the deck, cut at each card in turn), then ``deck``."""
+    plan = rules.plan
+    if not plan.draws_before_deal:
+        return (deck,)
+    cards = plan.deck_cards
+    for cut in range(len(cards)):
+        shuffle = cards[cut:] + cards[:cut]
+        if plan.trump_before_deal(ctx, shuffle) is ctx.trump:
+            return (shuffle, deck)
+    raise SetupError(f"no shuffle of the deck draws {ctx.trump or 'no trump'} before the deal")
 
 
 def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:

@@ -57,7 +57,9 @@ def new_game(
       state's seed secret; pass small seeds only for tests and examples.
     - ``dealer``: the first dealer (else drawn from the seed).
     - ``decks``: deck orders (sequences of cards, or card texts), used one per
-      deal - thrown-in deals included - before the seed's shuffles take over.
+      shuffle - one per deal, thrown-in deals included, or two when the trump
+      part draws trump before each deal (the shuffle it draws from, then the
+      deal's) - before the seed's shuffles take over.
       Each must hold exactly the rule set's deck.  Its cards are dealt one at a
       time, clockwise from the player left of the dealer (see :ref:`rules-deal`).
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from backalley.cards import Card, cards_of_mask
+from backalley.cardset import CardSet
 from backalley.engine.legality import legal_moves, refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.errors import IllegalMoveError, SetupError
@@ -139,7 +140,8 @@ class PlayerView(PublicFacts):
     def _possible_bits(self, seat: int) -> int:
         """Each play of ``seat`` is tested against every unseen card ``x``:
         had the seat held ``x`` beside the card it played, would that card
-        have been legal?  If not, the seat does not hold ``x``.  (The test is
+        have been legal - in that trick's position: the cards played before
+        it, whether trump was broken?  If not, the seat does not hold ``x``.  (The test is
         sound for rules under which a card legal from a hand stays legal from
         any smaller hand holding it - every built-in lead and follow rule; a
         rule that allows a card only because of other cards held can make it
@@ -153,8 +155,11 @@ class PlayerView(PublicFacts):
         )
         n = self.players
         broken = False
+        played = 0  # the cards of the tricks before this one, as the trick's context has them
         tricks = [*self._history, (self.leader, self._trick_cards, -1)]
         for lead, cards, _win in tricks:
+            if ctx.played != played:
+                ctx = ctx._replace(played=CardSet(played))
             for k, card in enumerate(cards):
                 if (lead + k) % n != seat:
                     continue
@@ -168,6 +173,7 @@ class PlayerView(PublicFacts):
                         allowed &= ~low
             if _win >= 0:
                 broken = broken or plan.breaks_trump(ctx, cards)
+                played |= sum(1 << c for c in cards)  # distinct cards: the sum is the union
         return allowed
 
     def _repr_svg_(self) -> str:

@@ -18,6 +18,7 @@ from backalley.rules.bidding import (
     BoardMultiplier,
     CounterStyle,
     FirstBidder,
+    Multiple,
     OnceAroundBidding,
     Speakers,
 )
@@ -25,8 +26,15 @@ from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
 from backalley.rules.dealer import DealerRotation, NextDealer
 from backalley.rules.deck import Deck
 from backalley.rules.end import EndPolicy, TieBreak
-from backalley.rules.follow import BlooperForced, FollowPolicy
-from backalley.rules.lead import FirstLead, LeadPolicy, TrumpBrokenBy, TrumpLead
+from backalley.rules.follow import BlooperForced, FollowPolicy, LittleLead, TrumpPlay
+from backalley.rules.lead import (
+    BoardTieLead,
+    FirstLead,
+    FirstTrickTrumpLead,
+    LeadPolicy,
+    TrumpBrokenBy,
+    TrumpLead,
+)
 from backalley.rules.must_head import MustHeadTrick
 from backalley.rules.must_trump import MustTrumpWhenVoid
 from backalley.rules.protocols import (
@@ -50,7 +58,14 @@ from backalley.rules.registry import PART_NAMES, lookup, part_classes, register,
 from backalley.rules.rotating_trump import RotatingTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
-from backalley.rules.scoring import AuctionScoring, ContractScoring, Rainbow
+from backalley.rules.scoring import (
+    AuctionScoring,
+    ContractScoring,
+    DefendersScore,
+    ExactBidScoring,
+    HandSizeMultiplier,
+    Rainbow,
+)
 from backalley.rules.seating import Cutthroat, Partnerships
 from backalley.rules.trump import (
     DeclarerNamesTrump,
@@ -58,6 +73,7 @@ from backalley.rules.trump import (
     JokerTurnUp,
     NoTrump,
     TrumpSetup,
+    TurnedBeforeDeal,
     TurnUpTrump,
 )
 from backalley.rules.validators import boolean, instance_or_none, one_of, whole, whole_numbers
@@ -91,6 +107,7 @@ __all__ = [
     "BlooperForced",
     "BoardClaims",
     "BoardMultiplier",
+    "BoardTieLead",
     "Contract",
     "ContractScoring",
     "CounterStyle",
@@ -101,17 +118,23 @@ __all__ = [
     "DeclarerNamesTrump",
     "Deck",
     "DeckRule",
+    "DefendersScore",
     "EndPolicy",
     "EndRule",
+    "ExactBidScoring",
     "FirstBidder",
     "FirstLead",
+    "FirstTrickTrumpLead",
     "FixedTrump",
     "FollowPolicy",
     "FollowRule",
+    "HandSizeMultiplier",
     "JokerTurnUp",
     "JokersHigh",
     "LeadPolicy",
     "LeadRule",
+    "LittleLead",
+    "Multiple",
     "MustHeadTrick",
     "MustTrumpWhenVoid",
     "NextDealer",
@@ -136,9 +159,11 @@ __all__ = [
     "TieBreak",
     "TrumpBrokenBy",
     "TrumpLead",
+    "TrumpPlay",
     "TrumpRule",
     "TrumpSetup",
     "TurnUpTrump",
+    "TurnedBeforeDeal",
     "boolean",
     "diff_rules",
     "instance_or_none",

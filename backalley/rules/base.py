@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, ClassVar, cast
+import re
+from typing import Any, ClassVar, NamedTuple, cast
 
 import attrs
 
@@ -14,11 +15,13 @@ from backalley.rules.validators import boolean
 __all__ = [
     "Option",
     "Part",
+    "Term",
     "describe_value",
     "has_board_bids",
     "has_jokers",
     "is_bool",
     "plays_alone",
+    "seat_names",
     "side_word",
 ]
 
@@ -51,7 +54,10 @@ def describe_value(value: Any) -> str:
         return "on" if value else "off"
     if isinstance(value, (tuple, list, frozenset)):
         items = sorted(value) if isinstance(value, frozenset) else value
-        return ", ".join(describe_value(v) for v in items) if items else "none"
+        texts = (
+            f"({describe_value(v)})" if attrs.has(type(v)) else describe_value(v) for v in items
+        )
+        return ", ".join(texts) if items else "none"
     if value is None:
         return "none"
     if attrs.has(type(value)):
@@ -114,6 +120,12 @@ class Part:
         describe: Any = cast(Any, self).describe
         return str(describe())
 
+    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+        """The words of the rules sheet of ``rules`` this part defines (its
+        Terms block lists those the sheet uses, each once, in the order of the
+        parts).  By default none."""
+        return ()
+
     def summary(self) -> str:
         """One line: the tag and the parameters."""
         opts = self.options()
@@ -121,6 +133,21 @@ class Part:
             return self.tag
         inner = "; ".join(f"{k}={describe_value(v)}" for k, v in opts.items())
         return f"{self.tag} ({inner})"
+
+
+class Term(NamedTuple):
+    """A word of the rules sheet defined in its Terms block, in a player's
+    words: ``name``, its ``meaning``, and the ``forms`` in which the sheet may
+    use it (besides ``name``: ``sides``, ``contracting``, ...)."""
+
+    name: str
+    meaning: str
+    forms: tuple[str, ...] = ()
+
+    def used_in(self, text: str) -> bool:
+        """Whether ``text`` uses the word (any of its forms, as a whole word)."""
+        words = "|".join(re.escape(w) for w in (self.name, *self.forms))
+        return re.search(rf"(?<![\w-])(?:{words})(?![\w-])", text, re.IGNORECASE) is not None
 
 
 # ------------------------------------------------- facts for describe_in(rules)
@@ -144,3 +171,17 @@ def plays_alone(rules: Any) -> bool:
 def side_word(rules: Any) -> str:
     """``"side"``, or ``"player"`` when every player plays alone."""
     return "player" if plays_alone(rules) else "side"
+
+
+_COMPASS = ("North", "East", "South", "West")
+
+
+def seat_names(rules: Any) -> tuple[str, ...]:
+    """The seats' names, clockwise from seat 0: North, East, South, West for
+    four players in two partnerships of opposite seats; Seat 1 .. Seat n
+    otherwise (as the command line and the diagrams name them)."""
+    players = rules.seating.players
+    teams = sorted(tuple(sorted(team)) for team in rules.seating.teams)
+    if players == 4 and teams == [(0, 2), (1, 3)]:
+        return _COMPASS
+    return tuple(f"Seat {seat + 1}" for seat in range(players))

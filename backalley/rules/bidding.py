@@ -18,7 +18,7 @@ import attrs
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
 from backalley.reprs import fields_repr
-from backalley.rules.base import Option, Part, plays_alone
+from backalley.rules.base import Option, Part, Term, plays_alone, seat_names
 from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
 from backalley.rules.validators import boolean, whole, whole_numbers
@@ -33,6 +33,7 @@ __all__ = [
     "Contract",
     "CounterStyle",
     "FirstBidder",
+    "Multiple",
     "OnceAroundBidding",
     "Speakers",
 ]
@@ -324,10 +325,81 @@ class OnceAroundBidding(_BiddingPart):
         return self._describe(alone=False)
 
     def describe_in(self, rules: Any) -> str:
-        """The bidding as it plays under ``rules``' seating."""
-        return self._describe(alone=plays_alone(rules))
+        """The bidding as it plays under ``rules``' seating and schedule (which
+        deals leave no number, or only one, to bid)."""
+        return self._describe(alone=plays_alone(rules), sizes=rules.schedule.hand_sizes)
 
-    def _describe(self, alone: bool) -> str:
+    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+        """The contract, as this bidding makes it."""
+        alone = plays_alone(rules)
+        if alone:
+            meaning = "the number of tricks a player undertakes to take in a deal: their bid"
+            meaning += " (0 for a pass)" if self.pass_allowed else ""
+            meaning += ", or every trick after bidding board." if self.board else "."
+        else:
+            meaning = (
+                "the number of tricks a side undertakes to take in a deal: the sum of its "
+                "two players' bids"
+            )
+            meaning += " (0 when both pass)" if self.pass_allowed else ""
+            meaning += ", or every trick when one of them bids board." if self.board else "."
+        return (Term("contract", meaning, _CONTRACT_FORMS),)
+
+    def _numbers_note(self, sizes: Sequence[int] | None) -> str:
+        """What the number range comes to on the schedule's deals: the highest
+        number on the largest deal, the deals with only one number, and those
+        with none (and the calls left there)."""
+        low = self.min_bid
+        others = [c for c, on in (("pass", self.pass_allowed), ("board", self.board)) if on]
+        left = " and ".join(others) or "none"
+        if sizes is None:
+            if self.max_bid(1) >= low:
+                return ""
+            return f" On a 1-card deal no number can be bid: the only calls are then {left}."
+        notes = []
+        largest = max(sizes)
+        if self.max_bid_below_hand and self.max_bid(largest) >= low:
+            notes.append(
+                f"the highest number is {self.max_bid(largest)} on the {largest}-card deal"
+            )
+        distinct = sorted(set(sizes), reverse=True)
+        one = [s for s in distinct if self.max_bid(s) == low]
+        none = [s for s in distinct if self.max_bid(s) < low]
+        if one:
+            notes.append(f"on the {_deals_named(one)} the only number is {low}")
+        if none:
+            notes.append(
+                f"on the {_deals_named(none)} no number can be bid: the only calls are {left}"
+            )
+        if not notes:
+            return ""
+        text = "; ".join(notes)
+        return " " + text[0].upper() + text[1:] + "."
+
+    def _board_text(self, alone: bool) -> str:
+        """What a board does to a partnership's contract."""
+        if alone or not self.board:
+            return ""
+        return (
+            " A board replaces the side's contract: the partner's number no longer counts, "
+            "and the side must take every trick."
+        )
+
+    def _both_boards_text(self, alone: bool) -> str:
+        """How the boards of both sides are scored (``board_multiplier``)."""
+        if alone or not self.board:
+            return ""
+        if self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM:
+            return (
+                " When both sides claim board, each is scored on its own board at the "
+                "multiplier of its own highest claim."
+            )
+        return (
+            " When both sides claim board, each is scored on its own board at the deal's "
+            "multiplier."
+        )
+
+    def _describe(self, alone: bool, sizes: Sequence[int] | None = None) -> str:
         parts = ["Each player bids exactly once, in turn"]
         parts.append(
             "starting left of the dealer"
@@ -347,26 +419,44 @@ class OnceAroundBidding(_BiddingPart):
         if self.board:
             calls.append(f"board (the {'player' if alone else 'side'} takes every trick)")
         text += ", ".join(calls[:-1]) + (" or " if len(calls) > 1 else "") + calls[-1]
-        text += ". Bids need not be higher than earlier bids; "
+        text += "." + self._numbers_note(sizes)
+        text += " Bids need not be higher than earlier bids; "
         text += (
             "each player's contract is their own bid."
             if alone
             else "a side's contract is the sum of its bids."
         )
+        text += self._board_text(alone)
         if self.board:
             mults = ", ".join(f"x{m}" for m in self.board_multipliers)
             text += f" Board claims escalate one level per claim ({mults})"
             if self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM:
                 text += f"; a {'player' if alone else 'side'}'s multiplier is that of its own highest claim"
             else:
-                text += f"; the number of claims sets every board {'player' if alone else 'side'}'s multiplier"
+                text += (
+                    "; the number of claims sets the deal's multiplier, the same for every "
+                    f"board {'player' if alone else 'side'}"
+                )
             if self.board_claims is BoardClaims.OPPONENTS_ONLY and not alone:
                 text += "; a partner of a board claimer may not claim again"
             text += "."
+        text += self._both_boards_text(alone)
         if self.hook:
             text += " The hook: the last bidder may not make the bids total the hand size."
         text += " " + _all_pass_text(self.all_pass)
         return text
+
+
+_CONTRACT_FORMS = ("contracts", "contracting", "contracted")
+"""The forms of the word "contract" a rules sheet uses."""
+
+
+def _deals_named(sizes: Sequence[int]) -> str:
+    """``1-card deal``; ``2- and 1-card deals``; ``3-, 2- and 1-card deals``."""
+    if len(sizes) == 1:
+        return f"{sizes[0]}-card deal"
+    heads = ", ".join(f"{s}-" for s in sizes[:-1])
+    return f"{heads} and {sizes[-1]}-card deals"
 
 
 def _all_pass_text(option: AllPass) -> str:
@@ -374,7 +464,7 @@ def _all_pass_text(option: AllPass) -> str:
         return "If nobody contracts for a trick, the deal is thrown in and the next dealer deals the same hand size."
     if option is AllPass.REDEAL_SAME_DEALER:
         return "If nobody contracts for a trick, the deal is thrown in and the same dealer deals again."
-    return "If nobody contracts for a trick, the deal is played for overtricks."
+    return "If nobody contracts for a trick, the deal is played and scored all the same."
 
 
 class Speakers(Option):
@@ -402,7 +492,22 @@ class CounterStyle(Option):
     be answered: every later player may only pass."""
     MULTIPLE_BID = "multiple-bid"
     """No counter calls: a bid of at least 2, 3 or 4 times the other side's
-    announcement carries the multiplier 2, 3 or 4 (3 then 7 is a double)."""
+    announcement carries the multiplier 2, 3 or 4 (3 then 7 is a double; with
+    ``multiple = exact``, only exactly 2, 3 or 4 times)."""
+
+
+class Multiple(Option):
+    """Option ``multiple`` of the auction (see :ref:`rules-literal-auction`): which numbers
+    carry a multiplier when ``counter_style = multiple-bid`` (ignored, and not
+    in the rules sheet, under the other counter styles)."""
+
+    AT_LEAST = "at-least"
+    """A number of at least 2, 3 or 4 times the other side's announcement
+    carries x2, x3 or x4 (3 then 7 is a double)."""
+    EXACT = "exact"
+    """Only exactly 2, 3 or 4 times the other side's announcement carries x2,
+    x3 or x4 (3 then 6 is a double); any other higher number is a plain
+    overbid (3 then 7 carries no multiplier)."""
 
 
 _COUNTER_NAMES = (
@@ -416,6 +521,34 @@ _COUNTER_NAMES = (
     "nonuple",
     "decuple",
 )
+
+
+def _listed(items: Sequence[str], last: str) -> str:
+    """``a``; ``a and b``; ``a, b and c`` (``last``: "and" or "or")."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _example_points(scoring: Any, current: AuctionState, hand: int, alone: bool) -> str:
+    """The points of the example's contract, asked of the scoring part (its
+    ``contract_points``; nothing when it has none): per trick taken when the
+    points grow by the same amount per trick, and what falling short costs."""
+    points = getattr(scoring, "contract_points", None)
+    if not callable(points):
+        return ""
+    n = current.tricks
+    contract = Contract(n, multiplier=current.multiplier, declarer=current.holder)
+    made = int(points(contract, n, hand))
+    text = f", scoring {made} for {n} tricks"
+    if n < hand:
+        per = int(points(contract, n + 1, hand)) - made
+        if per * n == made:
+            text = f", scoring {per} per trick taken ({made} for {n} tricks)"
+    if n > 0:
+        short = int(points(contract, n - 1, hand))
+        fewer = "fewer" if short == int(points(contract, 0, hand)) else f"{n - 1}"
+        verb = ("lose" if short < 0 else "score") + ("" if alone else "s")
+        text += f"; with {fewer} {'they' if alone else 'it'} {verb} {abs(short)}"
+    return text
 
 
 def counter_names(counters: int) -> str:
@@ -459,9 +592,13 @@ class Auction(_BiddingPart):
       player may only pass;
     - ``multiple-bid``: no counter calls; a number of at least K times the
       highest number so far, called by a side other than the one holding it,
-      carries the multiplier K (the largest such K up to ``counters + 1``).
+      carries the multiplier K (the largest such K up to ``counters + 1``);
+      with ``multiple = exact`` only exactly K times does (K from 2 to
+      ``counters + 1``), and any other number is a plain overbid.
 
-    The last winning call makes its player the declarer.
+    The last winning call makes its player the declarer.  The outcome also
+    tells each side's highest announcement, for the defenders' scoring
+    (``defenders_score = own-announcement`` of the auction scoring).
 
     Choices where the source is silent (see :ref:`rules-choices`): the multiple of a bid
     is counted against the announcement it overbids (multipliers do not
@@ -479,6 +616,7 @@ class Auction(_BiddingPart):
             "declarer-every-deal",
             "contract-every-deal",
             "multiplied-contracts",
+            "side-announcements",
         }
     )
 
@@ -490,6 +628,7 @@ class Auction(_BiddingPart):
     )
     speakers: Speakers = attrs.field(default=Speakers.EACH_PLAYER, converter=Speakers)
     counter_style: CounterStyle = attrs.field(default=CounterStyle.STEP, converter=CounterStyle)
+    multiple: Multiple = attrs.field(default=Multiple.AT_LEAST, converter=Multiple)
 
     def provides(self) -> frozenset[str]:
         every = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
@@ -497,6 +636,7 @@ class Auction(_BiddingPart):
             {
                 "declarer",
                 "declarer-contract",
+                "side-announcements",
                 *(("declarer-every-deal", "contract-every-deal") if every else ()),
                 *(("multiplied-contracts",) if self.counters else ()),
             }
@@ -557,10 +697,15 @@ class Auction(_BiddingPart):
         return current
 
     def _multiple(self, previous: int, tricks: int) -> int:
-        """The multiplier of a bid of ``tricks`` over another side's ``previous``."""
+        """The multiplier of a bid of ``tricks`` over another side's ``previous``
+        (``multiple``: at least, or exactly, K times it carries xK)."""
         if previous <= 0:
             return 1
-        return max(1, min(tricks // previous, self.counters + 1))
+        times = tricks // previous
+        if self.multiple is Multiple.EXACT:
+            exact = tricks % previous == 0 and times <= self.counters + 1
+            return times if exact else 1
+        return max(1, min(times, self.counters + 1))
 
     def calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
         """The calls this auction knows, in order: pass, numbers up to the hand
@@ -627,7 +772,8 @@ class Auction(_BiddingPart):
                 Reason.COUNTER_NOT_ALLOWED,
                 "this auction has no counter calls"
                 + (
-                    ": bid at least twice the other side's number to double it"
+                    f": bid {'exactly' if self.multiple is Multiple.EXACT else 'at least'} "
+                    "twice the other side's number to double it"
                     if self.counters
                     else ""
                 ),
@@ -661,11 +807,17 @@ class Auction(_BiddingPart):
         return None
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
+        """The declarer's contract (none for the other sides), and each side's
+        highest announcement (``announcements``, for the defenders' scoring)."""
         current = self.state(ctx)
         holder = current.holder
         if holder is None:
             thrown = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
-            return BiddingOutcome(tuple(None for _ in ctx.teams), thrown_in=thrown)
+            return BiddingOutcome(
+                tuple(None for _ in ctx.teams),
+                thrown_in=thrown,
+                announcements=tuple(None for _ in ctx.teams),
+            )
         team = ctx.team_of(holder)
         contracts = tuple(
             Contract(current.tricks, multiplier=current.multiplier, declarer=holder)
@@ -673,14 +825,192 @@ class Auction(_BiddingPart):
             else None
             for t in range(len(ctx.teams))
         )
-        return BiddingOutcome(contracts, highest_bidder=holder, declarer=holder)
+        announced: list[int | None] = [None] * len(ctx.teams)
+        for i, call in enumerate(ctx.calls):
+            if isinstance(call, Bid):
+                side = ctx.team_of(ctx.seat_of(i))
+                best = announced[side]
+                if best is None or call.tricks > best:
+                    announced[side] = call.tricks
+        return BiddingOutcome(
+            contracts, highest_bidder=holder, declarer=holder, announcements=tuple(announced)
+        )
 
     def describe(self) -> str:
         return self._describe(players=4, sides=2)
 
     def describe_in(self, rules: Any) -> str:
-        """The auction as it plays under ``rules``' seating (sides or single players)."""
-        return self._describe(players=rules.seating.players, sides=len(rules.seating.teams))
+        """The auction as it plays under ``rules``' seating (sides or single players),
+        with a worked example of its counters (:meth:`counter_example`)."""
+        text = self._describe(players=rules.seating.players, sides=len(rules.seating.teams))
+        example = self.counter_example(rules)
+        return f"{text} {example}" if example else text
+
+    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+        """The contract, the declarer, the defenders and the winning call of this auction."""
+        alone = plays_alone(rules)
+        holder = "the declarer" if alone else "the declarer's side"
+        times = ""
+        if self.counters and self.counter_style is CounterStyle.MULTIPLE_BID:
+            times = ", with its multiplier (x1, or x2, x3, ... when that number multiplies "
+            times += "the announcement it overbids)"
+        elif self.counters:
+            times = ", with its multiplier (x1, or x2, x3, ... once countered)"
+        if self.counters and self.counter_style is CounterStyle.STEP:
+            winning = "the highest number called, or the last counter on it"
+        elif self.counters and self.counter_style is CounterStyle.DIRECT:
+            winning = "the highest number called, or the counter on it"
+        else:
+            winning = "the highest number called"
+        return (
+            Term(
+                "contract",
+                f"the number of tricks {holder} must take in a deal (the highest number "
+                f"called){times}.",
+                _CONTRACT_FORMS,
+            ),
+            Term(
+                "declarer",
+                "the player whose call is the winning call; "
+                + ("they hold the contract." if alone else "their side holds the contract."),
+                ("declarer's",),
+            ),
+            Term(
+                "defenders",
+                (
+                    "the other players, who try to stop the declarer taking that many tricks."
+                    if alone
+                    else "the other side, who try to stop the declarer's side taking that "
+                    "many tricks."
+                ),
+                ("defender", "defending"),
+            ),
+            Term("winning call", f"the call that sets the contract: {winning}."),
+        )
+
+    def counter_example(self, rules: Any) -> str:
+        """A worked example of this auction's counters on the largest deal of
+        ``rules``, in seat names, its calls run through this part (so it says
+        what the auction does) and its points asked of the scoring part; empty
+        when the auction has no counters or the example does not fit."""
+        if not self.counters:
+            return ""
+        seating = rules.seating
+        players, teams = seating.players, tuple(seating.teams)
+        hand = max(rules.schedule.hand_sizes)
+        dealer = (players - 1) % players if self.first_bidder is FirstBidder.LEFT_OF_DEALER else 0
+        ctx = BiddingContext(
+            hand_size=hand,
+            players=players,
+            first=self.first(dealer, players),
+            calls=(),
+            teams=teams,
+            seat_teams=tuple(seating.team_of(s) for s in range(players)),
+        )
+        names = seat_names(rules)
+        alone = plays_alone(rules)
+        multiple = self.counter_style is CounterStyle.MULTIPLE_BID
+        if multiple:
+            low = max(self.min_bid, 1, min(3, hand // 4))
+            script: tuple[Move, ...] = (bid(low), bid(2 * low))
+        else:
+            low = max(self.min_bid, min(hand // 2 + 1, hand - 2))
+            counter: Move = COUNTER
+            if self.counter_style is CounterStyle.DIRECT:
+                counter = Counter(min(3, self.counters + 1))
+            script = (bid(low), counter)
+            if self.speakers is Speakers.EACH_PLAYER and players > 2:
+                script = (bid(low), bid(low + 1), counter)
+        words = []
+        for i, call in enumerate(script):
+            so_far = ctx.with_calls(script[:i])
+            if self.speaker(so_far) is None or self.refusal(so_far, call) is not None:
+                return ""
+            words.append(f"{names[so_far.seat]} {self._call_word(ctx, script[: i + 1], 's')}")
+        done = ctx.with_calls(script)
+        current = self.state(done)
+        if current.holder is None or current.multiplier < 2:
+            return ""
+        who = names[current.holder]
+        holds = who if alone else f"{who}'s side"
+        text = f"For example ({names[dealer]} deals): {', '.join(words)}:"
+        if multiple:
+            text += f" {2 * low} is twice {names[ctx.first]}'s {low}, so"
+        text += (
+            f" {who} is the declarer and {holds} must take {current.tricks} tricks at "
+            f"x{current.multiplier}"
+        )
+        text += _example_points(rules.scoring, current, hand, alone) + "."
+        if multiple:
+            return text + self._multiple_answers(ctx, low, names)
+        return text + self._example_answers(done, current, names, alone)
+
+    def _call_word(self, ctx: BiddingContext, calls: tuple[Move, ...], s: str = "") -> str:
+        """The last of ``calls`` as a verb (``s``: "s" for "bids", "doubles"):
+        a number, or a counter by the multiplier it reaches."""
+        call = calls[-1]
+        if isinstance(call, Bid):
+            return f"bid{s} {call.tricks}"
+        if isinstance(call, Counter):
+            reached = self.state(ctx.with_calls(calls)).multiplier
+            if reached - 2 < len(_COUNTER_NAMES):
+                return _COUNTER_NAMES[reached - 2] + s
+            return f"counter{s} to x{reached}"
+        return f"pass{'es' if s else ''}"
+
+    def _multiple_answers(self, ctx: BiddingContext, low: int, names: tuple[str, ...]) -> str:
+        """Under ``multiple-bid``: what other numbers over the example's first
+        announcement would have carried (a triple, a quadruple, a plain overbid)."""
+        first = ctx.with_calls((bid(low),))
+        plain, carried = [], []
+        for tricks in sorted({low + 1, 2 * low + 1, *(k * low for k in (3, 4))}):
+            if tricks == 2 * low or self.refusal(first, bid(tricks)) is not None:
+                continue
+            reached = self.state(first.with_calls((bid(low), bid(tricks)))).multiplier
+            if reached == 1:
+                plain.append(str(tricks))
+            else:
+                carried.append(f"{tricks} x{reached}")
+        out = []
+        if plain:
+            out.append(f"{_listed(plain, 'or')} would have been a plain overbid (x1)")
+        if carried:
+            out.append(f"{_listed(carried, 'and')}".replace(" x", " would have carried x", 1))
+        if not out:
+            return ""
+        return f" Over {names[ctx.first]}'s {low}, " + "; ".join(out) + "."
+
+    def _example_answers(
+        self, ctx: BiddingContext, current: AuctionState, names: tuple[str, ...], alone: bool
+    ) -> str:
+        """What the next speaker of the example could do: counter again, or
+        call a higher number that cancels the counters (after a direct
+        counter, nothing but pass)."""
+        seat = self.speaker(ctx)
+        if seat is None:
+            return ""
+        name = names[seat]
+        if current.closed:
+            return f" The counter cannot be answered: {name} may only pass."
+        out = []
+        if self.refusal(ctx, COUNTER) is None:
+            again = self.state(ctx.with_calls((*ctx.calls, COUNTER)))
+            members = " and ".join(names[s] for s in ctx.teams[ctx.team_of(seat)])
+            side = "" if alone else f" for {members}"
+            out.append(
+                f"{name} may {self._call_word(ctx, (*ctx.calls, COUNTER))} "
+                f"(x{again.multiplier}){side}"
+            )
+        higher = bid(current.tricks + 1)
+        if self.refusal(ctx, higher) is None:
+            reset = self.state(ctx.with_calls((*ctx.calls, higher)))
+            out.append(
+                f"{name} may call {higher.tricks}, which cancels the counters "
+                f"({higher.tricks} tricks at x{reset.multiplier})"
+            )
+        if not out:
+            return ""
+        return " Then " + "; or ".join(out) + "."
 
     def _describe(self, players: int, sides: int) -> str:
         alone = sides == players
@@ -722,15 +1052,32 @@ class Auction(_BiddingPart):
                 "may only pass"
             )
         text += "."
-        if self.counters and style is CounterStyle.MULTIPLE_BID:
-            examples = "; ".join(
-                f"at least {k} times carries x{k}" for k in range(2, min(top, 4) + 1)
-            )
+        if steps > 1 and style is CounterStyle.STEP:
+            whose = "player whose" if alone else "side whose"
             text += (
-                f" A number called against another {side}'s announcement multiplies the "
-                f"contract by how many times it covers that announcement ({examples}"
-                f"{'' if top <= 4 else f', up to x{top}'}; 3 then 7 is a double)"
+                f" Counters alternate: the {whose} number was doubled may answer with a "
+                "triple. This is a house reading of the Vietnam rules, which give a "
+                f"multiplier only to the {'player who' if alone else 'side that'} announced "
+                "second (the preset vietnam-literal plays them that way)."
             )
+        if self.counters and style is CounterStyle.MULTIPLE_BID:
+            exact = self.multiple is Multiple.EXACT
+            how = "exactly" if exact else "at least"
+            examples = "; ".join(f"{how} {k} times carries x{k}" for k in range(2, min(top, 4) + 1))
+            more = "" if top <= 4 else f", up to x{top}"
+            if exact:
+                text += (
+                    f" A number called against another {side}'s announcement multiplies the "
+                    f"contract only when it is an exact multiple of that announcement "
+                    f"({examples}{more}); any other higher number is a plain overbid (3 then "
+                    "6 is a double, 3 then 7 carries no multiplier)"
+                )
+            else:
+                text += (
+                    f" A number called against another {side}'s announcement multiplies the "
+                    f"contract by how many times it covers that announcement ({examples}"
+                    f"{more}; 3 then 7 is a double)"
+                )
             same_side_again = not alone and self.speakers is Speakers.EACH_PLAYER
             text += (
                 "; a higher number by the side holding the contract carries no multiplier."

@@ -1,9 +1,10 @@
 """What the rule parts decide from: one value describing the deal in progress.
 
 The engine builds a :class:`DealContext` when a deal opens and again when its
-bidding ends (and when the declarer names trump); the parts' decision methods
-read it.  It is a plain named tuple, cheap to build, so that the rule set's
-plan can hand it to the parts without cost on the per-card path.
+bidding ends (and when the declarer names trump, and at the end of each trick
+but the deal's last); the parts' decision methods read it.  It is a plain
+named tuple, cheap to build, so that the rule set's plan can hand it to the
+parts without cost on the per-card path.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from backalley.cards import SUITS, Suit
+from backalley.cardset import CardSet
 from backalley.moves import Move
 from backalley.values import BiddingOutcome
 
@@ -42,7 +44,15 @@ class DealContext(NamedTuple):
       for no trump suit; before the trump part has opened the deal, and while a
       declarer is still to name trump, it is ``None``;
     - ``ranking``: the rule set's ranking part (card order and trick winner), for
-      parts that need to know which card is higher.
+      parts that need to know which card is higher;
+    - ``shown``: the cards the deal's opening shows to be in no hand - the
+      turn-up, the discards and any card the trump part shows to be left in
+      the stock (set when the deal opens);
+    - ``played``: the cards played to the deal's completed tricks (empty
+      during the first trick), and ``broken``: whether trump is broken by
+      them - the facts of the trick being played, which the engine moves on
+      at the end of each trick (what the lead part's ``breaks_trump`` made of
+      the tricks).
     """
 
     players: int
@@ -54,6 +64,14 @@ class DealContext(NamedTuple):
     outcome: BiddingOutcome | None
     trump: Suit | None
     ranking: Ranking
+    shown: CardSet = CardSet()
+    played: CardSet = CardSet()
+    broken: bool = False
+
+    @property
+    def first_trick(self) -> bool:
+        """Whether the trick being played is the deal's first (no card played before it)."""
+        return not self.played
 
     @property
     def board_bidders(self) -> frozenset[int]:

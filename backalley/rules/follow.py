@@ -11,10 +11,11 @@ from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
+from backalley.rules.lead import TrumpBrokenBy, TrumpLead
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
 
-__all__ = ["BlooperForced", "FollowPolicy"]
+__all__ = ["BlooperForced", "FollowPolicy", "LittleLead", "TrumpPlay"]
 
 BIG_BLOOPER = CARDS[53]
 """The Big Blooper (``BJ``); the Little Blooper is the other joker."""
@@ -29,15 +30,41 @@ class BlooperForced(Option):
     """Only the leader's opponents; the leader's partner just follows (bab-online)."""
 
 
+class LittleLead(Option):
+    """Option ``little_lead``: which lead forces the lowest trumps (see
+    :ref:`rules-bloopers`), under ``little_blooper_forcing``."""
+
+    LITTLE_JOKER = "little-joker"
+    """The Little Blooper (``LJ``)."""
+    LOWEST_TRUMP = "lowest-trump"
+    """The lowest trump still out: a trump below which every trump of the
+    deck has been played to an earlier trick of the deal or shown out of play
+    (turned up, discarded) - the 2 of trumps, or the lowest one left (a joker
+    only when it is the lowest trump left)."""
+
+
+class TrumpPlay(Option):
+    """Option ``trump_play``: whether a player who cannot follow may play a trump
+    before trump is broken (see :ref:`rules-follow`)."""
+
+    FREE_WHEN_VOID = "free-when-void"
+    """A player who cannot follow may play any card, a trump too."""
+    NOT_UNTIL_BROKEN = "not-until-broken"
+    """Before trump is broken, a player who cannot follow may not play a trump
+    unless they hold nothing else."""
+
+
 @register
 @attrs.frozen(slots=True, repr=False)
 class FollowPolicy(Part):
     """Players must follow the suit led if able; jokers belong to the trump
     suit (see :ref:`rules-follow`).  With ``blooper_lead_forcing``, a led Big Blooper
     (``BJ``) forces every ``blooper_forced`` player holding a trump to play
-    their highest trump, and - with ``little_blooper_forcing`` - a led Little
-    Blooper (``LJ``) forces their lowest trump.  Without jokers in the deck
-    the blooper rules never apply."""
+    their highest trump, and - with ``little_blooper_forcing`` - the little
+    lead (``little_lead``: the Little Blooper ``LJ``, or the lowest trump
+    still out) forces their lowest trump.  Without jokers in the deck the
+    Big Blooper never applies (nor the Little one).  ``trump_play``: whether
+    a player who cannot follow may trump before trump is broken."""
 
     tag: ClassVar[str] = "follow"
     part: ClassVar[str] = "follow"
@@ -47,31 +74,58 @@ class FollowPolicy(Part):
         default=BlooperForced.ALL_OTHERS, converter=BlooperForced
     )
     little_blooper_forcing: bool = attrs.field(default=True, validator=is_bool)
+    little_lead: LittleLead = attrs.field(default=LittleLead.LITTLE_JOKER, converter=LittleLead)
+    trump_play: TrumpPlay = attrs.field(default=TrumpPlay.FREE_WHEN_VOID, converter=TrumpPlay)
 
-    def forces(self, big: bool, seat_is_opponent: bool) -> bool:
-        """Whether a led blooper (``big`` or little) forces this seat."""
-        if not self.blooper_lead_forcing or not (big or self.little_blooper_forcing):
-            return False
-        return self.blooper_forced is BlooperForced.ALL_OTHERS or seat_is_opponent
+    def forced_by(self, ctx: DealContext, led: Card) -> Reason | None:
+        """What the card ``led`` forces the ``blooper_forced`` players who hold
+        a trump to play: their highest trump after the Big Blooper
+        (``MUST_PLAY_HIGHEST_TRUMP``), their lowest after the little lead
+        (``MUST_PLAY_LOWEST_TRUMP``: the Little Blooper, or with ``little_lead =
+        lowest-trump`` the lowest trump still out, counted from the cards played
+        before this trick and those the opening showed); ``None`` for any other
+        lead."""
+        if not self.blooper_lead_forcing:
+            return None
+        if led is BIG_BLOOPER:
+            return Reason.MUST_PLAY_HIGHEST_TRUMP
+        if not self.little_blooper_forcing:
+            return None
+        if self.little_lead is LittleLead.LITTLE_JOKER:
+            return Reason.MUST_PLAY_LOWEST_TRUMP if led.is_joker else None
+        trumps = ctx.ranking.trumps(ctx.trump)
+        out = trumps - ctx.played - ctx.shown  # the trumps still out, the led one among them
+        if led not in out or ctx.ranking.lowest(out, ctx.trump) != led:
+            return None
+        return Reason.MUST_PLAY_LOWEST_TRUMP
 
     def restrictions(
         self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
     ) -> tuple[Restriction, ...]:
         """Follow the suit led if able (a led joker is a trump
-        lead); a led blooper forces the highest (BJ) or lowest (LJ) trump."""
+        lead); a led blooper forces the highest (BJ) or lowest trump (the
+        little lead, :meth:`forced_by`); with ``trump_play = not-until-broken``,
+        a player who cannot follow may not trump before trump is broken,
+        unless they hold nothing but trumps."""
         led = trick[0]
         ranking = ctx.ranking
         same = hand & ranking.suit_cards(led, ctx.trump)
         if not same:
+            if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN and not ctx.broken:
+                trumps = hand & ranking.trumps(ctx.trump)
+                if trumps and trumps != hand:
+                    return ((hand - trumps, Reason.MAY_NOT_TRUMP),)
             return ()
-        if led.is_joker and self.forces(led is BIG_BLOOPER, ctx.is_opponent(seat, leader)):
-            if led is BIG_BLOOPER:
-                best = ranking.highest(same, ctx.trump)
-                forced = (CardSet.of((best,)), Reason.MUST_PLAY_HIGHEST_TRUMP)
-            else:
-                low = ranking.lowest(same, ctx.trump)
-                forced = (CardSet.of((low,)), Reason.MUST_PLAY_LOWEST_TRUMP)
-            return (forced, (same, Reason.MUST_FOLLOW_SUIT))
+        if led.is_joker or self.little_lead is LittleLead.LOWEST_TRUMP:
+            forced = self.forced_by(ctx, led)
+            if forced is not None and (
+                self.blooper_forced is BlooperForced.ALL_OTHERS or ctx.is_opponent(seat, leader)
+            ):
+                if forced is Reason.MUST_PLAY_HIGHEST_TRUMP:
+                    card = ranking.highest(same, ctx.trump)
+                else:
+                    card = ranking.lowest(same, ctx.trump)
+                return ((CardSet.of((card,)), forced), (same, Reason.MUST_FOLLOW_SUIT))
         return ((same, Reason.MUST_FOLLOW_SUIT),)
 
     def explain(
@@ -85,10 +139,18 @@ class FollowPolicy(Part):
         if reason is Reason.MUST_PLAY_HIGHEST_TRUMP:
             best = ctx.ranking.highest(allowed, ctx.trump)
             return f"the Big Blooper was led, so you must play your highest trump, {best}"
+        led = trick[0]
         if reason is Reason.MUST_PLAY_LOWEST_TRUMP:
             low = ctx.ranking.lowest(allowed, ctx.trump)
-            return f"the Little Blooper was led, so you must play your lowest trump, {low}"
-        led = trick[0]
+            what = "the Little Blooper"
+            if self.little_lead is LittleLead.LOWEST_TRUMP:
+                what = f"{led}, the lowest trump still out,"
+            return f"{what} was led, so you must play your lowest trump, {low}"
+        if reason is Reason.MAY_NOT_TRUMP:
+            return (
+                f"trump has not been broken, so you may not play a trump ({card}) while you "
+                "hold other cards"
+            )
         if led in ctx.ranking.trumps(ctx.trump):
             return f"a trump was led and you hold a trump, so you must play a trump, not {card}"
         name = led.suit.plural  # type: ignore[union-attr]  # a plain card: jokers are trumps
@@ -98,28 +160,60 @@ class FollowPolicy(Part):
         return self._describe(jokers=True)
 
     def describe_in(self, rules: Any) -> str:
-        """Without jokers in the deck, no joker or blooper rule is stated."""
-        return self._describe(jokers=has_jokers(rules))
+        """Without jokers in the deck, no joker or blooper rule is stated; with
+        ``trump_play = not-until-broken`` under a lead part whose sheet does
+        not say what breaks trump (any card may be led), this one says it."""
+        breaking = ""
+        lead = rules.lead
+        if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN and (
+            getattr(lead, "trump_lead", None) is TrumpLead.ANY_TIME
+        ):
+            breaking = (
+                " (trump is broken once a player who could not follow has played a trump to "
+                "an earlier trick)"
+                if getattr(lead, "trump_broken_by", None) is TrumpBrokenBy.DISCARD
+                else " (trump is broken once a trump has been played to an earlier trick)"
+            )
+        return self._describe(jokers=has_jokers(rules), breaking=breaking)
 
-    def _describe(self, jokers: bool) -> str:
+    def _describe(self, jokers: bool, breaking: str = "") -> str:
         if not jokers:
-            return (
-                "Players must follow the suit led if able. A player who cannot follow may "
-                "play any card."
+            text = "Players must follow the suit led if able."
+        else:
+            text = (
+                "Players must follow the suit led if able; the jokers belong to the trump suit, "
+                "so a led trump or joker must be followed with a trump."
             )
-        text = (
-            "Players must follow the suit led if able; the jokers belong to the trump suit, "
-            "so a led trump or joker must be followed with a trump. A player who cannot "
-            "follow may play any card."
+        if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN:
+            text += (
+                " A player who cannot follow may play any card, but not a trump before trump "
+                f"is broken{breaking}, unless they hold nothing but trumps."
+            )
+        else:
+            text += " A player who cannot follow may play any card."
+        if not self.blooper_lead_forcing:
+            return text
+        who = (
+            "every other player"
+            if self.blooper_forced is BlooperForced.ALL_OTHERS
+            else "each opponent of the leader"
         )
-        if self.blooper_lead_forcing:
-            who = (
-                "every other player"
-                if self.blooper_forced is BlooperForced.ALL_OTHERS
-                else "each opponent of the leader"
-            )
-            text += f" When the Big Blooper (BJ) is led, {who} holding a trump must play their highest trump"
-            if self.little_blooper_forcing:
-                text += "; when the Little Blooper (LJ) is led, their lowest trump"
-            text += "."
-        return text
+        lowest = self.little_blooper_forcing and self.little_lead is LittleLead.LOWEST_TRUMP
+        little = (
+            "the lowest trump still out is led (every lower trump has been played to an "
+            "earlier trick, turned up or discarded; a trump nobody has seen, even one left "
+            "in the stock, is still out)"
+        )
+        if not jokers:
+            if lowest:
+                text += f" When {little}, {who} holding a trump must play their lowest trump."
+            return text
+        text += (
+            f" When the Big Blooper (BJ) is led, {who} holding a trump must play their highest "
+            "trump"
+        )
+        if lowest:
+            text += f"; when {little}, their lowest trump"
+        elif self.little_blooper_forcing:
+            text += "; when the Little Blooper (LJ) is led, their lowest trump"
+        return text + "."

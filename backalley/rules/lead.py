@@ -15,7 +15,14 @@ from backalley.rules.context import DealContext
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
 
-__all__ = ["FirstLead", "LeadPolicy", "TrumpBrokenBy", "TrumpLead"]
+__all__ = [
+    "BoardTieLead",
+    "FirstLead",
+    "FirstTrickTrumpLead",
+    "LeadPolicy",
+    "TrumpBrokenBy",
+    "TrumpLead",
+]
 
 
 class FirstLead(Option):
@@ -44,6 +51,27 @@ class TrumpLead(Option):
     """Whenever the player likes (Vietnam)."""
 
 
+class FirstTrickTrumpLead(Option):
+    """Option ``first_trick_trump_lead``: whether a trump may be led to the deal's
+    first trick (see :ref:`rules-trump-lead`)."""
+
+    AS_LATER_TRICKS = "as-later-tricks"
+    """As to every later trick (``trump_lead`` decides: a board bidder may,
+    under ``after-broken-or-board``)."""
+    NEVER = "never"
+    """No trump is led to the first trick, but from a hand of nothing but trumps."""
+
+
+class BoardTieLead(Option):
+    """Option ``board_tie_lead``: which of several board claimers leads the
+    first trick (see :ref:`rules-first-lead`)."""
+
+    LAST_BOARD = "last-board"
+    """The last player to bid board."""
+    FIRST_BOARD = "first-board"
+    """The first player to bid board."""
+
+
 class TrumpBrokenBy(Option):
     """What breaks trump (see :ref:`rules-trump-lead`)."""
 
@@ -56,8 +84,10 @@ class TrumpBrokenBy(Option):
 @register
 @attrs.frozen(slots=True, repr=False)
 class LeadPolicy(Part):
-    """Who leads first (``first_lead``), when trump may be led (``trump_lead``)
-    and what breaks trump (``trump_broken_by``)."""
+    """Who leads first (``first_lead``, and ``board_tie_lead`` between board
+    claimers), when trump may be led (``trump_lead``, and
+    ``first_trick_trump_lead`` on the first trick) and what breaks trump
+    (``trump_broken_by``)."""
 
     tag: ClassVar[str] = "lead"
     part: ClassVar[str] = "lead"
@@ -69,36 +99,72 @@ class LeadPolicy(Part):
     trump_broken_by: TrumpBrokenBy = attrs.field(
         default=TrumpBrokenBy.ANY_TRUMP, converter=TrumpBrokenBy
     )
+    first_trick_trump_lead: FirstTrickTrumpLead = attrs.field(
+        default=FirstTrickTrumpLead.AS_LATER_TRICKS, converter=FirstTrickTrumpLead
+    )
+    board_tie_lead: BoardTieLead = attrs.field(
+        default=BoardTieLead.LAST_BOARD, converter=BoardTieLead
+    )
 
     def needs(self) -> frozenset[str]:
         return frozenset({"declarer"}) if self.first_lead is FirstLead.DECLARER else frozenset()
 
     def first_leader(self, ctx: DealContext) -> int:
         """Who leads the first trick (see :ref:`rules-first-lead`); the player left of
-        the dealer when the bidding names nobody."""
+        the dealer when the bidding names nobody.
+
+        With ``board_tie_lead = first-board``, the first player to bid board
+        leads instead of the last (whom the bidding names): board is claimed
+        in the one round of calls, which goes clockwise, so the first claimer
+        is the first board bidder clockwise after the last one."""
         left = (ctx.dealer + 1) % ctx.players
         outcome = ctx.outcome
         if outcome is None or self.first_lead is FirstLead.LEFT_OF_DEALER:
             return left
         seat = outcome.declarer if self.first_lead is FirstLead.DECLARER else outcome.highest_bidder
-        return left if seat is None else seat
+        if seat is None:
+            return left
+        claimers = outcome.board_bidders
+        if (
+            self.board_tie_lead is BoardTieLead.FIRST_BOARD
+            and self.first_lead is FirstLead.HIGHEST_BIDDER
+            and seat in claimers
+        ):
+            seat = (seat + 1) % ctx.players
+            while seat not in claimers:  # back at the last claimer at the latest
+                seat = (seat + 1) % ctx.players
+        return seat
 
     def restrictions(
         self, ctx: DealContext, seat: int, hand: CardSet, broken: bool
     ) -> tuple[Restriction, ...]:
         """Leading trump: no trump lead until trump is broken
         (or by a board bidder, with ``after-broken-or-board``), unless the hand
-        holds nothing but trumps."""
-        if self.trump_lead is TrumpLead.ANY_TIME or broken:
+        holds nothing but trumps; with ``first_trick_trump_lead = never``, no
+        trump lead to the first trick but from such a hand (even by a board
+        bidder, even under ``any-time``)."""
+        if broken:
+            return ()
+        first = self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER and ctx.first_trick
+        if self.trump_lead is TrumpLead.ANY_TIME and not first:
             return ()
         trumps = hand & ctx.ranking.trumps(ctx.trump)
         if not trumps or trumps == hand:
             return ()
-        if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD and seat in ctx.board_bidders:
+        if (
+            not first
+            and self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD
+            and seat in ctx.board_bidders
+        ):
             return ()
         return ((hand - trumps, Reason.TRUMP_NOT_BROKEN),)
 
     def explain(self, ctx: DealContext, reason: Reason, card: Card, allowed: CardSet) -> str:
+        if self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER and ctx.first_trick:
+            return (
+                f"no trump may be led to the first trick, so you may not lead a trump ({card}) "
+                "while you hold other suits"
+            )
         msg = (
             f"trump has not been broken, so you may not lead a trump ({card}) while you "
             "hold other suits"
@@ -138,9 +204,10 @@ class LeadPolicy(Part):
         if first is FirstLead.HIGHEST_BIDDER:
             who = "The highest bidder leads the first trick (the earliest of equal bids)"
             if board:
+                which = "first" if self.board_tie_lead is BoardTieLead.FIRST_BOARD else "last"
                 who = (
-                    "The last player to bid board leads the first trick; without a board, the "
-                    "highest bidder (the earliest of equal bids)"
+                    f"The {which} player to bid board leads the first trick; without a board, "
+                    "the highest bidder (the earliest of equal bids)"
                 )
             who += fallback + "."
         elif first is FirstLead.DECLARER:
@@ -162,6 +229,18 @@ class LeadPolicy(Part):
             ),
             TrumpLead.ANY_TIME: " Any card may be led.",
         }[mode]
+        if self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER:
+            # after-broken says it already: trump is never broken before the first trick
+            if mode is TrumpLead.ANY_TIME:
+                when = (
+                    f" Any card may be led, but no trump{' (jokers included)' if jokers else ''}"
+                    " to the first trick unless the hand holds nothing but trumps."
+                )
+            elif mode is TrumpLead.AFTER_BROKEN_OR_BOARD:
+                when += (
+                    " To the first trick no trump may be led, not even by a player who bid "
+                    "board, unless the hand holds nothing but trumps."
+                )
         if mode is not TrumpLead.ANY_TIME:
             when += (
                 " Trump is broken by any trump played in an earlier trick."

@@ -62,9 +62,9 @@ class MustHeadTrick(FollowPolicy):
             )
         return super().explain(ctx, reason, card, allowed, trick)
 
-    def _describe(self, jokers: bool) -> str:
+    def _describe(self, jokers: bool, breaking: str = "") -> str:
         return (
-            super()._describe(jokers)
+            super()._describe(jokers, breaking)
             + " A player must head the trick when able: among the cards they may play, one "
             "that beats the best card played so far, if they hold one."
         )

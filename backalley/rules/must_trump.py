@@ -11,7 +11,7 @@ from backalley.cards import Card
 from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.context import DealContext
-from backalley.rules.follow import FollowPolicy
+from backalley.rules.follow import FollowPolicy, TrumpPlay
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
 
@@ -51,8 +51,9 @@ class MustTrumpWhenVoid(FollowPolicy):
             )
         return super().explain(ctx, reason, card, allowed, trick)
 
-    def _describe(self, jokers: bool) -> str:
+    def _describe(self, jokers: bool, breaking: str = "") -> str:
+        once = "Once trump is broken, a" if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN else "A"
         return (
-            super()._describe(jokers)
-            + " A player who cannot follow the suit led must play a trump if they hold one."
+            super()._describe(jokers, breaking)
+            + f" {once} player who cannot follow the suit led must play a trump if they hold one."
         )

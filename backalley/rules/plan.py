@@ -194,11 +194,13 @@ class Plan:
         "deck_cards",
         "deck_mask",
         "direct_counters",
+        "draws_before_deal",
         "first_bidders",
         "hand_sizes",
         "players",
         "rules",
         "seat_teams",
+        "shuffles_per_deal",
         "teams",
     )
 
@@ -220,6 +222,11 @@ class Plan:
         hook = getattr(bidding, "direct_counters", None)
         self.direct_counters: tuple[int, ...] = tuple(hook()) if hook is not None else ()
         """The multipliers a direct counter call may name (the bidding part's ``direct_counters()``)."""
+        self.draws_before_deal: bool = callable(getattr(rules.trump, "trump_before_deal", None))
+        """Whether the trump part draws trump from a shuffle of its own before each deal."""
+        self.shuffles_per_deal: int = 2 if self.draws_before_deal else 1
+        """How many shuffles of the deck each deal takes: the deal's own, after
+        the one the trump is drawn from, if any."""
         self._key = trusted_answer_key(bidding)
         self._lead = rules.lead.restrictions
         self._follow = rules.follow.restrictions
@@ -344,12 +351,14 @@ class Plan:
             or not (out.declarer is None or out.declarer in seats)
             or not (out.highest_bidder is None or out.highest_bidder in seats)
             or not all(seat in seats for seat in out.board_bidders)
+            or len(out.announcements) not in (0, len(self.teams))
         ):
             raise RuleSetError(
                 [
                     f"bidding: {type(self.rules.bidding).__name__}.outcome must answer a "
                     f"BiddingOutcome with one contract per side ({len(self.teams)}) and seats "
-                    f"0 to {self.players - 1} for its declarer and bidders, not {out!r}"
+                    f"0 to {self.players - 1} for its declarer and bidders (and announcements "
+                    f"for every side or none), not {out!r}"
                 ]
             )
         return out
@@ -399,7 +408,10 @@ class Plan:
         """The cards ``seat`` may play from ``hand`` (a bit set): the hand
         narrowed by each restriction of the lead part (leading) or the follow
         part (following).  A rule that leaves a non-empty hand nothing to play
-        raises :class:`~backalley.RuleSetError` naming the part."""
+        raises :class:`~backalley.RuleSetError` naming the part.  The parts see
+        ``broken`` as given here, also as ``ctx.broken``."""
+        if ctx.broken is not broken:
+            ctx = ctx._replace(broken=broken)
         if trick:
             found = self._follow(ctx, seat, _cardset(CardSet, hand), _cards(trick), leader)
         else:
@@ -460,6 +472,8 @@ class Plan:
             return (Reason.NOT_IN_HAND, f"you do not hold {CARDS[card]}")
         rules = self.rules
         cards = _cards(trick)
+        if ctx.broken is not broken:
+            ctx = ctx._replace(broken=broken)
         if trick:
             found = self._follow(ctx, seat, _cardset(CardSet, hand), cards, leader)
         else:
@@ -596,6 +610,38 @@ class Plan:
                 ]
             )
         return held, left, turn_up, discards, trump
+
+    def trump_before_deal(self, ctx: DealContext, shuffle: tuple[int, ...]) -> Suit | None:
+        """The trump the trump part draws from ``shuffle`` (the whole deck,
+        shuffled before the deal; its ``trump_before_deal``)."""
+        trump = self.rules.trump.trump_before_deal(  # type: ignore[attr-defined]
+            ctx, tuple(map(CARDS.__getitem__, shuffle))
+        )
+        if not (trump is None or isinstance(trump, Suit)):
+            name = type(self.rules.trump).__name__
+            raise RuleSetError(
+                [f"trump: {name}.trump_before_deal must answer a suit or None, not {trump!r}"]
+            )
+        return trump
+
+    def opening_trump(
+        self, ctx: DealContext, turn_up: int | None, shown: Suit | None
+    ) -> Suit | None:
+        """The trump at the opening of a deal as a player sees it: the one the
+        trump part makes of the turn-up, or, for a part that draws trump
+        before the deal, the one ``shown`` (any suit may have been drawn)."""
+        if self.draws_before_deal:
+            return shown
+        return self.rules.trump.trump_for(ctx, None if turn_up is None else CARDS[turn_up])
+
+    def shown(self, ctx: DealContext, turn_up: int | None, discards: int) -> CardSet:
+        """The cards a deal's opening shows to be in no hand (its context's
+        ``shown``): the turn-up, the discards and those the trump part's
+        ``left_in_stock`` shows."""
+        bits = discards | self.left_in_stock(ctx, turn_up, discards)
+        if turn_up is not None:
+            bits |= 1 << turn_up
+        return _cardset(CardSet, bits)
 
     def left_in_stock(self, ctx: DealContext, turn_up: int | None, discards: int) -> int:
         """The cards the deal's opening shows to be in no hand (the trump

@@ -2,9 +2,11 @@
 
 Every part answers from one :class:`~backalley.rules.context.DealContext` (plus
 the few facts that change card by card: the hand, the trick, whether trump is
-broken).  The engine calls these methods and never looks at a part's type or
-options, so a new house rule is one class implementing its part's protocol,
-registered with :func:`backalley.rules.register`.
+broken; the cards played to the deal's earlier tricks and whether trump is
+broken are also in the context, as ``played`` and ``broken``).  The engine
+calls these methods and never looks at a part's type or options, so a new
+house rule is one class implementing its part's protocol, registered with
+:func:`backalley.rules.register`.
 
 Parts speak the game's terms: cards are :class:`~backalley.Card` values, sets
 of cards (a hand, the trumps, what a rule allows) :class:`~backalley.CardSet`
@@ -144,13 +146,21 @@ class DealerRule(RulePart, Protocol):
 
 
 class TrumpRule(RulePart, Protocol):
-    """How each deal's trump is fixed."""
+    """How each deal's trump is fixed.
+
+    A part may also draw the trump before the deal, from a shuffle of the
+    whole deck of its own: it then has a method ``trump_before_deal(ctx,
+    deck) -> Suit | None`` (``deck``: that shuffle, top card first), and each
+    deal is dealt from a second shuffle, its :meth:`opening` called with
+    ``ctx.trump`` set to the answer.  A part without the method draws
+    nothing before the deal."""
 
     def opening(
         self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
     ) -> TrumpSetup:
         """What the part does to a freshly dealt deal: the turn-up (and any
-        joker handling), the opening trump.  ``ctx.trump`` is not known yet."""
+        joker handling), the opening trump.  ``ctx.trump`` is not known yet
+        (``None``), unless the part draws trump before the deal (above)."""
         ...
 
     def turns_up(self) -> bool:

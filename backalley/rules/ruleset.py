@@ -57,6 +57,7 @@ CAPABILITIES: dict[str, str] = {
     "board-bids": "board bids",
     "multiplied-contracts": "contracts multiplied by counters",
     "contract-every-deal": "a contract in every deal that is played",
+    "side-announcements": "each side's own highest announcement",
 }
 """What the built-in capabilities mean, for error messages."""
 

@@ -10,14 +10,22 @@ import attrs
 
 from backalley.cards import Suit
 from backalley.cardset import CardSet
+from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
-from backalley.rules.base import Part, has_board_bids, side_word
+from backalley.rules.base import Option, Part, Term, has_board_bids, has_jokers, side_word
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
-from backalley.rules.validators import boolean, instance_or_none, whole
+from backalley.rules.validators import instance_or_none, whole
 from backalley.values import Contract
 
-__all__ = ["AuctionScoring", "ContractScoring", "Rainbow"]
+__all__ = [
+    "AuctionScoring",
+    "ContractScoring",
+    "DefendersScore",
+    "ExactBidScoring",
+    "HandSizeMultiplier",
+    "Rainbow",
+]
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -41,6 +49,46 @@ class Rainbow:
 
 _rainbow_or_none = instance_or_none(Rainbow, "a Rainbow(hand_size, points)")
 """The validator of a scoring part's ``rainbow`` option: a :class:`Rainbow` or none."""
+
+
+@attrs.frozen(slots=True, repr=False)
+class HandSizeMultiplier:
+    """On the deal of ``hand_size`` cards, every contract's points, made or set,
+    count ``times`` over (see :ref:`rules-hand-size-multipliers`)."""
+
+    __repr__ = fields_repr
+
+    hand_size: int = attrs.field(validator=whole(low=1))
+    times: int = attrs.field(validator=whole(low=1))
+
+
+def _to_hand_size_multipliers(
+    value: Sequence[HandSizeMultiplier],
+) -> tuple[HandSizeMultiplier, ...]:
+    try:
+        return tuple(value)
+    except TypeError:
+        raise RuleSetError(
+            [f"scoring: hand_size_multipliers must be a list, got {value!r}"]
+        ) from None
+
+
+def _each_hand_size_once(instance: Any, attribute: Any, value: tuple[Any, ...]) -> None:
+    """The validator of ``hand_size_multipliers``: :class:`HandSizeMultiplier`
+    values, at most one for each hand size."""
+    if not all(isinstance(entry, HandSizeMultiplier) for entry in value):
+        raise RuleSetError(
+            [
+                "scoring: hand_size_multipliers must be a list of "
+                f"HandSizeMultiplier(hand_size, times), got {value!r}"
+            ]
+        )
+    sizes = [entry.hand_size for entry in value]
+    twice = sorted({size for size in sizes if sizes.count(size) > 1})
+    if twice:
+        raise RuleSetError(
+            [f"scoring: hand_size_multipliers names the {twice[0]}-card deal more than once"]
+        )
 
 
 class _SideScoring(Part):
@@ -90,14 +138,63 @@ class _SideScoring(Part):
         return tuple(points)
 
 
+class _HandSizeScoring(_SideScoring):
+    """Side-by-side scoring whose contract points, made or set, may count several
+    times over on deals of given hand sizes (option ``hand_size_multipliers``, see
+    :ref:`rules-hand-size-multipliers`); the rainbow bonus is not multiplied."""
+
+    __slots__ = ()
+    hand_size_multipliers: tuple[HandSizeMultiplier, ...]
+
+    def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        """A side's points for its contract before the hand-size multiplier."""
+        raise NotImplementedError
+
+    def hand_size_multiplier(self, hand_size: int) -> int:
+        """How many times over the contract points of the ``hand_size``-card deal count."""
+        for entry in self.hand_size_multipliers:
+            if entry.hand_size == hand_size:
+                return entry.times
+        return 1
+
+    def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        points = self.base_points(contract, tricks, hand_size)
+        if self.hand_size_multipliers:
+            return points * self.hand_size_multiplier(hand_size)
+        return points
+
+    def problems(self, rules: Any) -> list[str]:
+        problems = super().problems(rules)
+        sizes = rules.schedule.hand_sizes
+        for entry in self.hand_size_multipliers:
+            if entry.hand_size not in sizes:
+                problems.append(
+                    f"scoring and schedule: the hand-size multiplier is for the "
+                    f"{entry.hand_size}-card deal, which the schedule never deals"
+                )
+        return problems
+
+
+def _hand_size_text(multipliers: tuple[HandSizeMultiplier, ...], what: str) -> str:
+    """The hand-size multipliers in words, ``what`` naming the points they multiply
+    (nothing when every deal counts once)."""
+    counted = [entry for entry in multipliers if entry.times != 1]
+    if not counted:
+        return ""
+    parts = [f"x{entry.times} on the {entry.hand_size}-card deal" for entry in counted]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f" {what} count {listed}."
+
+
 @register
 @attrs.frozen(slots=True, repr=False)
-class ContractScoring(_SideScoring):
+class ContractScoring(_HandSizeScoring):
     """Gamerules scoring (see :ref:`rules-contract-scoring`).  A numeric contract ``b`` with ``t``
     tricks: made (``t >= b``) scores ``per_bid_trick*b + per_overtrick*(t-b)``
     (so a zero contract scores ``per_overtrick`` per trick); set scores
     ``-set_per_bid_trick*b``.  A board on hand size ``h`` with multiplier ``m``:
-    all ``h`` tricks score ``per_board_trick*h*m``, fewer ``-set_per_board_trick*h*m``."""
+    all ``h`` tricks score ``per_board_trick*h*m``, fewer ``-set_per_board_trick*h*m``.
+    ``hand_size_multipliers``: on the deals they name, these points count several times over."""
 
     tag: ClassVar[str] = "contract"
     part: ClassVar[str] = "scoring"
@@ -108,11 +205,14 @@ class ContractScoring(_SideScoring):
     per_board_trick: int = attrs.field(default=10, validator=whole())
     set_per_board_trick: int = attrs.field(default=10, validator=whole())
     rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
+    hand_size_multipliers: tuple[HandSizeMultiplier, ...] = attrs.field(
+        default=(), converter=_to_hand_size_multipliers, validator=_each_hand_size_once
+    )
 
     def needs(self) -> frozenset[str]:
         return frozenset({"summed-contracts"})
 
-    def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+    def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
             return self.per_overtrick * tricks
         if contract.board:
@@ -128,10 +228,58 @@ class ContractScoring(_SideScoring):
         return self._describe(side="side", board=True)
 
     def describe_in(self, rules: Any) -> str:
-        """Board scoring only where board can be bid; "player" without partnerships."""
-        return self._describe(side=side_word(rules), board=has_board_bids(rules))
+        """Board scoring only where board can be bid; "player" without partnerships;
+        no joker in the rainbow without jokers."""
+        return self._describe(
+            side=side_word(rules), board=has_board_bids(rules), jokers=has_jokers(rules)
+        ) + self._zero_text(side_word(rules), rules.bidding)
 
-    def _describe(self, side: str, board: bool) -> str:
+    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+        """Made, set and overtrick, as this scoring counts them."""
+        if side_word(rules) == "player":
+            who, its, takes = "a player", "their", "they take"
+        else:
+            who, its, takes = "a side", "its", "it takes"
+        every = " (a board: every trick)" if has_board_bids(rules) else ""
+        return (
+            Term(
+                "made",
+                f"{who} has made {its} contract when {takes} at least that many tricks{every}.",
+                tuple(
+                    f"{verb} {whose} contract"
+                    for verb in ("make", "makes", "making")
+                    for whose in ("its", "their")
+                ),
+            ),
+            Term("set", f"{who} is set when {takes} fewer tricks than {its} contract."),
+            Term("overtrick", f"each trick {who} takes beyond {its} contract.", ("overtricks",)),
+        )
+
+    def _zero_text(self, side: str, bidding: Any) -> str:
+        """A contract of 0 is made by any number of tricks, so it scores
+        ``per_overtrick`` per trick taken: said in the calls that make it."""
+        passes = bool(getattr(bidding, "pass_allowed", False))
+        zero_bid = getattr(bidding, "min_bid", 1) == 0
+        if side == "player":
+            calls = {
+                (True, True): "A player who passes or bids 0",
+                (True, False): "A player who passes",
+                (False, True): "A player who bids 0",
+            }
+            takes = "they take"
+        else:
+            calls = {
+                (True, True): "A side whose players both pass or bid 0",
+                (True, False): "A side whose players both pass",
+                (False, True): "A side whose bids add up to 0",
+            }
+            takes = "it takes"
+        who = calls.get((passes, zero_bid), f"A {side} whose contract is 0")
+        if not self.per_overtrick:
+            return f" {who} (a contract of 0) scores nothing for the tricks {takes}."
+        return f" {who} (a contract of 0) still scores {self.per_overtrick} per trick {takes}."
+
+    def _describe(self, side: str, board: bool, jokers: bool = True) -> str:
         text = (
             f"A {side} that makes its contract of b tricks scores {self.per_bid_trick} per bid "
             f"trick and {self.per_overtrick} per overtrick; a {side} that is set loses "
@@ -145,7 +293,93 @@ class ContractScoring(_SideScoring):
             )
         if side == "player":
             text = text.replace("its contract", "their contract")
-        return text + _rainbow_text(self.rainbow, side)
+        text += _hand_size_text(self.hand_size_multipliers, "These points, made or set,")
+        return text + _rainbow_text(self.rainbow, side, jokers)
+
+
+@register
+@attrs.frozen(slots=True, repr=False)
+class ExactBidScoring(_HandSizeScoring):
+    """Exact-bid scoring (see :ref:`rules-exact-bid-scoring`).  A side with a contract of ``b``
+    tricks that takes ``t`` tricks scores ``t + bonus`` when ``t == b`` and
+    ``t - penalty*|t - b|`` otherwise.  A board is a contract of every trick; the
+    contract's multiplier ``m`` (a board's, or an auction's counters) multiplies the
+    bonus and the penalty.  A side without a contract scores ``t``.
+    ``hand_size_multipliers``: on the deals they name, these points count several times over."""
+
+    tag: ClassVar[str] = "exact-bid"
+    part: ClassVar[str] = "scoring"
+
+    bonus: int = attrs.field(default=10, validator=whole(low=0))
+    penalty: int = attrs.field(default=0, validator=whole(low=0))
+    rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
+    hand_size_multipliers: tuple[HandSizeMultiplier, ...] = attrs.field(
+        default=(), converter=_to_hand_size_multipliers, validator=_each_hand_size_once
+    )
+
+    def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        if contract is None:
+            return tricks
+        off = abs(tricks - (hand_size if contract.board else contract.tricks))
+        if off == 0:
+            return tricks + self.bonus * contract.multiplier
+        return tricks - self.penalty * contract.multiplier * off
+
+    def describe(self) -> str:
+        return self._describe(side="side", board=True, multiplied=False, uncontracted=False)
+
+    def describe_in(self, rules: Any) -> str:
+        """Boards only where board can be bid, multiplied contracts and sides without a
+        contract only where the bidding makes them; "player" without partnerships; no
+        joker in the rainbow without jokers."""
+        provided = rules.bidding.provides()
+        return self._describe(
+            side=side_word(rules),
+            board=has_board_bids(rules),
+            multiplied="multiplied-contracts" in provided,
+            uncontracted="summed-contracts" not in provided,
+            jokers=has_jokers(rules),
+        )
+
+    def _describe(
+        self, side: str, board: bool, multiplied: bool, uncontracted: bool, jokers: bool = True
+    ) -> str:
+        if side == "player":
+            exact, off = "A player who takes exactly their contract", "a player who takes"
+        else:
+            exact, off = "A side that takes exactly its contract", "a side that takes"
+        text = (
+            f"{exact} of b tricks scores 1 point per trick taken plus a bonus of {self.bonus}; "
+            f"{off} more or fewer scores 1 point per trick taken"
+        )
+        if self.penalty:
+            text += f", less {self.penalty} per trick over or under the contract"
+        text += "."
+        if not uncontracted:
+            text += " A contract of 0 earns the bonus by taking no trick."
+        stakes = "the bonus and the penalty" if self.penalty else "the bonus"
+        if board:
+            text += f" A board is a contract of every trick; its multiplier multiplies {stakes}."
+        if multiplied:
+            text += f" A doubled, tripled, ... contract multiplies {stakes} as well."
+        if uncontracted:
+            text += f" A {side} without a contract scores 1 point per trick taken."
+        text += _hand_size_text(self.hand_size_multipliers, "These points")
+        return text + _rainbow_text(self.rainbow, side, jokers)
+
+
+class DefendersScore(Option):
+    """Option ``defenders_score`` of the auction scoring (see
+    :ref:`rules-auction-scoring`): what a side without the contract scores."""
+
+    NOTHING = "nothing"
+    """The defenders score nothing."""
+    ALL_TRICKS = "all-tricks"
+    """The defenders score ``per_trick`` per trick they take."""
+    OWN_ANNOUNCEMENT = "own-announcement"
+    """A defending side that announced a number (with one announcement per
+    side: the outbid side) and took at least its own highest announcement
+    scores ``per_trick`` per trick it took; other defenders score nothing."""
 
 
 @register
@@ -154,23 +388,56 @@ class AuctionScoring(_SideScoring):
     """Vietnam scoring (see :ref:`rules-auction-scoring`).  The contracting side that takes at
     least its contract scores ``per_trick`` per trick taken times the counter
     multiplier; a failed contract loses ``set_per_trick`` per contracted trick
-    times the multiplier.  Defenders score nothing, or - with
-    ``defenders_score_tricks`` - ``per_trick`` per trick they take."""
+    times the multiplier.  The defenders score by ``defenders_score``: nothing;
+    ``per_trick`` per trick they take (``all-tricks``); or, a defending side
+    that took at least its own highest announcement, ``per_trick`` per trick
+    it took (``own-announcement``, from the bidding outcome's ``announcements``)."""
 
     tag: ClassVar[str] = "auction"
     part: ClassVar[str] = "scoring"
 
     per_trick: int = attrs.field(default=10, validator=whole())
     set_per_trick: int = attrs.field(default=10, validator=whole())
-    defenders_score_tricks: bool = attrs.field(default=False, validator=boolean())
+    defenders_score: DefendersScore = attrs.field(
+        default=DefendersScore.NOTHING, converter=DefendersScore
+    )
     rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
 
     def needs(self) -> frozenset[str]:
+        """One declarer's contract; with ``own-announcement``, each side's announcement."""
+        if self.defenders_score is DefendersScore.OWN_ANNOUNCEMENT:
+            return frozenset({"declarer-contract", "side-announcements"})
         return frozenset({"declarer-contract"})
+
+    def score(
+        self, ctx: DealContext, tricks: Sequence[int], dealt: Sequence[CardSet]
+    ) -> tuple[int, ...]:
+        """The points of each side for one deal; with ``own-announcement`` a
+        defending side also scores :meth:`announcement_points`."""
+        points = _SideScoring.score(self, ctx, tricks, dealt)
+        if self.defenders_score is not DefendersScore.OWN_ANNOUNCEMENT:
+            return points
+        assert ctx.outcome is not None
+        contracts, announced = ctx.outcome.contracts, ctx.outcome.announcements
+        if not announced:  # a bidding that tells no announcements: none to score
+            return points
+        return tuple(
+            p if contract is not None else p + self.announcement_points(own, taken)
+            for p, contract, own, taken in zip(points, contracts, announced, tricks)
+        )
+
+    def announcement_points(self, announced: int | None, tricks: int) -> int:
+        """What a defending side scores for its own highest announcement
+        (``None``: it announced no number) under ``own-announcement``:
+        ``per_trick`` per trick taken when it took at least that many, else 0."""
+        if announced is None or tricks < announced:
+            return 0
+        return self.per_trick * tricks
 
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
-            return self.per_trick * tricks if self.defenders_score_tricks else 0
+            every = self.defenders_score is DefendersScore.ALL_TRICKS
+            return self.per_trick * tricks if every else 0
         if tricks >= contract.tricks:
             return self.per_trick * tricks * contract.multiplier
         return -self.set_per_trick * contract.tricks * contract.multiplier
@@ -200,19 +467,35 @@ class AuctionScoring(_SideScoring):
             f"The {who} at least the contract, scores {self.per_trick} per trick taken{times}; "
             f"a failed contract loses {self.set_per_trick} per contracted trick{again}. "
         )
-        text += (
-            f"Defenders score {self.per_trick} per trick they take."
-            if self.defenders_score_tricks
-            else "Defenders score nothing."
-        )
+        text += _defenders_text(self.defenders_score, self.per_trick, side)
         return text + _rainbow_text(self.rainbow, side)
 
 
-def _rainbow_text(rainbow: Rainbow | None, side: str = "side") -> str:
+def _defenders_text(option: DefendersScore, per_trick: int, side: str) -> str:
+    """What the defenders score, in words (``side``: "side" or "player")."""
+    if option is DefendersScore.ALL_TRICKS:
+        return f"Defenders score {per_trick} per trick they take."
+    if option is DefendersScore.OWN_ANNOUNCEMENT:
+        if side == "player":
+            return (
+                "An outbid player (a defender who announced a number) scores "
+                f"{per_trick} per trick taken if they take at least their own announcement; "
+                "other defenders score nothing."
+            )
+        return (
+            "The outbid side (a defending side that announced a number) scores "
+            f"{per_trick} per trick taken if it takes at least its own announcement (its "
+            "highest, if it announced more than once); other defenders score nothing."
+        )
+    return "Defenders score nothing."
+
+
+def _rainbow_text(rainbow: Rainbow | None, side: str = "side", jokers: bool = True) -> str:
     if rainbow is None:
         return ""
     whose = "themselves" if side == "player" else "their side"
+    joker = " (a joker counting as trump)" if jokers else ""
     return (
         f" Rainbow: on the {rainbow.hand_size}-card deal, each player dealt one card of every "
-        f"suit (a joker counting as trump) earns {rainbow.points:+d} for {whose}, made or set."
+        f"suit{joker} earns {rainbow.points:+d} for {whose}, made or set."
     )

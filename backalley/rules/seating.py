@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from backalley.rules.base import Part
+from backalley.rules.base import Part, Term
 from backalley.rules.registry import register
 from backalley.rules.validators import whole
 
@@ -34,7 +34,22 @@ class Partnerships(Part):
         return seat % 2
 
     def describe(self) -> str:
-        return "4 players in two partnerships, partners opposite (seats 0 & 2 against 1 & 3)."
+        return (
+            "4 players in two partnerships, partners opposite: North and South (seats 0 & 2) "
+            "against East and West (seats 1 & 3). Seats run clockwise: North, East, South, "
+            "West, so the player on your left is the next to play."
+        )
+
+    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+        """The side: a partnership."""
+        return (
+            Term(
+                "side",
+                "you and your partner (the player opposite you); a side's bids and tricks "
+                "count together and it scores as one.",
+                ("sides",),
+            ),
+        )
 
 
 @register
@@ -55,4 +70,7 @@ class Cutthroat(Part):
         return seat
 
     def describe(self) -> str:
-        return f"{self.players} players, each playing and scoring alone (cutthroat)."
+        return (
+            f"{self.players} players, each playing and scoring alone (cutthroat). Seats run "
+            f"clockwise, Seat 1 to Seat {self.players}."
+        )

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from backalley.rules.base import describe_value
+from backalley.rules.base import Term, describe_value
 
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
-__all__ = ["describe_part", "diff_rules", "options_table", "rules_sheet"]
+__all__ = [
+    "SETTINGS_TITLE",
+    "TERMS_TITLE",
+    "describe_part",
+    "diff_rules",
+    "options_table",
+    "rules_sheet",
+    "sheet_terms",
+]
+
+TERMS_TITLE = "Terms"
+"""The heading of the block of defined words at the top of a sheet."""
+SETTINGS_TITLE = "Settings (for software)"
+"""The heading of the closing block: the rule set as its parts' tags and option values."""
 
 _HEADINGS = {
     "deck": "Deck",
@@ -27,16 +40,51 @@ _HEADINGS = {
 }
 
 
-def rules_sheet(rules: RuleSet) -> str:
-    """A complete, human-readable rules sheet for ``rules``."""
+def rules_sheet(rules: RuleSet, *, settings: bool = True) -> str:
+    """A complete, human-readable rules sheet for ``rules``: the title, the
+    Terms block (the words the sheet uses, each defined once), one paragraph
+    per part, and - unless ``settings`` is false - the block of settings for
+    software (:func:`options_table`) after the rules."""
     title = f"Back Alley: {rules.name}" if rules.name else "Back Alley (custom rules)"
     lines = [title, "=" * len(title), ""]
-    for name, part in rules.parts().items():
-        lines.append(f"{_HEADINGS.get(name, name.capitalize())}: {describe_part(part, rules)}")
+    paragraphs = [
+        f"{_HEADINGS.get(name, name.capitalize())}: {describe_part(part, rules)}"
+        for name, part in rules.parts().items()
+    ]
+    terms = sheet_terms(rules, paragraphs)
+    if terms:
+        lines.append(f"{TERMS_TITLE}:")
+        lines.extend(f"  {term.name}: {term.meaning}" for term in terms)
         lines.append("")
-    lines.append("Options:")
-    lines.extend(f"  {row}" for row in options_table(rules))
+    for text in paragraphs:
+        lines.append(text)
+        lines.append("")
+    if settings:
+        lines.append(f"{SETTINGS_TITLE}:")
+        lines.extend(f"  {row}" for row in options_table(rules))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def sheet_terms(rules: RuleSet, paragraphs: list[str]) -> list[Term]:
+    """The terms the parts of ``rules`` define (:meth:`~backalley.rules.Part.terms_in`)
+    that ``paragraphs`` use, or that the meaning of a used term uses, in the
+    order of the parts; a word defined by two parts is defined by the first."""
+    offered: dict[str, Term] = {}
+    for part in rules.parts().values():
+        terms_in = getattr(part, "terms_in", None)
+        for term in terms_in(rules) if callable(terms_in) else ():
+            offered.setdefault(term.name, term)
+    text = " ".join(paragraphs)
+    used: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for name, term in offered.items():
+            if name not in used and term.used_in(text):
+                used.add(name)
+                text += " " + term.meaning
+                grew = True
+    return [term for name, term in offered.items() if name in used]
 
 
 def describe_part(part: Any, rules: RuleSet) -> str:

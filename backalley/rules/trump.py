@@ -27,6 +27,7 @@ __all__ = [
     "NoTrump",
     "TrumpSetup",
     "TurnUpTrump",
+    "TurnedBeforeDeal",
 ]
 
 
@@ -188,6 +189,10 @@ class TurnUpTrump(_TrumpPart):
 
     def _describe(self, jokers: bool) -> str:
         text = "After the deal the top stock card is turned up; its suit is trump."
+        text += (
+            " The turned-up card stays face up on the table for the whole deal: it belongs "
+            "to no hand and is never played."
+        )
         if not jokers:
             return text
         mode = self.joker_turn_up
@@ -234,6 +239,46 @@ class FixedTrump(_TrumpPart):
 
     def describe(self) -> str:
         return f"{self.suit.plural.capitalize()} are always trump; nothing is turned up."
+
+
+@register
+@attrs.frozen(slots=True, repr=False)
+class TurnedBeforeDeal(_TrumpPart):
+    """Before each deal the shuffled deck's top card is turned and its suit is
+    trump; the card is shuffled back and the deck shuffled again before the
+    deal, so the trump card may be in any hand (see :ref:`rules-trump`).  A
+    turned joker is shuffled back too and the next card turned.  Nothing is
+    turned up after the deal: this is how a deal that uses every card can
+    have a trump suit."""
+
+    tag: ClassVar[str] = "turned-before-deal"
+    part: ClassVar[str] = "trump"
+
+    def trump_before_deal(self, ctx: DealContext, deck: tuple[Card, ...]) -> Suit | None:
+        """The suit of the first suited card of the deck shuffled before the
+        deal (``None``, no trump suit, for a deck of jokers only)."""
+        for card in deck:
+            if card.suit is not None:
+                return card.suit
+        return None
+
+    def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
+        """The trump drawn before the deal (``ctx.trump``)."""
+        return ctx.trump
+
+    def opening(
+        self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
+    ) -> TrumpSetup:
+        """The hands as dealt; the trump is the one drawn before the deal."""
+        return TrumpSetup(hands, stock, None, ctx.trump)
+
+    def describe(self) -> str:
+        return (
+            "Before each deal the dealer shuffles, turns the top card of the whole deck and "
+            "shows it: its suit is trump (a joker is put back and the next card turned). The "
+            "card goes back into the deck, which is shuffled again and dealt, so the card "
+            "turned may be in anyone's hand; nothing is turned up after the deal."
+        )
 
 
 @register

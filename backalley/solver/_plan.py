@@ -19,6 +19,18 @@ cards of the deck against each other, in both orders.
   that forces the highest or lowest trump): such a card is never one move
   with its neighbours at the lead, its presence is part of the table's key,
   and no other card is taken as refuted by its refutation.
+- The play *reads the history* when what a seat may play to a trick depends
+  on the cards played to the deal's earlier tricks (a lead that forces only
+  as the lowest trump still out), checked for each card of each group,
+  led and answered, with the cards of its group below it played before the
+  trick and not (trump broken: a rule of the first trick alone does not
+  count, since the hands' lengths tell that trick apart).
+  Then the search keys its legal plays by those cards too, and treats the
+  cards of the groups that read it exactly: each is a move of its own (no
+  rank equivalence), never taken as refuted by another's refutation, and
+  the table's entries compare which of them remain and who holds each (so
+  positions that differ in the cards of those groups already played are
+  never one entry).
 
 When all of that holds (``standard``), the solver computes trick winners
 with the rule "the strongest trump played, else the strongest card of the
@@ -46,6 +58,8 @@ class Plan:
         "follows",
         "group",
         "group_masks",
+        "history",
+        "history_mask",
         "lead_special",
         "monotone",
         "standard",
@@ -67,9 +81,13 @@ class Plan:
         self.standard = False
         self.monotone = False
         self.follows = False
+        self.history = True  # until the probe below says otherwise
+        self.history_mask = 0
         groups = _groups(rules, trump, cards)
         if groups is None:
             return
+        self.history_mask = _reads_history(rules, trump, cards, groups)
+        self.history = bool(self.history_mask)
         for g, members in enumerate(groups):
             mask = 0
             for rank, card in enumerate(members):
@@ -187,6 +205,51 @@ def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_gr
             if allowed != 1 << held:
                 return False
     return True
+
+
+def _reads_history(
+    rules: DealRules, trump: int, cards: tuple[int, ...], groups: list[list[int]]
+) -> int:
+    """The cards of the groups (a bit set) whose leads are answered - or which
+    are led - otherwise depending on the cards played to the deal's earlier
+    tricks (with trump broken: a rule of the first trick alone, before trump
+    can be broken, does not count; the search's keys tell the first trick
+    apart by the hands' lengths): for each card of each group, a hand of
+    every card but those of its group below it may lead the same cards, and
+    a hand of every other card may answer its lead with the same cards,
+    whether those lower cards were played before the trick or not."""
+    deck = 0
+    for c in cards:
+        deck |= 1 << c
+    none = frozenset[int]()
+    found = 0
+    for members in groups:
+        below = 0
+        for led in members:
+            if below and _reads_below(rules, trump, deck, led, below, none):
+                for c in members:
+                    found |= 1 << c
+                break
+            below |= 1 << led
+    return found
+
+
+def _reads_below(
+    rules: DealRules, trump: int, deck: int, led: int, below: int, none: frozenset[int]
+) -> bool:
+    """Whether leading ``led``, or answering it, depends on whether the cards
+    ``below`` it were played before the trick (see :func:`_reads_history`)."""
+    hand = deck & ~below
+    leads = _rules.legal_mask(rules, hand, (), trump, True, 0, 0, none)
+    if leads != _rules.legal_mask(rules, hand, (), trump, True, 0, 0, none, below):
+        return True
+    hand &= ~(1 << led)
+    for seat, leader in ((1, 0), (0, 1)):
+        trick = (led,)
+        before = _rules.legal_mask(rules, hand, trick, trump, True, seat, leader, none)
+        if before != _rules.legal_mask(rules, hand, trick, trump, True, seat, leader, none, below):
+            return True
+    return False
 
 
 def _lead_special(

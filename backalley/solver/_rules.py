@@ -9,11 +9,14 @@ so a new rule is solved correctly without touching the solver:
   rules of the deal, on card indices and bit-set hands;
 - :func:`position`: a state's raw facts (hands as bit sets, the trick so far,
   who leads it, whether trump is broken, the effective trump, the seats that
-  bid board), read through :mod:`backalley.engine.lowlevel`.
+  bid board, the cards played to the deal's earlier tricks), read through
+  :mod:`backalley.engine.lowlevel`.
 
 ``trump`` is the effective trump: a suit index 0..3, or 4 in a deal without a
 trump suit.  ``rules`` below is a :class:`DealRules`: the rule set with the
-context of the deal being solved (hashable, so plans can be cached by it).
+context of the deal being solved (hashable, so plans can be cached by it),
+without the facts of the play (the cards played before the trick, whether
+trump is broken): :func:`legal_mask` is given those of each position.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from backalley.cardset import CardSet
 from backalley.engine import lowlevel
 from backalley.engine.state import GameState
 from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX, DealContext
@@ -46,11 +50,14 @@ class DealRules(NamedTuple):
     ctx: DealContext
 
 
-def _ctx(rules: DealRules, trump: int) -> DealContext:
-    """The deal's context with the raw trump ``trump`` (0..4)."""
+def _ctx(rules: DealRules, trump: int, played: int = 0) -> DealContext:
+    """The deal's context with the raw trump ``trump`` (0..4) and the cards
+    ``played`` to the deal's earlier tricks (a bit set)."""
     ctx = rules.ctx
     suit = TRUMP_OF_INDEX[trump]
-    return ctx if ctx.trump is suit else ctx._replace(trump=suit)
+    if ctx.trump is not suit:
+        ctx = ctx._replace(trump=suit)
+    return ctx._replace(played=CardSet(played)) if played else ctx
 
 
 def legal_mask(
@@ -62,10 +69,14 @@ def legal_mask(
     seat: int,
     leader: int,
     board_bidders: frozenset[int],
+    played: int = 0,
 ) -> int:
-    """The cards of ``hand`` (a bit set) that ``seat`` may play to ``trick``
+    """The cards of ``hand`` (a bit set) that ``seat`` may play to ``trick``,
+    ``played`` (a bit set) having been played to the deal's earlier tricks
     (the board bidders are the deal's own, from its context)."""
-    return rules.rules.plan.play_mask(_ctx(rules, trump), seat, hand, tuple(trick), leader, broken)
+    return rules.rules.plan.play_mask(
+        _ctx(rules, trump, played), seat, hand, tuple(trick), leader, broken
+    )
 
 
 def trick_winner(rules: DealRules, trick: Sequence[int], trump: int) -> int:
@@ -98,6 +109,8 @@ class Position(NamedTuple):
     broken: bool
     trump: int
     board_bidders: frozenset[int]
+    played: int = 0
+    """The cards played to the deal's earlier tricks (a bit set)."""
 
 
 def position(state: GameState) -> Position | None:
@@ -105,6 +118,9 @@ def position(state: GameState) -> Position | None:
     if state.phase is not Phase.PLAYING:
         return None
     ctx = lowlevel.deal_context(state)
+    played = int(ctx.played)
+    if played or ctx.broken:  # the deal's context, the same for every position of the deal
+        ctx = ctx._replace(played=CardSet(), broken=False)
     return Position(
         DealRules(state.rules, ctx),
         tuple(lowlevel.hand_bits(state, s) for s in range(state.players)),
@@ -113,4 +129,5 @@ def position(state: GameState) -> Position | None:
         lowlevel.broken(state),
         TRUMP_INDEX[ctx.trump],
         ctx.board_bidders,
+        played,
     )

@@ -189,7 +189,21 @@ def _make_test(
     rule_winner = _rules.trick_winner
     rule_breaks = _rules.breaks_trump
     standard = plan.standard
+    # the groups whose legal plays read the cards played before the trick:
+    # their cards are each a move of their own, never refuted by another's
+    # refutation, and stored exactly in the table (which cards remain, and
+    # their owners), so no two positions that differ in them share an entry
+    history = plan.history
+    hmask = plan.history_mask
     fast = plan.standard and plan.monotone
+    # the cards played before the root's trick, and those still to play then:
+    # the cards played before a later trick are those and the ones gone since
+    played_root = position.played
+    rem_root = 0
+    for h in position.hands:
+        rem_root |= h
+    for c in position.trick:
+        rem_root |= 1 << c
     quick_ok = fast and plan.follows
     group = plan.group
     strength = plan.strength
@@ -197,6 +211,8 @@ def _make_test(
     tgroup = plan.trump_group
     tmask = plan.trump_mask
     lspecial = plan.lead_special
+    exact = lspecial | hmask  # cards whose presence is part of the table's key
+    exact_shift = 5 + 6 * n * len(gmasks)  # past the bits of a bucket's lengths, leader, broken
     holdings = _HOLDINGS
     holding = _holding
     bits = max(1, (n - 1).bit_length())
@@ -222,15 +238,21 @@ def _make_test(
         tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
     ] = {}
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
-    legal_memo: dict[tuple[int, tuple[int, ...], int, bool], int] = {}
+    legal_memo: dict[tuple[object, ...], int] = {}
     sure_memo: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
 
-    def legal_of(hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int) -> int:
-        """The rule set's legal plays, memoised."""
-        lkey = (hand, trick, leader, broken)
+    def legal_of(
+        hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, rem: int
+    ) -> int:
+        """The rule set's legal plays, memoised (``rem``: the cards in the
+        hands and on the table, which tell the cards played before the trick:
+        part of the key when the play reads the history; else they can only
+        tell the first trick, whose leader's hand no later trick has)."""
+        played = played_root | (rem_root & ~rem)
+        lkey = (hand, trick, leader, broken, played) if history else (hand, trick, leader, broken)
         cards = legal_memo.get(lkey, -1)
         if cards < 0:
-            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders)
+            cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders, played)
             if len(legal_memo) >= _MEMO_LIMIT:
                 legal_memo.clear()
             legal_memo[lkey] = cards
@@ -303,11 +325,11 @@ def _make_test(
         in those).
         """
         hand = hands[leader]
-        leads = legal_of(hand, (), leader, broken, leader)
         others = [h for s, h in enumerate(hands) if s != leader and h]
         union = hand
         for h in others:
             union |= h
+        leads = legal_of(hand, (), leader, broken, leader, union)
         total = 0
         plains = 0
         used = 0
@@ -351,7 +373,10 @@ def _make_test(
         """Tricks the leader's side surely takes by leading low to a partner's
         top card of a group and cashing the partner's quick tricks from there."""
         hand = hands[leader]
-        leads = legal_of(hand, (), leader, broken, leader)
+        rem = 0
+        for h in hands:
+            rem |= h
+        leads = legal_of(hand, (), leader, broken, leader, rem)
         best, best_used = 0, 0
         side = is_max[leader]
         for p in range(n):
@@ -378,7 +403,7 @@ def _make_test(
                     continue
                 low = mine & -mine
                 c = low.bit_length() - 1
-                if not legal_of(partner, (c,), leader, broken, p) & top:
+                if not legal_of(partner, (c,), leader, broken, p, rem) & top:
                     continue
                 after = list(hands)
                 for s in range(n):
@@ -459,8 +484,11 @@ def _make_test(
             ckey = (mine, others & gm)
             found = class_memo.get(ckey)
             if found is None:
-                runs = _classes(mine, others & gm)
-                if mine & lspecial:
+                if gm & hmask:  # the cards played decide what a lead forces: each card a move
+                    runs = tuple((c, c) for c in range(54) if mine >> c & 1)
+                else:
+                    runs = _classes(mine, others & gm)
+                if mine & lspecial and not gm & hmask:
                     # a special card is its own move, leading or not: which
                     # of them is kept decides what a later lead of it forces
                     runs = tuple(split_special(list(runs), mine))
@@ -655,7 +683,9 @@ def _make_test(
                         held = holding(parts, bits)
                     full = (full << held[1]) | held[0]
                     lengths = (lengths << (6 * n)) | held[2]
-            bucket: object = ((rem & lspecial) << 160) | (lengths << 5) | (leader << 1) | broken
+            bucket: object = (
+                ((rem & exact) << exact_shift) | (lengths << 5) | (leader << 1) | broken
+            )
         else:
             full = 0
             bucket = (leader, broken, *hands)
@@ -742,6 +772,8 @@ def _make_test(
                 total = rem.bit_count()
                 r = rel & gm
                 k = (rem & ~((r & -r) - 1)).bit_count() if r else 0
+                if gm & hmask:
+                    k = total  # every owner of the group's cards counts
                 if k:
                     keep.append((gm, k))
                 width = bits * total
@@ -813,9 +845,12 @@ def _make_test(
         pos = len(trick)
         seat = (leader + pos) % n
         hand = hands[seat]
-        cards = legal_memo.get((hand, trick, leader, broken), -1)
-        if cards < 0:
-            cards = legal_of(hand, trick, leader, broken, seat)
+        if history:
+            cards = legal_of(hand, trick, leader, broken, seat, rem)
+        else:
+            cards = legal_memo.get((hand, trick, leader, broken), -1)
+            if cards < 0:
+                cards = legal_of(hand, trick, leader, broken, seat, rem)
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
@@ -856,7 +891,7 @@ def _make_test(
                     break
         union = 0
         skip: list[int] | None = None
-        unswappable = lspecial
+        unswappable = exact
         if last and standard:
             win_at = trick.index(win)
             table = 0  # the cards on the table
@@ -971,7 +1006,7 @@ def _make_test(
             while len(trick) < n:
                 seat = (leader + len(trick)) % n
                 after = tuple(held)
-                cards = legal_of(held[seat], trick, leader, broken, seat)
+                cards = legal_of(held[seat], trick, leader, broken, seat, rem)
                 win = trick[rule_winner(rules, trick, trump)] if trick and standard else -1
                 c = order(cards, after, seat, leader, trick, win, rem)[0][0]
                 held[seat] ^= 1 << c

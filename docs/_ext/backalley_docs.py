@@ -71,6 +71,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 __all__ = ["setup"]
 
 _FIELD = re.compile(r"^([A-Z][A-Za-z ]{0,40}): (.+)$", re.DOTALL)
+_TERM = re.compile(r"^\s+([a-z][a-z' ]{0,40}): (.+)$")
 
 
 # -- helpers -------------------------------------------------------------------
@@ -171,8 +172,22 @@ def sheet_nodes(text: str, section_id: str) -> nodes.section:
     for block in blocks:
         lines = block.splitlines()
         head, rest = lines[0], lines[1:]
+        if head == "Terms:" and rest and all(_TERM.match(line) for line in rest):
+            # the Terms block: a heading and a definition list, one term per line
+            fields = None
+            section += nodes.paragraph("", "", nodes.strong(head, head))
+            terms = nodes.definition_list(classes=["backalley-terms"])
+            for line in rest:
+                term, meaning = _TERM.match(line).groups()  # type: ignore[union-attr]
+                item = nodes.definition_list_item()
+                item += nodes.term(term, term)
+                item += nodes.definition("", nodes.paragraph(meaning, meaning))
+                terms += item
+            section += terms
+            continue
         if rest and all(line.startswith((" ", "\t")) for line in rest):
-            # "Options:" followed by indented lines: a heading and a verbatim block
+            # "Settings (for software):" followed by indented lines: a heading and
+            # a verbatim block
             fields = None
             section += nodes.paragraph("", "", nodes.strong(head, head))
             body = textwrap.dedent("\n".join(rest)).strip("\n")

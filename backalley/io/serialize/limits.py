@@ -36,8 +36,9 @@ def most_moves(rules: RuleSet) -> int:
 
 
 def most_decks(rules: RuleSet) -> int:
-    """The most deck orders a game of a rule set can use: one per deal dealt."""
-    return rules.schedule.deals + MAX_THROW_INS
+    """The most deck orders a game of a rule set can use: one per shuffle,
+    one per deal dealt (two when the trump is drawn before each deal)."""
+    return (rules.schedule.deals + MAX_THROW_INS) * rules.plan.shuffles_per_deal
 
 
 def check_moves(rules: RuleSet, count: int, path: str) -> None:
@@ -57,6 +58,6 @@ def check_decks(rules: RuleSet, count: int, path: str) -> None:
     if count > most:
         raise _fail(
             path,
-            f"{count} deck orders, but a game of these rules deals at most {most} deals "
+            f"{count} deck orders, but a game of these rules shuffles at most {most} times "
             f"(with at most {MAX_THROW_INS} thrown-in deals)",
         )

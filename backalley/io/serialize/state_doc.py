@@ -8,8 +8,9 @@ A state document is how the game began and every move since::
      "decks": [["2C", "3C", ...], ...],
      "moves": ["bid 3", "pass", ..., "play QS", ...]}
 
-``decks`` are the deck orders that did not come from the seed, one per deal
-dealt (thrown-in deals included) while there are any, as
+``decks`` are the deck orders that did not come from the seed, one per shuffle (one per deal
+dealt, thrown-in deals included, or two when the trump is drawn before each
+deal) while there are any, as
 :func:`backalley.new_game` takes them.  Loading is
 ``new_game(rules, seed=seed, dealer=first_dealer, decks=decks)`` and then
 ``state.apply(parse_move(m))`` for each move in order: the engine's own

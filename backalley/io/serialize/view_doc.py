@@ -264,7 +264,8 @@ def load_view(
             "turn_up",
             "these rules turn up a card" if turn_up is None else "these rules turn up no card",
         )
-    ctx = ctx._replace(trump=rules.trump.trump_for(ctx, turn_up))
+    opened = plan.opening_trump(ctx, None if turn_up is None else turn_up.index, trump)
+    ctx = ctx._replace(trump=opened)
     # the cards the document shows: the seat's own hand, and who played what
     own = 0
     for card in hand:
@@ -367,7 +368,7 @@ def load_view(
                     f"{CARDS[c]} is out of place",
                 )
             if player == seat:
-                why = plan.play_refusal(ctx, seat, raw[4][seat], raw[6], raw[5], raw[8], c)
+                why = plan.play_refusal(raw[2].ctx, seat, raw[4][seat], raw[6], raw[5], raw[8], c)
                 if why is not None:
                     raise fail(
                         f"{where}.cards[{k}]" if complete else f"trick[{k}]",
@@ -378,13 +379,14 @@ def load_view(
             if not (ends_deal and k == n - 1):
                 raw = kernel.play(raw, c)
         if ends_deal:
-            taker, broken = plan.trick_end(ctx, cards, t_lead, raw[8])
+            taker, broken = plan.trick_end(raw[2].ctx, cards, t_lead, raw[8])
             after_end = winner
         elif complete:
             taker, broken = raw[7][-1][2], raw[8]
         if complete and winner != taker:
             raise fail(f"{where}.winner", "the winner is not who took the trick")
     lead = raw[5]
+    ctx = raw[2].ctx  # with the cards played before the current trick, as the kernel moved it on
     if over and history:  # the deal's last trick was ended by the plan: its taker leads
         lead = history[-1][2]
     else:
