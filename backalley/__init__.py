@@ -27,6 +27,7 @@ from backalley.errors import (
 )
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
 from backalley.rules import RuleSet
+from backalley.rules.seats import parse_seat, seat_name, side_name
 from backalley.values import Contract, DealResult, Phase, Trick
 
 if TYPE_CHECKING:
@@ -110,9 +111,12 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_move",
+    "parse_seat",
     "replay",
     "rules",
     "secure_seed",
+    "seat_name",
+    "side_name",
     "to_json",
     "variants",
 ]

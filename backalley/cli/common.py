@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from backalley import RuleSet, variants
+from backalley import RuleSet, parse_seat, variants
 from backalley.bots import bot_names, make_bot
 from backalley.errors import BackAlleyError
 
@@ -29,6 +29,7 @@ __all__ = [
     "load_rules",
     "player_names",
     "rich_console",
+    "seat_option",
     "utf8",
     "writable_path",
 ]
@@ -52,6 +53,17 @@ def load_rules(spec: str) -> RuleSet:
 
         return load(path)
     return variants.get(spec)
+
+
+def seat_option(rules: RuleSet, text: str, option: str) -> int:
+    """The seat a command-line option names: ``north``/``n`` .. ``west``/``w``
+    (or ``seat 1`` .. in a game of numbered seats), or the library's number
+    0 .. n-1 (see :func:`backalley.parse_seat`); a :class:`UsageError` naming
+    the option otherwise."""
+    try:
+        return parse_seat(rules, text)
+    except BackAlleyError as exc:
+        raise UsageError(f"{option}: {exc}") from None
 
 
 def default_bot() -> str:

@@ -10,6 +10,7 @@ import attrs
 
 from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
+from backalley.rules.seats import seat_names
 from backalley.rules.validators import boolean
 
 __all__ = [
@@ -173,15 +174,4 @@ def side_word(rules: Any) -> str:
     return "player" if plays_alone(rules) else "side"
 
 
-_COMPASS = ("North", "East", "South", "West")
 
-
-def seat_names(rules: Any) -> tuple[str, ...]:
-    """The seats' names, clockwise from seat 0: North, East, South, West for
-    four players in two partnerships of opposite seats; Seat 1 .. Seat n
-    otherwise (as the command line and the diagrams name them)."""
-    players = rules.seating.players
-    teams = sorted(tuple(sorted(team)) for team in rules.seating.teams)
-    if players == 4 and teams == [(0, 2), (1, 3)]:
-        return _COMPASS
-    return tuple(f"Seat {seat + 1}" for seat in range(players))
