@@ -78,6 +78,7 @@ class Suit(enum.Enum):
 
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
+_SUIT_LETTERS = frozenset(suit.value for suit in SUITS)
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 
@@ -270,9 +271,24 @@ def parse_card(text: str | Card) -> Card:
         card = _BY_TEXT.get("T" + key[2])
         if card is not None:
             return card
-    raise NotationError(
-        f"{text!r} is not a card; write rank then suit like 'QS', 'TH' or '10H', or 'BJ'/'LJ'"
-    )
+    raise NotationError(f"{text!r} is not a card; {_card_problem(key)}")
+
+
+def _card_problem(key: str) -> str:
+    """What is wrong with the card text ``key`` (upper case, ASCII): its rank,
+    its suit, or its shape."""
+    shape = "write rank then suit like 'QS', 'TH' or '10H', or 'BJ'/'LJ'"
+    if not 2 <= len(key) <= 3:
+        return shape
+    rank_text, suit_text = key[:-1], key[-1]
+    rank = _RANK_PARSE.get(rank_text)
+    rank_ok = rank is not None and not rank.is_joker
+    suit_ok = suit_text in _SUIT_LETTERS
+    if rank_ok and not suit_ok:
+        return f"{suit_text} is not a suit (C, D, H, S or ♣ ♦ ♥ ♠)"
+    if suit_ok and not rank_ok:
+        return f"{rank_text} is not a rank (2-9, T or 10, J, Q, K, A)"
+    return shape
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:

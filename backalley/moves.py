@@ -197,6 +197,17 @@ _WORDS: dict[str, Move] = {
 }
 
 
+def _looks_like_a_card(word: str) -> bool:
+    """Whether a word that is no move was meant as a card: two or three
+    characters, with a rank or a suit letter where a card has one."""
+    if not 2 <= len(word) <= 3:
+        return False
+    return word[-1] in "cdhs" or word[:-1] in _RANK_WORDS
+
+
+_RANK_WORDS = frozenset({"2", "3", "4", "5", "6", "7", "8", "9", "10", "t", "j", "q", "k", "a"})
+
+
 def parse_move(text: str) -> Move:
     """Read a move from its text (see the module docstring).
 
@@ -207,7 +218,8 @@ def parse_move(text: str) -> Move:
         return text  # type: ignore[return-value]
     if not isinstance(text, str):
         raise NotationError(f"a move must be given as text like 'bid 3', not {type(text).__name__}")
-    words = ascii_notation(text).strip().lower().split()
+    given = ascii_notation(text).strip().split()
+    words = [word.lower() for word in given]
     if not words:
         raise NotationError("an empty text is not a move")
     head, rest = words[0], words[1:]
@@ -229,12 +241,13 @@ def parse_move(text: str) -> Move:
             return NameTrump(None)
         return NameTrump(Suit.parse(rest[0]))
     if head == "play" and len(rest) == 1:
-        return PLAYS[parse_card(rest[0]).index]
+        return PLAYS[parse_card(given[1]).index]
     if len(words) == 1:
         try:
-            return PLAYS[parse_card(head).index]
-        except NotationError:
-            pass
+            return PLAYS[parse_card(given[0]).index]
+        except NotationError as exc:
+            if _looks_like_a_card(head):
+                raise NotationError(f"{text!r} is not a move: {exc}") from None
     raise NotationError(
         f"{text!r} is not a move; write 'pass', 'bid N', 'board', 'counter', 'trump S' or 'play QS'"
     )

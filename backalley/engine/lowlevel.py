@@ -89,6 +89,17 @@ def thrown_in(state: GameState) -> int:
     return dealt - len(core.match.results) - (core.phase is not Phase.GAME_OVER)
 
 
+def played_from_start(state: GameState) -> bool:
+    """Whether ``state`` was played from a new game (its moves replay to it
+    from ``new_game``), not opened mid-game as :func:`opening` opens a sample
+    of a later deal: the moves of the deals over hold every card they scored."""
+    match = state._core.match
+    plays = sum(1 for move in match.moves if type(move) is Play)
+    return not match.results or plays == state.players * sum(
+        r.hand_size for r in match.results
+    )
+
+
 def dealt_bits(state: GameState) -> tuple[int, ...]:
     """Every hand as dealt this deal (after the trump part's turn-up handling)."""
     return state._core.deal.dealt_bits

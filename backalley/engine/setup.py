@@ -39,13 +39,15 @@ copyreg.pickle(RuleSet, _reduce_rules)
 
 
 def new_game(
-    rules: RuleSet | None = None,
+    rules: RuleSet | str | None = None,
     *,
     seed: int | None = None,
     dealer: int | None = None,
     decks: Iterable[Sequence[Card | str]] | None = None,
 ) -> GameState:
-    """A new game under ``rules`` (the gamerules game by default), at the first deal's bidding.
+    """A new game under ``rules`` (a :class:`~backalley.RuleSet`, or the name of
+    a registered variant such as ``"vietnam"``; the gamerules game by
+    default), at the first deal's bidding.
 
     - ``seed``: all chance (the first dealer, every shuffle) comes from it; a
       random seed is drawn when none is given, and kept in the state, so the
@@ -65,13 +67,13 @@ def new_game(
 
     Raises :class:`~backalley.SetupError` for arguments that cannot start a game.
     """
-    if rules is None:
-        from backalley.variants import GAMERULES
+    if rules is None or isinstance(rules, str):
+        from backalley import variants
 
-        rules = GAMERULES
+        rules = variants.GAMERULES if rules is None else variants.get(rules)
     if not isinstance(rules, RuleSet):
         raise SetupError(
-            f"rules must be a RuleSet (e.g. backalley.variants.GAMERULES), not {rules!r}"
+            f"rules must be a RuleSet or a variant's name (e.g. 'gamerules'), not {rules!r}"
         )
     if seed is None:
         seed = chance.random_seed()

@@ -27,7 +27,7 @@ from backalley.engine.legality import refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.engine.views import PlayerView, make_view
 from backalley.errors import IllegalMoveError
-from backalley.moves import Move, Play
+from backalley.moves import Move, Play, parse_move
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick, Trick
@@ -276,6 +276,16 @@ class GameState(PublicFacts):
         if found is None:
             self.check(move)  # raises, with the reason
         return self._step(found)  # type: ignore[arg-type]
+
+    def apply_text(self, text: str) -> GameState:
+        """The state after the move written ``text`` (``"bid 3"``, ``"QS"``,
+        ``"play Q♠"``: :func:`~backalley.parse_move`'s notation), by the seat
+        to act: what a user interface calls with what a player typed.
+
+        Raises :class:`~backalley.NotationError` for text that is no move
+        (naming the part that is wrong) and
+        :class:`~backalley.IllegalMoveError` for a move that is not legal."""
+        return self.apply(parse_move(text))
 
     def apply_unchecked(self, move: Move) -> GameState:
         """The fast path for simulations: ``apply`` without validating ``move``.

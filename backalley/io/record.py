@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from backalley.cards import CARDS
+from backalley.engine import lowlevel
 from backalley.engine.setup import new_game
 from backalley.engine.state import GameState
 from backalley.errors import IllegalMoveError, Reason, SetupError
@@ -124,6 +125,39 @@ class GameRecord:
             decks=decks,
             moves=tuple(moves),
             results=None if final is None else final.deal_results,
+            players=None if players is None else tuple(players),
+            metadata=dict(metadata or {}),
+        )
+
+    @classmethod
+    def from_state(
+        cls,
+        state: GameState,
+        *,
+        players: Sequence[str] | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> GameRecord:
+        """The record of the game that led to ``state``: a state remembers its
+        start (rule set, seed, first dealer, deck orders) and every move since
+        (``state.moves``), so a user interface need keep nothing else.  The
+        results of the deals scored so far are recorded too.  Raises
+        :class:`~backalley.SetupError` for a state that was not played from a
+        new game (a bot's sample of a later deal)."""
+        if not isinstance(state, GameState):
+            raise SetupError(f"a record is made from a GameState, not {state!r}")
+        if not lowlevel.played_from_start(state):
+            raise SetupError(
+                "this state began mid-game (as lowlevel.opening opens one), so no record "
+                "replays to it from a new game"
+            )
+        match = state._core.match
+        return cls(
+            rules=state.rules,
+            first_dealer=match.first_dealer,
+            seed=match.seed,
+            decks=tuple(tuple(str(CARDS[i]) for i in order) for order in match.decks),
+            moves=state.moves,
+            results=state.deal_results,
             players=None if players is None else tuple(players),
             metadata=dict(metadata or {}),
         )

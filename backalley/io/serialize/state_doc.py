@@ -56,10 +56,7 @@ def _history(state: GameState) -> tuple[tuple[tuple[int, ...], ...], tuple[Move,
     that no replay reaches (or that a document could not hold)."""
     core = lowlevel.core(state)
     match = core.match
-    if match.results and list(map(type, match.moves)).count(Play) != state.players * sum(
-        r.hand_size for r in match.results
-    ):
-        # the moves of the deals over do not hold every card of the scored deals
+    if not lowlevel.played_from_start(state):
         raise _fail(
             "$",
             "this state was not played from a new game (it began mid-game, as "
