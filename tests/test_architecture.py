@@ -124,6 +124,8 @@ MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
     "backalley/rules/registry.py": {"_REGISTRY", "_OPTION_TYPES"},
     "backalley/bots/__init__.py": {"_BOTS", "_FACTORIES"},
     "backalley/variants.py": {"_REGISTRY", "_ALIASES"},
+    # the plug-ins a process has loaded (each entry point's function is called once)
+    "backalley/plugins.py": {"_LOADED"},
     "backalley/io/serialize/convert.py": {"_KINDS"},
     # bounded memos of the tools (a bot's and the solver's evaluation tables),
     # not of the rules engine

@@ -321,8 +321,8 @@ def test_watching_a_game_tells_every_deal_and_trick(
     assert [(d["NS"], d["EW"]) for d in told] == [r.tricks for r in final.deal_results]
     scores = [line for line in lines if line.startswith("  Score: ")]
     assert len(scores) == final.deals_played
-    assert scores[-1] == f"  Score: North-South {final.scores[0]}, East-West {final.scores[1]}"
-    assert lines[-2].startswith(f"Final score: North-South {final.scores[0]}")
+    assert scores[-1] == f"  Score: N-S {final.scores[0]}, E-W {final.scores[1]}"
+    assert lines[-2].startswith(f"Final score: N-S {final.scores[0]}")
     assert any(ch in output for ch in SYMBOLS)
 
 
@@ -341,7 +341,7 @@ def test_ascii_and_quiet() -> None:
     lines = output.splitlines()
     assert status == 0 and len(lines) == 1 + 25 + 1
     assert all(line.startswith("Deal ") for line in lines[1:-1])
-    assert lines[-1].startswith("Final scores [")
+    assert lines[-1].startswith("Final score: N-S ")
 
 
 def test_the_default_players_are_the_fastest_strong_bot() -> None:
@@ -382,6 +382,8 @@ class Typist(io.StringIO):
         text = self.screen.getvalue()
         if self.mistakes:
             return self.mistakes.pop(0) + "\n"
+        if text.endswith("and press Enter "):  # the screen handed on to another person
+            return "\n"
         answer = re.split(r"(?:North|East|South|West)> ", text)[-2]  # to the last input
         if "Legal: " not in answer:
             return "?\n"
@@ -406,10 +408,10 @@ def test_a_person_plays_a_whole_game_through_the_input(short: str) -> None:
     assert "Not a move: 'hello'" in output
     assert "Refused: " in output  # bid 9 with 3 cards, or a card not held, refused with the reason
     assert re.search(r"Refused: .*(highest bid|not hold|not your|must)", output), output
-    assert "  South, your hand: " in output and "  Score: North-South 0, East-West 0" in output
+    assert "  South, your hand: " in output and "  Score: N-S 0, E-W 0" in output
     assert "Legal: " in output
     assert typist.moves >= 4  # a call and cards in both deals
-    assert "Final score: North-South" in output
+    assert "Final score: N-S" in output
     # the person saw only their own hand
     assert "North, your hand" not in output and "  North   " not in output
 
@@ -421,14 +423,14 @@ def test_end_of_input_stops_with_the_score_so_far_and_writes_the_record(
     screen = io.StringIO()
     typist = Typist(screen, [], stop_after=2)
     status = main(
-        ["play", "--variant", short, "--seed", "6", "--human", "S", "--human", "1",
+        ["play", "--variant", short, "--seed", "6", "--human", "S", "--human", "0",
          "--players", "random", "--record", str(path)],
         out=screen,
         inp=typist,
     )  # fmt: skip
     output = screen.getvalue()
     assert status == 0
-    assert "Stopped after 0 deals. Score: North-South 0, East-West 0." in output
+    assert "Stopped after 0 deals. Score: N-S 0, E-W 0." in output
     record = ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord)
     assert record.players == ("human", "random", "human", "random")
     assert run("check", str(path))[0] == 0
@@ -554,7 +556,7 @@ def test_ctrl_c_at_the_prompt_stops_with_the_score_and_the_record(
         inp=CtrlC(),
     )  # fmt: skip
     assert status == 130
-    assert "Stopped after 0 deals. Score: North-South 0, East-West 0." in screen.getvalue()
+    assert "Stopped after 0 deals. Score: N-S 0, E-W 0." in screen.getvalue()
     assert ba.from_json(path.read_text(encoding="utf-8"), ba.GameRecord).players[3] == "human"
 
 

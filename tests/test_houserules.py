@@ -63,7 +63,7 @@ def refused(text: str, fmt: str = "toml") -> ba.SerializationError:
         houserules.loads(text, format=fmt)
     err = info.value
     assert isinstance(err, ValueError) and isinstance(err, ba.BackAlleyError)
-    assert str(err).startswith(err.path)
+    assert str(err).startswith(err.path.removeprefix("$").removeprefix("."))  # the dotted key
     return err
 
 
@@ -279,15 +279,15 @@ def test_malformed_toml_refused_with_the_path(text: str, path: str) -> None:
 @pytest.mark.parametrize(
     ("text", "path"),
     [
-        ("[deck]\njokers = 1", "$.deck"),
-        ('[seating]\ntype = "cutthroat"\nplayers = 1', "$.seating"),
-        ("[schedule]\nhand_sizes = []", "$.schedule"),
-        ("[schedule]\nhand_sizes = [0]", "$.schedule"),
-        ("[bidding]\nmin_bid = -1", "$.bidding"),
+        ("[deck]\njokers = 1", "$.deck.jokers"),
+        ('[seating]\ntype = "cutthroat"\nplayers = 1', "$.seating.players"),
+        ("[schedule]\nhand_sizes = []", "$.schedule.hand_sizes"),
+        ("[schedule]\nhand_sizes = [0]", "$.schedule.hand_sizes"),
+        ("[bidding]\nmin_bid = -1", "$.bidding.min_bid"),
     ],
 )
-def test_bad_part_parameters_refused_at_the_part(text: str, path: str) -> None:
-    """A parameter of the right type that the part refuses: the path names the part."""
+def test_bad_part_parameters_refused_at_their_key(text: str, path: str) -> None:
+    """A parameter of the right type that the part's validator refuses: the path names its key."""
     err = refused(text)
     assert err.path == path, str(err)
 
@@ -413,7 +413,7 @@ def test_cli_rules_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixt
     code, text = run("rules", str(bad))
     assert code == 2 and text == ""
     err = capsys.readouterr().err
-    assert "$.scoring.per_bid_trick" in err
+    assert f"{bad}: scoring.per_bid_trick: " in err
     code, _ = run("rules", "no-such-variant")
     assert code == 2
     assert "unknown variant" in capsys.readouterr().err

@@ -255,7 +255,9 @@ def test_check_reports_a_tampered_move_and_exits_1(tmp_path: Path) -> None:
     document["moves"][index] = f"play {other}"
     status, output = run("check", _write(tmp_path, document))
     assert status == 1
-    assert f"ILLEGAL at move {index} (play {other}): NOT_IN_HAND: " in output
+    seat = ba.seat_name(before.rules, before.to_act)
+    where = f"move {index + 1} (deal {before.deals_played + 1}, {seat}: play {other})"
+    assert f"ILLEGAL at {where}: NOT_IN_HAND: {seat} does not hold {other}" in output
     assert output.count(f"play {other}") == 1, "the move is named once"
 
 
@@ -292,7 +294,7 @@ def test_check_of_a_partial_record(tmp_path: Path) -> None:
     del document["results"]
     status, output = run("check", _write(tmp_path, document))
     assert status == 0
-    assert "OK, 50 moves" in output and "deals scored" in output
+    assert "OK, 50 moves, deal 2 playing, 1 deal scored, scores N-S " in output
 
 
 # ------------------------------------------------------------- backalley play
@@ -312,7 +314,8 @@ def test_play_writes_a_record_that_checks(tmp_path: Path, variant: str, seed: in
     assert record.seed == seed and record.rules == ba.variants.get(variant)
     final = final_state(record)
     assert final.is_over and final.deal_results == record.results
-    assert f"Final scores {list(final.scores)}" in output
+    scores = ", ".join(f"{ba.side_name(final.rules, s)} {p}" for s, p in enumerate(final.scores))
+    assert f"Final score: {scores}." in output
     status, output = run("check", str(path))
     assert (status, "OK" in output) == (0, True)
     again = tmp_path / "again.json"

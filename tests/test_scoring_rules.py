@@ -337,18 +337,18 @@ def test_json_and_toml_round_trips(rules):
 @pytest.mark.parametrize(
     ("line", "where"),
     [
-        ("hand_size_multipliers = [{ hand_size = 1 }]", "$.scoring.hand_size_multipliers[0]"),
+        ("hand_size_multipliers = [{ hand_size = 1 }]", "scoring.hand_size_multipliers[0]"),
         ('hand_size_multipliers = [{ hand_size = 1, times = "x" }]', "times"),
         (
             "hand_size_multipliers = [{ hand_size = 1, times = 0 }]",
-            "$.scoring.hand_size_multipliers[0]",
+            "scoring.hand_size_multipliers[0].times",
         ),
-        ("hand_size_multipliers = 10", "$.scoring.hand_size_multipliers"),
-        ("bonus = -1", "$.scoring"),
+        ("hand_size_multipliers = 10", "scoring.hand_size_multipliers"),
+        ("bonus = -1", "scoring.bonus"),
     ],
 )
 def test_bad_options_are_refused_with_their_path(line, where):
-    """A wrong multiplier table or a negative bonus is refused, by path."""
+    """A wrong multiplier table or a negative bonus is refused, by its dotted key."""
     text = f'base = "exact-bid"\n[scoring]\n{line}\n'
     with pytest.raises((ba.SerializationError, ba.RuleSetError)) as info:
         houserules.loads(text)

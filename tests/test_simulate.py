@@ -1,12 +1,18 @@
 """Simulations (backalley/sim/simulate.py, backalley/sim/ray_backend.py, ``backalley simulate``):
 seeds derived from one seed, per-game numbers that are the games' own, sums
-per side, duplicate seating, worker processes and Ray giving the same table."""
+per side, duplicate seating, worker processes and Ray giving the same table;
+progress told of every game with an honest time left; sides named by their
+seats; a Ray run that prints nothing but the table."""
 
 from __future__ import annotations
 
 import functools
 import io
 import json
+import os
+import subprocess
+import sys
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +22,20 @@ import backalley as ba
 from backalley.cli import main
 from backalley.cli.common import load_rules
 from backalley.rules import Schedule
-from backalley.sim.simulate import Plan, run_local, summarize, wilson_interval
+from backalley.sim.progress import TimeLeft, format_time_left
+from backalley.sim.simulate import (
+    GameOutcome,
+    Plan,
+    Task,
+    iter_local,
+    play_game,
+    play_in_order,
+    run_local,
+    summarize,
+    wilson_interval,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SHORT = ba.variants.GAMERULES.replace(schedule=Schedule((3, 2, 1)), name="short")
 SHORT_DOC = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}
@@ -122,10 +141,12 @@ def test_the_command_prints_a_table_naming_the_bots_and_the_same_json(
     assert capsys.readouterr().err == "", "no progress bar when not on a terminal"
     lines = output.splitlines()
     assert lines[0].startswith("short: 6 games, seed 1, 18 deals")
-    assert "Won" in lines[2] and "95% CI" in lines[2] and "Boards made/set" in lines[2]
-    assert [line.split()[:4] for line in lines[4:6]] == [
-        ["1", "random", "+", "random"],
-        ["2", "random", "+", "random"],
+    assert lines[2].split() == ["95%", "Pts/", "Pts/", "Contracts", "Boards"]
+    assert lines[3].split() == ["Side", "Players", "Won", "CI", "game", "deal"] + ["made/set"] * 2
+    assert set(lines[4]) == {"-"}
+    assert [line.split()[:4] for line in lines[5:7]] == [
+        ["N-S", "random", "+", "random"],
+        ["E-W", "random", "+", "random"],
     ]
     data = json.loads(json_path.read_text(encoding="utf-8"))
     plan = Plan(load_rules(short), PLAYERS, games=6, seed=1)
@@ -148,30 +169,55 @@ def test_the_command_refuses_what_it_cannot_run(
     assert run("simulate", "--records", "/nonexistent/x.jsonl")[0] == 2
 
 
-def test_ray_gives_the_same_table_as_the_local_backend(tmp_path: Path, short: str) -> None:
-    """A local Ray instance of 2 CPUs plays the same games: the same JSON, number for number."""
+def _command(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m backalley ARGV`` in a process of its own (standard error
+    not a terminal, so no progress bar), its output captured whole."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "backalley", *argv],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+
+
+def test_ray_prints_the_same_table_as_the_local_backend_and_nothing_else(
+    tmp_path: Path, short: str
+) -> None:
+    """A local Ray instance of 2 CPUs plays the same games: the same JSON,
+    number for number, the same records in the same order, the same table;
+    and nothing of Ray's own (no warning, no log line) on either stream."""
     results = {}
     records = {}
+    tables = {}
     for backend in ("local", "ray"):
         path = tmp_path / f"{backend}.json"
         games = tmp_path / f"{backend}.jsonl"
-        status, output = run(
+        proc = _command(
             "simulate", "--variant", short, "--players", "random", "--games", "8",
             "--seed", "4", "--duplicate", "--jobs", "2", "--backend", backend,
             "--json", str(path), "--records", str(games),
         )  # fmt: skip
-        assert status == 0, output
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == "", f"{backend}: nothing on standard error, got {proc.stderr!r}"
+        lines = proc.stdout.splitlines()
+        assert lines[0].startswith("short: 8 games, duplicate, seed 4")
+        assert lines[-2:] == [f"Records written to {games}", f"Results written to {path}"]
+        assert len(lines) == 9, proc.stdout
+        tables[backend] = lines[:-2]
+        noise = [line for line in tables[backend] if "WARNING" in line or "ray" in line.lower()]
+        assert noise == [], noise
         results[backend] = json.loads(path.read_text(encoding="utf-8"))
         assert results[backend].pop("backend") == backend
         records[backend] = games.read_text(encoding="utf-8")
     assert results["ray"] == results["local"]
+    assert tables["ray"] == tables["local"]
     assert records["ray"] == records["local"], "the same games, in the same order"
     assert len(records["ray"].splitlines()) == 8
 
 
 class _RecordingPool:
     """A stand-in for ProcessPoolExecutor: records ``max_workers`` in
-    ``sizes`` and plays the chunks here (no process is started)."""
+    ``sizes`` and plays each game here as it is submitted (no process is
+    started)."""
 
     def __init__(self, sizes: list[int], max_workers: int) -> None:
         sizes.append(max_workers)
@@ -182,8 +228,10 @@ class _RecordingPool:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def map(self, fn: Any, *iterables: Any) -> Any:
-        return map(fn, *iterables)
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_result(fn(*args))
+        return future
 
 
 @pytest.fixture
@@ -258,3 +306,209 @@ def test_a_ray_instance_started_here_has_no_more_cpus_than_the_games_or_machine(
     assert local_cpus(3000, 100) == 4
     assert local_cpus(3000, 2) == 2
     assert local_cpus(3, 100) == 3
+
+
+# ------------------------------------------------------------------ progress
+
+
+class _Calls:
+    """A progress report that remembers every call."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int]] = []
+
+    def __call__(self, done: int, total: int) -> None:
+        self.calls.append((done, total))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_hears_of_every_game_once_counting_up(jobs: int) -> None:
+    """In this process and in worker processes alike: 0 when the games start,
+    then one call per game, the count going up by one."""
+    plan = Plan(SHORT, PLAYERS, games=7, seed=3)
+    progress = _Calls()
+    outcomes = list(iter_local(plan, jobs=jobs, progress=progress))
+    assert [o.index for o in outcomes] == list(range(7)), "the outcomes come in game order"
+    assert progress.calls == [(done, 7) for done in range(8)]
+
+
+def test_games_finishing_out_of_order_are_counted_as_they_finish_and_yielded_in_order() -> None:
+    """play_in_order (the local workers' and Ray's loop): each finished game
+    is reported at once, the outcomes still come in game order, and no more
+    than ``limit`` games are out at a time."""
+    plan = Plan(SHORT, PLAYERS, games=6, seed=2)
+    tasks = plan.tasks()
+    out: list[int] = []
+    high = [0]
+    progress = _Calls()
+    reported_when_yielded: list[int] = []
+
+    def submit(task: Task) -> int:
+        out.append(task.index)
+        high[0] = max(high[0], len(out))
+        return task.index
+
+    def collect(handles: list[int]) -> list[tuple[int, GameOutcome]]:
+        last = max(handles)  # the latest game started finishes first
+        out.remove(last)
+        return [(last, play_game(plan, tasks[last]))]
+
+    order = []
+    for outcome in play_in_order(tasks, submit, collect, limit=3, progress=progress):
+        order.append(outcome.index)
+        reported_when_yielded.append(progress.calls[-1][0])
+    assert order == list(range(6))
+    assert progress.calls == [(done, 6) for done in range(7)]
+    assert high[0] == 3
+    assert reported_when_yielded == sorted(reported_when_yielded)
+    assert reported_when_yielded[0] == 3, "game 0 came after the two started after it"
+
+
+class _FakeRay:
+    """Enough of Ray for iter_ray, playing each task here when it is waited for."""
+
+    def __init__(self) -> None:
+        self.tasks: list[Any] = []
+
+    def is_initialized(self) -> bool:
+        return True
+
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": 2.0}
+
+    def put(self, value: Any) -> Any:
+        return value
+
+    def remote(self, fn: Any) -> Any:
+        ray = self
+
+        class Remote:
+            def remote(self, *args: Any) -> Any:
+                ref = (len(ray.tasks), fn, args)
+                ray.tasks.append(ref)
+                return ref
+
+        return Remote()
+
+    def wait(self, refs: list[Any], num_returns: int) -> tuple[list[Any], list[Any]]:
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref: Any) -> Any:
+        _, fn, args = ref
+        return fn(*args)
+
+
+def test_ray_progress_hears_of_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    from backalley.sim import ray_backend
+
+    fake = _FakeRay()
+    monkeypatch.setattr(ray_backend, "_ray", lambda: fake)
+    plan = Plan(SHORT, PLAYERS, games=5, seed=6)
+    progress = _Calls()
+    assert ray_backend.run_ray(plan, progress=progress) == run_local(plan)
+    assert progress.calls == [(done, 5) for done in range(6)]
+    assert len(fake.tasks) == 5, "one Ray task a game"
+
+
+class _Clock:
+    def __init__(self, *times: float) -> None:
+        self.times = list(times)
+
+    def __call__(self) -> float:
+        return self.times.pop(0)
+
+
+def test_the_time_left_is_the_time_per_game_so_far_times_the_games_left() -> None:
+    time_left = TimeLeft(_Clock(100.0, 103.0, 106.0, 130.0, 140.0))
+    assert time_left(0, 10) is None, "nothing to go on before a game has finished"
+    assert time_left(1, 10) == 27.0  # 3 s for 1 game, 9 to go
+    assert time_left(3, 10) == 14.0  # 6 s for 3 games, 7 to go
+    assert time_left(6, 10) == 20.0  # 30 s for 6 games, 4 to go
+    assert time_left(10, 10) == 0.0
+    assert format_time_left(None) == "time left unknown"
+    assert format_time_left(27.0) == "0:27 left"
+    assert format_time_left(3723.4) == "1:02:03 left"
+
+
+def test_the_plain_progress_line_counts_games_and_shows_the_time_left() -> None:
+    from backalley.cli.simulate import progress_line
+
+    stream = io.StringIO()
+    report = progress_line(stream, _Clock(0.0, 2.0, 4.0), width=4)
+    report(0, 4)
+    report(1, 4)
+    report(2, 4)
+    shown = [part.rstrip() for part in stream.getvalue().split("\r")[1:]]
+    assert shown == [
+        "[....] 0/4 games, time left unknown",
+        "[#...] 1/4 games, 0:06 left",
+        "[##..] 2/4 games, 0:04 left",
+    ]
+
+
+def test_the_command_moves_its_progress_on_after_every_game(
+    short: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a terminal (here without rich: the plain line) the count goes up
+    game by game, in worker processes too."""
+    from backalley.cli import simulate as command
+
+    monkeypatch.setattr(command, "is_terminal", lambda stream: True)
+    monkeypatch.setitem(sys.modules, "rich", None)
+    monkeypatch.setitem(sys.modules, "rich.console", None)
+    monkeypatch.setitem(sys.modules, "rich.progress", None)
+    argv = ("simulate", "--variant", short, "--players", "random", "--games", "6", "--json", "-")
+    assert run(*argv, "--jobs", "2")[0] == 0
+    err = capsys.readouterr().err
+    counts = [part.split("] ")[1].split(" games")[0] for part in err.split("\r")[1:]]
+    assert counts == [f"{done}/6" for done in range(7)]
+    assert err.endswith("\n")
+
+
+# ------------------------------------------------------------------ side names
+
+
+def test_sides_are_named_by_their_seats_in_the_summary_and_its_json() -> None:
+    plan = Plan(SHORT, ("heuristic", "random", "heuristic", "heuristic"), games=2, seed=1)
+    north_south, east_west = summarize(plan, run_local(plan)).sides
+    assert (north_south.name, north_south.seats) == ("N-S", ("North", "South"))
+    assert (east_west.name, east_west.seats) == ("E-W", ("East", "West"))
+    assert north_south.label == "N-S (heuristic)"
+    assert east_west.label == "E-W (random + heuristic)"
+    data = north_south.to_data()
+    assert {k: data[k] for k in ("side", "name", "label", "seats", "players")} == {
+        "side": 0,
+        "name": "N-S",
+        "label": "N-S (heuristic)",
+        "seats": ["North", "South"],
+        "players": ["heuristic", "heuristic"],
+    }
+
+
+def test_two_sides_of_the_same_bot_can_be_told_apart_in_the_table(short: str) -> None:
+    status, output = run(
+        "simulate", "--variant", short, "--players", "heuristic", "--games", "2", "--seed", "3"
+    )
+    assert status == 0
+    rows = [line.split()[:4] for line in output.splitlines()[5:]]
+    assert rows == [["N-S", "heuristic", "+", "heuristic"], ["E-W", "heuristic", "+", "heuristic"]]
+
+
+def test_players_alone_are_named_by_their_seats(tmp_path: Path) -> None:
+    path = tmp_path / "three.json"
+    path.write_text(
+        json.dumps({"name": "three", "base": "cutthroat-3", "schedule": {"hand_sizes": [2, 1]}}),
+        encoding="utf-8",
+    )
+    status, output = run(
+        "simulate", "--variant", str(path), "--players", "random", "--games", "2", "--json", "-"
+    )
+    assert status == 0
+    sides = json.loads(output)["sides"]
+    assert [(s["name"], s["label"], s["seats"]) for s in sides] == [
+        (f"Seat {n}", f"Seat {n} (random)", [f"Seat {n}"]) for n in (1, 2, 3)
+    ]
+    status, output = run("simulate", "--variant", str(path), "--players", "random", "--games", "2")
+    assert [line.split()[:2] for line in output.splitlines()[5:]] == [
+        ["Seat", "1"], ["Seat", "2"], ["Seat", "3"],
+    ]  # fmt: skip

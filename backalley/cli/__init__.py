@@ -13,26 +13,36 @@ Subcommands, one module each:
 - ``backalley vectors``: conformance vectors for other implementations;
 - ``backalley show FILE``: draw a position of a game record (SVG, or text).
 
+Before any command runs, the installed plug-ins (entry points of the group
+``backalley.plugins``) are loaded, then every ``--import MODULE`` (given
+before or after the command's name), so that the rules, bots and variants they
+register can be named (:mod:`backalley.plugins`); ``--no-plugins`` skips the
+installed ones.
+
 Exit status, the same for every command: 0 done; 1 an illegal move (or
 results the moves do not produce) in a checked record; 2 bad usage or
-unreadable input, reported on one line of standard error.  Output cut short by
-its reader (``backalley play | head -1``) ends quietly with status 0.
+unreadable input (a plug-in that cannot be loaded among them), reported on
+one line of standard error (a house-rules file with several problems: one
+line each).  Output cut short by its reader (``backalley play | head -1``)
+ends quietly with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from backalley import plugins
 from backalley.cli import check, play, rules, show, variants, vectors
 from backalley.cli import simulate as simulate_command
 from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
+from backalley.cli.output import silence
 from backalley.errors import BackAlleyError
+from backalley.plugins import ENTRY_POINT_GROUP
 
-__all__ = ["build_parser", "load_rules", "main"]
+__all__ = ["build_parser", "load_plugins", "load_rules", "main"]
 
 
 def _version() -> str:
@@ -49,10 +59,40 @@ def build_parser() -> argparse.ArgumentParser:
         "2 bad usage or unreadable input.",
     )
     parser.add_argument("--version", action="version", version=f"backalley {_version()}")
+    _add_import_option(parser, "imports")
+    parser.add_argument(
+        "--no-plugins",
+        dest="plugins",
+        action="store_false",
+        help=f"do not load the installed plug-ins (entry points {ENTRY_POINT_GROUP!r})",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in (play, simulate_command, rules, variants, check, vectors, show):
         command.add_parser(sub)
+    for command_parser in sub.choices.values():  # --import also after the command's name
+        _add_import_option(command_parser, "command_imports")
     return parser
+
+
+def _add_import_option(parser: argparse.ArgumentParser, dest: str) -> None:
+    parser.add_argument(
+        "--import",
+        dest=dest,
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE (a module name or a .py file) before the command runs, so that "
+        "the rules, bots and variants it registers can be used; may be repeated",
+    )
+
+
+def load_plugins(args: argparse.Namespace) -> None:
+    """Before a command runs: the installed plug-ins (unless ``--no-plugins``),
+    then every ``--import MODULE``, in the order given (see :mod:`backalley.plugins`)."""
+    if getattr(args, "plugins", True):
+        plugins.load_plugins()
+    for module in [*getattr(args, "imports", []), *getattr(args, "command_imports", [])]:
+        plugins.import_plugin(module)
 
 
 def main(
@@ -70,31 +110,21 @@ def main(
         return int(exc.code or 0)
     target = out or sys.stdout
     try:
+        load_plugins(args)
         return int(args.run(args, target, inp or sys.stdin))
     except BackAlleyError as exc:
-        print(f"backalley: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            print(f"backalley: {line}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("backalley: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        _silence(target)
+        silence(target)
         return EXIT_OK
     except OSError as exc:
         print(f"backalley: {exc}", file=sys.stderr)
         return EXIT_USAGE
-
-
-def _silence(out: TextIO) -> None:
-    """The reader of ``out`` has gone (``| head``): point it at the null device,
-    so that flushing it at exit raises nothing."""
-    try:
-        fileno = out.fileno()
-    except (AttributeError, OSError, ValueError):
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fileno)
-    os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

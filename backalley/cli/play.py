@@ -3,9 +3,16 @@
 Every deal is told as it is played (see :mod:`backalley.cli.watch`);
 ``--quiet`` prints one line per deal.  ``--human SEAT`` (several allowed)
 seats a person, who sees only that seat's view and types its moves (see
-:mod:`backalley.cli.human`).  End of input, ``quit`` or Ctrl-C stop the game
-with the score so far, and ``--record`` still writes the record of the moves
-played.
+:mod:`backalley.cli.human`); several people share the screen, handed on
+between their turns.  End of input, ``quit``, Ctrl-C or an output whose
+reader has gone stop a game with a person in it, with the score so far.
+
+``--record FILE`` is never lost: a game between bots is written after every
+deal and when it ends or stops (an output closed early, ``| head``, only
+stops the telling: the game is played out and recorded); a game with a
+person in it is written once, when it ends or stops, since the record holds
+the seed, which shows every hand.  A record that cannot be written is an
+error (status 2), never a silent success.
 """
 
 from __future__ import annotations
@@ -14,22 +21,25 @@ import argparse
 from collections.abc import Callable
 from typing import TextIO
 
-from backalley import GameRecord, GameState, Move, new_game, to_json
+from backalley import GameState, Move, new_game
 from backalley.bots import Bot, check_throw_ins, make_bot
 from backalley.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     UsageError,
+    is_terminal,
     load_rules,
     player_names,
+    seat_option,
     utf8,
     writable_path,
 )
-from backalley.cli.human import EndOfInput, HumanPlayer, line_reader
+from backalley.cli.human import EndOfInput, HumanPlayer, Screen, line_reader
+from backalley.cli.output import Output, RecordFile
 from backalley.cli.text import Table
 from backalley.cli.watch import Narrator
 
-__all__ = ["add_parser", "run", "seat_of"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,11 +69,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="append",
         default=[],
         metavar="SEAT",
-        help="seat a person here: north/east/south/west (n/e/s/w) or a seat number 1..n "
-        "(may be given more than once)",
+        help="seat a person here: north/east/south/west (n/e/s/w), 'seat 3' where seats are "
+        "numbered, or the library's seat number 0..n-1 (may be given more than once)",
     )
     play.add_argument(
-        "--record", default=None, metavar="FILE", help="write the game record (JSON) to this file"
+        "--no-autoplay",
+        dest="autoplay",
+        action="store_false",
+        help="a person types even a move that is the only legal one (by default it is "
+        "played for them)",
+    )
+    play.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE",
+        help="write the game record (JSON) to this file: between bots after every deal and "
+        "at the end; with a person at the table only when the game ends or stops",
     )
     play.add_argument("--quiet", "-q", action="store_true", help="one line per deal")
     play.add_argument("--ascii", action="store_true", help="letters for suits (QS), not symbols")
@@ -73,22 +94,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     play.set_defaults(run=run)
 
 
-def seat_of(text: str, table: Table) -> int:
-    """A seat from its name (``south``, ``s``, ``seat 3``) or number 1..n."""
-    key = text.strip().lower().replace("seat", "").strip()
-    for seat, name in enumerate(table.seat_names):
-        if key in (name.lower(), name.lower()[:1]) and not key.isdigit():
-            return seat
-    if key.isdigit() and 1 <= int(key) <= table.players:
-        return int(key) - 1
-    names = ", ".join(n.lower() for n in table.seat_names)
-    raise UsageError(f"--human {text}: not a seat; use {names} or a number 1..{table.players}")
-
-
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    """Play the game the options describe, telling it on ``out`` and reading
+    the people's moves from ``inp``; 0 when it ends or a person stops it,
+    130 after Ctrl-C (the record written in every case)."""
     rules = load_rules(args.variant)
     table = Table(rules, ascii=args.ascii or not utf8(out))
-    humans = sorted({seat_of(h, table) for h in args.human})
+    humans = sorted({seat_option(rules, h, "--human") for h in args.human})
     if humans and args.hands:
         raise UsageError("--hands shows every hand, so it cannot be used with --human")
     names = player_names(args.players, rules.players)
@@ -96,52 +108,54 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         names[seat] = "human"
     record_path = writable_path(args.record, "--record") if args.record else None
     state = new_game(rules, seed=args.seed)
-
-    def write(line: str) -> None:
-        print(line, file=out, flush=bool(humans))
-
+    output = Output(out, flush=bool(humans))
+    write = output.line
     read = line_reader(inp, out)
+    clear = output.raw if is_terminal(out) else None
+    screen = Screen(read, write, people=len(humans), clear=clear)
     players: list[Bot | HumanPlayer] = [
-        HumanPlayer(table, read, write, seed=(state.seed, seat))
+        HumanPlayer(
+            table, read, write, seed=(state.seed, seat), autoplay=args.autoplay, screen=screen
+        )
         if name == "human"
         else make_bot(name, seed=(state.seed, seat))
         for seat, name in enumerate(names)
     ]
-    _header(table, state, names, write, quiet=args.quiet, secret=bool(humans))
+    record = None if record_path is None else RecordFile(record_path, state, names)
     narrator = Narrator(table, write, show_hands=args.hands, quiet=args.quiet)
-    start = state
     moves: list[Move] = []
     status = EXIT_OK
-    narrator.start(state)
     try:
-        while not state.is_over:
-            to_act = state.to_act
+        _header(table, state, names, write, quiet=args.quiet, secret=bool(humans))
+        narrator.start(state)
+        while not state.is_over and not (humans and output.closed):
+            before = state
+            to_act = before.to_act
             assert to_act is not None
-            move = players[to_act].choose(state.view(to_act))
-            after = state.apply(move)
+            move = players[to_act].choose(before.view(to_act))
+            state = before.apply(move)
             moves.append(move)
-            narrator.step(state, move, after)
-            state = after
-            if "human" not in names:
+            narrator.step(before, move, state)
+            if not humans:
                 check_throw_ins(state)
+                if record is not None and state.deals_played > before.deals_played:
+                    record.save(state, moves)
     except EndOfInput:
         pass
+    except BrokenPipeError:  # a prompt found the reader gone
+        output.close()
     except KeyboardInterrupt:
         write("")
         status = EXIT_INTERRUPTED
+    finally:
+        if record is not None:  # whatever stopped the game
+            record.save(state, moves)
     narrator.finish(state)
     if humans and state.is_over:  # now it may be told, so that the game can be replayed
         write(f"The seed was {state.seed}: replay the game with --seed {state.seed}.")
     if record_path is not None:
-        record = GameRecord.from_game(
-            start,
-            moves,
-            final=state,
-            players=names,
-            metadata={"program": "backalley play"},
-        )
-        record_path.write_text(to_json(record), encoding="utf-8")
         write(f"Record written to {record_path}")
+    output.finish()
     return status
 
 
@@ -160,7 +174,7 @@ def _header(
     title = rules.name or "custom rules"
     seed = "seed hidden until the game ends" if secret else f"seed {state.seed}"
     if quiet:
-        write(f"{title}: {seed}, first dealer seat {state.dealer}")
+        write(f"{title}: {seed}, first dealer {table.seat(state.dealer)}")
         return
     write(f"Back Alley, {title}: {seed}.")
     if table.partnerships:

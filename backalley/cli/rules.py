@@ -1,4 +1,5 @@
-"""``backalley rules``: a rules sheet, or how two rule sets differ."""
+"""``backalley rules``: a rules sheet, how two rule sets differ, or the keys
+of a house-rules file (``--keys``)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "rules",
         help="print a rules sheet, or the differences of two rule sets",
         description="Print the rules sheet generated from a rule set (default: gamerules), "
-        "or with --diff A B the options in which two rule sets differ.",
+        "with --diff A B the options in which two rule sets differ, or with --keys every key "
+        "a house-rules file may hold.",
     )
     rules.add_argument("name", nargs="?", default=None, help="variant name or house-rules file")
     rules.add_argument(
         "--diff", nargs=2, metavar=("A", "B"), help="list the parts in which A and B differ"
+    )
+    rules.add_argument(
+        "--keys",
+        action="store_true",
+        help="list every key a house-rules file may hold: each part's types, their keys, "
+        "value types and defaults (plug-ins' parts included)",
     )
     rules.add_argument(
         "--no-settings",
@@ -32,6 +40,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    """Print the sheet, the differences (``--diff``) or the house-rules keys (``--keys``)."""
+    if args.keys:
+        if args.diff or args.name is not None:
+            raise UsageError("rules --keys lists the keys of every part; give no rule set with it")
+        from backalley.io.houserule_keys import reference_text
+
+        print(reference_text(), file=out, end="")
+        return EXIT_OK
     if args.diff:
         if args.name is not None:
             raise UsageError(

@@ -1,4 +1,12 @@
-"""``backalley show FILE``: draw a position of a game record (SVG, or text)."""
+"""``backalley show FILE``: draw a position of a game record (SVG, or text).
+
+The seats are named by the rules (North, East, South, West, or the rule set's
+own), with the record's players beside them; the legal cards of the seat to
+act are marked unless ``--no-legal``.  ``--deal N`` and ``--move K`` count from
+1: ``--move K`` is the position after the first K moves (of the game, or of
+deal N), 0 the position before any.  ``--seat`` takes a seat's name
+(``south``, ``s``) or the library's number.
+"""
 
 from __future__ import annotations
 
@@ -16,11 +24,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--deal", type=int, default=None, metavar="N", help="the start of deal N (from 1)"
     )
     show.add_argument(
-        "--move", type=int, default=None, metavar="K", help="K moves in (into --deal N)"
-    )
+        "--move", type=int, default=None, metavar="K",
+        help="after K moves (moves count from 1; 0: before any), of the game or of --deal N",
+    )  # fmt: skip
     show.add_argument(
-        "--seat", type=int, default=None, metavar="S", help="draw what this seat sees"
-    )
+        "--seat", default=None, metavar="SEAT",
+        help="draw what this seat sees: north, east, south, west (n, e, s, w), "
+        "'seat 1'.. in a game of numbered seats, or 0..n-1",
+    )  # fmt: skip
+    show.add_argument(
+        "--no-legal", dest="legal", action="store_false",
+        help="do not mark the legal cards of the seat to act",
+    )  # fmt: skip
     show.add_argument("--text", action="store_true", help="a text diagram instead of SVG")
     show.add_argument(
         "--output", "-o", default=None, metavar="FILE", help="file to write (default: stdout)"
@@ -29,9 +44,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from backalley.render.show import show_file
+    from backalley.cli.common import seat_option, writable_path
+    from backalley.io.serialize.record_file import read_record_file
+    from backalley.render.show import show_record
 
-    return show_file(
-        Path(args.file), out, deal=args.deal, move=args.move, seat=args.seat,
-        text=args.text, output=args.output,
+    if args.output not in (None, "-"):
+        writable_path(args.output, "--output")
+    record = read_record_file(Path(args.file))
+    seat = None if args.seat is None else seat_option(record.rules, args.seat, "--seat")
+    return show_record(
+        record, out, deal=args.deal, move=args.move, seat=seat, text=args.text,
+        legal=args.legal, output=args.output,
     )  # fmt: skip

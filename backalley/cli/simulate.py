@@ -7,7 +7,10 @@ A ``--jobs`` larger than the games or this machine's CPUs is lowered to the
 smaller of the two (never refused), with one line on standard error saying so
 (:func:`lowered_jobs`); with ``--address`` the cluster's CPUs are used as they
 are.  The same seed gives the same table whatever the backend and the number
-of jobs.  A progress bar is shown while standard error is a terminal;
+of jobs.  The table names each side by its seats (``N-S``, ``E-W``; a seat's
+name when every player is alone) and its bots.  While standard error is a
+terminal a progress bar counts the games, moved on after every game, with
+the time left at the pace so far (:mod:`backalley.sim.progress`);
 ``--json FILE`` writes the table's numbers as JSON (``-``: to standard
 output, instead of the table).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
@@ -32,9 +36,11 @@ from backalley.cli.common import (
     writable_path,
 )
 from backalley.errors import SetupError
+from backalley.sim.progress import TimeLeft, format_time_left
 from backalley.sim.simulate import (
     GameOutcome,
     Plan,
+    Progress,
     Summary,
     available_cpus,
     iter_local,
@@ -42,7 +48,7 @@ from backalley.sim.simulate import (
     worker_count,
 )
 
-__all__ = ["add_parser", "format_table", "lowered_jobs", "run"]
+__all__ = ["add_parser", "format_table", "lowered_jobs", "progress_line", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -203,7 +209,7 @@ def _rows(summary: Summary) -> list[list[str]]:
         low, high = side.win_interval
         rows.append(
             [
-                str(side.side + 1),
+                side.name,
                 " + ".join(side.players),
                 f"{side.wins} ({100 * side.win_rate:.1f}%)",
                 f"{100 * low:.1f}-{100 * high:.1f}%",
@@ -217,29 +223,34 @@ def _rows(summary: Summary) -> list[list[str]]:
 
 
 HEADERS = [
-    "Side",
-    "Players",
-    "Won",
-    "95% CI",
-    "Pts/game",
-    "Pts/deal",
-    "Contracts made/set",
-    "Boards made/set",
+    ("", "Side"),
+    ("", "Players"),
+    ("", "Won"),
+    ("95%", "CI"),
+    ("Pts/", "game"),
+    ("Pts/", "deal"),
+    ("Contracts", "made/set"),
+    ("Boards", "made/set"),
 ]
+"""The table's column headers, each on two lines (so that the table fits a
+terminal of 80 to 90 columns)."""
 
 
 def format_table(summary: Summary) -> list[str]:
-    """The results table as plain text lines."""
+    """The results table as plain text lines: the title, a blank line, the
+    two lines of headers, a rule, one line per side."""
     rows = _rows(summary)
-    widths = [max(len(r[i]) for r in [HEADERS, *rows]) for i in range(len(HEADERS))]
+    tops = [top for top, _ in HEADERS]
+    bottoms = [bottom for _, bottom in HEADERS]
+    widths = [max(len(r[i]) for r in [tops, bottoms, *rows]) for i in range(len(HEADERS))]
 
     def line(cells: list[str]) -> str:
         return "  ".join(
-            c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+            c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
         ).rstrip()
 
-    head = line(HEADERS)
-    return [_title(summary), "", head, "-" * len(head), *(line(r) for r in rows)]
+    rule = "-" * len(line(["-" * w for w in widths]))
+    return [_title(summary), "", line(tops), line(bottoms), rule, *(line(r) for r in rows)]
 
 
 def _rich_table(console: Any, summary: Summary) -> None:
@@ -247,11 +258,11 @@ def _rich_table(console: Any, summary: Summary) -> None:
     from rich.table import Table
 
     table = Table(title=_title(summary), box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for i, header in enumerate(HEADERS):
-        header = (
-            header.replace("/", "/\n", 1) if " " not in header else header.replace(" ", "\n", 1)
-        )
-        if i == 1:
+    for i, (top, bottom) in enumerate(HEADERS):
+        header = f"{top}\n{bottom}" if top else bottom
+        if i == 0:
+            table.add_column(header, justify="left", no_wrap=True)
+        elif i == 1:
             table.add_column(header, justify="left", min_width=9)
         else:
             table.add_column(header, justify="right", no_wrap=True)
@@ -261,29 +272,52 @@ def _rich_table(console: Any, summary: Summary) -> None:
 
 
 @contextmanager
-def _progress(total: int) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on standard error while it is a terminal (else none)."""
+def _progress(total: int) -> Iterator[Progress | None]:
+    """A progress bar on standard error while it is a terminal (else none):
+    the games done, moved on after every game, and the time left at the pace
+    so far (:class:`~backalley.sim.progress.TimeLeft`)."""
     if not is_terminal(sys.stderr):
         yield None
         return
     try:
         from rich.console import Console
-        from rich.progress import Progress
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+        from rich.progress import Progress as Bar
     except ImportError:
-        yield _plain_progress
+        yield progress_line(sys.stderr)
         sys.stderr.write("\n")
         return
-    with Progress(console=Console(file=sys.stderr), transient=True) as bar:
-        task = bar.add_task("games", total=total)
+    time_left = TimeLeft()
+    columns = (
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[left]}"),
+    )
+    with Bar(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task("games", total=total, left=format_time_left(None))
 
-        def advance(done: int, _total: int) -> None:
-            bar.update(task, completed=done)
+        def advance(done: int, games: int) -> None:
+            bar.update(task, completed=done, left=format_time_left(time_left(done, games)))
 
         yield advance
 
 
-def _plain_progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // max(1, total)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-    sys.stderr.flush()
+def progress_line(
+    stream: TextIO, clock: Callable[[], float] = time.monotonic, width: int = 30
+) -> Progress:
+    """A progress report (see :data:`~backalley.sim.simulate.Progress`) that
+    rewrites one line of ``stream``: ``[#####.....] 12/40 games, 0:31 left``,
+    the time left from ``clock`` (see :class:`~backalley.sim.progress.TimeLeft`)."""
+    time_left = TimeLeft(clock)
+    longest = [0]
+
+    def report(done: int, total: int) -> None:
+        filled = width * done // max(1, total)
+        left = format_time_left(time_left(done, total))
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {left}"
+        longest[0] = max(longest[0], len(line))
+        stream.write("\r" + line.ljust(longest[0]))  # spaces over a longer line before
+        stream.flush()
+
+    return report

@@ -1,10 +1,11 @@
 """Text for people at a table: seat and side names, cards with suit symbols,
-hands sorted by suit, and reading what a player types.
+hands sorted by suit, calls in calling order, and reading what a player types.
 
-Seats are North, East, South and West in a game of two partnerships of four
-players (North-South against East-West), else Seat 1 .. Seat n.  Cards show
-their suit symbol (``Q♠``, ``10♥``) unless ASCII output is asked for (``QS``,
-``TH``).
+Seats and sides are named by the library's one naming
+(:mod:`backalley.rules.seats`): North, East, South and West playing as N-S
+against E-W in a game of two partnerships of four players, else Seat 1 ..
+Seat n.  Cards show their suit symbol (``Q♠``, ``10♥``) unless ASCII output
+is asked for (``QS``, ``TH``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from backalley import Card, Contract, Move, NameTrump, Play, RuleSet, Suit
+from backalley.rules.seats import seat_names, side_names
 
 __all__ = ["SUIT_SYMBOLS", "Table", "normalize_input"]
 
@@ -33,7 +35,6 @@ _INPUT_SUITS = {
     "\u2660": "S",
     "\u2664": "S",
 }
-_COMPASS = ("North", "East", "South", "West")
 _HAND_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 
 
@@ -52,21 +53,8 @@ class Table:
         self.ascii = ascii
         self.players = rules.players
         self.teams = rules.teams
-        compass = self.players == 4 and tuple(map(tuple, self.teams)) == ((0, 2), (1, 3))
-        self.seat_names: tuple[str, ...]
-        if compass:
-            self.seat_names = _COMPASS
-        else:
-            self.seat_names = tuple(f"Seat {s + 1}" for s in range(self.players))
-        sides = []
-        for team in self.teams:
-            if len(team) == 1:
-                sides.append(self.seat_names[team[0]])
-            elif compass:
-                sides.append("-".join(self.seat_names[s] for s in team))
-            else:
-                sides.append("Seats " + " & ".join(str(s + 1) for s in team))
-        self.side_names = tuple(sides)
+        self.seat_names: tuple[str, ...] = seat_names(rules)
+        self.side_names: tuple[str, ...] = side_names(rules)
         self.side_of = {seat: t for t, team in enumerate(self.teams) for seat in team}
 
     @property
@@ -106,21 +94,44 @@ class Table:
     def contract(self, contract: Contract | None) -> str:
         return "no contract" if contract is None else str(contract)
 
-    def hand(self, cards: Sequence[Card], trump: Suit | None = None) -> str:
-        """A hand sorted by suit: jokers, trump, then the other suits, high to low."""
-        jokers = sorted((c for c in cards if c.suit is None), reverse=True)
+    def in_hand_order(self, cards: Iterable[Card], trump: Suit | None = None) -> list[Card]:
+        """``cards`` in the order a hand is shown: jokers, trump, then the
+        other suits (spades, hearts, clubs, diamonds), each high to low."""
         order = [trump] if trump is not None else []
         order += [s for s in _HAND_ORDER if s != trump]
-        groups = [" ".join(str(c) for c in jokers)] if jokers else []
-        for suit in order:
-            ranks = sorted((c for c in cards if c.suit is suit), reverse=True)
-            if not ranks:
+        place: dict[Suit | None, int] = {suit: i + 1 for i, suit in enumerate(order)}
+        return sorted(cards, key=lambda c: (place.get(c.suit, 0), -int(c.rank)))
+
+    def hand(self, cards: Sequence[Card], trump: Suit | None = None) -> str:
+        """A hand sorted by suit (see :meth:`in_hand_order`): ``BJ   ♠ K 7   ♥ 3``."""
+        groups: list[list[Card]] = []
+        for card in self.in_hand_order(cards, trump):
+            if groups and groups[-1][0].suit is card.suit:
+                groups[-1].append(card)
+            else:
+                groups.append([card])
+        shown = []
+        for group in groups:
+            suit = group[0].suit
+            if suit is None:
+                shown.append(" ".join(str(c) for c in group))
                 continue
             letters = " ".join(
-                "10" if c.rank.letter == "T" and not self.ascii else c.rank.letter for c in ranks
+                "10" if c.rank.letter == "T" and not self.ascii else c.rank.letter for c in group
             )
-            groups.append(f"{self.suit(suit)} {letters}")
-        return "   ".join(groups) if groups else "(no cards)"
+            shown.append(f"{self.suit(suit)} {letters}")
+        return "   ".join(shown) if shown else "(no cards)"
+
+    def plays(self, plays: Iterable[tuple[int, Card]]) -> str:
+        """Cards with their players, in the order played: ``North 7♠, East K♠``."""
+        return ", ".join(f"{self.seat(s)} {self.card(c)}" for s, c in plays)
+
+    def calls(self, first: int, calls: Sequence[Move]) -> str:
+        """Calls in calling order, each with its seat (call ``i`` is made by
+        the seat ``i`` places clockwise from ``first``): ``West bid 3, North pass``."""
+        return ", ".join(
+            f"{self.seat((first + i) % self.players)} {self.move(c)}" for i, c in enumerate(calls)
+        )
 
     def scores(self, scores: Sequence[int]) -> str:
         return ", ".join(f"{self.side(t)} {p}" for t, p in enumerate(scores))

@@ -1,11 +1,13 @@
 """Telling a game as it is played: a :class:`Narrator` turns each move (the
 state before, the move, the state after) into lines a person can follow.
 
-Per deal: the dealer, the hand size, the turn-up and trump; the calls, each
-labelled by its seat; the contracts; every trick (who led, the cards, who won
-it); the deal's tricks and points per side and the running score.  Only what
-the whole table sees is told (the hands only when asked for, when nobody at
-the table is a person).
+Per deal: the dealer, the hand size, the turn-up and trump; the calls in
+calling order, each labelled by its seat; the contracts; every trick (each
+card with its player, in the order played, and who won it); the deal's tricks
+and points per side and the running score.  ``quiet`` tells each deal on one
+line, with the same names.  Only what the whole table sees is told (the hands
+only when asked for, when nobody at the table is a person).  Seats and sides
+are named (North, N-S; see :mod:`backalley.cli.text`) and deals counted from 1.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class Narrator:
         self.write = write
         self.show_hands = show_hands
         self.quiet = quiet
-        self._calls: list[str] = []
+        self._calls = ""
         self._tricks = 0
 
     # --------------------------------------------------------------- events
@@ -62,27 +64,31 @@ class Narrator:
                 else:
                     winner = after.tricks[-1].winner
                 self._tricks += 1
-                leader = t.seat(trick[0][0])
-                cards = " ".join(f"{t.card(c):>3}" for _s, c in trick)
-                self.write(
-                    f"  Trick {self._tricks:>2}: {leader:<7} leads {cards}   "
-                    f"won by {t.seat(winner)}"
-                )
+                self.write(f"  Trick {self._tricks:>2}: {t.plays(trick)}   won by {t.seat(winner)}")
             if scored:
                 self._deal_end(after)
             return
-        if self.quiet:
-            return
         if isinstance(move, NameTrump):
-            self.write(f"  {t.seat(seat)} names trump: {t.suit(move.suit)}.")
+            if not self.quiet:
+                self.write(f"  {t.seat(seat)} names trump: {t.suit(move.suit)}.")
             return
-        self._calls.append(f"{t.seat(seat)} {t.move(move)}")
-        if after.phase is Phase.BIDDING and not after.calls and not scored:
-            self._bids()
+        if before.phase is not Phase.BIDDING:
+            return
+        ended = after.phase is not Phase.BIDDING or not after.calls
+        if not ended:
+            return
+        self._calls = t.calls(before.first_bidder, (*before.calls, move))
+        if self.quiet:
+            if scored:  # a deal the calls alone settle
+                self._quiet_deal(after)
+            return
+        self.write("  Bids: " + self._calls)
+        if scored:
+            self._deal_end(after)
+        elif after.phase is Phase.BIDDING:
             self.write("  Nobody contracted: the deal is thrown in and dealt again.")
             self._deal_header(after)
-        elif after.phase is not Phase.BIDDING:
-            self._bids()
+        else:
             contracts = after.contracts or ()
             parts = [f"{t.side(s)} {t.contract(c)}" for s, c in enumerate(contracts)]
             line = "  Contracts: " + ", ".join(parts)
@@ -93,19 +99,12 @@ class Narrator:
     def finish(self, state: GameState) -> None:
         """The end of the game (or of the part of it that was played)."""
         t = self.table
-        if self.quiet:
-            teams = "team" if len(t.teams) < t.players else "seat"
-            if state.winner is None:
-                verdict = "a draw" if state.is_over else "not finished"
-                self.write(f"Final scores {list(state.scores)}: {verdict}.")
-            else:
-                self.write(f"Final scores {list(state.scores)}: {teams} {state.winner} wins.")
-            return
-        if state.deal_results:
+        if not self.quiet:
+            if state.deal_results:
+                self.write("")
+                for line in score_table(t, state.deal_results):
+                    self.write(line)
             self.write("")
-            for line in score_table(t, state.deal_results):
-                self.write(line)
-        self.write("")
         if not state.is_over:
             self.write(
                 f"Stopped after {state.deals_played} deals. Score: {t.scores(state.scores)}."
@@ -136,12 +135,8 @@ class Narrator:
         if self.show_hands:
             for seat, hand in enumerate(state.hands):
                 self.write(f"  {t.seat(seat):<7} {t.hand(hand, state.trump)}")
-        self._calls = []
+        self._calls = ""
         self._tricks = 0
-
-    def _bids(self) -> None:
-        self.write("  Bids: " + ", ".join(self._calls))
-        self._calls = []
 
     def _deal_end(self, after: GameState) -> None:
         t = self.table
@@ -160,12 +155,23 @@ class Narrator:
             self._deal_header(after)
 
     def _quiet_deal(self, after: GameState) -> None:
-        from backalley.render.report import describe_deal
-
-        totals = [0] * len(after.scores)
-        for result in after.deal_results:
-            totals = [a + b for a, b in zip(totals, result.points)]
-        self.write(describe_deal(after.rules, after.deal_results[-1], tuple(totals)))
+        """The deal just scored on one line: ``Deal  1: 13 cards, South deals,
+        trump ♣ (turn-up 5♣) | bids West bid 3, ... | contracts N-S 3, E-W 5 |
+        tricks N-S 8, E-W 5 | points N-S +20, E-W +25 | score N-S 20, E-W 25``."""
+        t = self.table
+        r = after.deal_results[-1]
+        turn = f" (turn-up {t.card(r.turn_up)})" if r.turn_up is not None else ""
+        contracts = ", ".join(f"{t.side(s)} {t.contract(c)}" for s, c in enumerate(r.contracts))
+        if r.declarer is not None:
+            contracts += f"; declarer {t.seat(r.declarer)}"
+        tricks = ", ".join(f"{t.side(s)} {n}" for s, n in enumerate(r.tricks))
+        points = ", ".join(f"{t.side(s)} {p:+d}" for s, p in enumerate(r.points))
+        self.write(
+            f"Deal {r.number:>2}: {r.hand_size} {'card' if r.hand_size == 1 else 'cards'}, "
+            f"{t.seat(r.dealer)} deals, trump {t.suit(r.trump)}{turn} | bids {self._calls} | "
+            f"contracts {contracts} | tricks {tricks} | points {points} | "
+            f"score {t.scores(after.scores)}"
+        )
 
 
 def made(contracted: int, taken: int) -> bool:

@@ -12,21 +12,37 @@ A file may start from a registered variant and override parts::
     [bidding]                   # no type (or the same type): override parameters only
     hook = true
 
-Unknown keys, wrong types and unknown ``type`` tags are refused with the path
-to the offending key (:class:`~backalley.SerializationError`); parts that do
-not fit together raise :class:`~backalley.RuleSetError`.
+    [schedule]                  # a form: what Schedule.fixed(10, 5) builds
+    type = "fixed"
+    hand_size = 10
+    deals = 5
+
+Each part's ``type`` is one of its registered tags, or a form of one of its
+classes (:mod:`backalley.io.houserule_keys`, where every key of every part
+is listed with its value type and default).
+
+A file that is not such a rule set raises :class:`HouseRulesError` (a
+:class:`~backalley.SerializationError` and a :class:`~backalley.RuleSetError`)
+naming every problem found in one reading, each with its dotted key, what is
+wrong and what would work (``bidding.min_bid: -1 is below 0; give a whole
+number >= 0``): every unknown key, every bad value of every part and, when
+each part could be read, every way the parts do not fit together.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from backalley.errors import RuleSetError, SerializationError
-from backalley.io.serialize import rules_from_data, rules_to_data
-from backalley.io.serialize.common import read_at_most
+from backalley.io.houserule_keys import table_types, toml_value
+from backalley.io.houserule_problems import Problem, problems_of, read_part
+from backalley.io.serialize import policy_to_data, rules_from_data, rules_to_data
+from backalley.io.serialize.common import RulesDocumentError, read_at_most
+from backalley.rules.registry import PART_NAMES
 from backalley.rules.ruleset import RuleSet
 
 if sys.version_info >= (3, 11):
@@ -34,30 +50,68 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-__all__ = ["dumps_toml", "load", "loads"]
+__all__ = ["HouseRulesError", "dumps_toml", "load", "loads"]
 
 
 MAX_FILE_SIZE = 1_000_000
 """The largest house-rules text read, in characters (or bytes): a rule file is a few hundred."""
 
 
+class HouseRulesError(RulesDocumentError):
+    """Every problem of a house-rules text (both a
+    :class:`~backalley.SerializationError` and a :class:`~backalley.RuleSetError`).
+
+    ``problems`` holds one sentence per problem, each starting with the dotted
+    key it concerns (``bidding.min_bid: -1 is below 0; give ...``; a problem
+    of the parts' fit starts with the parts instead); ``paths`` the JSON path
+    of each (``$.bidding.min_bid``; ``$`` for the whole file); ``path`` is the
+    first of them and ``file`` the file read (``None`` for a text).  ``str()``
+    is one line per problem, each starting with the file's name.
+    """
+
+    def __init__(
+        self,
+        problems: Sequence[str],
+        paths: Sequence[str] | None = None,
+        file: str | None = None,
+    ) -> None:
+        self.problems = tuple(problems)
+        self.paths = tuple(paths) if paths is not None else ("$",) * len(self.problems)
+        self.path = self.paths[0] if self.paths else "$"
+        self.file = file
+        self.message = "\n".join(self.problems)
+        lines = [f"{file}: {p}" if file else p for p in self.problems]
+        Exception.__init__(self, "\n".join(lines))
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.problems, self.paths, self.file))
+
+    def in_file(self, file: str) -> HouseRulesError:
+        """The same problems, found in ``file``."""
+        return HouseRulesError(self.problems, self.paths, file)
+
+    @classmethod
+    def found(cls, problems: Sequence[Problem]) -> HouseRulesError:
+        """The error of the problems a reading found (see
+        :func:`~backalley.io.houserule_problems.problems_of`)."""
+        return cls([p.text for p in problems], [p.path for p in problems])
+
+
 def loads(text: str | bytes, *, format: str = "toml") -> RuleSet:
     """A rule set from TOML (``format="toml"``) or JSON (``format="json"``) text.
 
     ``text`` may be bytes: TOML must be UTF-8, JSON UTF-8, UTF-16 or UTF-32.
-    Anything that is not such a rule set raises
-    :class:`~backalley.SerializationError` (or :class:`~backalley.RuleSetError`
-    for parts that do not fit together), never another exception.
+    Anything that is not such a rule set raises :class:`HouseRulesError`
+    naming every problem found (see the module docstring), never another
+    exception.
     """
     if format not in ("toml", "json"):
-        raise SerializationError(
-            f"unknown house-rules format {format!r:.40}; use 'toml' or 'json'", "$"
-        )
+        raise HouseRulesError([f"unknown house-rules format {format!r:.40}; use 'toml' or 'json'"])
     if not isinstance(text, (str, bytes, bytearray)):
-        raise SerializationError(f"expected {format.upper()} text, got {type(text).__name__}", "$")
+        raise HouseRulesError([f"expected {format.upper()} text, got {type(text).__name__}"])
     if len(text) > MAX_FILE_SIZE:
-        raise SerializationError(
-            f"the text is {len(text)} long; house rules are at most {MAX_FILE_SIZE}", "$"
+        raise HouseRulesError(
+            [f"the text is {len(text)} long; house rules are at most {MAX_FILE_SIZE}"]
         )
     data: Any
     try:
@@ -69,40 +123,80 @@ def loads(text: str | bytes, *, format: str = "toml") -> RuleSet:
             data = json.loads(text)
             if isinstance(data, dict):
                 data = {k: v for k, v in data.items() if k not in ("format", "version")}
-        return rules_from_data(data, "$")
+        return _rule_set(data)
     except RecursionError:
-        raise SerializationError("the rules are nested too deeply", "$") from None
+        raise HouseRulesError(["the rules are nested too deeply"]) from None
     except tomllib.TOMLDecodeError as exc:
-        raise SerializationError(f"not valid TOML: {exc}", "$") from None
-    except (SerializationError, RuleSetError):
+        raise HouseRulesError([f"not valid TOML: {exc}"]) from None
+    except HouseRulesError:
         raise
     except ValueError as exc:  # json.JSONDecodeError, UnicodeDecodeError, int too long
-        raise SerializationError(f"not valid {format.upper()}: {exc}", "$") from None
+        raise HouseRulesError([f"not valid {format.upper()}: {exc}"]) from None
+
+
+def _rule_set(data: Any) -> RuleSet:
+    """The rule set of a parsed document; every problem of one that is not
+    (:func:`~backalley.io.houserule_problems.problems_of`)."""
+    try:
+        return rules_from_data(_forms_built(data), "$")
+    except (SerializationError, RuleSetError) as exc:
+        first = exc
+    found = problems_of(data)
+    if found:
+        raise HouseRulesError.found(found) from None
+    # a refusal the reading key by key does not make: the reader's own words
+    if not isinstance(first, SerializationError):
+        raise HouseRulesError(first.problems) from None
+    key = first.path[2:] if first.path.startswith("$.") else ""
+    text = f"{key}: {first.message}" if key else first.message
+    raise HouseRulesError([text], [first.path]) from None
+
+
+def _forms_built(data: Any) -> Any:
+    """``data`` with each part given in a form (``type = "fixed"`` for a
+    schedule) replaced by the table of the part it builds."""
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    for part in PART_NAMES:
+        table = data.get(part)
+        if not isinstance(table, dict) or not isinstance(table.get("type"), str):
+            continue
+        kind = table_types(part).get(table["type"])
+        if kind is None or not kind.is_form:
+            continue
+        found: list[Problem] = []
+        policy = read_part(part, table, f"$.{part}", None, found)
+        if policy is None:
+            raise HouseRulesError.found(found)
+        out[part] = policy_to_data(policy)
+    return out
 
 
 def _utf8(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SerializationError(
-            f"not UTF-8 text (byte {exc.start}); save the file as UTF-8", "$"
+        raise HouseRulesError(
+            [f"not UTF-8 text (byte {exc.start}); save the file as UTF-8"]
         ) from None
 
 
 def load(path: str | Path) -> RuleSet:
     """A rule set from a ``.toml`` or ``.json`` file (by its suffix; TOML otherwise).
 
-    A file that cannot be read, is larger than :data:`MAX_FILE_SIZE` bytes
-    (never more is read), is not UTF-8 (TOML) or not UTF-8/16/32 (JSON),
-    or does not describe a rule set raises
-    :class:`~backalley.SerializationError` (or :class:`~backalley.RuleSetError`).
+    A file that cannot be read or is larger than :data:`MAX_FILE_SIZE` bytes
+    (never more is read) raises :class:`~backalley.SerializationError`; one
+    that is not UTF-8 (TOML) or not UTF-8/16/32 (JSON), or does not describe a
+    rule set, raises :class:`HouseRulesError` with every problem, each line
+    starting with the file's name.
     """
     path = Path(path)
     data = read_at_most(path, MAX_FILE_SIZE, "a house-rules file")
     try:
         return loads(data, format="json" if path.suffix.lower() == ".json" else "toml")
-    except SerializationError as exc:
-        raise SerializationError(f"{path}: {exc.message}", exc.path) from None
+    except HouseRulesError as exc:
+        raise exc.in_file(str(path)) from None
 
 
 def dumps_toml(rules: RuleSet) -> str:
@@ -115,7 +209,7 @@ def dumps_toml(rules: RuleSet) -> str:
     data = rules_to_data(rules)
     lines = []
     if rules.name:
-        lines.append(f"name = {_toml(rules.name)}")
+        lines.append(f"name = {toml_value(rules.name)}")
     for part, table in data.items():
         if part == "name":
             continue
@@ -123,27 +217,5 @@ def dumps_toml(rules: RuleSet) -> str:
         lines.append(f"[{part}]")
         for key, value in table.items():
             if value is not None:  # TOML has no null: read back as the option's default
-                lines.append(f"{key} = {_toml(value)}")
+                lines.append(f"{key} = {toml_value(value)}")
     return "\n".join(lines) + "\n"
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        # JSON's escapes are TOML's, except for characters beyond the BMP (surrogate
-        # pairs): write every character as itself and escape only what TOML requires.
-        # and DEL, which JSON writes as itself but TOML forbids
-        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):  # a structured option: an inline table, its None fields left out
-        inner = ", ".join(f"{k} = {_toml(v)}" for k, v in value.items() if v is not None)
-        return f"{{ {inner} }}"
-    if value is None:
-        raise SerializationError(
-            "TOML has no null for an item of a list; write these rules as JSON"
-        )
-    raise TypeError(value)  # pragma: no cover

@@ -4,20 +4,24 @@
 a :class:`~backalley.PlayerView` (its own hand face up, the other hands as a
 count of cards) as a few lines of text::
 
-    gamerules · deal 1 of 25 · 13 cards · turn-up 7♥ · trump ♥
-    Bidding: West to act
-      North      bid 3   won 0  ♠ A K 5  ♥ Q 3 2  ...
-      East   D   pass    won 0  (13 cards)
+    gamerules · deal 1 of 25 · 13 cards · turn-up 5♣ · trump ♣
+    Trick 1 of 13: East to play
+      North (heuristic)     bid 2    won 0   ♠ A 7 5  ♣ K J 8  ♦ Q 10 9 5 3 2
+    ▶ East (heuristic)      bid 2    won 0   ♠ K 6 3  ♥ A* 10* 7* 3*  ♣ A 3 2
       ...
-    Scores: N-S 0 · E-W 0
+    Trick: West led 4♥, North 6♥
+    Legal: A♥ 10♥ 7♥ 3♥
+    Scores: N-S 0 (contract 3, won 0) · E-W 0 (contract 5, won 0)
 
-With ``ascii=True`` it uses letters only (``S: A K 5``, ``*`` for the seat to
+With ``ascii=True`` it uses letters only (``S: A K 5``, ``>`` for the seat to
 act).  :func:`table_of` reads the same facts into a :class:`Table`, which the
 picture (:mod:`backalley.render.svg`) draws too.
 
-Seats are named North, East, South, West (seats 0 to 3) in a four-player
-partnership game, and Seat 1 .. Seat n otherwise; sides are the partnerships
-(``N-S``, ``E-W``, with an en dash) or, in a cutthroat game, the seats.
+Seats and sides are named by :mod:`backalley.rules.seats`: North, East,
+South, West (seats 0 to 3) in a four-player partnership game, and Seat 1 ..
+Seat n otherwise; sides are the partnerships (``N-S``, ``E-W``, written
+with an en dash unless ``ascii``) or, in a cutthroat game, the seats.  Players' names (a record's
+``players``) are shown beside the seat names, never instead of them.
 
 This module reads only the public properties that states and views share
 (``rules.players``, ``rules.teams``, ``phase``, ``to_act``, ``dealer``,
@@ -28,7 +32,7 @@ that the engine can offer ``state.diagram()`` without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Union, cast
 
 import attrs
@@ -36,12 +40,13 @@ import attrs
 from backalley.cards import Card, Rank, Suit
 from backalley.errors import SetupError
 from backalley.moves import Move, Play
+from backalley.rules.seats import seat_names, side_names
 
 if TYPE_CHECKING:
     from backalley.engine.state import GameState
     from backalley.engine.views import PlayerView
 
-__all__ = ["SUIT_ORDER", "SeatFacts", "Table", "diagram", "seat_names", "table_of"]
+__all__ = ["SUIT_ORDER", "SeatFacts", "Table", "diagram", "table_of"]
 
 Position = Union["GameState", "PlayerView"]
 """A full state or one seat's view."""
@@ -55,29 +60,7 @@ SYMBOLS: dict[Suit, str] = {
     Suit.HEARTS: "♥",
     Suit.SPADES: "♠",
 }
-_COMPASS = ("North", "East", "South", "West")
 EN_DASH = "\u2013"
-
-
-def seat_names(players: int, teams: Sequence[Sequence[int]]) -> tuple[str, ...]:
-    """North, East, South, West for four players in two partnerships of
-    opposite seats; Seat 1 .. Seat n otherwise."""
-    if players == 4 and sorted(tuple(sorted(t)) for t in teams) == [(0, 2), (1, 3)]:
-        return _COMPASS
-    return tuple(f"Seat {s + 1}" for s in range(players))
-
-
-def side_names(names: Sequence[str], teams: Sequence[Sequence[int]], dash: str) -> tuple[str, ...]:
-    """A side's name: its seat's name, or the initials of a partnership (``N-S``)."""
-    out = []
-    for team in teams:
-        if len(team) == 1:
-            out.append(names[team[0]])
-        elif names[team[0]] in _COMPASS:
-            out.append(dash.join(names[s][0] for s in team))
-        else:
-            out.append(" + ".join(names[s] for s in team))
-    return tuple(out)
 
 
 def rank_text(card: Card) -> str:
@@ -117,6 +100,9 @@ class SeatFacts:
 
     seat: int
     name: str
+    """The seat's name: North, East, ... (or Seat 1 ..)."""
+    player: str | None
+    """Who sits there (a record's player name), shown beside the seat's name."""
     hand: tuple[Card, ...] | None
     """The cards, sorted for showing; ``None`` where they are hidden."""
     count: int
@@ -125,6 +111,11 @@ class SeatFacts:
     dealer: bool
     declarer: bool
     to_act: bool
+
+    @property
+    def label(self) -> str:
+        """The seat's name with its player beside it: ``North (heuristic)``, or ``North``."""
+        return self.name if self.player is None else f"{self.name} ({self.player})"
 
 
 @attrs.frozen
@@ -162,24 +153,36 @@ class Table:
         """Who led the current trick (``None`` before its first card)."""
         return self.trick[0][0] if self.trick else None
 
+    @property
+    def legal_cards(self) -> frozenset[Card]:
+        """The cards the seat to act may play now (empty outside the play, or
+        in a view of another seat)."""
+        return frozenset(m.card for m in self.legal if isinstance(m, Play))
+
 
 def table_of(
-    position: Position, *, names: Sequence[str] | None = None, dash: str = EN_DASH
+    position: Position, *, players: Sequence[str] | None = None, dash: str = EN_DASH
 ) -> Table:
     """The facts of ``position`` to draw (see :class:`Table`).
 
-    ``names`` replaces the seat names (one per seat).  Only what the position
-    knows is read: a view's other hands are counts.
+    Seats are named by the rules (:func:`backalley.rules.seats.seat_names`);
+    ``players`` gives who sits in each seat (one name per seat, e.g. a
+    record's players), shown beside the seat's name (an empty name, or the
+    seat's own name, is not repeated).  Sides' names join their
+    seats' initials with ``dash``.  Only what the position knows is read: a
+    view's other hands are counts.  Raises :class:`~backalley.SetupError` for
+    ``players`` that are not one text per seat.
     """
     rules = position.rules
     n = rules.players
     teams = rules.teams
-    if names is None:
-        names = seat_names(n, teams)
-    else:
-        names = tuple(names)
-        if len(names) != n or not all(isinstance(x, str) for x in names):
-            raise SetupError(f"names: give one name (text) per seat, {n} in all")
+    names = seat_names(rules)
+    if players is not None:
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise SetupError(f"players: give one name (text) per seat, {n} in all")
+        players = tuple(players)
+        if len(players) != n or not all(isinstance(x, str) for x in players):
+            raise SetupError(f"players: give one name (text) per seat, {n} in all")
     viewer: int | None = getattr(position, "seat", None)
     hands: list[tuple[Card, ...] | None]
     if viewer is None:
@@ -201,6 +204,7 @@ def table_of(
         SeatFacts(
             seat=s,
             name=names[s],
+            player=_player(players, s, names[s]),
             hand=None if hands[s] is None else sorted_hand(hands[s] or ()),
             count=counts[s],
             call=bids[s],
@@ -218,7 +222,7 @@ def table_of(
     if phase == "playing" and not trick and position.tricks:
         done = position.tricks[-1]
         last = (done.plays, done.winner)
-    sides = side_names(names, teams, dash)
+    sides = side_names(rules, dash=dash)
     contracts = position.contracts
     winner = rules.plan.game_winner(position.scores) if over else None
     if to_act is None:
@@ -257,6 +261,14 @@ def table_of(
     )
 
 
+def _player(players: Sequence[str] | None, seat: int, name: str) -> str | None:
+    """Who sits in ``seat``, unless no one is named or the name is the seat's own."""
+    if players is None:
+        return None
+    player = " ".join(players[seat].split())
+    return None if not player or player.lower() == name.lower() else player
+
+
 def _wins(team: Sequence[int]) -> str:
     return "wins" if len(team) == 1 else "win"
 
@@ -265,41 +277,55 @@ def _contract(contract: object) -> str | None:
     return None if contract is None else str(contract)
 
 
-def hand_text(cards: Iterable[Card], ascii: bool = False) -> str:
-    """A hand grouped by suit: ``BJ  ♠ A K 10  ♥ Q 3`` (``S: A K T  H: Q 3`` with ``ascii``)."""
+def hand_text(cards: Iterable[Card], ascii: bool = False, marked: Collection[Card] = ()) -> str:
+    """A hand grouped by suit: ``BJ  ♠ A K 10  ♥ Q 3`` (``S: A K T  H: Q 3`` with
+    ``ascii``); each card of ``marked`` is followed by ``*`` (``♥ Q* 3``)."""
     cards = sorted_hand(cards)
     groups: list[str] = []
-    jokers = [str(c) for c in cards if c.suit is None]
+
+    def star(card: Card, text: str) -> str:
+        return text + "*" if card in marked else text
+
+    jokers = [star(c, str(c)) for c in cards if c.suit is None]
     if jokers:
         groups.append(" ".join(jokers))
     for suit in SUIT_ORDER:
-        ranks = [c.rank.letter if ascii else rank_text(c) for c in cards if c.suit is suit]
+        ranks = [star(c, c.rank.letter if ascii else rank_text(c)) for c in cards if c.suit is suit]
         if ranks:
             head = f"{suit.letter}:" if ascii else SYMBOLS[suit]
             groups.append(head + " " + " ".join(ranks))
     return "  ".join(groups) if groups else "(no cards)"
 
 
+PLAYER_TEXT = 24
+"""The most characters of a player's name the text diagram shows (longer ones are cut)."""
+
+
 def diagram(
     position: Position,
     *,
     ascii: bool = False,
-    names: Sequence[str] | None = None,
+    players: Sequence[str] | None = None,
     legal: bool = False,
 ) -> str:
     """``position`` as a compact multi-line text table (see the module docstring).
 
     One line of deal facts (variant, deal, hand size, turn-up, trump), the
-    status (whose turn, to do what), one line per seat (``>`` marks the seat
-    to act, ``D`` the dealer, ``d`` the declarer; the call, the tricks won and
-    the hand, or the number of hidden cards), the current trick with who led,
-    and the scores with each side's contract.  ``ascii`` writes suits as
-    letters and separators as plain ASCII; ``legal`` adds a line with the
-    legal moves of the seat to act (as the position knows them).
+    status (whose turn, to do what), one line per seat (``▶``, ``>`` with
+    ``ascii``, marks the seat to act, ``D`` the dealer, ``d`` the declarer;
+    the seat's name with its player beside it when ``players`` are given
+    (``North (heuristic)``, a name longer than :data:`PLAYER_TEXT` characters
+    cut), the call, the tricks won and the hand, or the number of hidden
+    cards), the current trick by seat with the leader's card first and marked
+    (``Trick: West led 4♥, North 6♥``; between tricks, the last trick and who
+    won it), and the scores with each side's contract.  ``ascii`` writes suits
+    as letters and separators as plain ASCII.  ``legal`` marks the cards the
+    seat to act may play with ``*`` in its hand (as the position knows them:
+    a view of another seat marks none) and adds a line with its legal moves.
     """
     dash = "-" if ascii else EN_DASH
     dot = "|" if ascii else "·"
-    table = table_of(position, names=names, dash=dash)
+    table = table_of(position, players=players, dash=dash)
 
     def card(c: Card) -> str:
         return card_text(c, ascii)
@@ -320,21 +346,27 @@ def diagram(
     if table.viewer is not None:
         status += f" ({table.seats[table.viewer].name}'s view)"
     lines.append(status)
-    width = max(len(s.name) for s in table.seats)
-    for s in table.seats:
+    labels = [_label(s, ascii) for s in table.seats]
+    width = max(len(label) for label in labels)
+    marked = table.legal_cards if legal else frozenset()
+    for s, label in zip(table.seats, labels):
         mark = (">" if ascii else "▶") if s.to_act else " "
         tags = ("D" if s.dealer else " ") + ("d" if s.declarer else " ")
-        hand = f"({s.count} cards)" if s.hand is None else hand_text(s.hand, ascii)
+        if s.hand is None:
+            hand = f"({s.count} cards)"
+        else:
+            hand = hand_text(s.hand, ascii, marked if s.to_act else ())
         lines.append(
-            f"{mark} {s.name:<{width}} {tags}  {call_text(s.call):<8} won {s.won:<3} {hand}"
+            f"{mark} {label:<{width}} {tags}  {call_text(s.call):<8} won {s.won:<3} {hand}"
         )
     trick, last = table.trick, table.last_trick
     if trick:
-        plays = ", ".join(f"{table.seats[s].name} {card(c)}" for s, c in trick)
-        lines.append(f"Trick: {plays} ({table.seats[trick[0][0]].name} led)")
+        lines.append(f"Trick: {_plays(table, trick, ascii)}")
     elif last is not None:
-        plays = ", ".join(f"{table.seats[s].name} {card(c)}" for s, c in last[0])
-        lines.append(f"Last trick: {plays}, won by {table.seats[last[1]].name}")
+        plays, winner = last
+        lines.append(
+            f"Last trick: {_plays(table, plays, ascii)}, won by {table.seats[winner].name}"
+        )
     if legal and table.legal:
         lines.append("Legal: " + " ".join(_move_text(m, ascii) for m in table.legal))
     scores = []
@@ -347,6 +379,25 @@ def diagram(
         scores.append(text)
     lines.append("Scores: " + f" {dot} ".join(scores))
     return "\n".join(lines)
+
+
+def _label(seat: SeatFacts, ascii: bool) -> str:
+    """The seat's name with its player (cut to :data:`PLAYER_TEXT` characters)."""
+    player = seat.player
+    if player is None:
+        return seat.name
+    if len(player) > PLAYER_TEXT:
+        cut = "..." if ascii else "…"
+        player = player[: PLAYER_TEXT - len(cut)] + cut
+    return f"{seat.name} ({player})"
+
+
+def _plays(table: Table, plays: Sequence[tuple[int, Card]], ascii: bool) -> str:
+    """A trick by seat, the leader's card marked: ``West led 4♥, North 6♥``."""
+    return ", ".join(
+        f"{table.seats[s].name}{' led' if k == 0 else ''} {card_text(c, ascii)}"
+        for k, (s, c) in enumerate(plays)
+    )
 
 
 def _move_text(move: Move, ascii: bool) -> str:

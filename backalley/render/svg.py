@@ -2,17 +2,22 @@
 
 The picture shows the table from above: the seats around it with their names
 (North, East, South, West in a four-player partnership game, else Seat 1 ..
-Seat n), each hand (face up for a full :class:`~backalley.GameState` and for
-a :class:`~backalley.PlayerView`'s own seat, face down with its count for the
-hands a view does not see), the current trick in the middle with who led (or,
-between tricks, the last trick and who won it; during the bidding, the calls),
-the turn-up and the trump, each seat's call and tricks won, the dealer button,
-the seat to act, and the scores with each side's contract.
+Seat n; see :mod:`backalley.rules.seats`) and, when given, their players
+beside them (``North (heuristic)``), each hand (face up for a full
+:class:`~backalley.GameState` and for a :class:`~backalley.PlayerView`'s own
+seat, face down with its count for the hands a view does not see), the
+current trick in the middle with a ``led`` tag beside the leader's card (or,
+between tricks, the last trick with ``led`` and ``won`` beside its leader's
+and its winner's cards; during the bidding, the calls), the turn-up and the
+trump, each seat's call and tricks won, the dealer button, the seat to act,
+and the scores with each side's contract.
 
 The SVG is self-contained (no fonts, images or style sheets to fetch; suits
 are drawn as shapes, not font glyphs), has no ``id`` attributes (so several
 pictures can be inlined in one HTML page), and is meant to be read from 400
-pixels wide.  Notebooks show it through ``state._repr_svg_()``; a text table of
+pixels wide: it is drawn ``size`` pixels wide (480 by default) but never wider
+than the page or frame it is shown in (``max-width: 100%``), keeping its
+proportions.  Notebooks show it through ``state._repr_svg_()``; a text table of
 the same facts is :func:`backalley.render.diagram.diagram`.
 
 Only what the position knows is drawn: a view's picture holds no trace of a
@@ -37,9 +42,9 @@ from backalley.render.diagram import (
     Table,
     call_text,
     rank_text,
-    seat_names,
     table_of,
 )
+from backalley.rules.seats import COMPASS, seat_names
 
 __all__ = ["board"]
 
@@ -199,10 +204,13 @@ def _card_back(x: float, y: float) -> list[str]:
     ]
 
 
-def _outline(x: float, y: float, color: str, width: float = 2.6) -> str:
+def _outline(x: float, y: float, color: str, width: float = 2.6, kind: str = "") -> str:
+    """A frame round the card at ``x``, ``y``; ``kind`` becomes its ``class``
+    (``legal`` for the legal plays' frames)."""
+    cls = f' class="{kind}"' if kind else ""
     return (
-        f'<rect x="{_num(x - 1)}" y="{_num(y - 1)}" width="{CW + 2}" height="{CH + 2}" rx="4.5" '
-        f'fill="none" stroke="{color}" stroke-width="{width}"/>'
+        f'<rect{cls} x="{_num(x - 1)}" y="{_num(y - 1)}" width="{CW + 2}" height="{CH + 2}" '
+        f'rx="4.5" fill="none" stroke="{color}" stroke-width="{width}"/>'
     )
 
 
@@ -227,9 +235,13 @@ class _Slot:
     """``middle`` (top and bottom rows, one label line) or ``start``/``end`` (columns, two lines)."""
     trick: tuple[float, float]
     """The top-left corner of the seat's card in the trick."""
+    room: float
+    """The widest the label's first line may be."""
 
 
 CENTER = (WIDTH / 2, 220.0)
+COLUMN_LABEL = 190.0
+"""The widest a left or right seat's name line may be (it reaches over the felt)."""
 
 
 def _slots(n: int) -> list[_Slot]:
@@ -260,7 +272,8 @@ def _slots(n: int) -> list[_Slot]:
         angle = math.atan2(by - cy, bx - cx)
         tx = cx + 74 * math.cos(angle) - CW / 2
         ty = cy + 50 * math.sin(angle) - CH / 2
-        slots.append(_Slot(box, label, anchor, (round(tx, 1), round(ty, 1))))
+        room = box[2] - box[0] - 6 if anchor == "middle" else COLUMN_LABEL
+        slots.append(_Slot(box, label, anchor, (round(tx, 1), round(ty, 1)), room))
     return slots
 
 
@@ -337,13 +350,14 @@ def board(
     bottom: int | None = None,
     highlight: Move | Card | Iterable[Move | Card] | None = None,
     legal: bool = False,
-    names: Sequence[str] | None = None,
+    players: Sequence[str] | None = None,
 ) -> str:
     """An SVG picture of ``position`` (a :class:`~backalley.GameState` or a
     :class:`~backalley.PlayerView`), as text.
 
     ``size``
-        the picture's width in pixels (the height follows); default 480.
+        the picture's width in pixels (the height follows); default 480.  A
+        narrower page or frame shrinks it to fit (``max-width: 100%``).
     ``bottom``
         the seat drawn at the bottom of the table; by default the view's own
         seat, or South (seat 2) in a four-player partnership game, else seat 0.
@@ -356,19 +370,21 @@ def board(
         outline the legal plays of the seat to act in green and shade its
         other cards (when its hand is shown), or list its legal calls in the
         middle of the table.
-    ``names``
-        one name per seat instead of North/East/... (e.g. a record's players).
+    ``players``
+        who sits in each seat (one name per seat, e.g. a record's players),
+        written beside the seat's name: ``North (heuristic)``; a name too long
+        for its place is cut (``…``).  The seats keep their names.
 
     Raises :class:`~backalley.SetupError` for a seat that does not exist or a
     bad option.
     """
-    table = table_of(position, names=names)
+    table = table_of(position, players=players)
     n = len(table.seats)
     if bottom is None:
         if table.viewer is not None:
             bottom = table.viewer
         else:
-            bottom = 2 if seat_names(n, table.side_seats)[0] == "North" else 0
+            bottom = 2 if seat_names(position.rules) == COMPASS else 0
     if isinstance(bottom, bool) or not isinstance(bottom, int) or not 0 <= bottom < n:
         raise SetupError(f"bottom: there is no seat {bottom!r}; seats are 0 to {n - 1}")
     if size is not None and (
@@ -385,7 +401,7 @@ def board(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
         f'width="{_num(width)}" height="{_num(height)}" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" font-family={quoteattr(FONT)}>',
+        f'role="img" style="max-width:100%;height:auto" font-family={quoteattr(FONT)}>',
         f"<title>{escape(summary)}</title>",
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f7f5ef"/>',
     ]
@@ -396,7 +412,7 @@ def board(
         f'stroke="{FELT_EDGE}" stroke-width="2"/>'
     )
     out += _corners(table, marked_cards)
-    legal_plays = {m.card for m in table.legal if isinstance(m, Play)} if legal else set()
+    legal_plays = table.legal_cards if legal else frozenset()
     for seat in table.seats:
         playing = table.phase in ("playing", "game-over")
         out += _seat(seat, place[seat.seat], marked_cards, marked_calls, legal_plays, playing)
@@ -455,7 +471,7 @@ def _seat(
     slot: _Slot,
     marked: set[Card],
     calls: list[Move],
-    legal_plays: set[Card],
+    legal_plays: frozenset[Card],
     playing: bool,
 ) -> list[str]:
     out: list[str] = [f'<g class="seat" data-seat="{seat.seat}">']
@@ -473,13 +489,33 @@ def _seat(
             if card in marked:
                 out.append(_outline(x, y, GOLD))
             elif dim and card in legal_plays:
-                out.append(_outline(x, y, GREEN, 2.2))
+                out.append(_outline(x, y, GREEN, 2.2, kind="legal"))
     out.append("</g>")
     return out
 
 
+def _fit(player: str, room: float) -> str:
+    """`` (player)`` as written beside a seat's name in ``room`` pixels: whole,
+    or cut (``…``) keeping at least three letters, or nothing."""
+    text = f" ({player})"
+    if text_width(text, PLAYER_SIZE) <= room:
+        return text
+    for keep in range(len(player) - 1, 2, -1):
+        text = f" ({player[:keep].rstrip()}…)"
+        if text_width(text, PLAYER_SIZE) <= room:
+            return text
+    return ""
+
+
+PLAYER_SIZE = 12
+"""The font size of a player's name beside the seat's name (13, bold)."""
+BUTTON = 21.0
+"""The room the dealer button takes beside a seat's name."""
+
+
 def _label(seat: SeatFacts, slot: _Slot, calls: list[Move], playing: bool) -> list[str]:
-    """The seat's name (gold when it is to act), dealer button, call and tricks."""
+    """The seat's name with its player beside it (on gold when it is to act),
+    the dealer button, the call and the tricks won."""
     parts = [] if seat.call is None else [call_text(seat.call)]
     if seat.declarer:
         parts.insert(0, "declarer")
@@ -490,16 +526,19 @@ def _label(seat: SeatFacts, slot: _Slot, calls: list[Move], playing: bool) -> li
     detail = " · ".join(parts)
     call_marked = seat.call is not None and seat.call in calls
     x, y = slot.label
-    name_w = text_width(seat.name, 13, bold=True)
+    seat_w = text_width(seat.name, 13, bold=True)
+    detail_w = text_width(detail, 11)
+    button = BUTTON if seat.dealer else 0.0
+    room = slot.room - seat_w - button - (detail_w + 8 if slot.anchor == "middle" else 0)
+    player = "" if seat.player is None else _fit(seat.player, room)
+    name_w = seat_w + text_width(player, PLAYER_SIZE)
     out: list[str] = []
     if slot.anchor == "middle":
-        detail_w = text_width(detail, 11)
-        total = name_w + 8 + detail_w
-        start = x - total / 2
+        total = button + name_w + 8 + detail_w
+        start = x - total / 2 + button
         name_x, detail_x, line_y, detail_y = start, start + name_w + 8, y, y
     else:
         name_x = x if slot.anchor == "start" else x - name_w
-        detail_w = text_width(detail, 11)
         detail_x = x if slot.anchor == "start" else x - detail_w
         line_y, detail_y = y, y + 15
     if seat.to_act:
@@ -507,15 +546,16 @@ def _label(seat: SeatFacts, slot: _Slot, calls: list[Move], playing: bool) -> li
             f'<rect x="{_num(name_x - 4)}" y="{_num(line_y - 12)}" width="{_num(name_w + 8)}" '
             f'height="16" rx="8" fill="{GOLD}"/>'
         )
+    fill = INK if seat.to_act else "#ffffff"
+    beside = (
+        f'<tspan class="player" font-size="{PLAYER_SIZE}" font-weight="normal">'
+        f"{escape(player)}</tspan>"
+        if player
+        else ""
+    )
     out.append(
-        _text(
-            name_x,
-            line_y,
-            seat.name,
-            size=13,
-            weight="bold",
-            fill=INK if seat.to_act else "#ffffff",
-        )
+        f'<text class="seat-name" x="{_num(name_x)}" y="{_num(line_y)}" font-size="13" '
+        f'fill="{fill}" font-weight="bold">{escape(seat.name)}{beside}</text>'
     )
     if call_marked:
         out.append(
@@ -548,15 +588,14 @@ def _middle(
     """The trick (or the last trick, or the calls) and its caption."""
     out: list[str] = []
     cx, cy = CENTER
-    caption = ""
-    names = [s.name for s in table.seats]
     if table.trick:
         for seat, card in table.trick:
             x, y = place[seat].trick
             out += _card_face(card, x, y)
             if card in marked:
                 out.append(_outline(x, y, GOLD))
-        caption = f"{names[table.trick[0][0]]} led"
+        leader = table.trick[0][0]
+        out += _beside(place[leader], leader, "led", "lead")
     elif table.last_trick is not None:
         plays, winner = table.last_trick
         out.append('<g opacity="0.55">')
@@ -566,7 +605,13 @@ def _middle(
             if card in marked:
                 out.append(_outline(x, y, GOLD))
         out.append("</g>")
-        caption = f"last trick: {names[plays[0][0]]} led, {names[winner]} won"
+        leader = plays[0][0]
+        if leader == winner:
+            out += _beside(place[leader], leader, "led · won", "lead won")
+        else:
+            out += _beside(place[leader], leader, "led", "lead")
+            out += _beside(place[winner], winner, "won", "won")
+        out.append(_text(cx, cy + 4, "last trick", size=11, fill="#e8efe9", anchor="middle"))
     elif table.phase in ("bidding", "naming-trump"):
         for facts in table.seats:
             if facts.call is None:
@@ -579,11 +624,37 @@ def _middle(
             _text(cx, cy - 4, "Game over", size=20, weight="bold", fill="#ffffff", anchor="middle")
         )
         out.append(_text(cx, cy + 18, side, size=14, fill="#ffffff", anchor="middle"))
-    if caption:
-        out.append(_text(cx, cy + 92, caption, size=11, fill="#e8efe9", anchor="middle"))
     if legal and table.legal and not isinstance(table.legal[0], Play):
         out += _legal_calls(table.legal, cy + 84)
     return out
+
+
+def _beside(slot: _Slot, seat: int, text: str, kind: str) -> list[str]:
+    """A small tag (``led``, ``won``) just outside ``seat``'s card in the
+    trick, on the side facing the seat: it marks that card, wherever the
+    seat sits.  ``kind`` is the tag's ``class`` (``lead``, ``won``)."""
+    cx, cy = CENTER
+    x, y = slot.trick
+    mx, my = x + CW / 2, y + CH / 2
+    dx, dy = mx - cx, my - cy
+    length = math.hypot(dx, dy)
+    ux, uy = (dx / length, dy / length) if length else (0.0, 1.0)
+    w, h = text_width(text, 10, bold=True) + 10, 15.0
+
+    def reach(half_w: float, half_h: float) -> float:
+        """How far from a box's centre the ray along (ux, uy) leaves it."""
+        return min(half_w / abs(ux) if ux else math.inf, half_h / abs(uy) if uy else math.inf)
+
+    step = reach(CW / 2, CH / 2) + reach(w / 2, h / 2) + 3
+    tx, ty = mx + ux * step, my + uy * step
+    fill = GOLD if "lead" in kind.split() else "#ffffff"
+    return [
+        f'<g class="{kind}" data-seat="{seat}">',
+        f'<rect x="{_num(tx - w / 2)}" y="{_num(ty - h / 2)}" width="{_num(w)}" '
+        f'height="{_num(h)}" rx="7.5" fill="{fill}" stroke="{INK}" stroke-width="0.6"/>',
+        _text(tx, ty + 3.6, text, size=10, weight="bold", anchor="middle"),
+        "</g>",
+    ]
 
 
 def _chip(

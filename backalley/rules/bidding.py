@@ -648,7 +648,8 @@ class Auction(_BiddingPart):
         if self.min_bid > smallest:
             out.append(
                 f"bidding and schedule: the lowest bid {self.min_bid} exceeds the "
-                f"{smallest}-card deal"
+                f"{smallest}-card deal; lower min_bid to {smallest} or drop the deals of "
+                f"fewer than {self.min_bid} cards from the schedule"
             )
         if self.speakers is Speakers.ONE_PER_TEAM:
             seating = rules.seating
@@ -1103,14 +1104,22 @@ def _once_around_fit(
         if not bidding.pass_allowed and not numeric and (not bidding.board or board_can_run_out):
             out.append(
                 f"bidding and schedule: with {size} card(s) there is no pass and no numeric bid, "
-                "and board claims can run out, so a seat can be left with no legal call"
+                "and board claims can run out, so a seat can be left with no legal call; "
+                "allow a pass (pass_allowed = true), lower min_bid or max_bid_below_hand so that "
+                f"a number can be bid, or drop the {size}-card deal from the schedule"
             )
             break
         contracting = bidding.board or high >= max(low, 1)
         if not contracting and bidding.all_pass is not AllPass.PLAY_FOR_OVERTRICKS:
+            cures = ["board bids (board = true)"]
+            if size >= max(low, 1):
+                cures.append("a bid of the whole hand (max_bid_below_hand = 0)")
+            cures.append('playing such a deal for overtricks (all_pass = "play-for-overtricks")')
             out.append(
                 f"bidding and schedule: with {size} card(s) no call contracts for a trick, so "
-                f"every such deal is thrown in again forever (all_pass = {bidding.all_pass.value})"
+                f"every such deal is thrown in again forever (all_pass = {bidding.all_pass.value}); "
+                f"allow {', '.join(cures[:-1])} or {cures[-1]}, "
+                f"or drop the {size}-card deal from the schedule"
             )
             break
     return out

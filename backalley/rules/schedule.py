@@ -45,6 +45,10 @@ class Schedule(Part):
 
     tag: ClassVar[str] = "schedule"
     part: ClassVar[str] = "schedule"
+    forms: ClassVar[tuple[str, ...]] = ("fixed", "down_and_up", "up_and_down")
+    """The classmethods a house-rules file may name as the schedule's ``type``
+    (``type = "fixed"`` with ``hand_size`` and ``deals``; ``down-and-up``,
+    ``up-and-down``), their parameters as its keys."""
 
     hand_sizes: tuple[int, ...] = attrs.field(
         factory=lambda: Schedule.down_and_up().hand_sizes,

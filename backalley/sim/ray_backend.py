@@ -6,10 +6,18 @@ seeds and their outcomes are those of :func:`backalley.sim.simulate.run_local`,
 so :func:`backalley.sim.simulate.summarize` gives exactly the same summary for
 the same plan; only where the games are played differs.  Every node of the
 cluster must have ``backalley`` installed.
+
+Each game is one Ray task, so progress is reported game by game.  Ray's own
+messages are kept off the terminal when this module starts or joins Ray:
+only its errors are logged, its workers' output is not forwarded, and its
+known warnings at start-up are silenced; a Ray that the caller initialized
+is used as it is.
 """
 
 from __future__ import annotations
 
+import logging
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,10 +26,10 @@ from backalley.sim.simulate import (
     GameOutcome,
     Plan,
     Progress,
-    chunk_size,
-    chunks,
+    Task,
     plan_data,
-    play_tasks,
+    play_in_order,
+    play_one,
     worker_count,
 )
 
@@ -34,6 +42,27 @@ def _ray() -> Any:
     except ImportError:
         raise SetupError("the Ray backend needs Ray: pip install 'backalley[ray]'") from None
     return ray
+
+
+QUIET = {"logging_level": logging.ERROR, "log_to_driver": False, "configure_logging": True}
+"""How Ray is started or joined here: its driver logs errors only (no
+start-up notes or warnings, such as the one on token authentication) and the
+workers' output stays in Ray's log files."""
+
+
+def _start(ray: Any, address: str | None, cpus: int | None) -> None:
+    """Join the cluster at ``address``, or start a local instance of ``cpus``
+    CPUs, quietly (see :data:`QUIET`)."""
+    with warnings.catch_warnings():
+        # Ray warns of its own deprecations and settings as it starts; none
+        # is the user's to act on in a simulation.
+        warnings.simplefilter("ignore", FutureWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        if address:
+            ray.init(address=address, **QUIET)
+        else:
+            ray.init(num_cpus=cpus, include_dashboard=False, **QUIET)
 
 
 def local_cpus(cpus: int | None, games: int) -> int | None:
@@ -58,51 +87,35 @@ def iter_ray(
     cluster at ``address`` (``"auto"``: the one running on this machine), or
     starts a local instance with ``cpus`` CPUs (default: all; never more than
     the games or this machine's CPUs, see :func:`local_cpus`) and stops it at
-    the end.  At most a few tasks per CPU are in flight at once, so a long
-    simulation holds little in memory.
+    the end.  Each game is one task and ``progress`` hears of each as it
+    finishes (see :data:`~backalley.sim.simulate.Progress`).  At most a few
+    games per CPU are in flight at once, so a long simulation holds little
+    in memory.
     """
     ray = _ray()
     started = False
     if not ray.is_initialized():
         try:
-            if address:
-                ray.init(address=address, logging_level="WARNING", log_to_driver=False)
-            else:
-                ray.init(
-                    num_cpus=local_cpus(cpus, plan.games),
-                    include_dashboard=False,
-                    logging_level="WARNING",
-                    log_to_driver=False,
-                )
+            _start(ray, address, local_cpus(cpus, plan.games))
         except Exception as exc:  # Ray raises many kinds; each means "no cluster here"
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise SetupError(f"cannot start or reach {where}: {exc}") from None
         started = True
     try:
-        tasks = plan.tasks()
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        parts = chunks(tasks, chunk_size(len(tasks), workers))
-        remote = ray.remote(play_tasks)
+        remote = ray.remote(play_one)
         data = ray.put(plan_data(plan))
-        limit = 4 * workers
-        submitted = 0
-        pending: dict[Any, int] = {}
-        ready: dict[int, list[GameOutcome]] = {}
-        following = done = 0
-        while following < len(parts):
-            while submitted < len(parts) and len(pending) + len(ready) < limit:
-                pending[remote.remote(data, parts[submitted])] = submitted
-                submitted += 1
-            finished, _ = ray.wait(list(pending), num_returns=1)
-            for ref in finished:
-                ready[pending.pop(ref)] = ray.get(ref)
-            while following in ready:
-                part = ready.pop(following)
-                following += 1
-                yield from part
-                done += len(part)
-                if progress is not None:
-                    progress(done, len(tasks))
+
+        def submit(task: Task) -> Any:
+            return remote.remote(data, task)
+
+        def collect(refs: list[Any]) -> list[tuple[Any, GameOutcome]]:
+            finished, _ = ray.wait(refs, num_returns=1)
+            return [(ref, ray.get(ref)) for ref in finished]
+
+        yield from play_in_order(
+            plan.tasks(), submit, collect, limit=4 * workers, progress=progress
+        )
     finally:
         if started:
             ray.shutdown()

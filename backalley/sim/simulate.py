@@ -8,7 +8,11 @@ they are run (one process, worker processes, or Ray tasks, see
 
 - **Sides** are the rule set's sides (teams, or single seats in a cutthroat
   game) taken over the player positions: with ``players=("heuristic",
-  "random", "heuristic", "random")`` side 0 is the two heuristic bots.
+  "random", "heuristic", "random")`` side 0 is the two heuristic bots.  A
+  side is named by the seats its players take (in a duplicate simulation:
+  in the first game of each set), with the library's seat names
+  (:func:`backalley.side_name`): ``N-S`` and ``E-W``, or a seat's name
+  (``Seat 1``) when every player is alone.
 - **Duplicate** (``duplicate=True``): games come in sets with the same seed,
   so the same deck orders and first dealer, where the players move round the
   table by one side each game: every side plays every seat's cards once (two
@@ -20,7 +24,9 @@ they are run (one process, worker processes, or Ray tasks, see
   (a board: every trick).
 - :func:`iter_local` plays the games in at most ``jobs`` worker processes,
   and never more than there are games or CPUs (:func:`worker_count`): a
-  larger ``jobs`` is lowered, and the outcomes do not depend on it.
+  larger ``jobs`` is lowered, and the outcomes do not depend on it.  Each
+  game is one task, so its ``progress`` is told of every game as it
+  finishes (see :data:`Progress`).
 - :func:`summarize` adds the games up, in game order, into a :class:`Summary`
   per side: games won with a 95 % (Wilson) confidence interval, mean points
   per game and per deal, contracts made/set, boards made/set; ``to_data()``
@@ -38,14 +44,15 @@ import hashlib
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, TypeVar
 
 import attrs
 
 from backalley import GameRecord, GameState, RuleSet, from_json, new_game, to_json
 from backalley.bots import check_throw_ins, make_bot
 from backalley.errors import SetupError
+from backalley.rules.seats import seat_names, side_names
 
 __all__ = [
     "GameOutcome",
@@ -56,7 +63,9 @@ __all__ = [
     "Task",
     "available_cpus",
     "play_game",
+    "play_one",
     "plan_data",
+    "play_in_order",
     "play_tasks",
     "iter_local",
     "run_local",
@@ -66,7 +75,9 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int], None]
-"""Called with (games done, games in all) as games finish."""
+"""Called with (games done, games in all): once with 0 games done when the
+games start (after any worker processes or Ray are up), then once after each
+game that finishes, in the order they finish, so the counts go up by one."""
 
 Z_95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -235,11 +246,21 @@ PlanData = tuple[str, tuple[str, ...], int, int, bool, bool]
 """A plan as plain data: the rule set as JSON text, then the other fields."""
 
 
-def play_tasks(data: PlanData, tasks: Sequence[Task]) -> list[GameOutcome]:
-    """Play ``tasks`` of the plan given as plain data (for worker processes
-    and Ray tasks: the rule set travels as JSON text)."""
+def _plan_of(data: PlanData) -> Plan:
     rules_json, players, games, seed, duplicate, records = data
-    plan = Plan(from_json(rules_json, RuleSet), players, games, seed, duplicate, records)
+    return Plan(from_json(rules_json, RuleSet), players, games, seed, duplicate, records)
+
+
+def play_one(data: PlanData, task: Task) -> GameOutcome:
+    """Play the game ``task`` of the plan given as plain data (for worker
+    processes and Ray tasks: the rule set travels as JSON text, read again
+    for each game at a fraction of a millisecond)."""
+    return play_game(_plan_of(data), task)
+
+
+def play_tasks(data: PlanData, tasks: Sequence[Task]) -> list[GameOutcome]:
+    """Play ``tasks`` of the plan given as plain data, one after another."""
+    plan = _plan_of(data)
     return [play_game(plan, task) for task in tasks]
 
 
@@ -248,15 +269,49 @@ def plan_data(plan: Plan) -> PlanData:
     return (to_json(plan.rules), plan.players, plan.games, plan.seed, plan.duplicate, plan.records)
 
 
-def chunks(tasks: Sequence[Task], size: int) -> list[tuple[Task, ...]]:
-    """``tasks`` in consecutive chunks of at most ``size``."""
-    return [tuple(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+Handle = TypeVar("Handle")
 
 
-def chunk_size(games: int, workers: int) -> int:
-    """Chunks small enough to balance the workers and show progress, large
-    enough that sending them costs little."""
-    return max(1, min(50, games // (4 * max(1, workers))))
+def play_in_order(
+    tasks: Sequence[Task],
+    submit: Callable[[Task], Handle],
+    collect: Callable[[list[Handle]], list[tuple[Handle, GameOutcome]]],
+    *,
+    limit: int,
+    progress: Progress | None = None,
+) -> Iterator[GameOutcome]:
+    """Play ``tasks`` elsewhere, one game a task, and yield the outcomes in
+    game order.
+
+    ``submit`` starts one game and returns a handle on it; ``collect`` waits
+    until at least one of the handles given has finished and returns the
+    finished ones with their outcomes.  At most ``limit`` games are started
+    and not yet yielded at any time, so a long simulation holds little.
+    ``progress`` hears of each game as it finishes (see :data:`Progress`).
+    """
+    total = len(tasks)
+    if progress is not None:
+        progress(0, total)
+    pending: dict[Handle, int] = {}
+    ready: dict[int, GameOutcome] = {}
+    submitted = following = done = 0
+    while following < total:
+        while submitted < total and len(pending) + len(ready) < max(1, limit):
+            pending[submit(tasks[submitted])] = submitted
+            submitted += 1
+        for handle, outcome in collect(list(pending)):
+            ready[pending.pop(handle)] = outcome
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        while following in ready:
+            yield ready.pop(following)
+            following += 1
+
+
+def _finished(futures: list[Future[GameOutcome]]) -> list[tuple[Future[GameOutcome], GameOutcome]]:
+    finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+    return [(future, future.result()) for future in futures if future in finished]
 
 
 def available_cpus() -> int:
@@ -289,23 +344,22 @@ def iter_local(
     """
     tasks = plan.tasks()
     total = len(tasks)
-    done = 0
     workers = worker_count(jobs, total)
     if workers <= 1:
-        for task in tasks:
+        if progress is not None:
+            progress(0, total)
+        for done, task in enumerate(tasks, 1):
             yield play_game(plan, task)
-            done += 1
             if progress is not None:
                 progress(done, total)
         return
     data = plan_data(plan)
-    parts = chunks(tasks, chunk_size(total, workers))
-    with ProcessPoolExecutor(max_workers=min(workers, len(parts))) as pool:
-        for part in pool.map(play_tasks, [data] * len(parts), parts):
-            yield from part
-            done += len(part)
-            if progress is not None:
-                progress(done, total)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+
+        def submit(task: Task) -> Future[GameOutcome]:
+            return pool.submit(play_one, data, task)
+
+        yield from play_in_order(tasks, submit, _finished, limit=8 * workers, progress=progress)
 
 
 def run_local(plan: Plan, *, jobs: int = 1, progress: Progress | None = None) -> list[GameOutcome]:
@@ -331,6 +385,10 @@ class SideSummary:
     """One side's totals over a simulation."""
 
     side: int
+    name: str
+    """The side's name from its seats: ``N-S``, ``E-W``, or one seat's name."""
+    seats: tuple[str, ...]
+    """The names of the seats its players take (North, South; Seat 1)."""
     players: tuple[str, ...]
     games: int
     wins: int
@@ -341,6 +399,13 @@ class SideSummary:
     contracts_set: int
     boards_made: int
     boards_set: int
+
+    @property
+    def label(self) -> str:
+        """The side's name with its bots: ``N-S (heuristic)``, or
+        ``N-S (heuristic + random)`` when its players differ."""
+        bots = dict.fromkeys(self.players)
+        return f"{self.name} ({' + '.join(bots)})"
 
     @property
     def win_rate(self) -> float:
@@ -363,6 +428,9 @@ class SideSummary:
         low, high = self.win_interval
         return {
             "side": self.side,
+            "name": self.name,
+            "label": self.label,
+            "seats": list(self.seats),
             "players": list(self.players),
             "games": self.games,
             "wins": self.wins,
@@ -428,9 +496,13 @@ def summarize(plan: Plan, outcomes: Iterable[GameOutcome]) -> Summary:
             column = sums[name]
             for side, value in enumerate(getattr(o, name)):
                 column[side] += value
+    seats = seat_names(plan.rules)
+    sides_named = side_names(plan.rules)
     sides = tuple(
         SideSummary(
             side=s,
+            name=sides_named[s],
+            seats=tuple(seats[p] for p in plan.sides[s]),
             players=tuple(plan.players[p] for p in plan.sides[s]),
             games=games,
             wins=wins[s],

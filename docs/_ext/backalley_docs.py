@@ -19,6 +19,12 @@ Directives
     A table of every named rule option (each subclass of
     :class:`backalley.rules.Option`) and its values.
 
+``.. house-rule-keys::``
+    The key reference of house-rule files
+    (:func:`backalley.io.houserule_keys.reference`): per part, a table of the
+    values its ``type`` key may take (registered tags and forms) and, for
+    each, its keys with their value types and defaults.
+
 ``.. public-names:: MODULE``
     autodoc entries for every name in ``MODULE.__all__`` that is not yet
     documented (under any name) earlier in the build of this document, so
@@ -295,6 +301,57 @@ class RulePartsDirective(SphinxDirective):
                     params = nodes.paragraph("", "(no parameters)")
                 rows.append([_literal(part) if i == 0 else "", cell, params])
         return [_table(["part", "policy", "parameters (default)"], rows, [12, 40, 48])]
+
+
+class HouseRuleKeysDirective(SphinxDirective):
+    """``.. house-rule-keys::``: every key of a house-rules file, part by part."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from backalley.io.houserule_keys import reference
+        from backalley.rules.registry import PART_NAMES
+
+        _note_package_sources(self)
+        kinds = [k for k in reference() if k.build.__module__.startswith("backalley.")]
+        out: list[nodes.Node] = []
+        for part in PART_NAMES:
+            rows: list[list[nodes.Node | str]] = []
+            for kind in (k for k in kinds if k.part == part):
+                cell = nodes.container()
+                head = nodes.paragraph()
+                head += _literal(f'type = "{kind.name}"')
+                head += nodes.Text(" builds ")
+                target = kind.builds if kind.is_form else kind.builds.split(".")[0]
+                reftype = "meth" if kind.is_form else "class"
+                head += _py_ref(f"backalley.rules.{target}", kind.builds, reftype=reftype)
+                if kind.is_default:
+                    head += nodes.Text(" (the default)")
+                cell += head
+                self.state.nested_parse(StringList([kind.summary]), self.content_offset, cell)
+                keys = nodes.bullet_list()
+                for key in kind.keys:
+                    item = nodes.list_item()
+                    para = nodes.paragraph()
+                    para += _literal(key.name)
+                    para += nodes.Text(f": {key.words}; ")
+                    if key.required:
+                        para += nodes.strong("required", "required")
+                    else:
+                        para += nodes.Text("default ")
+                        para += _literal(key.default_text)
+                    item += para
+                    keys += item
+                if not len(keys):
+                    keys = nodes.paragraph("", "(no other keys)")
+                rows.append([cell, keys])
+            section_id = f"house-rule-keys-{part}"
+            section = nodes.section(ids=[section_id], names=[section_id])
+            title = f"[{part}]"
+            section += nodes.title(title, title)
+            section += _table(["type", "keys: value (default)"], rows, [45, 55])
+            out.append(section)
+        return out
 
 
 class RuleOptionsDirective(SphinxDirective):
@@ -587,6 +644,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("rules-sheet", RulesSheetDirective)
     app.add_directive("rule-parts", RulePartsDirective)
     app.add_directive("rule-options", RuleOptionsDirective)
+    app.add_directive("house-rule-keys", HouseRuleKeysDirective)
     app.add_directive("public-names", PublicNamesDirective)
     app.add_directive("backalley-position", PositionDirective)
     app.add_directive("backalley-run", RunDirective)
