@@ -388,7 +388,8 @@ def test_an_openspiel_mcts_bot_plays_a_game(
 def test_the_research_page_code_runs() -> None:
     page = Path(__file__).resolve().parent.parent / "docs" / "research.rst"
     blocks = page.read_text().split(".. code-block:: python\n")[1:]
-    assert blocks
+    assert len(blocks) >= 2
+    namespaces = []
     for block in blocks:
         lines = []
         for line in block.splitlines()[1:]:
@@ -397,8 +398,11 @@ def test_the_research_page_code_runs() -> None:
             lines.append(line[3:])
         namespace: dict[str, object] = {}
         exec(compile("\n".join(lines), str(page), "exec"), namespace)
-        state = namespace["state"]
-        assert state.legal_actions() == [54, *range(56, 69)]  # type: ignore[attr-defined]
+        namespaces.append(namespace)
+    state = namespaces[0]["state"]  # the first: a game dealt, the first call to make
+    assert state.legal_actions() == [54, *range(56, 69)]  # type: ignore[attr-defined]
+    searched = namespaces[1]  # the second: ISMCTS over resampled deals
+    assert searched["action"] in searched["state"].legal_actions()  # type: ignore[attr-defined]
 
 
 def test_importing_backalley_imports_no_framework() -> None:

@@ -26,6 +26,11 @@ algorithms and tests run on it::
   the order of this deal's tricks.
 - **Returns** come at the end: each seat gets its side's final score (its
   team's, or its own in a cutthroat game).  The game is general-sum.
+- **Resampling**: ``state.resample_from_infostate(player, sampler)`` is a
+  state the player cannot tell from this one, the cards it has not seen
+  drawn again from ``sampler`` (:func:`resample`), with a history of its own
+  that replays to it - what OpenSpiel's Python ISMCTS
+  (``open_spiel.python.algorithms.ismcts``) needs.
 
 Game parameters (``pyspiel.load_game("python_backalley", {...})`` takes them
 too), each checked where the game receives them (:func:`settings_of`):
@@ -44,14 +49,15 @@ from __future__ import annotations
 
 import base64
 import functools
-from collections.abc import Mapping, Sequence
+import numbers
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 import pyspiel
 
-from backalley.adapters.checks import first_deals, optional_whole, whole_number
+from backalley.adapters.checks import first_deals, is_whole, optional_whole, whole_number
 from backalley.adapters.encoding import (
     Actions,
     Table,
@@ -63,10 +69,10 @@ from backalley.adapters.encoding import (
     table_of_view,
 )
 from backalley.cards import CARDS
-from backalley.engine import lowlevel
+from backalley.engine import lowlevel, sampling
 from backalley.engine.setup import new_game
 from backalley.engine.state import GameState
-from backalley.errors import SerializationError, SetupError
+from backalley.errors import BackAlleyError, SerializationError, SetupError
 from backalley.io.serialize import from_json, to_json
 from backalley.io.serialize.limits import MAX_THROW_INS
 from backalley.moves import Move
@@ -331,6 +337,11 @@ class Track:
     """Each deal's state as dealt, with the number of moves made before it."""
     recalled: tuple[tuple[tuple[str, str], ...], ...] = ()
     """Each finished deal as each seat saw it: (with its hand, without)."""
+    deck: tuple[int, ...] = attrs.field(kw_only=True, eq=False, repr=False)
+    """The rule set's deck (card indices) and action ids, looked up once per
+    game (hashing a rule set for a cache look-up on every action costs more
+    than the action)."""
+    codes: Actions = attrs.field(kw_only=True, eq=False, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Track:
         return self
@@ -348,7 +359,13 @@ def _restore(rules_json: str, fixed_dealer: int | None, actions: list[int]) -> T
 
 def start(rules: RuleSet, dealer: int | None) -> Track:
     """The track of a new game (``dealer`` fixed, or ``None`` for a chance node)."""
-    return Track(rules=rules, fixed_dealer=dealer, first_dealer=dealer)
+    return Track(
+        rules=rules,
+        fixed_dealer=dealer,
+        first_dealer=dealer,
+        deck=_deck(rules),
+        codes=_actions(rules),
+    )
 
 
 @functools.lru_cache(maxsize=32)
@@ -367,7 +384,7 @@ def chance_outcomes(track: Track) -> list[tuple[int, float]]:
         n = track.rules.players
         return [(seat, 1.0 / n) for seat in range(n)]
     drawn = set(track.drawn)
-    left = [c for c in _deck(track.rules) if c not in drawn]
+    left = [c for c in track.deck if c not in drawn]
     return [(c, 1.0 / len(left)) for c in left]
 
 
@@ -385,7 +402,7 @@ def advance(track: Track, action: int) -> Track:
             )
         return attrs.evolve(track, actions=actions, first_dealer=action)
     if track.dealing:
-        deck = _deck(track.rules)
+        deck = track.deck
         if action not in deck or action in track.drawn:
             raise SetupError(f"{CARDS[action] if 0 <= action < 54 else action} cannot be drawn now")
         drawn = (*track.drawn, action)
@@ -406,7 +423,7 @@ def advance(track: Track, action: int) -> Track:
         )
     before = track.state
     assert before is not None
-    move = _actions(track.rules).move_of(action)
+    move = track.codes.move_of(action)
     after = before.apply(move)
     moves = (*track.moves, move)
     recalled = track.recalled
@@ -441,27 +458,46 @@ def is_over(track: Track) -> bool:
     return track.state is not None and not track.dealing and track.state.is_over
 
 
+def _receivers(track: Track) -> tuple[int | None, ...]:
+    """While a deal is being dealt: the seat each card drawn so far goes to
+    (``None`` for a card of the stock), as the engine deals the order - one
+    card at a time, clockwise from the dealer's left."""
+    n = track.rules.players
+    dealer, hand_size = _dealing(track)
+    if dealer is None:
+        return ()
+    dealt = n * hand_size
+    return tuple((dealer + 1 + k % n) % n if k < dealt else None for k in range(len(track.drawn)))
+
+
+def _dealing(track: Track) -> tuple[int | None, int]:
+    """The dealer and hand size of the deal being dealt."""
+    previous = track.state
+    if previous is None:
+        return track.first_dealer, track.rules.schedule.hand_sizes[0]
+    # the engine has moved on to the next deal's dealer and hand size
+    return previous.dealer, previous.hand_size
+
+
 def dealing_table(track: Track, seat: int) -> Table:
     """What ``seat`` knows while a deal is being dealt: its cards so far, the scores."""
     rules = track.rules
     n = rules.players
     previous = track.state
+    dealer, hand_size = _dealing(track)
     if previous is None:
-        dealer = track.first_dealer
-        hand_size = rules.schedule.hand_sizes[0]
         scores: tuple[int, ...] = (0,) * len(rules.teams)
         deals_played = 0
-    else:  # the engine has moved on to the next deal's dealer and hand size
-        dealer, hand_size = previous.dealer, previous.hand_size
+    else:
         scores, deals_played = previous.scores, previous.deals_played
     counts = [0] * n
     hand = []
-    if dealer is not None:
-        for k, card in enumerate(track.drawn[: n * hand_size]):
-            to = (dealer + 1 + k % n) % n
-            counts[to] += 1
-            if to == seat:
-                hand.append(CARDS[card])
+    for card, to in zip(track.drawn, _receivers(track)):
+        if to is None:
+            continue
+        counts[to] += 1
+        if to == seat:
+            hand.append(CARDS[card])
     return Table(
         players=n,
         sides=len(rules.teams),
@@ -508,6 +544,128 @@ def _deal_line(opening: GameState, seat: int, moves: Sequence[Move], private: bo
         f"hand {hand}, turn-up {turn}, discards {cards_text(view.discards)}; "
         + (" ".join(map(str, moves)) or "-")
     )
+
+
+# ------------------------------------------------------------- resampling
+
+
+class Uniform:
+    """Random draws from OpenSpiel's ``probability_sampler``: a callable that
+    returns a float uniform in [0, 1) (``pyspiel.UniformProbabilitySampler``,
+    ``random.Random(seed).random``).  ``randrange(n)`` is ``floor(u * n)``."""
+
+    __slots__ = ("_sampler",)
+
+    def __init__(self, sampler: Callable[[], float]) -> None:
+        if not callable(sampler):
+            raise SetupError(
+                f"the probability sampler must be a callable returning a float in [0, 1), "
+                f"not {sampler!r}"
+            )
+        self._sampler = sampler
+
+    def randrange(self, stop: int, /) -> int:
+        u = float(self._sampler())
+        if not 0.0 <= u <= 1.0:
+            raise SetupError(f"the probability sampler returned {u!r}, not a number in [0, 1)")
+        return min(int(u * stop), stop - 1)
+
+
+RESAMPLE_TRIES = 20
+"""Draws of the hidden hands tried before :func:`resample` gives up (a draw
+fails only when a rule's possible cards let through hands no deal gives)."""
+
+
+def resample(track: Track, seat: int, rng: sampling.Draws) -> Track:
+    """A track that ``seat`` cannot tell from ``track``: the same moves and
+    the same chance outcomes as far as ``seat`` has seen them, the cards it
+    has not seen drawn again with ``rng``.
+
+    - In a deal's play or bidding, the other seats' hands are drawn as the
+      ``montecarlo`` bot draws them (:func:`backalley.engine.sampling.sample_hands`:
+      each seat as many cards as it holds, from the cards it may still hold),
+      and the deal's chance outcomes become the deck order that deals them with
+      the deal's turn-up and discards (:func:`backalley.engine.sampling.deck_for`);
+      the moves of the deal are replayed on it.
+    - While a deal is being dealt, every card drawn so far that did not go to
+      ``seat`` is drawn again, uniformly among the cards ``seat`` does not hold.
+    - Before the first dealer is drawn, and at the end, ``track`` itself.
+
+    Finished deals are kept as they were: what ``seat`` never saw of them (the
+    stock, the hands of a thrown-in deal) has no bearing on the rest of the
+    game, each deal being dealt from a fresh deck.  Raises
+    :class:`~backalley.SetupError` for a seat that is not one, and
+    :class:`~backalley.BackAlleyError` when no deal fits what ``seat`` saw
+    (possible cards a user's rule left unsound).
+    """
+    rules = track.rules
+    if not is_whole(seat) and isinstance(seat, numbers.Integral) and not isinstance(seat, bool):
+        seat = int(seat)  # a numpy integer
+    if not is_whole(seat) or not 0 <= seat < rules.players:
+        raise SetupError(f"player_id must be a seat 0..{rules.players - 1}, not {seat!r}")
+    if track.first_dealer is None or is_over(track):
+        return track
+    if track.dealing:
+        return _redraw(track, seat, rng)
+    return _redeal(track, seat, rng)
+
+
+def _redraw(track: Track, seat: int, rng: sampling.Draws) -> Track:
+    """``track`` in the middle of a deal's chance nodes, the cards drawn so
+    far that ``seat`` did not receive drawn again."""
+    receivers = _receivers(track)
+    mine = {card for card, to in zip(track.drawn, receivers) if to == seat}
+    pool = [card for card in track.deck if card not in mine]
+    drawn = [
+        card if to == seat else pool.pop(rng.randrange(len(pool)))
+        for card, to in zip(track.drawn, receivers)
+    ]
+    start = len(track.actions) - len(track.drawn)
+    return _advance_all(attrs.evolve(track, actions=track.actions[:start], drawn=()), drawn)
+
+
+def _redeal(track: Track, seat: int, rng: sampling.Draws) -> Track:
+    """``track`` within a deal, the deal dealt again with the other seats'
+    hands drawn again, and the deal's moves replayed."""
+    state = track.state
+    assert state is not None
+    opening, at = track.openings[-1]
+    nodes = len(track.deck) - 1  # chance nodes per deal
+    start = (track.fixed_dealer is None) + (len(track.openings) - 1) * nodes + at
+    later = track.actions[start + nodes :]
+    # the track as this deal's dealing began; the opening stands in for the
+    # state before it (the same dealer, hand size and scores; dealt again by
+    # lowlevel.deal_order as that state would be)
+    base = attrs.evolve(
+        track,
+        actions=track.actions[:start],
+        orders=track.orders[:-1],
+        drawn=(),
+        moves=track.moves[:at],
+        state=opening if len(track.openings) > 1 else None,
+        dealing=True,
+        openings=track.openings[:-1],
+    )
+    view = state.view(seat)
+    for _ in range(RESAMPLE_TRIES):
+        hands = sampling.sample_hands(view, rng)
+        if hands is None:
+            break  # no cards fit the view: another draw cannot find any
+        try:
+            order, _opening = sampling.deck_for(view, hands)
+            return _advance_all(base, (*order[:-1], *later))
+        except BackAlleyError:
+            continue  # cards that fit, but no deal of them (or a move refused on them)
+    raise BackAlleyError(
+        f"no deal of the hidden cards fits what seat {seat} has seen "
+        "(a rule's possible cards are unsound?)"
+    )
+
+
+def _advance_all(track: Track, actions: Sequence[int]) -> Track:
+    for action in actions:
+        track = advance(track, action)
+    return track
 
 
 # ------------------------------------------------------------------ the bounds
@@ -608,6 +766,10 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
     dealer and hand size).
     """
 
+    _script: list[int] | None = None
+    """While :meth:`_at` rebuilds OpenSpiel's history: the player of each action."""
+    _step = 0
+
     def __init__(self, game: BackAlleyGame) -> None:
         super().__init__(game)
         self.track = start(game.rules, game.fixed_dealer)
@@ -617,6 +779,8 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
         return None if self.track.dealing else self.track.state
 
     def current_player(self) -> int:
+        if self._script is not None:
+            return self._script[self._step]
         track = self.track
         if is_over(track):
             return int(pyspiel.PlayerId.TERMINAL)
@@ -629,14 +793,55 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
         state = self.track.state
         if state is None or self.track.dealing or player != state.to_act:
             return []
-        ids = _actions(self.track.rules).id_of
+        ids = self.track.codes.id_of
         return sorted(ids(m) for m in state.legal_moves())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return chance_outcomes(self.track)
 
     def _apply_action(self, action: int) -> None:
+        if self._script is not None:
+            self._step += 1
+            return
         self.track = advance(self.track, int(action))
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> BackAlleyState:
+        """A state that ``player_id`` cannot tell from this one, the cards it
+        has not seen drawn again (OpenSpiel's ``ResampleFromInfostate``, which
+        ``open_spiel.python.algorithms.ismcts`` and other information-set
+        algorithms call).
+
+        ``probability_sampler`` is a callable returning a float uniform in
+        [0, 1) (``pyspiel.UniformProbabilitySampler(seed, 0., 1.)``, or
+        ``random.Random(seed).random``); every draw comes from it, so the same
+        numbers give the same state.  The state has the same information-state
+        string and tensor for ``player_id``, the same current player and legal
+        actions, and a history of its own: this one with the dealing chance
+        outcomes of the current deal changed to deal the cards drawn, which
+        replays to it (:func:`resample` says what is drawn again).
+        """
+        return self._at(resample(self.track, player_id, Uniform(probability_sampler)))
+
+    def _at(self, track: Track) -> BackAlleyState:
+        """A new state at ``track``, a track of as many actions by the same
+        players as this state's (OpenSpiel keeps the history itself, so each
+        action is applied again; the track is not moved on action by action)."""
+        if track is self.track:
+            clone: BackAlleyState = self.clone()
+            return clone
+        players = [int(step.player) for step in self.full_history()]
+        assert len(players) == len(track.actions)
+        state = BackAlleyState(self.get_game())
+        state._script, state._step = players, 0
+        try:
+            for action in track.actions:
+                state.apply_action(action)
+        finally:
+            del state._script, state._step
+        state.track = track
+        return state
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -644,7 +849,7 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
                 return f"first dealer {action}"
             return f"draw {CARDS[action]}"
         try:
-            return str(_actions(self.track.rules).move_of(int(action)))
+            return str(self.track.codes.move_of(int(action)))
         except ValueError:
             return f"action {action}"
 

@@ -11,7 +11,9 @@ Built in:
 - ``heuristic``: bids from hand strength and plays by card-play rules
   (:class:`~backalley.bots.heuristic.HeuristicBot`);
 - ``montecarlo``: samples the hidden hands and rolls each choice out
-  (:class:`~backalley.bots.montecarlo.MonteCarloBot`).
+  (:class:`~backalley.bots.montecarlo.MonteCarloBot`);
+- ``pimc``: samples the hidden hands, weighs them by the calls made, and
+  solves each choice double-dummy (:class:`~backalley.bots.pimc.PimcBot`).
 
 Every bot is reproducible from its seed.
 """
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from backalley.bots._base import THROW_IN_LIMIT, Bot, RandomBot, check_throw_ins
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import MonteCarloBot
+from backalley.bots.pimc import PimcBot
 from backalley.errors import SetupError
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "Bot",
     "HeuristicBot",
     "MonteCarloBot",
+    "PimcBot",
     "RandomBot",
     "bot_names",
     "check_throw_ins",
@@ -82,3 +86,4 @@ def make_bot(name: str, seed: object = None) -> Bot:
 register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
 register_bot("montecarlo", MonteCarloBot)
+register_bot("pimc", PimcBot)

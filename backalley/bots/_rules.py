@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from backalley.cards import CARDS
-from backalley.engine import lowlevel
+from backalley.engine import lowlevel, sampling
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
@@ -211,68 +211,13 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
     same rule set, scores and deal results, so the same deal index and deal
     context: :func:`backalley.engine.lowlevel.opening`), dealt from a deck order
     built so that the trump part's turn-up handling reproduces the view's
-    turn-up and discards, with the view's calls, trump and plays replayed.
+    turn-up and discards (:func:`backalley.engine.sampling.deck_for`), with
+    the view's calls, trump and plays replayed.
     When the deal is scored, its result is the one after the view's
     ``deal_results``.  Raises :class:`~backalley.BackAlleyError` when no
     such deal exists.
     """
-    n = view.rules.players
-    # the hands as dealt: the hands now plus each seat's played cards
-    dealt = list(hands)
-    for lead, cards, _win in lowlevel.history(view):
-        for k, card in enumerate(cards):
-            dealt[(lead + k) % n] |= 1 << card
-    for k, card in enumerate(lowlevel.trick_cards(view)):
-        dealt[(view.leader + k) % n] |= 1 << card
-    used = 0
-    for h in dealt:
-        used |= h
-    turn_up = lowlevel.turn_up_index(view)
-    discards = lowlevel.discard_bits(view)
-    rest = deck_bits(view.rules) & ~used & ~discards
-    if turn_up is not None:
-        rest &= ~(1 << turn_up)
-    rest_cards = [i for i in range(54) if rest >> i & 1]
-    up = [] if turn_up is None else [turn_up]
-    disc = [i for i in range(54) if discards >> i & 1]
-    candidates: list[tuple[list[int], list[int]]] = [(list(dealt), disc + up + rest_cards)]
-    if turn_up is not None and disc:
-        # a turned joker whose partner was discarded by its holder, who drew
-        # the next stock card instead: any seat may have been the holder
-        for seat in (view.seat, *range(n)):
-            drawn = dealt[seat] & ~JOKERS
-            if not drawn:
-                continue
-            card = drawn.bit_length() - 1
-            before = list(dealt)
-            before[seat] = (dealt[seat] & ~(1 << card)) | discards
-            candidates.append((before, [*up, card, *rest_cards]))
-            break
-    dealer = view.dealer
-    for before, stock in candidates:
-        order = _order(before, stock, dealer, n, view.hand_size)
-        try:
-            state = lowlevel.opening(view, order)
-        except BackAlleyError:  # pragma: no cover - the order is a whole deck
-            continue
-        if (
-            lowlevel.dealt_bits(state) == tuple(dealt)
-            and lowlevel.turn_up_index(state) == turn_up
-            and lowlevel.discard_bits(state) == discards
-        ):
-            return _replay(state, view)
-    raise BackAlleyError("no deal reproduces this view's turn-up and discards")
-
-
-def _order(hands: Sequence[int], stock: list[int], dealer: int, n: int, size: int) -> list[int]:
-    """The deck order that deals ``hands`` (one card at a time, clockwise from
-    the left of the dealer) and leaves ``stock`` (top first)."""
-    cards = [[i for i in range(54) if h >> i & 1] for h in hands]
-    order: list[int] = []
-    for k in range(size):
-        for offset in range(n):
-            order.append(cards[(dealer + 1 + offset) % n][k])
-    return order + stock
+    return _replay(sampling.deck_for(view, hands)[1], view)
 
 
 def _replay(state: GameState, view: PlayerView) -> GameState:

@@ -1,24 +1,36 @@
-"""The ``heuristic`` bot: bids from hand strength, plays by card-play rules.
+"""The ``heuristic`` bot: bids from a trick table fitted to double-dummy play,
+plays by card-play rules.
 
 It reads only its :class:`~backalley.PlayerView`, asks the view what is legal,
 and learns what each call would contract and what each trick is worth from the
 rule set's own bidding and scoring parts (through :mod:`backalley.bots._rules`),
 so it plays every rule set without knowing which one it is.
 
-**Bidding.** Each card of the hand gets a chance of taking a trick under the
-trump (the turn-up's suit, the fixed suit, or - when the declarer names trump
-later - the hand's best suit): a trump with no higher trump unseen is a sure
-trick, a lower one wins when the higher trumps are out of play (small deals
-leave many cards undealt) or when it is guarded by enough smaller trumps; a
-plain card likewise by the higher cards of its suit, less the chance that an
-opponent is void by the round it wins and ruffs; spare trumps add ruffs for
-voids and singletons.  The bids already made shrink the hand's share when
-they claim more tricks than are left.  From these chances comes the
-distribution of the side's tricks, and the bot makes the legal call (number,
+**Bidding.** The bot estimates its tricks from a table fitted to the
+double-dummy solver (:mod:`backalley.bots._tricks_table`, made by
+``benchmarks/fit_bidding.py``): the hand's features (:data:`FEATURES`: trump
+honours by how many higher trumps are unseen, trump length, plain masters and
+guarded kings and queens, long suits, voids and singletons with trumps) are
+weighed by the fitted row of its kind of table (the number of players, in
+partnerships or alone) and hand size.  The table gives the seat's *share* of
+its side's tricks, the side's tricks from this hand alone, and the spread of
+each; the hand's *sure tricks* (top trumps, and - once they can draw every
+trump an opponent may hold - its other trumps and plain masters) bound the
+side's tricks from below.  When trump is named later, the hand's best suit
+is taken.
+
+With a partner still to speak, the bot bids its share (its whole part; the
+partner reads the bid back as that share); the partner who speaks after it
+adds its own share to the bids of its side, and makes the legal call (number,
 pass, board, counter) whose contract gives the best expected points for its
-side less the other sides' - so it bids board when every trick is likely and
-counters when the auction's contract looks beatable by its own side.  Naming
-trump, the declarer names the suit in which its hand is strongest.
+side less the other sides' over the side's tricks (a normal law around the
+expected tricks, never below the sure tricks; the points come from the rule
+set's scoring).  The other sides' bids cap what is left.  A board is weighed
+on every deal where it is legal, against the numbers, by the same expected
+points, so it is bid when the side takes every trick with high confidence.
+In an ascending auction a partner's bid raises the side's estimate, and
+every call, counters included, is weighed by the same expected points.
+Naming trump, the declarer names the suit in which its hand is strongest.
 
 **Play.** A trick is worth, to the bot's side, the points one more trick adds
 for it plus the points it keeps from the others (averaged over how many tricks
@@ -38,16 +50,31 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import attrs
+
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
+from backalley.bots._tricks_table import ROWS, Row
 from backalley.engine.legality import Phase
 from backalley.engine.views import PlayerView
 from backalley.errors import SetupError
-from backalley.moves import Bid, Move, NameTrump, Play
+from backalley.moves import Bid, Move, NameTrump, Pass, Play
 from backalley.rules.bidding import Contract
 from backalley.rules.ruleset import RuleSet
 
-__all__ = ["HeuristicBot", "hand_chances", "trick_distribution"]
+__all__ = [
+    "FEATURES",
+    "HeuristicBot",
+    "TrickEstimate",
+    "estimate",
+    "features_of",
+    "hand_chances",
+    "hand_features",
+    "side_distribution",
+    "sure_tricks",
+    "table_row",
+    "trick_distribution",
+]
 
 _PLAIN = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 
@@ -76,7 +103,13 @@ def _void_chance(rounds: int, mean: float) -> float:
 
 def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[float]:
     """For each card of ``hand`` (the view's hand by default), the chance that
-    it takes a trick when ``t`` is the trump (see the module docstring)."""
+    it takes a trick when ``t`` is the trump: a trump with no higher trump
+    unseen is a sure trick, a lower one wins when the higher trumps are out of
+    play (small deals leave many cards undealt) or when it is guarded by
+    enough smaller trumps; a plain card likewise by the higher cards of its
+    suit, less the chance that an opponent is void by the round it wins and
+    ruffs; spare trumps add ruffs for voids and singletons.  (The bidding
+    before the trick table; kept for bots that want a chance per card.)"""
     rules = view.rules
     n = rules.players
     me = view.seat
@@ -139,6 +172,115 @@ def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[floa
     return [p + (1.0 - p) * low for p in chances]
 
 
+FEATURES: tuple[str, ...] = (
+    "const",
+    "lead",
+    "trump_top",
+    "trump_k1",
+    "trump_k2",
+    "trumps",
+    "trump_long",
+    "plain_top",
+    "plain_k1",
+    "king_guarded",
+    "queen_guarded",
+    "plain_long",
+    "ruffs",
+    "voids",
+)
+"""The hand features the fitted trick table weighs (:func:`hand_features`), in
+order: a constant; whether the seat's side leads (the bidder uses the chance
+of it); its trumps with no, at most one and at most two higher trumps unseen,
+all its trumps and the trumps past the third; its plain cards with no and at
+most one higher card of their suit unseen, the guarded kings and queens (one
+or two higher cards unseen, with as many smaller ones), the plain cards past
+the third of a suit; the ruffs (voids count two, singletons one, at most one a
+trump held) and the voids held with a trump.  "Unseen" is every card of the
+deck the seat cannot see: in the other hands or left in the stock."""
+
+
+def unseen_bits(view: PlayerView, hand: int | None = None) -> int:
+    """The cards of the deck the seat cannot see (``hand``: the view's hand by default)."""
+    hand = R.hand_bits(view) if hand is None else hand
+    return R.deck_bits(view.rules) & ~(hand | R.out_of_play_bits(view) | R.played_bits(view))
+
+
+def features_of(hand: int, unseen: int, t: int, lead: float = 0.0) -> tuple[float, ...]:
+    """The :data:`FEATURES` of ``hand`` (a bit set) with trump ``t`` when the
+    cards ``unseen`` are out of sight; ``lead`` fills the lead feature."""
+    tm = R.trump_mask(t)
+    mine_t = hand & tm
+    unseen_t = unseen & tm
+    top = k1 = k2 = 0
+    for card in _cards(mine_t):
+        k = (unseen_t & R.above(card)).bit_count()
+        top += k == 0
+        k1 += k <= 1
+        k2 += k <= 2
+    trumps = mine_t.bit_count()
+    p_top = p_k1 = kings = queens = long = short = voids = 0
+    for s in range(4):
+        if s == t:
+            continue
+        suit = _PLAIN[s]
+        mine_s = hand & suit
+        length = mine_s.bit_count()
+        if length == 0:
+            short += 2
+            voids += 1
+        elif length == 1:
+            short += 1
+        long += max(0, length - 3)
+        unseen_s = unseen & suit
+        for card in _cards(mine_s):
+            k = (unseen_s & R.above(card)).bit_count()
+            p_top += k == 0
+            p_k1 += k <= 1
+            kings += k == 1 and length >= 2
+            queens += k == 2 and length >= 3
+    return (
+        1.0,
+        lead,
+        float(top),
+        float(k1),
+        float(k2),
+        float(trumps),
+        float(max(0, trumps - 3)),
+        float(p_top),
+        float(p_k1),
+        float(kings),
+        float(queens),
+        float(long),
+        float(min(trumps, short)),
+        float(voids if trumps else 0),
+    )
+
+
+def hand_features(view: PlayerView, t: int, lead: float = 0.0) -> tuple[float, ...]:
+    """The :data:`FEATURES` of the view's hand with trump ``t``."""
+    hand = R.hand_bits(view)
+    return features_of(hand, unseen_bits(view, hand), t, lead)
+
+
+def sure_tricks(hand: int, unseen: int, t: int, hand_size: int) -> int:
+    """The tricks ``hand`` takes whoever holds the unseen cards, when it is on
+    lead or every card of it wins: its trumps with no higher trump unseen and,
+    when those are enough to draw every unseen trump one opponent may hold, its
+    other trumps and its plain cards with no higher card of their suit unseen."""
+    tm = R.trump_mask(t)
+    mine_t = hand & tm
+    unseen_t = unseen & tm
+    top = sum(1 for card in _cards(mine_t) if not unseen_t & R.above(card))
+    if top < min(unseen_t.bit_count(), hand_size):
+        return top
+    sure = mine_t.bit_count()
+    for s in range(4):
+        if s != t:
+            unseen_s = unseen & _PLAIN[s]
+            sure += sum(1 for card in _cards(hand & _PLAIN[s]) if not unseen_s & R.above(card))
+    return min(sure, hand_size)
+
+
 def trick_distribution(chances: Sequence[float]) -> list[float]:
     """The distribution of the number of tricks taken (``dist[k]`` = chance of
     ``k``) when each card takes a trick independently with its chance."""
@@ -180,21 +322,97 @@ def _points(
     return _table(rules, contracts, side, hand_size)[min(tricks, hand_size)]
 
 
-def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
+@attrs.frozen
+class TrickEstimate:
+    """What the fitted trick table says of a hand (see :func:`estimate`)."""
+
+    share: float
+    """The seat's expected share of its side's tricks (its own, with partnerships)."""
+    pair_sigma: float
+    """The spread of the side's tricks around the sum of its seats' shares."""
+    side: float
+    """The side's expected tricks from this hand alone (the partners' hands unknown)."""
+    side_sigma: float
+    """The spread of the side's tricks around :attr:`side`."""
+    mean_share: float
+    """The mean share of a seat's hand at this table and hand size."""
+    sure: int
+    """The tricks the hand takes for sure (:func:`sure_tricks`)."""
 
 
-def _poisson(mean: float, top: int) -> list[float]:
-    dist = [math.exp(-mean)]
-    for k in range(1, top + 1):
-        dist.append(dist[-1] * mean / k)
-    total = sum(dist)
-    return [x / total for x in dist]
+def table_row(players: int, partnered: bool, hand_size: int) -> Row:
+    """The trick table's row for a table of ``players`` (``partnered``: in
+    partnerships) and a hand size: the nearest fitted one (the same kind of
+    table first, then the nearest number of players, then hand size)."""
+    rows = [r for r in ROWS if r[1] == partnered] or list(ROWS)
+    return min(rows, key=lambda r: (abs(r[0] - players), abs(r[2] - hand_size), -r[2]))
+
+
+def _dot(weights: Sequence[float], features: Sequence[float]) -> float:
+    return sum(w * f for w, f in zip(weights, features))
+
+
+def estimate(view: PlayerView, t: int | None = None) -> TrickEstimate:
+    """The trick table's estimate for the view's hand with trump ``t`` (the
+    deal's trump by default): the hand's features weighed by the fitted row of
+    its table and hand size, the chance of its side leading (one in the number
+    of sides) counted in, and its sure tricks."""
+    rules = view.rules
+    t = R.trump_of(view) if t is None else t
+    teams = R.teams(rules)
+    partnered = any(len(team) > 1 for team in teams)
+    h = view.hand_size
+    row = table_row(rules.players, partnered, h)
+    lead = 1.0 / len(teams)
+    hand = R.hand_bits(view)
+    unseen = unseen_bits(view, hand)
+    feats = features_of(hand, unseen, t, lead)
+    pair, solo = row[4], row[6]
+    side_lead = pair[1] * len(teams[R.side_of(rules, view.seat)])
+    extra = lead * (1.0 - lead)
+    return TrickEstimate(
+        share=max(0.0, _dot(pair, feats)),
+        pair_sigma=math.sqrt(row[5] ** 2 + side_lead**2 * extra),
+        side=min(float(h), max(0.0, _dot(solo, feats))),
+        side_sigma=math.sqrt(row[7] ** 2 + solo[1] ** 2 * extra),
+        mean_share=row[8],
+        sure=sure_tricks(hand, unseen, t, h),
+    )
+
+
+def side_distribution(mean: float, sigma: float, hand_size: int, sure: int = 0) -> list[float]:
+    """The chance of each number of tricks 0..hand_size for a side expected to
+    take ``mean`` with spread ``sigma`` (a normal law rounded to whole tricks),
+    never fewer than ``sure``."""
+    sigma = max(sigma, 0.05)
+    scale = sigma * math.sqrt(2.0)
+    dist: list[float] = []
+    before = 0.0
+    for k in range(hand_size + 1):
+        upto = 1.0 if k == hand_size else 0.5 * (1.0 + math.erf((k + 0.5 - mean) / scale))
+        dist.append(max(0.0, upto - before))
+        before = upto
+    sure = min(max(0, sure), hand_size)
+    if sure:
+        dist[sure] += sum(dist[:sure])
+        for k in range(sure):
+            dist[k] = 0.0
+    return dist
+
+
+SHARE_MARGIN = 0.5
+"""A seat whose partner speaks after it bids its share less this, rounded (its
+share's whole part); the partner reads the bid as that share."""
+
+SIGMA_SCALE = 1.0
+"""The spread the bidding assumes, as a multiple of the table's."""
+
+OPPONENTS_WEIGHT = 1.0
+"""How much the last bidder trusts the tricks the other sides' calls leave,
+against its side's own estimate (1: as much as the table's spread says)."""
+
+PASS_SHARE = 0.4
+"""The share a partner who passed is taken to hold (at most the mean share)."""
 
 
 THROW_IN_PENALTY = 1e-6
@@ -226,25 +444,27 @@ class HeuristicBot:
     def _name_trump(self, view: PlayerView, moves: Sequence[Move]) -> Move:
         def strength(move: Move) -> float:
             suit = move.suit if isinstance(move, NameTrump) else None
-            t = 4 if suit is None else suit.index
-            return sum(hand_chances(view, t))
+            est = estimate(view, 4 if suit is None else suit.index)
+            return est.side + 0.01 * est.sure
 
         return max(moves, key=strength)
 
-    def _chances_for_bidding(self, view: PlayerView) -> list[float]:
+    def bidding_estimate(self, view: PlayerView) -> TrickEstimate:
+        """The trick table's estimate of the view's hand for the bidding: under
+        the deal's trump, or - when the declarer names trump later - under
+        the hand's best suit."""
         if R.trump_named_later(view):
-            options = [hand_chances(view, t) for t in range(4)]
-            return max(options, key=sum)
-        return hand_chances(view, R.trump_of(view))
+            return max((estimate(view, t) for t in range(4)), key=lambda e: (e.side, e.sure))
+        return estimate(view)
 
     def _call(self, view: PlayerView, moves: Sequence[Move]) -> Move:
         rules = view.rules
         n = rules.players
         h = view.hand_size
         me = view.seat
+        teams = R.teams(rules)
         my_side = R.side_of(rules, me)
-        sides = len(R.teams(rules))
-        chances = self._chances_for_bidding(view)
+        est = self.bidding_estimate(view)
         numeric = [m for m in moves if isinstance(m, Bid)]
         probe = R.contracts_if(view, numeric[0] if numeric else moves[0])
         # an auction's winning call makes a declarer; once-around bids do not
@@ -253,48 +473,91 @@ class HeuristicBot:
         )
         first = view.first_bidder
         said = {(first + i) % n: c for i, c in enumerate(view.calls)}
-        expected = sum(chances)
-        if not ascending:
-            # the bids already made claim tricks: shrink the hand's share
-            claimed = sum(c.tricks for s, c in said.items() if isinstance(c, Bid))
-            room = h - claimed
-            if expected > room > 0:
-                scale = max(0.5, room / expected)
-                chances = [p if p >= 1.0 else p * scale for p in chances]
-        dist = trick_distribution(chances)
-        # the partners' tricks
-        share = max(0.0, (h - expected) / max(1, n - 1))
-        for seat in R.teams(rules)[my_side]:
-            if seat == me:
-                continue
-            call = said.get(seat)
-            if ascending:
-                mean = share if not isinstance(call, Bid) else max(share, call.tricks - h / n)
-                part = _poisson(mean, h)
-            elif isinstance(call, Bid):
-                x = call.tricks
-                part = [0.0] * (x + 2)
-                part[x] = 0.5
-                part[x + 1] = 0.25
-                part[max(0, x - 1)] += 0.25
-            elif seat in said:  # passed
-                part = _poisson(min(share, 0.7), h)
-            else:  # speaks later and bids for itself
-                part = [1.0]
-            dist = _convolve(dist, part)
-        # the numbers worth weighing: around the side's expected tricks (less
-        # what a partner has already bid), and the lowest one offered
-        mean = sum(k * p for k, p in enumerate(dist))
-        if not ascending:
-            mean -= sum(
-                c.tricks
-                for s, c in said.items()
-                if isinstance(c, Bid) and s in R.teams(rules)[my_side]
-            )
+        partners = [s for s in teams[my_side] if s != me]
+        own_bids = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners)
+        if ascending:
+            mean, sigma = est.side, est.side_sigma
+            bids = [c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners]
+            if bids:
+                # the partner's bid: the side's tricks as it judged them
+                mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
+                sigma = math.sqrt(est.pair_sigma**2 + 0.5)
+            own_bids = 0
+            later = False
+        else:
+            later = any(s not in said for s in partners)
+            mean, var = est.share, est.pair_sigma**2
+            for s in partners:
+                call = said.get(s)
+                if call is None:
+                    continue
+                if isinstance(call, Bid) and call.tricks > 0:
+                    mean += call.tricks + SHARE_MARGIN
+                    var += 1.0 / 12.0
+                elif isinstance(call, Bid) or call == Pass():
+                    mean += min(est.mean_share, PASS_SHARE)
+                    var += 0.1
+                else:  # a board: the partner holds nearly every trick
+                    mean = float(h)
+            if later:
+                # the side's tricks from this hand alone, to weigh a board
+                mean, var = est.side, est.side_sigma**2
+            # the other sides' calls: when every other seat has spoken, the
+            # tricks they leave are a second estimate of the side's
+            others = [s for s in range(n) if s not in teams[my_side]]
+            if not later and others and all(s in said for s in others) and OPPONENTS_WEIGHT:
+                theirs = 0.0
+                for s in others:
+                    call = said[s]
+                    if isinstance(call, Bid) and call.tricks > 0:
+                        theirs += call.tricks + SHARE_MARGIN
+                    elif isinstance(call, Bid) or call == Pass():
+                        theirs += min(est.mean_share, PASS_SHARE)
+                    else:
+                        theirs = float(h)
+                left = max(0.0, h - theirs)
+                var_left = (est.pair_sigma**2 + len(others) / 12.0) / OPPONENTS_WEIGHT
+                mean = (mean * var_left + left * var) / (var + var_left)
+                var = var * var_left / (var + var_left)
+            else:
+                claimed = sum(
+                    c.tricks for s, c in said.items() if isinstance(c, Bid) and s in others
+                )
+                mean = min(mean, max(float(est.sure), h - claimed + 0.5 * SHARE_MARGIN))
+            sigma = math.sqrt(var)
+        dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
+        choice = self._best_call(view, moves, dist, mean - own_bids)
+        if later and (isinstance(choice, Bid) or choice == Pass()):
+            return self._share_call(moves, est.share - SHARE_MARGIN, choice)
+        return choice
+
+    @staticmethod
+    def _share_call(moves: Sequence[Move], target: float, fallback: Move) -> Move:
+        """The number nearest ``target`` (a pass for none, where offered)."""
+        want = max(0, math.floor(target + 0.5))
+        if want == 0 and Pass() in moves:
+            return Pass()
+        numbers = [m for m in moves if isinstance(m, Bid)]
+        if not numbers:
+            return fallback
+        return min(numbers, key=lambda m: (abs(m.tricks - want), m.tricks))
+
+    def _best_call(
+        self, view: PlayerView, moves: Sequence[Move], dist: Sequence[float], target: float
+    ) -> Move:
+        """The legal call whose contract gives the side the best expected
+        points less the other sides', over ``dist`` (the side's tricks); the
+        numbers weighed are those near ``target`` (the side's expected tricks
+        less its partners' bids) and the lowest one offered."""
+        rules = view.rules
+        h = view.hand_size
+        my_side = R.side_of(rules, view.seat)
+        sides = len(R.teams(rules))
+        numeric = [m for m in moves if isinstance(m, Bid)]
         weighed = [
             m
             for m in moves
-            if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - mean) <= 2.5
+            if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - target) <= 3.5
         ]
         best: tuple[float, int] | None = None
         choice = moves[0]
@@ -310,7 +573,6 @@ class HeuristicBot:
                 for k, p in enumerate(dist):
                     if p < 1e-4:
                         continue
-                    k = min(k, h)
                     mine = tables[my_side][k]
                     rest = 0.0
                     if sides > 1:

@@ -25,7 +25,10 @@ of the other sides, at the end of the deal.  Evaluators:
   ends the deal is valued from its result, without the evaluator).
 
 Settings: ``samples`` (most samples per decision), ``budget`` (seconds per
-decision: sampling stops when it is spent, after at least one sample) and
+decision: sampling stops when it is spent, after at least one sample),
+``clock`` (what the budget's seconds are: ``"cpu"``, the default, the
+process's CPU time - :func:`time.process_time`, which a busy machine does not
+shorten - or ``"wall"``, the wall clock, or any function returning seconds) and
 ``bid_candidates`` (how many of the heuristic's best calls are tried).
 Equivalent cards (touching ranks of a suit, no unseen card between them) are
 tried once.  The draw of a sample never fails when some deal fits the view;
@@ -33,7 +36,9 @@ tried once.  The draw of a sample never fails when some deal fits the view;
 scored and any sample that could not be built, and a decision that no sample
 could inform is left to the heuristic bot with a :class:`RuntimeWarning`.
 The bot is reproducible from its seed when the budget does not cut sampling
-short (a budget of ``None`` never does).
+short (a budget of ``None`` never does; a CPU-time budget cuts it at about
+the same sample from run to run, a wall-clock one wherever the machine's load
+puts it).
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import attrs
 from backalley.bots import _rules as R
 from backalley.bots._base import rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
+from backalley.engine import sampling
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
@@ -58,33 +64,19 @@ from backalley.moves import Bid, Move, NameTrump, Play
 __all__ = ["MonteCarloBot", "SamplingStats", "rollout_value", "sample_hands"]
 
 Evaluator = Callable[[GameState, int], float]
+Clock = Callable[[], float]
+CLOCKS: dict[str, Clock] = {"cpu": time.process_time, "wall": time.perf_counter}
+"""The clocks a bot's budget may be measured by, by name."""
 
 
-def _fits(need: dict[int, int], possible: dict[int, int], avail: int) -> bool:
-    """Whether the seats can each still get ``need[seat]`` cards of their
-    ``possible`` cards among ``avail``, no card twice (Hall's condition: every
-    group of seats has at least as many such cards as it needs)."""
-    seats = [s for s in need if need[s]]
-    for group in range(1, 1 << len(seats)):
-        pool = 0
-        wanted = 0
-        for k, seat in enumerate(seats):
-            if group >> k & 1:
-                pool |= possible[seat]
-                wanted += need[seat]
-        if (pool & avail).bit_count() < wanted:
-            return False
-    return True
-
-
-def _bits(mask: int) -> list[int]:
-    """The card indices of a bit set, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def clock_of(clock: object) -> Clock:
+    """The clock named ``clock`` (``"cpu"`` or ``"wall"``, see :data:`CLOCKS`),
+    or ``clock`` itself when it is a function returning seconds."""
+    if isinstance(clock, str) and clock in CLOCKS:
+        return CLOCKS[clock]
+    if callable(clock):
+        return clock
+    raise SetupError(f"clock must be 'cpu', 'wall' or a function returning seconds, not {clock!r}")
 
 
 def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
@@ -95,33 +87,10 @@ def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
     assignment exists (possible cards that a user's rule left unsound).
 
     The cards are drawn one at a time, a card kept only when the seats can
-    still be filled after it (so the draw never fails half-way)."""
-    rules = view.rules
-    n = rules.players
-    me = view.seat
-    counts = view.hand_counts
-    unseen = R.deck_bits(rules) & ~(
-        R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
-    )
-    possible = {s: R.possible_bits(view, s) & unseen for s in range(n) if s != me and counts[s]}
-    need = {s: counts[s] for s in possible}
-    avail = unseen
-    if not _fits(need, possible, avail):
-        return None
-    hands = [0] * n
-    hands[me] = R.hand_bits(view)
-    for seat in sorted(possible, key=lambda s: (possible[s] & avail).bit_count() - need[s]):
-        while need[seat]:
-            pool = _bits(possible[seat] & avail)
-            while True:
-                card = pool.pop(rng.randrange(len(pool)))
-                need[seat] -= 1
-                if _fits(need, possible, avail & ~(1 << card)):
-                    break
-                need[seat] += 1
-            hands[seat] |= 1 << card
-            avail &= ~(1 << card)
-    return hands
+    still be filled after it (so the draw never fails half-way): the engine's
+    :func:`backalley.engine.sampling.sample_hands`, which the OpenSpiel game's
+    ``resample_from_infostate`` draws with too."""
+    return sampling.sample_hands(view, rng, possible=R.possible_bits)
 
 
 @attrs.define
@@ -224,6 +193,7 @@ class MonteCarloBot:
         *,
         samples: int = 40,
         budget: float | None = 0.8,
+        clock: str | Clock = "cpu",
         evaluator: str | Evaluator = "auto",
         solver_tricks: int = 5,
         bid_candidates: int = 4,
@@ -239,6 +209,7 @@ class MonteCarloBot:
         self._rng = rng_from_seed(seed)
         self.samples = samples
         self.budget = budget
+        self.clock = clock_of(clock)
         self.evaluator = evaluator
         self.solver_tricks = solver_tricks
         self.bid_candidates = bid_candidates
@@ -312,7 +283,8 @@ class MonteCarloBot:
         cands = self.candidates(view, moves)
         if len(cands) == 1:
             return cands[0]
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         totals = [0.0] * len(cands)
         done = 0
         stats = self.stats
@@ -334,7 +306,7 @@ class MonteCarloBot:
                 else:
                     totals[i] += self._evaluate(after, view.seat)
             done += 1
-            if self.budget is not None and time.perf_counter() - start > self.budget:
+            if self.budget is not None and clock() - start > self.budget:
                 break
         stats.samples += done
         if not done:

@@ -18,69 +18,22 @@ trump, who wins a trick) are the state's own rules, asked through the same
 functions as the engine's legality, so a new rule is solved without changes
 here.
 
+A :class:`Solver` keeps its transposition tables between calls (the
+positions of one deal, the sampled layouts of one decision)::
+
+    solver = Solver()
+    values = solver.solve_many(layouts)  # one table for all of them
+
+Every entry takes ``deadline=`` (CPU seconds) and ``max_nodes=``
+(positions searched); past either it raises :class:`SearchLimitError`,
+which carries the bounds proved so far (``lower <= answer <= upper``).
+
 The solver is a tool: ``import backalley`` does not import it.
 """
 
 from __future__ import annotations
 
-from backalley.engine.state import GameState
-from backalley.errors import SetupError
-from backalley.moves import Move
-from backalley.solver import _rules
-from backalley.solver._search import Search
+from backalley.solver._limits import SearchLimitError
+from backalley.solver._solver import Solver, analyse, solve
 
-__all__ = ["analyse", "solve"]
-
-
-def _position(state: GameState) -> _rules.Position:
-    if not isinstance(state, GameState):
-        raise SetupError(
-            f"the solver needs a GameState (full information), got {type(state).__name__}"
-        )
-    position = _rules.position(state)
-    if position is None:
-        raise SetupError(
-            f"the solver works on the play of a deal, but this state is in the "
-            f"{state.phase.value} phase"
-        )
-    return position
-
-
-def solve(state: GameState) -> int:
-    """The number of the remaining tricks (the current trick included) that
-    the side of ``state.to_act`` takes when every seat plays its best with
-    all hands known.
-
-    Raises :class:`~backalley.SetupError` for a state that is not in the
-    playing phase.
-    """
-    pos = _position(state)
-    seat = (pos.leader + len(pos.trick)) % len(pos.hands)
-    search = Search(pos, seat)
-    try:
-        return search.value(pos.hands, pos.leader, pos.broken, pos.trick)
-    finally:
-        search.release()
-
-
-def analyse(state: GameState) -> dict[Move, int]:
-    """Each legal move of ``state.to_act`` mapped to the number of the
-    remaining tricks (the current trick included) that the side of
-    ``state.to_act`` takes after it, every seat then playing its best.
-
-    ``max(analyse(state).values()) == solve(state)``.  The moves come in the
-    order of :meth:`~backalley.GameState.legal_moves`.  Raises
-    :class:`~backalley.SetupError` for a state that is not in the playing
-    phase.
-    """
-    pos = _position(state)
-    seat = (pos.leader + len(pos.trick)) % len(pos.hands)
-    search = Search(pos, seat)
-    out: dict[Move, int] = {}
-    try:
-        for move in state.legal_moves():
-            card = move.card.index  # type: ignore[union-attr]
-            out[move] = search.after(pos.hands, pos.leader, pos.broken, pos.trick, card)
-    finally:
-        search.release()
-    return out
+__all__ = ["SearchLimitError", "Solver", "analyse", "solve"]

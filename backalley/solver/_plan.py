@@ -56,6 +56,7 @@ class Plan:
 
     __slots__ = (
         "follows",
+        "free_follow",
         "group",
         "group_masks",
         "history",
@@ -81,6 +82,7 @@ class Plan:
         self.standard = False
         self.monotone = False
         self.follows = False
+        self.free_follow = 0
         self.history = True  # until the probe below says otherwise
         self.history_mask = 0
         groups = _groups(rules, trump, cards)

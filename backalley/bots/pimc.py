@@ -1,0 +1,551 @@
+"""The ``pimc`` bot: perfect-information Monte Carlo, as the strongest bridge
+programs play.
+
+For each decision the bot deals the unseen cards to the other seats many
+times, consistently with its view (each seat as many cards as it holds,
+drawn from its :meth:`~backalley.PlayerView.possible_cards`: the suits it has
+shown void in, the trumps a blooper lead showed it lacks, the turn-up and
+discards; :func:`~backalley.bots.montecarlo.sample_hands`), solves every
+layout with all hands known, and makes the move with the best weighted mean
+of its side's points less the other side's.  It differs from the
+``montecarlo`` bot in three ways:
+
+**The calls weigh the layouts.**  A layout in which a seat that passed holds
+two aces should count for less than one in which it holds nothing.  The bot
+asks the library's own bidding model - the ``heuristic`` bot - what each
+other seat would have called with the cards the layout gives it, after the
+calls that came before (and, where a declarer named trump, which suit it
+would have named).  Each call that the model would have made differently
+costs the layout a factor ``exp(-call_weight * d)``, where ``d`` is the
+distance between the two calls in tricks: a number bids its tricks, ``board``
+the hand size, ``pass`` none once around the table (in an ascending auction:
+the number it declined to raise); two calls that are not both numbers (a
+counter, a suit) are 1 apart when they differ.  The likelihood of a layout is
+the product over the seats' calls: a layout that explains every call has
+weight 1, and one that misses a seat's bid by two tricks ``exp(-2)`` (with
+the default ``call_weight`` of 1).  ``call_weight=0`` weighs every layout the
+same.  So that the solver's time goes to plausible layouts, each sample is
+picked from ``draws`` layouts drawn at random, with chances in proportion to
+their likelihoods, and counts with the mean of those likelihoods (sampling
+importance resampling: the weighted mean is the same estimate as weighing
+every layout drawn, with fewer layouts solved).
+
+**The play is solved.**  With at most ``solver_cards`` cards left in each
+hand, every legal card is scored on each layout by
+:func:`backalley.solver.analyse` (the tricks the bot's side then takes, every
+seat playing its best with all hands known), turned into the deal's points
+for each side by the rule set's own scoring.  With more cards left, each
+card is scored by playing the deal out with the ``heuristic`` bot at every
+seat (fast, and a lot weaker).  Rule sets without two sides (cutthroat) are
+always rolled out, as the solver's tricks do not say how the others share
+theirs.
+
+**The bidding is solved.**  For a call, the candidates are the heuristic's
+own call, every number within ``bid_reach`` tricks of it, and every call
+that is not a number (pass, board - always, when it is legal - and
+counters).  On each layout, each candidate is followed by the heuristic's
+calls for the rest of the auction (and its choice of trump); the deal's
+first tricks are then played by the heuristic until ``bid_solver_cards``
+cards are left in each hand (7 by default: a call weighs several candidates
+on every layout, so it solves from fewer cards than the play), and the rest
+is solved, giving the deal's points for the contracts that candidate led
+to.  The heuristic's own call wins ties, then the calls that are not
+numbers (board before a number that counts on a partner's board), then the
+numbers nearest it, then pass.  Naming trump is scored the same way.
+
+**Budgets.**  ``samples`` (the default budget) is the number of layouts
+scored a decision, and the bot is then reproducible from its seed.
+``budget`` adds a limit in seconds a decision, measured by ``clock``:
+``"cpu"`` (the default: the process's CPU time, :func:`time.process_time`,
+which a busy machine does not shorten), ``"wall"`` (the wall clock,
+:func:`time.perf_counter`), or any function returning seconds.  At least
+one layout is always scored.  ``bot.stats`` (:class:`PimcStats`) counts what
+the sampling did.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from backalley.bots import _rules as R
+from backalley.bots._base import rng_from_seed
+from backalley.bots.heuristic import HeuristicBot
+from backalley.bots.montecarlo import (
+    Clock,
+    MonteCarloBot,
+    _deal_over,
+    _end_value,
+    _solver_module,
+    clock_of,
+    rollout_value,
+    sample_hands,
+)
+from backalley.engine import lowlevel
+from backalley.engine.legality import Phase
+from backalley.engine.state import GameState
+from backalley.engine.views import PlayerView
+from backalley.errors import BackAlleyError, SetupError
+from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass
+
+__all__ = ["PimcBot", "PimcStats", "call_distance", "layout_likelihood"]
+
+_HEURISTIC = HeuristicBot()
+SOLVER_TABLES = {"max_entries": 200_000, "max_tables": 4}
+"""The size of each bot's solver tables (entries per table, tables kept)."""
+
+
+@attrs.define
+class PimcStats:
+    """What the bot's sampling did, counted over its decisions."""
+
+    decisions: int = 0
+    """Decisions made by sampling (a single legal move or candidate needs none)."""
+    samples: int = 0
+    """Layouts scored."""
+    drawn: int = 0
+    """Layouts drawn (and weighed) to pick the scored ones from."""
+    failed: int = 0
+    """Layouts that could not be drawn or built (a view no deal reproduces)."""
+    unweighted: int = 0
+    """Layouts whose calls could not be replayed, so counted with weight 1."""
+    solved: int = 0
+    """Positions given to the solver."""
+    rollouts: int = 0
+    """Deals (or their first tricks) played out by the heuristic."""
+    fallbacks: int = 0
+    """Decisions left to the heuristic bot because no layout could be scored."""
+
+
+# -------------------------------------------------------------- the call model
+
+
+def _call_tricks(call: Move, hand_size: int, level: int) -> int | None:
+    """The tricks a call stands for: a number its own, board the hand size,
+    pass ``level``; ``None`` for other calls."""
+    if isinstance(call, Bid):
+        return call.tricks
+    if isinstance(call, BoardBid):
+        return hand_size
+    if isinstance(call, Pass):
+        return level
+    return None
+
+
+def call_distance(actual: Move, model: Move, hand_size: int, level: int = 0) -> float:
+    """How far apart two calls are, in tricks (see the module docstring):
+    ``level`` is what a pass stands for (0 once around the table; in an
+    ascending auction, the highest number announced before it)."""
+    if actual == model:
+        return 0.0
+    a = _call_tricks(actual, hand_size, level)
+    b = _call_tricks(model, hand_size, level)
+    if a is None or b is None:
+        return 1.0
+    return float(abs(a - b))
+
+
+def _ascending(view: PlayerView) -> bool:
+    """Whether the bidding is an auction whose winning call makes a declarer."""
+    contracts = view.contracts
+    if contracts is None and view.phase is Phase.BIDDING:
+        moves = view.legal_moves()
+        contracts = R.contracts_if(view, moves[0]) if moves else None
+    return contracts is not None and any(
+        c is not None and c.declarer is not None for c in contracts
+    )
+
+
+def _opening(state: GameState) -> GameState | None:
+    """``state``'s deal at its opening (before any call), dealt the same
+    hands, turn-up and discards; ``None`` when no deck order reproduces them."""
+    rules = state.rules
+    n = rules.players
+    dealt = lowlevel.dealt_bits(state)
+    cards = [[i for i in range(54) if h >> i & 1] for h in dealt]
+    order: list[int] = []
+    for k in range(state.hand_size):
+        for offset in range(n):
+            order.append(cards[(state.dealer + 1 + offset) % n][k])
+    turn_up = lowlevel.turn_up_index(state)
+    discards = lowlevel.discard_bits(state)
+    order += [i for i in range(54) if discards >> i & 1]
+    if turn_up is not None:
+        order.append(turn_up)
+    order += lowlevel.stock_order(state)
+    try:
+        opened = lowlevel.opening(state, order)
+    except BackAlleyError:
+        return None
+    if (
+        lowlevel.dealt_bits(opened) != dealt
+        or lowlevel.turn_up_index(opened) != turn_up
+        or lowlevel.discard_bits(opened) != discards
+    ):
+        return None
+    return opened
+
+
+_SPEAKERS: dict[object, int | None] = {}
+"""Who made each call: (the deal's public facts, the calls before) -> seat."""
+_MODEL_CALLS: dict[object, Move] = {}
+"""The heuristic's call: (the deal's public facts, the calls before, the hand) -> call."""
+_CACHE_LIMIT = 200_000
+
+
+def _remember(cache: dict[Any, Any], key: object, value: Any) -> None:
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+
+
+def layout_likelihood(
+    view: PlayerView, layout: GameState, call_weight: float = 1.0, ascending: bool | None = None
+) -> float | None:
+    """How likely the other seats' calls of this deal are when they hold the
+    cards of ``layout`` (a full state agreeing with ``view``, as
+    :func:`~backalley.bots._rules.determinise` builds): ``exp(-call_weight *
+    total distance)`` between each call and the heuristic bot's call with the
+    layout's hand after the same calls (see the module docstring).  1 when
+    no other seat has called; ``None`` when the deal's opening cannot be
+    rebuilt from the layout.
+
+    The heuristic's calls are remembered by the public facts before them and
+    the hand (its choices depend on the view alone), so layouts that give a
+    seat the same hand share the work."""
+    me = view.seat
+    calls = view.calls
+    named = view.phase is not Phase.BIDDING and view.declarer not in (None, me)
+    if not calls and not named:
+        return 1.0
+    if ascending is None:
+        ascending = _ascending(view)
+    h = view.hand_size
+    deal = (
+        view.rules,
+        view.dealer,
+        h,
+        len(view.deal_results),
+        view.scores,
+        lowlevel.turn_up_index(view),
+        lowlevel.discard_bits(view),
+    )
+    dealt = lowlevel.dealt_bits(layout)
+    replay: list[GameState] = []  # the opening with the first calls replayed, built on demand
+
+    def before(k: int) -> GameState | None:
+        """The layout's deal before its ``k``-th call."""
+        if not replay:
+            opened = _opening(layout)
+            if opened is None:
+                return None
+            replay.append(opened)
+        while len(replay) <= k:
+            replay.append(replay[-1].apply_unchecked(calls[len(replay) - 1]))
+        return replay[k]
+
+    level = 0
+    total = 0.0
+    for k, call in enumerate(calls):
+        key = (deal, calls[:k])
+        if key in _SPEAKERS:
+            seat = _SPEAKERS[key]
+        else:
+            state = before(k)
+            if state is None:
+                return None
+            seat = state.to_act if state.phase is Phase.BIDDING else None
+            _remember(_SPEAKERS, key, seat)
+        if seat is None:  # pragma: no cover - the calls replay the view's
+            return None
+        if seat != me:
+            mkey = (key, dealt[seat])
+            model = _MODEL_CALLS.get(mkey)
+            if model is None:
+                state = before(k)
+                if state is None:
+                    return None
+                model = _HEURISTIC.choose(state.view(seat))
+                _remember(_MODEL_CALLS, mkey, model)
+            total += call_distance(call, model, h, level if ascending else 0)
+        if isinstance(call, Bid):
+            level = max(level, call.tricks)
+    if named:
+        declarer = view.declarer
+        assert declarer is not None
+        tkey: object = ((deal, (*calls, None)), dealt[declarer])  # None: the naming of trump
+        model = _MODEL_CALLS.get(tkey)
+        if model is None:
+            state = before(len(calls))
+            if state is None:
+                return None
+            if state.phase is not Phase.NAMING_TRUMP:
+                model = NameTrump(view.trump)  # trump was not named: nothing to weigh
+            else:
+                model = _HEURISTIC.choose(state.view(declarer))
+            _remember(_MODEL_CALLS, tkey, model)
+        if model != NameTrump(view.trump):
+            total += 1.0
+    return math.exp(-call_weight * total)
+
+
+# ------------------------------------------------------------------- the bot
+
+
+class PimcBot:
+    """Perfect-information Monte Carlo with layouts weighed by the calls (see
+    the module docstring)."""
+
+    def __init__(
+        self,
+        seed: object = None,
+        *,
+        samples: int = 20,
+        budget: float | None = None,
+        clock: str | Clock = "cpu",
+        solver_cards: int = 9,
+        bid_solver_cards: int = 7,
+        bid_reach: int = 1,
+        call_weight: float = 1.0,
+        draws: int = 4,
+    ) -> None:
+        if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
+            raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
+        if budget is not None and not (
+            isinstance(budget, (int, float)) and not isinstance(budget, bool) and budget > 0
+        ):
+            raise SetupError(f"budget must be a number of seconds > 0 or None, not {budget!r}")
+        for name, value, low in (
+            ("solver_cards", solver_cards, 0),
+            ("bid_solver_cards", bid_solver_cards, 0),
+            ("bid_reach", bid_reach, 0),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise SetupError(f"{name} must be a whole number >= {low}, not {value!r}")
+        if not isinstance(draws, int) or isinstance(draws, bool) or draws < 1:
+            raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
+        if not isinstance(call_weight, (int, float)) or not 0 <= call_weight < math.inf:
+            raise SetupError(f"call_weight must be a number >= 0, not {call_weight!r}")
+        self._rng = rng_from_seed(seed)
+        self.samples = samples
+        self.budget = budget
+        self.clock = clock_of(clock)
+        self.solver_cards = solver_cards
+        self.bid_solver_cards = bid_solver_cards
+        self.bid_reach = bid_reach
+        self.call_weight = float(call_weight)
+        self.draws = draws
+        self._heuristic = HeuristicBot(seed)
+        self._cards = MonteCarloBot(seed)  # for its groups of equivalent cards
+        self._dd: Any = None
+        self.stats = PimcStats()
+        """What the sampling did so far (see :class:`PimcStats`)."""
+        self.last_values: dict[Move, float] = {}
+        """The weighted mean value of each candidate at the last sampled decision."""
+
+    # ------------------------------------------------------------ candidates
+
+    def candidates(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
+        """The moves worth scoring: in the play one card of each group of
+        equivalent cards; in the bidding the heuristic's call, the numbers
+        within ``bid_reach`` of it and every call that is not a number."""
+        if view.phase is Phase.PLAYING:
+            return self._cards.candidates(view, moves)
+        if isinstance(moves[0], NameTrump):
+            return list(moves)
+        pick = self._heuristic.choose(view)
+        h = view.hand_size
+        level = max((c.tricks for c in view.calls if isinstance(c, Bid)), default=0)
+        aim = _call_tricks(pick, h, level if _ascending(view) else 0)
+        # ties go to the earliest: the heuristic's call, then the calls that
+        # are not numbers (board, counters), the numbers nearest the heuristic's,
+        # and pass last (a call that leaves the contract to the others)
+        others = [m for m in moves if not isinstance(m, (Bid, Pass))]
+        numbers = [
+            m
+            for m in moves
+            if isinstance(m, Bid) and (aim is None or abs(m.tricks - aim) <= self.bid_reach)
+        ]
+        numbers.sort(key=lambda m: abs(m.tricks - (aim or 0)))
+        out = [pick]
+        for m in [*others, *numbers, *(m for m in moves if isinstance(m, Pass))]:
+            if m not in out:
+                out.append(m)
+        return out
+
+    # --------------------------------------------------------------- scoring
+
+    def _points(self, state: GameState, seat: int, future: int) -> float:
+        """The value for ``seat``'s side when the side of ``state.to_act``
+        takes ``future`` of the tricks left (the current one included)."""
+        rules = state.rules
+        teams = R.teams(rules)
+        won = state.tricks_won
+        have = [sum(won[s] for s in team) for team in teams]
+        remaining = state.hand_size - len(state.tricks)
+        actor = state.to_act
+        assert actor is not None
+        side = R.side_of(rules, actor)
+        have[side] += future
+        have[1 - side] += remaining - future
+        contracts = state.contracts
+        assert contracts is not None
+        points = R.deal_points(rules, contracts, have, state.hand_size)
+        mine = R.side_of(rules, seat)
+        return float(points[mine] - points[1 - mine])
+
+    def _solvable(self, state: GameState) -> bool:
+        return len(R.teams(state.rules)) == 2 and _solver_module() is not None
+
+    def _solver(self) -> Any:
+        """The double-dummy solver: a :class:`backalley.solver.Solver` of the
+        bot's own where the solver has one (its tables answer positions that
+        recur between layouts and decisions), else the module's functions."""
+        if self._dd is None:
+            module = _solver_module()
+            assert module is not None
+            make = getattr(module, "Solver", None)
+            self._dd = module if make is None else make(**SOLVER_TABLES)
+        return self._dd
+
+    def _left(self, state: GameState) -> int:
+        return state.hand_size - len(state.tricks)
+
+    def _play_values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
+        if self._left(base) <= self.solver_cards and self._solvable(base):
+            tricks = self._solver().analyse(base)
+            self.stats.solved += 1
+            return [self._points(base, seat, tricks[m]) for m in cands]
+        out = []
+        for move in cands:
+            after = base.apply(move)
+            if _deal_over(base, after):
+                out.append(_end_value(base, after, seat))
+            else:
+                self.stats.rollouts += 1
+                out.append(rollout_value(after, seat))
+        return out
+
+    def _deal_value(self, state: GameState, seat: int) -> float:
+        """The value for ``seat``'s side of the deal from ``state`` (after a
+        candidate call): the heuristic finishes the bidding and plays the
+        first tricks, the solver the last ``bid_solver_cards``."""
+        played = False
+        while state.phase is not Phase.PLAYING or (
+            self._left(state) > self.bid_solver_cards or not self._solvable(state)
+        ):
+            actor = state.to_act
+            assert actor is not None
+            if state.phase is Phase.PLAYING and not played:
+                played = True
+                self.stats.rollouts += 1
+            after = state.apply_unchecked(_HEURISTIC.choose(state.view(actor)))
+            if _deal_over(state, after):
+                return _end_value(state, after, seat)
+            state = after
+        self.stats.solved += 1
+        return self._points(state, seat, int(self._solver().solve(state)))
+
+    def _values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
+        if base.phase is Phase.PLAYING:
+            return self._play_values(base, cands, seat)
+        out = []
+        for move in cands:
+            after = base.apply(move)
+            if _deal_over(base, after):
+                out.append(_end_value(base, after, seat))
+            else:
+                out.append(self._deal_value(after, seat))
+        return out
+
+    # -------------------------------------------------------------- sampling
+
+    def draw(
+        self, view: PlayerView, ascending: bool | None = None
+    ) -> tuple[GameState, float] | None:
+        """One layout to score and its weight (see the module docstring), or
+        ``None`` when no layout could be built this time.  Raises
+        :class:`LookupError` when no cards fit the view at all."""
+        informative = self.call_weight > 0 and bool(view.calls)
+        pool: list[tuple[GameState, float]] = []
+        for _ in range(self.draws if informative else 1):
+            hands = sample_hands(view, self._rng)
+            if hands is None:
+                raise LookupError("no cards fit the view")
+            try:
+                layout = R.determinise(view, hands)
+            except BackAlleyError:
+                self.stats.failed += 1
+                continue
+            self.stats.drawn += 1
+            weight = 1.0
+            if informative:
+                likely = layout_likelihood(view, layout, self.call_weight, ascending)
+                if likely is None:
+                    self.stats.unweighted += 1
+                else:
+                    weight = likely
+            pool.append((layout, weight))
+        if not pool:
+            return None
+        total = sum(w for _, w in pool)
+        if len(pool) == 1:
+            return pool[0]
+        mark = self._rng.random() * total
+        chosen = pool[-1][0]
+        for layout, w in pool:
+            mark -= w
+            if mark < 0:
+                chosen = layout
+                break
+        return chosen, total / len(pool)
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = view.legal_moves()
+        if not moves:
+            raise SetupError(f"seat {view.seat} has no legal move now")
+        if len(moves) == 1:
+            return moves[0]
+        cands = self.candidates(view, moves)
+        if len(cands) == 1:
+            return cands[0]
+        clock = self.clock
+        start = clock()
+        stats = self.stats
+        stats.decisions += 1
+        ascending = _ascending(view)
+        totals = [0.0] * len(cands)
+        weights = 0.0
+        done = 0
+        for _ in range(self.samples):
+            try:
+                picked = self.draw(view, ascending)
+            except LookupError:
+                stats.failed += 1
+                break  # no cards fit the view: another draw cannot find any
+            if picked is not None:
+                layout, weight = picked
+                for i, value in enumerate(self._values(layout, cands, view.seat)):
+                    totals[i] += weight * value
+                weights += weight
+                done += 1
+            if self.budget is not None and clock() - start > self.budget:
+                break
+        stats.samples += done
+        if not done or weights <= 0:
+            stats.fallbacks += 1
+            warnings.warn(
+                f"pimc: no deal fits seat {view.seat}'s view (a rule's possible "
+                "cards are unsound?); the heuristic bot decides",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return self._heuristic.choose(view)
+        self.last_values = {m: totals[i] / weights for i, m in enumerate(cands)}
+        # the first candidate wins ties (the heuristic's call in the bidding)
+        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        return cands[best]

@@ -1,0 +1,195 @@
+"""Drawing the cards a seat cannot see: the hidden hands of a deal in
+progress, consistent with a player's view, and the deck order that deals them.
+
+What a sampling bot (the ``montecarlo`` bot's determinisation) and a framework
+that resamples a position from a player's information state (the OpenSpiel
+game's ``resample_from_infostate``) both need, in one place:
+
+- :func:`sample_hands`: one random assignment of the unseen cards to the other
+  seats, each seat getting as many cards as it holds, each card one the seat
+  may still hold (:meth:`~backalley.PlayerView.possible_cards`);
+- :func:`deck_for`: the deck order that deals chosen hands as the view's deal
+  (the turn-up and discards the view's, after the trump part's opening), and
+  the state at the opening of that deal.
+
+Cards are engine indices and hands bit sets (see :mod:`.lowlevel`).  The
+functions ask the view and the rule set's plan; they hold no rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from backalley.engine import lowlevel
+from backalley.engine.state import GameState
+from backalley.engine.views import PlayerView
+from backalley.errors import BackAlleyError
+
+__all__ = ["Draws", "deck_for", "sample_hands"]
+
+_JOKERS = (1 << 52) | (1 << 53)
+
+
+class Draws(Protocol):
+    """A source of random draws: ``randrange(n)`` is a whole number 0..n-1
+    (``random.Random`` is one)."""
+
+    def randrange(self, stop: int, /) -> int: ...
+
+
+def _fits(need: dict[int, int], possible: dict[int, int], avail: int) -> bool:
+    """Whether the seats can each still get ``need[seat]`` cards of their
+    ``possible`` cards among ``avail``, no card twice (Hall's condition: every
+    group of seats has at least as many such cards as it needs)."""
+    seats = [s for s in need if need[s]]
+    for group in range(1, 1 << len(seats)):
+        pool = 0
+        wanted = 0
+        for k, seat in enumerate(seats):
+            if group >> k & 1:
+                pool |= possible[seat]
+                wanted += need[seat]
+        if (pool & avail).bit_count() < wanted:
+            return False
+    return True
+
+
+def _bits(mask: int) -> list[int]:
+    """The card indices of a bit set, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _seen_bits(view: PlayerView) -> int:
+    """The cards ``view``'s seat knows where they are this deal: its own hand,
+    the turn-up, the discards and the cards played to tricks."""
+    seen = lowlevel.hand_bits(view, view.seat) | lowlevel.discard_bits(view)
+    seen |= lowlevel.played_bits(view)
+    turn_up = lowlevel.turn_up_index(view)
+    if turn_up is not None:
+        seen |= 1 << turn_up
+    return seen
+
+
+def sample_hands(
+    view: PlayerView,
+    rng: Draws,
+    *,
+    possible: Callable[[PlayerView, int], int] = lowlevel.possible_bits,
+) -> list[int] | None:
+    """One random assignment of the unseen cards to the other seats (bit
+    sets, the cards each seat holds now) consistent with the view: each seat
+    gets as many cards as it holds, each from ``possible(view, seat)`` (by
+    default :meth:`~backalley.PlayerView.possible_cards`; a caller that knows
+    more may narrow it).  The view's own seat keeps its hand.  ``None`` only
+    when no assignment exists (possible cards that a user's rule left unsound).
+
+    The cards are drawn one at a time with ``rng.randrange``, a card kept only
+    when the seats can still be filled after it (so the draw never fails
+    half-way); the same draws give the same hands.
+    """
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    counts = view.hand_counts
+    unseen = rules.plan.deck_mask & ~_seen_bits(view)
+    cards = {s: possible(view, s) & unseen for s in range(n) if s != me and counts[s]}
+    need = {s: counts[s] for s in cards}
+    avail = unseen
+    if not _fits(need, cards, avail):
+        return None
+    hands = [0] * n
+    hands[me] = lowlevel.hand_bits(view, me)
+    for seat in sorted(cards, key=lambda s: (cards[s] & avail).bit_count() - need[s]):
+        while need[seat]:
+            pool = _bits(cards[seat] & avail)
+            while True:
+                card = pool.pop(rng.randrange(len(pool)))
+                need[seat] -= 1
+                if _fits(need, cards, avail & ~(1 << card)):
+                    break
+                need[seat] += 1
+            hands[seat] |= 1 << card
+            avail &= ~(1 << card)
+    return hands
+
+
+def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], GameState]:
+    """The deck order (card indices, top first) that deals ``hands`` as the
+    view's current deal, and the state at the opening of the deal dealt from
+    it (:func:`~backalley.engine.lowlevel.opening`: the view's rule set,
+    scores and deal results, so the same deal context).
+
+    ``hands`` are the cards each seat holds *now* (bit sets; the view's own
+    seat must hold its own hand); the order deals each seat those cards plus
+    the ones it has played this deal, and is built so that the trump part's
+    turn-up handling reproduces the view's turn-up and discards (checked
+    against the plan's opening).  The undealt cards below the turn-up follow
+    in a fixed order: no seat ever sees them.  Raises
+    :class:`~backalley.BackAlleyError` when no such deal exists.
+    """
+    rules = view.rules
+    n = rules.players
+    # the hands as dealt: the hands now plus each seat's played cards
+    dealt = list(hands)
+    for lead, cards, _win in lowlevel.history(view):
+        for k, card in enumerate(cards):
+            dealt[(lead + k) % n] |= 1 << card
+    for k, card in enumerate(lowlevel.trick_cards(view)):
+        dealt[(view.leader + k) % n] |= 1 << card
+    used = 0
+    for h in dealt:
+        used |= h
+    turn_up = lowlevel.turn_up_index(view)
+    discards = lowlevel.discard_bits(view)
+    rest = rules.plan.deck_mask & ~used & ~discards
+    if turn_up is not None:
+        rest &= ~(1 << turn_up)
+    rest_cards = _bits(rest)
+    up = [] if turn_up is None else [turn_up]
+    disc = _bits(discards)
+    candidates: list[tuple[list[int], list[int]]] = [(list(dealt), disc + up + rest_cards)]
+    if turn_up is not None and disc:
+        # a turned joker whose partner was discarded by its holder, who drew
+        # the next stock card instead: any seat may have been the holder
+        for seat in (view.seat, *range(n)):
+            drawn = dealt[seat] & ~_JOKERS
+            if not drawn:
+                continue
+            card = drawn.bit_length() - 1
+            before = list(dealt)
+            before[seat] = (dealt[seat] & ~(1 << card)) | discards
+            candidates.append((before, [*up, card, *rest_cards]))
+            break
+    dealer = view.dealer
+    for before, stock in candidates:
+        order = _order(before, stock, dealer, n, view.hand_size)
+        try:
+            state = lowlevel.opening(view, order)
+        except BackAlleyError:  # pragma: no cover - the order is a whole deck
+            continue
+        if (
+            lowlevel.dealt_bits(state) == tuple(dealt)
+            and lowlevel.turn_up_index(state) == turn_up
+            and lowlevel.discard_bits(state) == discards
+        ):
+            return order, state
+    raise BackAlleyError("no deal reproduces this view's turn-up and discards")
+
+
+def _order(
+    hands: Sequence[int], stock: list[int], dealer: int, n: int, size: int
+) -> tuple[int, ...]:
+    """The deck order that deals ``hands`` (one card at a time, clockwise from
+    the left of the dealer, as the kernel deals) and leaves ``stock`` (top first)."""
+    cards = [_bits(h) for h in hands]
+    order: list[int] = []
+    for k in range(size):
+        for offset in range(n):
+            order.append(cards[(dealer + 1 + offset) % n][k])
+    return (*order, *stock)

@@ -1,0 +1,122 @@
+"""What every part of one search knows about its deal, and the memo it keeps.
+
+A :class:`Context` is built for one search (one root position, one
+maximising side) from the rule set's plan (:mod:`backalley.solver._plan`):
+the number of seats, which of them are on the maximising side, the groups
+of cards and their strengths, the trump group, the cards special on the lead
+and those whose plays read the history.  Its :meth:`Context.legal` asks the
+rule set for the legal plays of a hand (through :mod:`backalley.solver._rules`)
+and remembers them in the :class:`~backalley.solver._table.Table` the search
+uses, so a :class:`~backalley.solver.Solver` that keeps its table keeps
+those answers too.
+
+The bounds, the move ordering and the table of the search
+(:mod:`~backalley.solver._bounds`, :mod:`~backalley.solver._order`,
+:mod:`~backalley.solver._table`) read their constants from here, into
+local variables of their closures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from backalley.solver import _rules
+from backalley.solver._plan import Plan
+from backalley.solver._table import MEMO_LIMIT, Table
+
+__all__ = ["Context"]
+
+
+class Context:
+    """The constants of one search and its legal-play memo."""
+
+    __slots__ = (
+        "bidders",
+        "bits",
+        "exact",
+        "fast",
+        "follows",
+        "gmasks",
+        "group",
+        "hmask",
+        "history",
+        "is_max",
+        "legal",
+        "lspecial",
+        "n",
+        "plan",
+        "played_root",
+        "rem_root",
+        "rules",
+        "standard",
+        "strength",
+        "table",
+        "tgroup",
+        "tmask",
+        "trump",
+    )
+
+    def __init__(
+        self, position: _rules.Position, plan: Plan, is_max: tuple[bool, ...], table: Table
+    ) -> None:
+        self.rules = position.rules
+        self.trump = position.trump
+        self.bidders = position.board_bidders
+        self.plan = plan
+        self.table = table
+        self.is_max = is_max
+        self.n = len(is_max)
+        self.standard = plan.standard
+        # the fast techniques (rank equivalence, relative ranks in the table,
+        # quick tricks) need the card order of the plan's model
+        self.fast = plan.standard and plan.monotone
+        self.follows = self.fast and plan.follows
+        self.history = plan.history
+        self.hmask = plan.history_mask
+        self.group = plan.group
+        self.strength = plan.strength
+        self.gmasks = tuple(plan.group_masks)
+        self.tgroup = plan.trump_group
+        self.tmask = plan.trump_mask
+        self.lspecial = plan.lead_special
+        # the cards whose presence is part of the table's key
+        self.exact = plan.lead_special | plan.history_mask
+        self.bits = max(1, (self.n - 1).bit_length())
+        # the cards played before the root's trick, and those still to play
+        # then: the cards played before a later trick are those and the ones
+        # gone since
+        self.played_root = position.played
+        rem = 0
+        for h in position.hands:
+            rem |= h
+        for c in position.trick:
+            rem |= 1 << c
+        self.rem_root = rem
+        self.legal = self._make_legal()
+
+    def _make_legal(self) -> Callable[[int, tuple[int, ...], int, bool, int, int], int]:
+        rules, trump, bidders = self.rules, self.trump, self.bidders
+        legal = _rules.legal_mask
+        memo = self.table.legal
+        history = self.history
+        played_root, rem_root = self.played_root, self.rem_root
+
+        def legal_of(
+            hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, rem: int
+        ) -> int:
+            """The rule set's legal plays, memoised (``rem``: the cards in the
+            hands and on the table, which tell the cards played before the
+            trick: part of the key when the play reads the history; else
+            they can only tell the first trick, whose hands are longer than
+            any later trick's)."""
+            played = played_root | (rem_root & ~rem)
+            key = (hand, trick, leader, broken, played) if history else (hand, trick, leader, broken)
+            cards = memo.get(key, -1)
+            if cards < 0:
+                cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders, played)
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = cards
+            return cards
+
+        return legal_of

@@ -1,0 +1,104 @@
+"""Limits on a search: a node budget and a deadline, and the error that ends it.
+
+Every public entry of the solver takes ``deadline=`` (seconds of CPU time of
+the calling thread, :func:`time.thread_time`) and ``max_nodes=`` (positions
+searched, one per card tried).  The search counts its positions in a
+:class:`Budget` and looks at the clock every few thousand of them; past a
+limit it stops by raising :class:`SearchLimitError`, which carries the
+bounds on the answer proved so far.  What the search had stored in its
+table stays valid, so a :class:`~backalley.solver.Solver` asked again (with
+a larger limit) goes on from there.
+"""
+
+from __future__ import annotations
+
+import time
+
+from backalley.errors import BackAlleyError, SetupError
+
+__all__ = ["Budget", "SearchLimitError"]
+
+_EVERY = 2048
+"""How many positions the search plays between two looks at the clock."""
+
+
+class SearchLimitError(BackAlleyError):
+    """A solver call reached its ``deadline`` or ``max_nodes`` before it had
+    the answer.
+
+    ``lower`` and ``upper`` bound the answer (the tricks :func:`solve` would
+    have returned: ``lower <= answer <= upper``, proved by the search so
+    far); ``bounds`` maps each move to its bounds for :func:`analyse` (the
+    moves not reached have the trivial bounds), and is empty for
+    :func:`solve`; ``solved`` holds the answers of the states a
+    :meth:`~backalley.solver.Solver.solve_many` call finished before the
+    limit.  ``nodes`` and ``seconds`` say how much the call searched.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        lower: int,
+        upper: int,
+        nodes: int,
+        seconds: float,
+        bounds: dict[object, tuple[int, int]] | None = None,
+        solved: list[int] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.lower = lower
+        self.upper = upper
+        self.nodes = nodes
+        self.seconds = seconds
+        self.bounds: dict[object, tuple[int, int]] = {} if bounds is None else bounds
+        self.solved: list[int] = [] if solved is None else solved
+
+
+class LimitReached(Exception):
+    """Raised inside the search when its budget is spent (turned into a
+    :class:`SearchLimitError` with the bounds known by the public entry)."""
+
+
+class Budget:
+    """The positions searched by a call and its limits."""
+
+    __slots__ = ("check_at", "deadline", "max_nodes", "nodes", "started", "tricks")
+
+    def __init__(self, deadline: float | None = None, max_nodes: int | None = None) -> None:
+        if deadline is not None and (
+            not isinstance(deadline, (int, float)) or isinstance(deadline, bool) or not deadline >= 0
+        ):
+            raise SetupError(f"deadline must be a number of seconds >= 0, not {deadline!r}")
+        if max_nodes is not None and (
+            not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 0
+        ):
+            raise SetupError(f"max_nodes must be an int >= 0, not {max_nodes!r}")
+        self.nodes = 0
+        """Positions searched (one per card tried)."""
+        self.tricks = 0
+        """Positions at the start of a trick reached by playing one (DDS's node count)."""
+        self.max_nodes = max_nodes
+        self.started = time.thread_time()
+        self.deadline = None if deadline is None else self.started + deadline
+        self.check_at = 0
+        self._plan()
+
+    def _plan(self) -> None:
+        at = self.nodes + _EVERY if self.deadline is not None else 1 << 62
+        if self.max_nodes is not None and self.max_nodes < at:
+            at = self.max_nodes + 1
+        self.check_at = at
+
+    def seconds(self) -> float:
+        """CPU seconds of the calling thread since the budget was made."""
+        return time.thread_time() - self.started
+
+    def check(self) -> None:
+        """Called when ``nodes`` reaches ``check_at``: raise
+        :class:`LimitReached` past a limit, else plan the next look."""
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise LimitReached
+        if self.deadline is not None and time.thread_time() >= self.deadline:
+            raise LimitReached
+        self._plan()

@@ -1,0 +1,182 @@
+"""OpenSpiel's information-set MCTS against the library's bots, on duplicate deals.
+
+OpenSpiel's ISMCTS (``open_spiel.python.algorithms.ismcts``, random
+rollouts) plays through the OpenSpiel game (``backalley.adapters.openspiel``)
+and its ``resample_from_infostate``.  It is wrapped as a library bot: from
+the seat's :class:`~backalley.PlayerView` alone it builds an OpenSpiel state
+the seat cannot tell from the true one (one draw of the hidden hands, as
+``resample_from_infostate`` draws them), and the search resamples from there.
+So it knows what the other bots know, no more.
+
+The match is :func:`backalley.bots.match.duplicate_match`: every deal twice
+from the same cards, the bots' sides swapped; the figure is ISMCTS's points
+per deal less its opponent's, with a 95 % confidence interval.  Each deal is
+a one-deal game, so a rollout ends with the deal and the search maximises
+the deal's points for its side.  Bounded: ``--deals`` duplicate deals of
+``--hand-size`` cards, ``--simulations`` per decision; reproducible from
+``--seed``.
+
+Run from the project root, e.g.::
+
+    python3 benchmarks/ismcts_vs.py --deals 20 --hand-size 4 --simulations 40
+    python3 benchmarks/ismcts_vs.py --opponents heuristic --deals 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+from open_spiel.python.algorithms import ismcts, mcts
+
+import backalley as ba
+from backalley.adapters.encoding import describe, table_of_view
+from backalley.adapters.openspiel import BackAlleyGame, load_game
+from backalley.bots import MonteCarloBot, make_bot
+from backalley.bots._base import Bot
+from backalley.bots.match import duplicate_match
+from backalley.cards import CARDS
+from backalley.engine import lowlevel, sampling
+from backalley.errors import BackAlleyError
+
+
+class IsmctsBot:
+    """OpenSpiel's ISMCTS with random rollouts, as a library bot (``choose(view)``)."""
+
+    def __init__(self, seed: object, *, simulations: int, uct_c: float) -> None:
+        self._rng = random.Random(str(seed))
+        self._np = np.random.RandomState(self._rng.randrange(2**32))
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self._games: dict[tuple[ba.RuleSet, int], BackAlleyGame] = {}
+        self.decisions = 0
+        self.cpu = 0.0
+
+    def _game(self, view: ba.PlayerView) -> BackAlleyGame:
+        """The OpenSpiel game of the view's deal: its rule set's first deal, its dealer."""
+        key = (view.rules, view.dealer)
+        if key not in self._games:
+            try:
+                self._games[key] = load_game(view.rules, deals=1, dealer=view.dealer)
+            except BackAlleyError:  # a rule set that needs its later deals
+                self._games[key] = load_game(view.rules, dealer=view.dealer)
+        return self._games[key]
+
+    def _state(self, view: ba.PlayerView) -> Any:
+        """An OpenSpiel state in the seat's information set: the deal dealt
+        from one draw of the hidden hands, the deal's moves replayed."""
+        game = self._game(view)
+        hands = sampling.sample_hands(view, self._rng)
+        if hands is None:
+            raise BackAlleyError(f"no hands fit seat {view.seat}'s view")
+        order, opening = sampling.deck_for(view, hands)
+        state = game.state_of(order[:-1])
+        codes = state.track.codes
+        for move in _deal_moves(opening, view):
+            state.apply_action(codes.id_of(move))
+        assert state.current_player() == view.seat
+        assert state.observation_string(view.seat) == describe(table_of_view(view))
+        return state
+
+    def choose(self, view: ba.PlayerView) -> ba.Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        start = time.process_time()
+        state = self._state(view)
+        draws = self._rng.random
+        bot = ismcts.ISMCTSBot(
+            state.get_game(),
+            mcts.RandomRolloutEvaluator(1, self._np),
+            self.uct_c,
+            self.simulations,
+            random_state=self._np,
+        )
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, draws))
+        action = int(bot.step(state))
+        self.decisions += 1
+        self.cpu += time.process_time() - start
+        return state.track.codes.move_of(action)
+
+
+def _deal_moves(opening: ba.GameState, view: ba.PlayerView) -> list[ba.Move]:
+    """The moves of the view's deal so far, in order: the calls, the trump
+    named (if the declarer named one), the cards played."""
+    moves: list[ba.Move] = list(view.calls)
+    state = opening
+    for move in moves:
+        state = state.apply(move)
+    if state.phase is ba.Phase.NAMING_TRUMP and view.phase is not ba.Phase.NAMING_TRUMP:
+        assert view.trump is not None
+        moves.append(ba.NameTrump(view.trump))
+    for _lead, cards, _win in lowlevel.history(view):
+        moves.extend(ba.Play(CARDS[card]) for card in cards)
+    moves.extend(ba.Play(CARDS[card]) for card in lowlevel.trick_cards(view))
+    return moves
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="gamerules")
+    parser.add_argument("--deals", type=int, default=20, help="duplicate deals per opponent")
+    parser.add_argument("--hand-size", type=int, default=4)
+    parser.add_argument("--simulations", type=int, default=40, help="ISMCTS simulations a move")
+    parser.add_argument(
+        "--uct-c", type=float, default=20.0, help="UCT exploration (in points: rewards are points)"
+    )
+    parser.add_argument("--opponents", default="heuristic,montecarlo")
+    parser.add_argument("--mc-samples", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    rules = ba.variants.get(args.rules)
+    made: list[IsmctsBot] = []
+
+    def ismcts_bot(seed: object) -> Bot:
+        bot = IsmctsBot(seed, simulations=args.simulations, uct_c=args.uct_c)
+        made.append(bot)
+        return bot
+
+    factories = {
+        "heuristic": lambda seed: make_bot("heuristic", seed),
+        "montecarlo": lambda seed: MonteCarloBot(seed, samples=args.mc_samples, budget=None),
+        "random": lambda seed: make_bot("random", seed),
+    }
+    print(
+        f"{args.rules}: {args.deals} duplicate deals of {args.hand_size} cards; ISMCTS "
+        f"{args.simulations} simulations a move, random rollouts, uct_c {args.uct_c}; "
+        f"seed {args.seed}",
+        flush=True,
+    )
+    for name in args.opponents.split(","):
+        made.clear()
+        start = time.process_time()
+        result = duplicate_match(
+            rules,
+            ismcts_bot,
+            factories[name],
+            deals=args.deals,
+            seed=args.seed,
+            hand_sizes=[args.hand_size],
+        )
+        cpu = time.process_time() - start
+        decisions = sum(b.decisions for b in made)
+        per = 1000 * sum(b.cpu for b in made) / max(1, decisions)
+        lo, hi = result.interval
+        opponent = f"{name} ({args.mc_samples} samples)" if name == "montecarlo" else name
+        print(
+            f"ISMCTS vs {opponent}: {result.mean:+.2f} points per deal "
+            f"(95% CI {lo:+.2f} .. {hi:+.2f}) over {result.deals} deals; "
+            f"{decisions} ISMCTS decisions, {per:.0f} ms CPU each; {cpu:.0f} s CPU in all",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
