@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import backalley as ba
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.lead import LeadPolicy, TrumpLead
-from backalley.solver import analyse, solve
+from backalley.solver import SearchLimitError, Solver, analyse, solve
 
 MAX_LEFT = 3
 """The minimax reference searches positions with at most this many tricks left."""
@@ -254,6 +254,100 @@ def test_solver_is_not_imported_by_the_library() -> None:
     code = "import sys, backalley; print('backalley.solver' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------ limits and Solver
+
+
+def nt_deal(seed: int = 0) -> ba.GameState:
+    """A 13-card bridge-like deal without trumps at its first lead."""
+    state = playing(bridge_rules(None), 13, seed, 0)
+    assert state is not None and state.phase is ba.Phase.PLAYING
+    return state
+
+
+def test_a_tiny_node_limit_stops_a_13_card_no_trump_deal() -> None:
+    """A node limit ends the search with the error, after at most that many
+    positions, carrying bounds that hold; a later call with a generous
+    limit answers exactly (the same as without one)."""
+    state = nt_deal()
+    with pytest.raises(SearchLimitError, match="node limit") as caught:
+        solve(state, max_nodes=200)
+    error = caught.value
+    assert isinstance(error, ba.BackAlleyError)
+    assert error.nodes == 200
+    exact = solve(state, max_nodes=10**8, deadline=3600.0)
+    assert exact == solve(state)
+    assert 0 <= error.lower <= exact <= error.upper <= 13
+
+
+def test_a_deadline_of_zero_stops_the_search() -> None:
+    state = nt_deal()
+    with pytest.raises(SearchLimitError, match="deadline") as caught:
+        solve(state, deadline=0.0)
+    assert caught.value.lower <= solve(state) <= caught.value.upper
+
+
+def test_analyse_under_a_limit_bounds_every_move() -> None:
+    state = playing(bridge_rules(ba.Suit.HEARTS), 13, 3, 20)
+    assert state is not None and state.phase is ba.Phase.PLAYING
+    values = analyse(state)
+    with pytest.raises(SearchLimitError) as caught:
+        analyse(state, max_nodes=300)
+    bounds = caught.value.bounds
+    assert list(bounds) == list(values)
+    for move, (lo, hi) in bounds.items():
+        assert lo <= values[move] <= hi
+    assert caught.value.lower <= max(values.values()) <= caught.value.upper
+
+
+@pytest.mark.parametrize(
+    "limits", [{"max_nodes": -1}, {"max_nodes": 1.5}, {"deadline": -1.0}, {"deadline": "1"}]
+)
+def test_bad_limits_are_refused(limits: dict[str, object]) -> None:
+    state = nt_deal()
+    with pytest.raises(ba.SetupError):
+        solve(state, **limits)  # type: ignore[arg-type]
+    with pytest.raises(ba.SetupError):
+        Solver().analyse(state, **limits)  # type: ignore[arg-type]
+
+
+def test_a_solver_answers_as_the_functions_do() -> None:
+    """One Solver for the positions of a deal, in turn: each answer (and
+    each move's) is the one-shot functions' answer."""
+    solver = Solver()
+    state = playing(ba.variants.get("gamerules"), 7, 11, 0)
+    assert state is not None
+    while state.phase is ba.Phase.PLAYING:
+        assert solver.solve(state) == solve(state)
+        assert solver.analyse(state) == analyse(state)
+        assert solver.nodes >= 0 and solver.trick_nodes >= 0
+        state = state.apply(state.legal_moves()[-1])
+
+
+def test_solve_many_shares_one_table_across_layouts() -> None:
+    """The sampled layouts of one decision: the same rules and bidding,
+    other hands (here: the deals of other seeds, played to the same point);
+    a limit stops the whole call, keeping the answers found before it."""
+    rules = ba.variants.get("vietnam")
+    states = [playing(rules, 6, seed, 5) for seed in range(6)]
+    layouts = [s for s in states if s is not None and s.phase is ba.Phase.PLAYING]
+    solver = Solver(max_tables=2)
+    assert solver.solve_many(layouts) == [solve(s) for s in layouts]
+    assert solver.solve_many(layouts) == [solve(s) for s in layouts]  # from the kept tables
+    with pytest.raises(SearchLimitError) as caught:
+        Solver().solve_many([nt_deal(), nt_deal(3)], max_nodes=5000)
+    assert len(caught.value.solved) <= 1
+
+
+def test_a_solver_goes_on_after_a_limit() -> None:
+    """What a stopped search stored stays valid: the same Solver asked
+    again, without a limit, answers exactly."""
+    state = nt_deal(4)
+    solver = Solver()
+    with pytest.raises(SearchLimitError):
+        solver.solve(state, max_nodes=300)
+    assert solver.solve(state) == solve(state)
 
 
 # ---------------------------------------------------------------- endplay's DDS

@@ -13,9 +13,13 @@ has the same bound.
   partner's top card and cashing the partner's winners from there;
 - :func:`make_sure_trumps` - each side's trumps that the other side's higher
   trumps cannot all cover (tricks for that side whoever leads);
+- :func:`make_later_tricks` - whether the side that needs every trick left
+  must lose one (DDS's "later tricks");
 - :func:`make_trick_sure` - during a trick, whether a seat still to play
   surely wins it for its side (the top card of the group led that nobody
-  after it can ruff, or a ruff nobody after it can beat).
+  after it can ruff, or a ruff nobody after it can beat), and
+  :func:`make_cash_after` - without trumps, the top cards that seat then
+  cashes from the lead.
 """
 
 from __future__ import annotations
@@ -25,14 +29,22 @@ from collections.abc import Callable
 from backalley.solver._context import Context
 from backalley.solver._table import MEMO_LIMIT
 
-__all__ = ["make_quick", "make_sure_trumps", "make_trick_sure"]
+__all__ = [
+    "make_cash_after",
+    "make_later_tricks",
+    "make_quick",
+    "make_sure_trumps",
+    "make_trick_sure",
+]
 
 Quick = Callable[[tuple[int, ...], int, bool, int, int], tuple[int, int, int]]
 """quick(hands, leader, broken, left, rem) -> (tricks, relevant cards, of
 them the tricks won in plain groups)."""
 
 
-def make_quick(ctx: Context) -> tuple[Quick, Callable[[tuple[int, ...], int, bool, int], tuple[int, int]]]:
+def make_quick(
+    ctx: Context,
+) -> tuple[Quick, Callable[[tuple[int, ...], int, bool, int, int, int], tuple[int, int]]]:
     """The leader's quick tricks and its entries to a partner, as closures."""
     n = ctx.n
     is_max = ctx.is_max
@@ -40,7 +52,9 @@ def make_quick(ctx: Context) -> tuple[Quick, Callable[[tuple[int, ...], int, boo
     tgroup = ctx.tgroup
     tmask = ctx.tmask
     legal_of = ctx.legal
+    legal_at = ctx.legal_at
     group_order = sorted(range(len(gmasks)), key=lambda g: g != tgroup)
+    partners = [[p for p in range(n) if p != s and is_max[p] == is_max[s]] for s in range(n)]
 
     def quick(
         hands: tuple[int, ...], leader: int, broken: bool, left: int, union: int
@@ -67,12 +81,29 @@ def make_quick(ctx: Context) -> tuple[Quick, Callable[[tuple[int, ...], int, boo
         used = 0
         # trumps first: once the others' trumps are drawn, nobody ruffs
         ruffers = [bool(h & tmask) for h in others]
+        ruff = True in ruffers
         for g in group_order:
             gm = gmasks[g]
             mine = hand & gm
-            if not mine or not (leads >> (mine.bit_length() - 1)) & 1:
+            if not mine:
+                continue
+            high = mine.bit_length() - 1
+            if not leads >> high & 1:
                 continue
             plain = g != tgroup
+            rest = union & gm & ~mine
+            if not rest:
+                # nobody else holds the group: long cards, unless someone ruffs
+                if plain:
+                    if not ruff:
+                        k = mine.bit_count()
+                        total += k
+                        plains += k
+                else:
+                    total += mine.bit_count()
+                continue
+            if rest >> high:
+                continue  # another hand holds a higher card
             k = 0
             last = 0  # the lowest card cashed while another hand held the group
             while mine:
@@ -99,47 +130,67 @@ def make_quick(ctx: Context) -> tuple[Quick, Callable[[tuple[int, ...], int, boo
                     plains += k
                 else:
                     ruffers = [(h & tmask).bit_count() > k for h in others]
+                    ruff = True in ruffers
                 if last:
                     used |= union & gm & ~(last - 1)
         return (total if total < left else left), used, plains
 
     def entries_to_partner(
-        hands: tuple[int, ...], leader: int, broken: bool, left: int
+        hands: tuple[int, ...], leader: int, broken: bool, left: int, rem: int, need: int
     ) -> tuple[int, int]:
         """Tricks the leader's side surely takes by leading low to a partner's
-        top card of a group and cashing the partner's quick tricks from there."""
+        top card of a group and cashing the partner's quick tricks from there
+        (``rem``: the cards left).  The other hands play their lowest card
+        of the group (keeping their high cards); none of them void in it may
+        hold a trump, so that their discards weaken nothing but themselves.
+        Not tried when no partner holds the top card of a group the leader
+        holds, or when even every card it holds in the groups whose top card
+        it holds could not make ``need`` tricks."""
         hand = hands[leader]
-        rem = 0
-        for h in hands:
-            rem |= h
+        reach = 0
+        for p in partners[leader]:
+            partner = hands[p]
+            count = 0
+            entry = False
+            for gm in gmasks:
+                theirs = partner & gm
+                if theirs and theirs.bit_length() == (rem & gm).bit_length():
+                    count += theirs.bit_count()
+                    if hand & gm:
+                        entry = True
+            if entry and count > reach:
+                reach = count
+        if reach + 1 < need:
+            return 0, 0
         leads = legal_of(hand, (), leader, broken, leader, rem)
         best, best_used = 0, 0
-        side = is_max[leader]
-        for p in range(n):
-            if p == leader or is_max[p] != side:
-                continue
+        for p in partners[leader]:
             partner = hands[p]
+            if not partner:
+                continue
             for g, gm in enumerate(gmasks):
                 mine = hand & gm & leads
+                if not mine:
+                    continue
                 theirs = partner & gm
-                if not mine or not theirs:
+                if not theirs:
                     continue
-                others = 0
-                for s in range(n):
-                    if s != p:
-                        others |= hands[s] & gm
-                top = 1 << (theirs.bit_length() - 1)
-                if others > top:
-                    continue
-                if g != tgroup and any(
-                    hands[s] & tmask and not hands[s] & gm
-                    for s in range(n)
-                    if s != p and s != leader
+                top = 1 << ((rem & gm).bit_length() - 1)
+                if not theirs & top:
+                    continue  # the partner must hold the group's top card
+                if (
+                    g != tgroup
+                    and tmask
+                    and any(
+                        hands[s] & tmask and not hands[s] & gm
+                        for s in range(n)
+                        if s != p and s != leader
+                    )
                 ):
-                    continue
+                    continue  # another hand may ruff
                 low = mine & -mine
                 c = low.bit_length() - 1
-                if not legal_of(partner, (c,), leader, broken, p, rem) & top:
+                if not legal_at(partner, (c,), leader, broken, p, rem) & top:
                     continue
                 after = list(hands)
                 after_rem = rem
@@ -230,7 +281,7 @@ def make_sure_trumps(ctx: Context) -> Callable[[tuple[int, ...]], tuple[list[int
 
 def make_trick_sure(
     ctx: Context,
-) -> Callable[[tuple[int, ...], int, tuple[int, ...], int, int, bool], int]:
+) -> Callable[[tuple[int, ...], int, tuple[int, ...], int, int, bool, bool, bool], int]:
     """Whether a seat still to play to the current trick surely wins it."""
     n = ctx.n
     is_max = ctx.is_max
@@ -239,39 +290,53 @@ def make_trick_sure(
     gmasks = ctx.gmasks
     tgroup = ctx.tgroup
     tmask = ctx.tmask
-    free = ctx.plan.free_follow
+    unfree = ctx.lspecial | ctx.hmask
+    history = ctx.history
+    free_of = ctx.free_of
 
     def trick_sure(
-        hands: tuple[int, ...], leader: int, trick: tuple[int, ...], win: int, cards: int, side: bool
+        hands: tuple[int, ...],
+        leader: int,
+        trick: tuple[int, ...],
+        win: int,
+        cards: int,
+        side: bool,
+        broken: bool,
+        first: bool,
     ) -> int:
         """A card (as a bit: the answer's relevant card) with which a seat of
         the side ``side`` (``True``: the maximising side) still to play to
         ``trick`` surely wins it, or 0 (``win``: the trick's winning card so
-        far; ``cards``: the legal plays of the seat to act).
+        far; ``cards``: the legal plays of the seat to act; ``first``:
+        whether this is the deal's first trick).
 
         The card beats ``win`` and no other seat still to play could beat it:
         none holds a higher card of its group and, when it is not a trump,
-        none void in the group led holds a trump.  Only the top card of the group
-        led and a ruff with the seat's highest trump are tried.  The seat to
-        act must be allowed to play it (``cards``); a later seat only counts
-        when following is free in the rule set (the plan's ``free_follow``:
-        a seat holding the group led may play any card of it, a seat void in
-        it any card), so that it may play it whatever the seats before it
-        play.
+        none void in the group led holds a trump.  Only the top card of the
+        group led and a ruff with the seat's highest trump are tried.  The
+        seat to act must be allowed to play it (``cards``); a later seat
+        only counts when following the card led is free (see
+        :meth:`~backalley.solver._plan.Plan.free_follow`), so that it may
+        play it whatever the seats before it play.
         """
         pos = len(trick)
-        lg = group[trick[0]]
+        lead = trick[0]
+        lg = group[lead]
         lmask = gmasks[lg]
         wg = group[win]
         seats = [(leader + i) % n for i in range(pos, n)]
         led_left = 0
         for s in seats:
             led_left |= hands[s] & lmask
+        later_ok: bool | None = None
         for k, s in enumerate(seats):
             if is_max[s] != side:
                 continue
-            if k and not free & (1 << trick[0]):
-                break
+            if k:
+                if later_ok is None:
+                    later_ok = not (first or history or unfree >> lead & 1) and free_of(lg, broken)
+                if not later_ok:
+                    break
             hand = hands[s]
             others = [t for t in seats if t != s]
             mine = hand & lmask
@@ -279,15 +344,18 @@ def make_trick_sure(
                 top = 1 << (mine.bit_length() - 1)
                 c = top.bit_length() - 1
                 if led_left >> (c + 1):
-                    continue  # a later seat holds a higher card of the group led
+                    continue  # another seat still to play holds a higher card of the group led
                 if wg == lg:
                     if strength[c] < strength[win]:
                         continue
                 elif wg == tgroup:
                     continue  # already ruffed: the group led cannot win
-                if lg != tgroup and tmask:
-                    if any(not hands[t] & lmask and hands[t] & tmask for t in others):
-                        continue  # another seat still to play may ruff
+                if (
+                    lg != tgroup
+                    and tmask
+                    and any(not hands[t] & lmask and hands[t] & tmask for t in others)
+                ):
+                    continue  # another seat still to play may ruff
                 if not k and not cards & top:
                     continue
                 return top
@@ -310,3 +378,151 @@ def make_trick_sure(
         return 0
 
     return trick_sure
+
+
+def make_later_tricks(ctx: Context) -> Callable[[tuple[int, ...], int, bool, int, int], int]:
+    """Whether the leader's side, needing every trick left, must lose one."""
+    n = ctx.n
+    is_max = ctx.is_max
+    gmasks = ctx.gmasks
+    lspecial = ctx.lspecial
+    tmask = ctx.tmask
+    history = ctx.history
+    free_of = ctx.free_of
+    plain = [g for g in range(len(gmasks)) if g != ctx.tgroup]
+
+    def later_tricks(
+        hands: tuple[int, ...], leader: int, broken: bool, left: int, union: int
+    ) -> int:
+        """-1 when the leader's side can take every one of the ``left``
+        tricks as far as this test tells, else the cards (a bit set) whose
+        rank the answer "it cannot" depends on (``union``: the cards left).
+
+        After DDS's "later tricks".  Say the other side plays the top card
+        of a plain group whenever the group is led and it holds that card.
+        If the side takes every trick, it leads every trick, and each trick
+        led in a plain group takes one card of the group from each of its
+        hands holding the group: it leads a group at most as often as its
+        longest hand there has cards.  A group whose top card the other
+        side holds, it may lead only by ruffing that card (or the other
+        side's next one), and each ruff, like each trick led in trumps,
+        takes one of its trumps.  So it takes at most: the longest lengths
+        of the plain groups whose top card it holds, plus its trumps, plus
+        for as many of the other groups as it has trumps, the longest
+        length less the ruff already counted.  When that falls short of
+        ``left``, it loses a trick (a hand of the other side holding
+        nothing but top cards of other groups, to be squeezed out of one,
+        does not arise while the count falls short, as DDS has it, without
+        trumps).  Needs following free in every plain group left
+        (:meth:`~backalley.solver._plan.Plan.free_follow`), no card special
+        on the lead, and a play that does not read the history.  Relevant:
+        the other side's top cards of the plain groups.
+        """
+        if history or union & lspecial:
+            return -1
+        side = is_max[leader]
+        trumps = 0
+        if union & tmask:
+            for s in range(n):
+                if is_max[s] == side:
+                    trumps += (hands[s] & tmask).bit_count()
+            if trumps >= left:
+                return -1
+        total = trumps
+        theirs: list[int] = []
+        rel = 0
+        for g in plain:
+            cards = union & gmasks[g]
+            if not cards:
+                continue
+            if not free_of(g, broken):
+                return -1
+            top = 1 << (cards.bit_length() - 1)
+            owner = 0
+            while not hands[owner] & top:
+                owner += 1
+            longest = 0
+            for s in range(n):
+                if is_max[s] == side:
+                    k = (hands[s] & cards).bit_count()
+                    if k > longest:
+                        longest = k
+            if is_max[owner] == side:
+                total += longest
+                if total >= left:
+                    return -1
+            elif cards != top:
+                rel |= top
+                if trumps and longest > 1:
+                    theirs.append(longest - 1)
+        if theirs:
+            theirs.sort(reverse=True)
+            total += sum(theirs[:trumps])
+            if total >= left:
+                return -1
+        return rel
+
+    return later_tricks
+
+
+def make_cash_after(
+    ctx: Context,
+) -> Callable[[tuple[int, ...], int, int, bool, int], tuple[int, int]]:
+    """The tricks the winner of the current trick surely cashes next, without trumps."""
+    n = ctx.n
+    gmasks = ctx.gmasks
+    legal_of = ctx.legal
+
+    def cash_after(
+        hands: tuple[int, ...], card: int, rem: int, broken: bool, enough: int
+    ) -> tuple[int, int]:
+        """(tricks, relevant cards): the tricks the seat holding ``card`` (a
+        bit; it surely wins the current trick with it) cashes from the lead
+        of the next trick, no trump being left (``rem``: the cards at the
+        start of the trick; counting stops at ``enough``).
+
+        Without trumps, a card above every other card of its group left in
+        the other hands wins the trick it is led to, and its seat keeps the
+        lead: the seat's cards above the others' in each group are tricks
+        (their rank relevant), and so are all its cards of a group nobody
+        else holds (by length).  The other seats' cards still to be played
+        to this trick count against it, as if they kept them; the seat must
+        be allowed to lead the highest of each group.
+        """
+        seat = 0
+        while not hands[seat] & card:
+            seat += 1
+        hand = hands[seat] ^ card
+        others = 0
+        for s in range(n):
+            if s != seat:
+                others |= hands[s]
+        # the cards played by the next trick's lead: at least this one and
+        # the cards on the table (the play does not read the history here)
+        after = (rem & ~(others | hands[seat])) | card
+        leads = legal_of(hand, (), seat, broken, seat, (rem & ~after))
+        total = 0
+        rel = 0
+        for gm in gmasks:
+            mine = hand & gm
+            if not mine or not leads >> (mine.bit_length() - 1) & 1:
+                continue
+            theirs = others & gm
+            if not theirs:
+                total += mine.bit_count()
+            else:
+                above = mine >> theirs.bit_length()
+                if not above:
+                    continue
+                k = above.bit_count()
+                total += k
+                # the lowest card counted: the seat's k-th card from the top
+                low = mine
+                for _ in range(mine.bit_count() - k):
+                    low &= low - 1
+                rel |= low & -low
+            if total >= enough:
+                break
+        return total, rel
+
+    return cash_after

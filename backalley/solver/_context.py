@@ -36,12 +36,14 @@ class Context:
         "exact",
         "fast",
         "follows",
+        "free_of",
         "gmasks",
         "group",
-        "hmask",
         "history",
+        "hmask",
         "is_max",
         "legal",
+        "legal_at",
         "lspecial",
         "n",
         "plan",
@@ -92,9 +94,24 @@ class Context:
         for c in position.trick:
             rem |= 1 << c
         self.rem_root = rem
-        self.legal = self._make_legal()
+        self.legal, self.legal_at = self._make_legal()
+        free: dict[tuple[int, bool], bool] = {}
 
-    def _make_legal(self) -> Callable[[int, tuple[int, ...], int, bool, int, int], int]:
+        def free_of(g: int, broken: bool) -> bool:
+            """The plan's :meth:`~backalley.solver._plan.Plan.free_follow`, remembered."""
+            known = free.get((g, broken))
+            if known is None:
+                known = free[(g, broken)] = plan.free_follow(g, broken)
+            return known
+
+        self.free_of = free_of
+
+    def _make_legal(
+        self,
+    ) -> tuple[
+        Callable[[int, tuple[int, ...], int, bool, int, int], int],
+        Callable[[int, tuple[int, ...], int, bool, int, int], int],
+    ]:
         rules, trump, bidders = self.rules, self.trump, self.bidders
         legal = _rules.legal_mask
         memo = self.table.legal
@@ -110,7 +127,9 @@ class Context:
             they can only tell the first trick, whose hands are longer than
             any later trick's)."""
             played = played_root | (rem_root & ~rem)
-            key = (hand, trick, leader, broken, played) if history else (hand, trick, leader, broken)
+            key = (
+                (hand, trick, leader, broken, played) if history else (hand, trick, leader, broken)
+            )
             cards = memo.get(key, -1)
             if cards < 0:
                 cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders, played)
@@ -119,4 +138,24 @@ class Context:
                 memo[key] = cards
             return cards
 
-        return legal_of
+        def legal_at(
+            hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, rem: int
+        ) -> int:
+            """:func:`legal_of` for a seat that is not the one to play to
+            ``trick`` (a partner asked ahead of its turn): remembered under
+            a key of its own, with the seat."""
+            played = played_root | (rem_root & ~rem)
+            key = (
+                (hand, trick, leader, broken, seat, played)
+                if history
+                else (hand, trick, leader, broken, seat)
+            )
+            cards = memo.get(key, -1)
+            if cards < 0:
+                cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders, played)
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = cards
+            return cards
+
+        return legal_of, legal_at

@@ -63,11 +63,13 @@ class LimitReached(Exception):
 class Budget:
     """The positions searched by a call and its limits."""
 
-    __slots__ = ("check_at", "deadline", "max_nodes", "nodes", "started", "tricks")
+    __slots__ = ("check_at", "deadline", "hit", "max_nodes", "nodes", "started", "tricks")
 
     def __init__(self, deadline: float | None = None, max_nodes: int | None = None) -> None:
         if deadline is not None and (
-            not isinstance(deadline, (int, float)) or isinstance(deadline, bool) or not deadline >= 0
+            not isinstance(deadline, (int, float))
+            or isinstance(deadline, bool)
+            or not deadline >= 0
         ):
             raise SetupError(f"deadline must be a number of seconds >= 0, not {deadline!r}")
         if max_nodes is not None and (
@@ -82,6 +84,8 @@ class Budget:
         self.started = time.thread_time()
         self.deadline = None if deadline is None else self.started + deadline
         self.check_at = 0
+        self.hit = ""
+        """The limit reached ("nodes" or "deadline"), once one is."""
         self._plan()
 
     def _plan(self) -> None:
@@ -98,7 +102,11 @@ class Budget:
         """Called when ``nodes`` reaches ``check_at``: raise
         :class:`LimitReached` past a limit, else plan the next look."""
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise LimitReached
-        if self.deadline is not None and time.thread_time() >= self.deadline:
-            raise LimitReached
-        self._plan()
+            self.hit = "nodes"
+        elif self.deadline is not None and time.thread_time() >= self.deadline:
+            self.hit = "deadline"
+        else:
+            self._plan()
+            return
+        self.nodes -= 1  # the position that found the limit is not searched
+        raise LimitReached

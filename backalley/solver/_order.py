@@ -17,36 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from backalley.solver._classes import classes_of
 from backalley.solver._context import Context
 from backalley.solver._table import MEMO_LIMIT
+from backalley.solver._weights import make_dds_weights
 
-__all__ = ["classes_of", "make_order"]
+__all__ = ["make_order"]
+
 
 Order = Callable[
-    [int, tuple[int, ...], int, int, tuple[int, ...], int, int],
+    [int, tuple[int, ...], int, int, tuple[int, ...], int, int, int],
     tuple[list[int], list[tuple[int, int]]],
 ]
-"""order(cards, hands, seat, leader, trick, win, rem) -> (the moves, best
-first; the classes of more than one card, as (lowest, highest))."""
-
-
-def classes_of(mine: int, others: int) -> tuple[tuple[int, int], ...]:
-    """The classes of equivalent cards among ``mine`` (cards of one group):
-    runs with no card of ``others`` between them, as (lowest, highest)."""
-    out = []
-    rep = prev = -1
-    while mine:
-        low = mine & -mine
-        mine ^= low
-        c = low.bit_length() - 1
-        if prev >= 0 and not others & (low - (2 << prev)):
-            prev = c
-            continue
-        if rep >= 0:
-            out.append((rep, prev))
-        rep = prev = c
-    out.append((rep, prev))
-    return tuple(out)
+"""order(cards, hands, seat, leader, trick, win, rem, killer) -> (the moves,
+best first; the classes of more than one card, as (lowest, highest)).
+``win``: the trick's winning card so far, or at the lead the lead the table
+stored as best (or -1); ``killer``: at the lead, the lead that last cut the
+search off with as many tricks left (or -1)."""
 
 
 def make_order(ctx: Context) -> Order:
@@ -62,6 +49,9 @@ def make_order(ctx: Context) -> Order:
     lspecial = ctx.lspecial
     hmask = ctx.hmask
     class_memo = ctx.table.classes
+    # four seats in two partnerships (bridge's shape): DDS's own weights
+    dds4 = fast and n == 4 and is_max[0] == is_max[2] != is_max[1] == is_max[3]
+    dds = make_dds_weights(ctx) if dds4 else None
 
     def split_special(classes: list[tuple[int, int]], cards: int) -> list[tuple[int, int]]:
         """``classes`` with each card special on the lead a class of its own."""
@@ -98,6 +88,7 @@ def make_order(ctx: Context) -> Order:
         trick: tuple[int, ...],
         win: int,
         rem: int,
+        killer: int = -1,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The legal cards, one per class of equivalent cards, best guesses
         first; and the classes of more than one card, as (lowest, highest).
@@ -144,6 +135,13 @@ def make_order(ctx: Context) -> Order:
             spans += found[1]
         if len(classes) == 1:
             return [classes[0][0]], spans
+        if dds is not None:
+            if trick:
+                scored = dds(classes, hands, seat, leader, trick, win, rem, -1, -1)
+            else:
+                scored = dds(classes, hands, seat, leader, trick, -1, rem, win, killer)
+            scored.sort()
+            return [c for _k, c in scored], spans
         side = is_max[seat]
         weighted: list[tuple[int, int]] = []
         if not trick:
@@ -275,6 +273,15 @@ def make_order(ctx: Context) -> Order:
                         w -= 40  # a winner of its group: keep it
                 weighted.append((-w, lo))
         weighted.sort()
-        return [c for _k, c in weighted], spans
+        moves = [c for _k, c in weighted]
+        if not trick and win >= 0:
+            # the stored lead first (it may stand for its class under another card)
+            for i, c in enumerate(moves):
+                if c == win or (
+                    group[c] == group[win] and any(lo == c and lo <= win <= hi for lo, hi in spans)
+                ):
+                    moves.insert(0, moves.pop(i))
+                    break
+        return moves, spans
 
     return order

@@ -55,8 +55,12 @@ class Plan:
     """The tables derived for one rule set and one effective trump."""
 
     __slots__ = (
+        "_cards",
+        "_free",
+        "_groups",
+        "_rules",
+        "_trump",
         "follows",
-        "free_follow",
         "group",
         "group_masks",
         "history",
@@ -82,7 +86,11 @@ class Plan:
         self.standard = False
         self.monotone = False
         self.follows = False
-        self.free_follow = 0
+        self._rules = rules
+        self._trump = trump
+        self._cards = cards
+        self._groups: list[list[int]] = []
+        self._free: dict[int, bool] = {}
         self.history = True  # until the probe below says otherwise
         self.history_mask = 0
         groups = _groups(rules, trump, cards)
@@ -109,6 +117,23 @@ class Plan:
         self.monotone = all(list(members) == sorted(members) for members in groups)
         self.follows = _must_follow(rules, trump, groups, self.trump_group)
         self.lead_special = _lead_special(rules, trump, cards, groups, self.trump_group)
+        self._groups = groups
+
+    def free_follow(self, g: int, broken: bool) -> bool:
+        """Whether following a lead of group ``g`` is free, trump broken or
+        not: a seat holding cards of the group may play any of them, and a
+        seat void in it any card, whatever the cards played to the trick
+        before it (checked, once per group, by :func:`_free_follow`; after
+        the first trick, and for the cards of the group not special on the
+        lead)."""
+        key = 2 * g + broken
+        known = self._free.get(key)
+        if known is None:
+            known = bool(self.standard) and _free_follow(
+                self._rules, self._trump, self._cards, self._groups, g, self, broken
+            )
+            self._free[key] = known
+        return known
 
 
 def _winner(rules: DealRules, trump: int, a: int, b: int) -> int:
@@ -303,6 +328,68 @@ def _lead_special(
                 for c in chain:
                     special |= 1 << c
     return special
+
+
+def _free_follow(
+    rules: DealRules,
+    trump: int,
+    cards: tuple[int, ...],
+    groups: list[list[int]],
+    g: int,
+    plan: Plan,
+    broken: bool,
+) -> bool:
+    """See :meth:`Plan.free_follow`: the group's lowest, middle and highest
+    ordinary cards led, each following seat asked with the cards before it
+    low cards of another group, high cards of the group led, or a trump
+    then low cards; with a hand holding every other card, and with one
+    void in the group led; after a first trick (one card of another group
+    played before)."""
+    members = [c for c in groups[g] if not plan.lead_special >> c & 1]
+    if not members:
+        return False
+    seats = len(_rules.seat_teams(rules))
+    gm = plan.group_masks[g]
+    tg = plan.trump_group
+    plain = [h for h in range(len(groups)) if h != g and h != tg]
+    filler = groups[plain[0]] if plain else []
+    # a card played to an earlier trick: the last plain group's lowest card
+    spare = [c for h in reversed(plain) for c in groups[h] if c not in filler[: seats - 1]]
+    if not spare:
+        return False
+    played = 1 << spare[0]
+    deck = 0
+    for c in cards:
+        deck |= 1 << c
+    none = frozenset[int]()
+    for lead in {members[0], members[len(members) // 2], members[-1]}:
+        for pos in range(1, seats):
+            need = pos - 1
+            variants: list[tuple[int, ...]] = []
+            if not need:
+                variants.append(())
+            else:
+                if len(filler) >= need:
+                    variants.append(tuple(filler[:need]))
+                high = [c for c in reversed(groups[g]) if c != lead][:need]
+                if len(high) == need:
+                    variants.append(tuple(high))
+                if tg >= 0 and g != tg and len(filler) >= need - 1:
+                    variants.append((groups[tg][0], *filler[: need - 1]))
+            for fill in variants:
+                trick = (lead, *fill)
+                used = played
+                for c in trick:
+                    used |= 1 << c
+                hold = deck & ~used
+                allowed = _rules.legal_mask(rules, hold, trick, trump, broken, pos, 0, none, played)
+                if allowed != hold & gm:
+                    return False
+                void = hold & ~gm
+                allowed = _rules.legal_mask(rules, void, trick, trump, broken, pos, 0, none, played)
+                if void and allowed != void:
+                    return False
+    return True
 
 
 @functools.lru_cache(maxsize=64)

@@ -32,7 +32,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from backalley.solver import _rules
-from backalley.solver._bounds import make_quick, make_sure_trumps, make_trick_sure
+from backalley.solver._bounds import (
+    make_cash_after,
+    make_later_tricks,
+    make_quick,
+    make_sure_trumps,
+    make_trick_sure,
+)
 from backalley.solver._context import Context
 from backalley.solver._limits import Budget
 from backalley.solver._order import make_order
@@ -193,11 +199,18 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
     RESULT = _RESULT
     CARDS = _CARDS
     legal_of = ctx.legal
+    played_root = ctx.played_root
+    rem_root = ctx.rem_root
     quick, entries_to_partner = make_quick(ctx)
     sure_trumps = make_sure_trumps(ctx)
     trick_sure = make_trick_sure(ctx)
+    cash_after = make_cash_after(ctx)
+    later_tricks = make_later_tricks(ctx)
     order = make_order(ctx)
     lead_found = [-1]
+    # the lead that last cut the search off, by the number of tricks left
+    # (DDS's "best move" of a depth, a killer move)
+    killers = [-1] * 64
 
     def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> int:
         """Can the side take ``target`` of the ``left`` tricks, ``leader`` to lead?"""
@@ -297,11 +310,15 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                 q = plain + side_sure[lm]
                 used |= side_rel[lm]
             if q < need and n > 2:
-                q2, used2 = entries_to_partner(hands, leader, broken, left)
+                q2, used2 = entries_to_partner(hands, leader, broken, left, rem, need)
                 if q2 > q:
                     q, used = q2, used2
             if q >= need:
                 return (RESULT | used) if lm else used
+            if need == left:
+                lost = later_tricks(hands, leader, broken, left, rem)
+                if lost >= 0:
+                    return lost if lm else RESULT | lost
         hint = -1
         if best >= 0:
             # the best lead found before, stored as (group, how many of the
@@ -364,6 +381,29 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
+        if quick_ok and pos and not last:
+            # DDS's quick tricks in second hand: a side that surely wins this
+            # trick takes one trick; without trumps, its winner then leads
+            # and cashes its top cards
+            first = not (played_root or rem_root & ~rem)
+            if target == left or target == 1:
+                # the side that needs every trick left loses one if the
+                # other side surely wins this one
+                if target == left:
+                    sure = trick_sure(hands, leader, trick, win, cards, False, broken, first)
+                    if sure:
+                        return sure
+                if target == 1:
+                    sure = trick_sure(hands, leader, trick, win, cards, True, broken, first)
+                    if sure:
+                        return RESULT | sure
+            elif pos == 1 and not rem & tmask:
+                sure = trick_sure(hands, leader, trick, win, cards, maximising, broken, first)
+                if sure:
+                    need = target if maximising else left - target + 1
+                    more, rel = cash_after(hands, sure, rem, broken, need - 1)
+                    if more >= need - 1:
+                        return goal | sure | rel
         deferred = fast and last
         if deferred:
             # the last seat: try the obvious card first (the cheapest that
@@ -389,16 +429,10 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                             low_strength = strength[c]
                             pick = c
             moves = [pick]
+        elif pos:
+            moves, spans = order(cards, hands, seat, leader, trick, win, rem, -1)
         else:
-            moves, spans = order(cards, hands, seat, leader, trick, win, rem)
-        if pos == 0 and win >= 0:
-            # the hint may stand for its class under another card
-            for i, c in enumerate(moves):
-                if c == win or (
-                    group[c] == group[win] and any(lo == c and lo <= win <= hi for lo, hi in spans)
-                ):
-                    moves.insert(0, moves.pop(i))
-                    break
+            moves, spans = order(cards, hands, seat, leader, trick, win, rem, killers[left])
         union = 0
         skip: list[int] | None = None
         unswappable = exact
@@ -443,6 +477,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             if answer & RESULT == goal:
                 if pos == 0:
                     lead_found[0] = c
+                    killers[left] = c
                 return answer
             union |= answer
             if fast and not unswappable >> c & 1:
@@ -461,7 +496,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                         skip[g] = low
             if deferred:
                 deferred = False
-                rest, spans = order(cards, hands, seat, leader, trick, win, rem)
+                rest, spans = order(cards, hands, seat, leader, trick, win, rem, -1)
                 for lo, hi in spans:
                     if lo <= c <= hi and group[lo] == group[c]:
                         c = lo
@@ -519,7 +554,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                 after = tuple(held)
                 cards = legal_of(held[seat], trick, leader, broken, seat, rem)
                 win = trick[rule_winner(rules, trick, trump)] if trick and standard else -1
-                c = order(cards, after, seat, leader, trick, win, rem)[0][0]
+                c = order(cards, after, seat, leader, trick, win, rem, -1)[0][0]
                 held[seat] ^= 1 << c
                 trick = (*trick, c)
             winner = (leader + rule_winner(rules, trick, trump)) % n
@@ -528,5 +563,4 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             leader = winner
             trick = ()
 
-    _unused = (trick_sure, tgroup)
     return test, guess

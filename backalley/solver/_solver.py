@@ -57,13 +57,14 @@ def _limit_error(
     solved: list[int] | None = None,
 ) -> SearchLimitError:
     seconds = budget.seconds()
-    if budget.max_nodes is not None and budget.nodes > budget.max_nodes:
+    if budget.hit == "nodes":
         why = f"its node limit (max_nodes={budget.max_nodes})"
     else:
         why = f"its deadline ({budget.deadline - budget.started:g} s of CPU)"  # type: ignore[operator]
+    plural = "" if budget.nodes == 1 else "s"
     return SearchLimitError(
-        f"the solver reached {why} after {budget.nodes} positions and {seconds:.3f} s: "
-        f"the answer lies in {lower}..{upper}",
+        f"the solver reached {why} after searching {budget.nodes} position{plural} "
+        f"in {seconds:.3f} s: the answer lies in {lower}..{upper}",
         lower=lower,
         upper=upper,
         nodes=budget.nodes,
@@ -98,9 +99,7 @@ def _analyse(
     return out
 
 
-def solve(
-    state: GameState, *, deadline: float | None = None, max_nodes: int | None = None
-) -> int:
+def solve(state: GameState, *, deadline: float | None = None, max_nodes: int | None = None) -> int:
     """The number of the remaining tricks (the current trick included) that
     the side of ``state.to_act`` takes when every seat plays its best with
     all hands known.

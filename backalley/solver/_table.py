@@ -52,6 +52,7 @@ class Table:
         "holdings",
         "legal",
         "max_entries",
+        "summaries",
         "sure",
         "tops",
     )
@@ -68,6 +69,9 @@ class Table:
             tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
         ] = {}
         self.sure: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+        self.summaries: dict[
+            tuple[int, int, int, int], tuple[int, int, int, int, int, tuple[int, int, int, int]]
+        ] = {}
 
     def clear(self) -> None:
         """Forget everything (the entries and the memos)."""
@@ -78,6 +82,7 @@ class Table:
         self.legal.clear()
         self.classes.clear()
         self.sure.clear()
+        self.summaries.clear()
 
 
 def holding(
