@@ -85,7 +85,7 @@ from backalley.bots.montecarlo import (
     rollout_value,
     sample_hands,
 )
-from backalley.engine import lowlevel
+from backalley.engine import lowlevel, sampling
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
@@ -162,32 +162,13 @@ def _ascending(view: PlayerView) -> bool:
 
 def _opening(state: GameState) -> GameState | None:
     """``state``'s deal at its opening (before any call), dealt the same
-    hands, turn-up and discards; ``None`` when no deck order reproduces them."""
-    rules = state.rules
-    n = rules.players
-    dealt = lowlevel.dealt_bits(state)
-    cards = [[i for i in range(54) if h >> i & 1] for h in dealt]
-    order: list[int] = []
-    for k in range(state.hand_size):
-        for offset in range(n):
-            order.append(cards[(state.dealer + 1 + offset) % n][k])
-    turn_up = lowlevel.turn_up_index(state)
-    discards = lowlevel.discard_bits(state)
-    order += [i for i in range(54) if discards >> i & 1]
-    if turn_up is not None:
-        order.append(turn_up)
-    order += lowlevel.stock_order(state)
+    hands, turn-up and discards (:func:`backalley.engine.sampling.deck_for`);
+    ``None`` when no deck order reproduces them."""
+    hands = [lowlevel.hand_bits(state, seat) for seat in range(state.players)]
     try:
-        opened = lowlevel.opening(state, order)
+        return sampling.deck_for(state.view(0), hands)[1]
     except BackAlleyError:
         return None
-    if (
-        lowlevel.dealt_bits(opened) != dealt
-        or lowlevel.turn_up_index(opened) != turn_up
-        or lowlevel.discard_bits(opened) != discards
-    ):
-        return None
-    return opened
 
 
 _SPEAKERS: dict[object, int | None] = {}
