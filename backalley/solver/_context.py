@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from backalley.rules.context import DealContext
 from backalley.solver import _rules
 from backalley.solver._plan import Plan
 from backalley.solver._table import MEMO_LIMIT, Table
@@ -112,11 +113,24 @@ class Context:
         Callable[[int, tuple[int, ...], int, bool, int, int], int],
         Callable[[int, tuple[int, ...], int, bool, int, int], int],
     ]:
-        rules, trump, bidders = self.rules, self.trump, self.bidders
-        legal = _rules.legal_mask
+        rules, trump = self.rules, self.trump
+        legal_in = _rules.legal_in
         memo = self.table.legal
         history = self.history
         played_root, rem_root = self.played_root, self.rem_root
+        # the deal's context for each set of cards played before a trick
+        # (every position of a trick's subtree shares one)
+        contexts: dict[int, DealContext] = {}
+
+        def ask(
+            hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, played: int
+        ) -> int:
+            ctx = contexts.get(played)
+            if ctx is None:
+                if len(contexts) >= 4096:
+                    contexts.clear()
+                ctx = contexts[played] = _rules.context(rules, trump, played)
+            return legal_in(rules, ctx, hand, trick, broken, seat, leader)
 
         def legal_of(
             hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, rem: int
@@ -132,7 +146,7 @@ class Context:
             )
             cards = memo.get(key, -1)
             if cards < 0:
-                cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders, played)
+                cards = ask(hand, trick, leader, broken, seat, played)
                 if len(memo) >= MEMO_LIMIT:
                     memo.clear()
                 memo[key] = cards
@@ -152,7 +166,7 @@ class Context:
             )
             cards = memo.get(key, -1)
             if cards < 0:
-                cards = legal(rules, hand, trick, trump, broken, seat, leader, bidders, played)
+                cards = ask(hand, trick, leader, broken, seat, played)
                 if len(memo) >= MEMO_LIMIT:
                     memo.clear()
                 memo[key] = cards

@@ -6,7 +6,8 @@ own :class:`~backalley.rules.DealContext` - the same decisions legality uses,
 so a new rule is solved correctly without touching the solver:
 
 - :func:`legal_mask`, :func:`trick_winner`, :func:`breaks_trump`: the play
-  rules of the deal, on card indices and bit-set hands;
+  rules of the deal, on card indices and bit-set hands (:func:`legal_in`:
+  the legal plays with a context made once by :func:`context`);
 - :func:`position`: a state's raw facts (hands as bit sets, the trick so far,
   who leads it, whether trump is broken, the effective trump, the seats that
   bid board, the cards played to the deal's earlier tricks), read through
@@ -35,7 +36,9 @@ __all__ = [
     "DealRules",
     "Position",
     "breaks_trump",
+    "context",
     "deck_indices",
+    "legal_in",
     "legal_mask",
     "position",
     "seat_teams",
@@ -58,6 +61,27 @@ def _ctx(rules: DealRules, trump: int, played: int = 0) -> DealContext:
     if ctx.trump is not suit:
         ctx = ctx._replace(trump=suit)
     return ctx._replace(played=CardSet(played)) if played else ctx
+
+
+def context(rules: DealRules, trump: int, played: int = 0) -> DealContext:
+    """The deal's context as the rule set's plan is asked with it: the raw
+    trump ``trump`` (0..4), the cards ``played`` to the earlier tricks (a
+    bit set); for :func:`legal_in`, which a search may call many times with
+    one context."""
+    return _ctx(rules, trump, played)
+
+
+def legal_in(
+    rules: DealRules,
+    ctx: DealContext,
+    hand: int,
+    trick: tuple[int, ...],
+    broken: bool,
+    seat: int,
+    leader: int,
+) -> int:
+    """:func:`legal_mask` with the deal's context made by :func:`context`."""
+    return rules.rules.plan.play_mask(ctx, seat, hand, trick, leader, broken)
 
 
 def legal_mask(

@@ -14,9 +14,12 @@ solver, DDS):
 - :mod:`~backalley.solver._table` - the transposition table, consulted at
   the start of each trick, keyed by relative ranks, holding lower and upper
   bounds;
-- :mod:`~backalley.solver._bounds` - quick tricks and sure trump tricks at
-  the start of a trick, sure winners of the current trick during it;
-- :mod:`~backalley.solver._order` - rank equivalence and move ordering;
+- :mod:`~backalley.solver._bounds` - quick tricks, sure trump tricks and
+  later tricks at the start of a trick, sure winners of the current trick
+  (and what their seat then cashes) during it;
+- :mod:`~backalley.solver._order` and :mod:`~backalley.solver._weights` -
+  rank equivalence and move ordering (DDS's weights for four seats in two
+  partnerships, a killer lead per number of tricks left);
 - this module - the search itself, "lowest win" (a refuted card refutes
   the lower cards of its hand and group whose rank the refutation did not
   depend on) and the node limit (:class:`~backalley.solver._limits.Budget`).
@@ -301,9 +304,13 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             if left - side_sure[0] < target:
                 return side_rel[0]
         if quick_ok:
-            q, used, plain = quick(hands, leader, broken, left, rem)
             lm = is_max[leader]
             need = target if lm else left - target + 1
+            if need == left:
+                lost = later_tricks(hands, leader, broken, left, rem)
+                if lost >= 0:
+                    return lost if lm else RESULT | lost
+            q, used, plain = quick(hands, leader, broken, left, rem)
             if q < need and side_sure[lm] > q - plain:
                 # the tricks cashed in plain groups use no trump: the side's
                 # sure trump tricks come on top
@@ -315,10 +322,6 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                     q, used = q2, used2
             if q >= need:
                 return (RESULT | used) if lm else used
-            if need == left:
-                lost = later_tricks(hands, leader, broken, left, rem)
-                if lost >= 0:
-                    return lost if lm else RESULT | lost
         hint = -1
         if best >= 0:
             # the best lead found before, stored as (group, how many of the

@@ -161,7 +161,7 @@ class Solver:
     threads: give each thread its own.
     """
 
-    def __init__(self, *, max_entries: int = 2_000_000, max_tables: int = 8) -> None:
+    def __init__(self, *, max_entries: int = 1_000_000, max_tables: int = 8) -> None:
         if max_entries < 1 or max_tables < 1:
             raise SetupError("a Solver needs max_entries >= 1 and max_tables >= 1")
         self.max_entries = max_entries

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 __all__ = ["MEMO_LIMIT", "Slot", "Table", "holding", "kept", "store"]
 
-MEMO_LIMIT = 1 << 20
+MEMO_LIMIT = 1 << 19
 """The size at which a memo of pure facts is emptied."""
 
 Slot = tuple[int, tuple[tuple[int, int], ...], dict[int, int]]
@@ -57,7 +57,7 @@ class Table:
         "tops",
     )
 
-    def __init__(self, max_entries: int = 2_000_000) -> None:
+    def __init__(self, max_entries: int = 1_000_000) -> None:
         self.max_entries = max_entries
         self.buckets: dict[object, tuple[list[Slot], dict[int, Slot]]] = {}
         """bucket -> (its slots, in order of the masks' sizes; mask -> slot)."""
