@@ -55,6 +55,10 @@ OPTIONAL = {
     "gymnasium",
     "ray",
     "rich",
+    "starlette",
+    "uvicorn",
+    "psycopg",
+    "httpx",
 }
 """Modules of the optional extras: a page whose examples need one that is
 not installed is skipped, not failed."""

@@ -1,0 +1,435 @@
+"""The ASGI application: the HTTP API, the sockets and the browser table.
+
+:func:`create_app` builds a Starlette application around a
+:class:`~backalley.server.tables.TableService`.  Routes (all JSON; the
+OpenAPI document at ``/openapi.json`` describes each):
+
+- ``GET /`` the browser table; ``GET /static/...`` its script and style;
+- ``GET /api/variants``, ``GET /api/variants/{name}``, ``GET /api/bots``;
+- ``GET /api/tables``, ``POST /api/tables``, ``GET /api/tables/{table}``;
+- ``POST /api/tables/{table}/seats/{seat}/join`` (answers the seat token);
+- ``GET /api/tables/{table}/seats/{seat}/view`` and
+  ``POST /api/tables/{table}/seats/{seat}/moves`` (``Authorization: Bearer
+  <token>``);
+- ``GET /api/tables/{table}/public``, ``GET /api/tables/{table}/record``;
+- WebSocket ``/api/tables/{table}/seats/{seat}/socket`` (the first message
+  is ``{"token": "..."}``; then the seat's view after every move) and
+  ``/api/tables/{table}/socket`` (the public facts after every move).
+
+No CORS headers are sent: only pages served by the server itself can call
+it from a browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import backalley as ba
+from backalley.bots import bot_names
+from backalley.server.errors import ServerError
+from backalley.server.limits import RateLimiter, ServerSettings
+from backalley.server.openapi import openapi_document
+from backalley.server.store import Store
+from backalley.server.tables import TableService
+from backalley.server.tokens import token_hash
+
+__all__ = ["LISTED", "STATIC", "Hub", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+"""The browser table's files."""
+
+LISTED = 200
+"""The most tables ``GET /api/tables`` lists (the newest first)."""
+
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+_PAGE_HEADERS = {
+    **_HEADERS,
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+}
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(data, status_code=status, headers={**_HEADERS, **(headers or {})})
+
+
+def _error(exc: ServerError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return _json(exc.to_data(), exc.status, headers)
+
+
+def _bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+class Hub:
+    """The sockets open on each table, and the pushes after every move."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.sockets: dict[str, dict[WebSocket, int | None]] = {}
+        """table -> socket -> its seat (``None``: a spectator)."""
+        self.pushed: dict[str, int] = {}
+        """table -> the version last pushed."""
+
+    def add(self, table: str, socket: WebSocket, seat: int | None) -> None:
+        self.sockets.setdefault(table, {})[socket] = seat
+
+    def remove(self, table: str, socket: WebSocket) -> None:
+        found = self.sockets.get(table)
+        if found is not None:
+            found.pop(socket, None)
+            if not found:
+                del self.sockets[table]
+                self.pushed.pop(table, None)
+
+    async def push(self, table: str) -> None:
+        """Send every socket of ``table`` its document as it stands now."""
+        found = self.sockets.get(table)
+        if not found:
+            return
+        public: dict[str, Any] | None = None
+        views: dict[int, dict[str, Any]] = {}
+        for socket, seat in list(found.items()):
+            try:
+                if seat is None:
+                    if public is None:
+                        public = await run_in_threadpool(self.service.public, table)
+                        self.pushed[table] = public["version"]
+                    await socket.send_json({"type": "public", **public})
+                else:
+                    if seat not in views:
+                        views[seat] = await run_in_threadpool(self.service.view_of, table, seat)
+                        self.pushed[table] = views[seat]["version"]
+                    await socket.send_json({"type": "view", **views[seat]})
+            except Exception:  # a socket gone away: forget it
+                self.remove(table, socket)
+
+
+class _App:
+    """The routes' shared state: the service, the hub, limits and bot runs."""
+
+    def __init__(self, service: TableService, settings: ServerSettings) -> None:
+        self.service = service
+        self.settings = settings
+        self.hub = Hub(service)
+        self.moves = RateLimiter(settings.move_rate, settings.move_burst)
+        self.creates = RateLimiter(settings.create_rate, settings.create_burst)
+        self.runs: dict[str, asyncio.Task[None]] = {}
+
+    # -- bots --------------------------------------------------------------
+
+    def kick(self, table: str) -> None:
+        """Let the bots of ``table`` move until a person is to act."""
+        running = self.runs.get(table)
+        if running is None or running.done():
+            self.runs[table] = asyncio.get_running_loop().create_task(self._bots(table))
+
+    async def _bots(self, table: str) -> None:
+        service = self.service
+        while await run_in_threadpool(service.bot_to_act, table):
+            if self.settings.bot_delay:
+                await asyncio.sleep(self.settings.bot_delay)
+            if not await run_in_threadpool(service.bot_step, table):
+                break
+            await self.hub.push(table)
+        await self.hub.push(table)
+
+    async def _poll(self) -> None:
+        """Push the moves other server processes stored, for watched tables."""
+        while True:
+            await asyncio.sleep(self.settings.poll_seconds)
+            for table in list(self.hub.sockets):
+                try:
+                    version = await run_in_threadpool(self.service.version, table)
+                except ServerError:
+                    continue
+                if version != self.hub.pushed.get(table):
+                    await self.hub.push(table)
+                    self.kick(table)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
+        for table in await run_in_threadpool(self.service.ids):
+            with contextlib.suppress(ServerError):
+                if await run_in_threadpool(self.service.bot_to_act, table):
+                    self.kick(table)
+        poll = asyncio.get_running_loop().create_task(self._poll())
+        try:
+            yield
+        finally:
+            poll.cancel()
+            for task in self.runs.values():
+                task.cancel()
+            for task in [poll, *self.runs.values()]:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # -- reading requests ------------------------------------------------------
+
+    async def body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object, read to at most ``max_body`` bytes."""
+        limit = self.settings.max_body
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            raise ServerError(413, "too-large", f"a request body is at most {limit} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ServerError(413, "too-large", f"a request body is at most {limit} bytes")
+            chunks.append(chunk)
+        try:
+            data = json.loads(b"".join(chunks) or b"{}")
+        except (ValueError, RecursionError):
+            raise ServerError(400, "bad-json", "the request body is not JSON text") from None
+        if not isinstance(data, dict):
+            raise ServerError(400, "bad-json", "the request body is a JSON object")
+        return data
+
+
+def _route(handler: Handler) -> Handler:
+    """``handler`` answering a :class:`ServerError` as its JSON body."""
+
+    async def route(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ServerError as exc:
+            return _error(exc)
+
+    route.__name__ = handler.__name__
+    route.__doc__ = handler.__doc__
+    return route
+
+
+def create_app(
+    store: Store,
+    *,
+    settings: ServerSettings | None = None,
+    **limits: Any,
+) -> Starlette:
+    """The server's ASGI application over ``store``.
+
+    ``settings`` (or its fields as keywords: ``bot_delay=0``,
+    ``move_rate=...``; see :class:`~backalley.server.ServerSettings`) set
+    the limits.  The caller owns ``store`` and closes it.
+    """
+    if settings is None:
+        try:
+            settings = ServerSettings(**limits)
+        except TypeError as exc:
+            raise ba.SetupError(f"unknown server setting: {exc}") from None
+    elif limits:
+        raise ba.SetupError("give either settings or its fields as keywords, not both")
+    service = TableService(store, max_tables=settings.max_tables)
+    app = _App(service, settings)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=_PAGE_HEADERS)
+
+    async def openapi(request: Request) -> Response:
+        return _json(openapi_document())
+
+    @_route
+    async def variants(request: Request) -> Response:
+        return _json({"variants": list(ba.variants.names())})
+
+    @_route
+    async def variant(request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            rules = ba.variants.get(name)
+        except ba.UnknownVariantError as exc:
+            raise ServerError(404, "unknown-variant", str(exc).strip("\"'")) from None
+        return _json(json.loads(ba.to_json(rules)))
+
+    @_route
+    async def bots(request: Request) -> Response:
+        return _json({"bots": list(bot_names())})
+
+    @_route
+    async def tables(request: Request) -> Response:
+        ids = await run_in_threadpool(service.ids)
+        newest = ids[::-1][:LISTED]
+        found = [await run_in_threadpool(service.summary, table) for table in newest]
+        return _json({"tables": found})
+
+    @_route
+    async def create(request: Request) -> Response:
+        host = request.client.host if request.client else "?"
+        wait = app.creates.allow(host)
+        if wait:
+            return _error(
+                ServerError(429, "too-many", "too many tables made from here: wait a little"),
+                {"Retry-After": str(int(wait) + 1)},
+            )
+        body = await app.body(request)
+        unknown = sorted(set(body) - {"rules", "seats"})
+        if unknown:
+            raise ServerError(422, "bad-request", f"unknown field {unknown[0][:40]!r}")
+        table = await run_in_threadpool(
+            service.create, body.get("rules", "gamerules"), body.get("seats")
+        )
+        app.kick(table)
+        return _json(await run_in_threadpool(service.summary, table), 201)
+
+    @_route
+    async def table(request: Request) -> Response:
+        found = await run_in_threadpool(service.summary, request.path_params["table"])
+        return _json(found)
+
+    @_route
+    async def join(request: Request) -> Response:
+        table, seat = request.path_params["table"], request.path_params["seat"]
+        token = await run_in_threadpool(service.join, table, seat)
+        return _json({"table": table, "seat": int(seat), "token": token}, 201)
+
+    @_route
+    async def view(request: Request) -> Response:
+        table, seat = request.path_params["table"], request.path_params["seat"]
+        found = await run_in_threadpool(service.view, table, seat, _bearer(request))
+        return _json(found)
+
+    @_route
+    async def move(request: Request) -> Response:
+        table, seat = request.path_params["table"], request.path_params["seat"]
+        token = _bearer(request)
+        await run_in_threadpool(service.authorize, table, seat, token)
+        wait = app.moves.allow(token_hash(token or ""))
+        if wait:
+            return _error(
+                ServerError(429, "too-many", "too many moves: wait a little"),
+                {"Retry-After": str(int(wait) + 1)},
+            )
+        body = await app.body(request)
+        unknown = sorted(set(body) - {"move", "client_move_id", "version"})
+        if unknown:
+            raise ServerError(422, "bad-request", f"unknown field {unknown[0][:40]!r}")
+        done = await run_in_threadpool(
+            lambda: service.submit(
+                table,
+                seat,
+                token,
+                body.get("move"),
+                client_move_id=body.get("client_move_id"),
+                expected_version=body.get("version"),
+            )
+        )
+        if not done.repeated:
+            await app.hub.push(table)
+            app.kick(table)
+        found = await run_in_threadpool(service.view_of, table, int(seat))
+        return _json(
+            {"number": done.number, "repeated": done.repeated, **found},
+        )
+
+    @_route
+    async def public(request: Request) -> Response:
+        return _json(await run_in_threadpool(service.public, request.path_params["table"]))
+
+    @_route
+    async def record(request: Request) -> Response:
+        text = await run_in_threadpool(service.record, request.path_params["table"])
+        return Response(text, media_type="application/json", headers=_HEADERS)
+
+    async def seat_socket(socket: WebSocket) -> None:
+        table, seat = socket.path_params["table"], socket.path_params["seat"]
+        await socket.accept()
+        try:
+            first = await asyncio.wait_for(socket.receive_text(), settings.auth_seconds)
+            if len(first) > settings.max_message:
+                raise ServerError(
+                    413, "too-large", f"a message is at most {settings.max_message} characters"
+                )
+            try:
+                token = json.loads(first).get("token")
+            except (ValueError, AttributeError, RecursionError):
+                token = None
+            if not isinstance(token, str):
+                raise ServerError(401, "bad-token", 'the first message is {"token": "..."}')
+            _, number = await run_in_threadpool(service.authorize, table, seat, token)
+            doc = await run_in_threadpool(service.view_of, table, number)
+        except ServerError as exc:
+            await socket.send_json({"type": "error", **exc.to_data()})
+            await socket.close(code=4000 + exc.status)
+            return
+        except (asyncio.TimeoutError, WebSocketDisconnect):
+            with contextlib.suppress(Exception):
+                await socket.close(code=4408)
+            return
+        await socket.send_json({"type": "view", **doc})
+        await _listen(socket, table, number)
+
+    async def public_socket(socket: WebSocket) -> None:
+        table = socket.path_params["table"]
+        await socket.accept()
+        try:
+            doc = await run_in_threadpool(service.public, table)
+        except ServerError as exc:
+            await socket.send_json({"type": "error", **exc.to_data()})
+            await socket.close(code=4000 + exc.status)
+            return
+        await socket.send_json({"type": "public", **doc})
+        await _listen(socket, table, None)
+
+    async def _listen(socket: WebSocket, table: str, seat: int | None) -> None:
+        app.hub.add(table, socket, seat)
+        try:
+            while True:
+                text = await socket.receive_text()
+                if len(text) > settings.max_message:
+                    await socket.close(code=1009)
+                    return
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            pass
+        finally:
+            app.hub.remove(table, socket)
+
+    routes = [
+        Route("/", page),
+        Route("/openapi.json", openapi),
+        Route("/api/variants", variants),
+        Route("/api/variants/{name}", variant),
+        Route("/api/bots", bots),
+        Route("/api/tables", tables, methods=["GET"]),
+        Route("/api/tables", create, methods=["POST"]),
+        Route("/api/tables/{table}", table),
+        Route("/api/tables/{table}/seats/{seat}/join", join, methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat}/view", view),
+        Route("/api/tables/{table}/seats/{seat}/moves", move, methods=["POST"]),
+        Route("/api/tables/{table}/public", public),
+        Route("/api/tables/{table}/record", record),
+        WebSocketRoute("/api/tables/{table}/seats/{seat}/socket", seat_socket),
+        WebSocketRoute("/api/tables/{table}/socket", public_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    server = Starlette(routes=routes, lifespan=app.lifespan)
+    server.state.service = service
+    server.state.settings = settings
+    return server

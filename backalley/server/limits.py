@@ -1,0 +1,76 @@
+"""How much a client may send: body and message sizes, and move rates."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from backalley.errors import SetupError
+
+__all__ = ["RateLimiter", "ServerSettings"]
+
+
+def _positive(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SetupError(f"{attribute.name} must be a number > 0, not {value!r}")
+
+
+def _not_negative(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise SetupError(f"{attribute.name} must be a number >= 0, not {value!r}")
+
+
+@attrs.frozen
+class ServerSettings:
+    """The server's limits and pace (every one a keyword of :func:`create_app`)."""
+
+    max_body: int = attrs.field(default=65_536, validator=_positive)
+    """The largest request body read, in bytes (a house-rules document fits)."""
+    max_message: int = attrs.field(default=4_096, validator=_positive)
+    """The largest WebSocket message read from a client, in characters."""
+    move_rate: float = attrs.field(default=10.0, validator=_positive)
+    """Moves per second one seat token may send, on average ..."""
+    move_burst: float = attrs.field(default=20.0, validator=_positive)
+    """... and at most this many at once."""
+    create_rate: float = attrs.field(default=1.0, validator=_positive)
+    """Tables per second one client address may make, on average ..."""
+    create_burst: float = attrs.field(default=20.0, validator=_positive)
+    """... and at most this many at once."""
+    bot_delay: float = attrs.field(default=0.4, validator=_not_negative)
+    """Seconds between two bot moves, so people can follow them."""
+    poll_seconds: float = attrs.field(default=1.0, validator=_positive)
+    """How often moves stored by other server processes are looked for, for
+    the tables someone watches."""
+    auth_seconds: float = attrs.field(default=10.0, validator=_positive)
+    """How long a new socket has to send its token."""
+    max_tables: int = attrs.field(default=10_000, validator=_positive)
+    """The most tables the store may hold."""
+
+
+@attrs.define
+class RateLimiter:
+    """A token bucket per key (a seat token's hash, a client address):
+    ``rate`` a second, at most ``burst`` at once.  Remembers at most
+    ``max_keys`` keys (the oldest forgotten first)."""
+
+    rate: float
+    burst: float
+    max_keys: int = 100_000
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[str, tuple[float, float]] = attrs.field(factory=dict, init=False)
+
+    def allow(self, key: str) -> float:
+        """0.0 when ``key`` may act now (and counts it), else the seconds to wait."""
+        now = self.clock()
+        tokens, then = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        if len(self._buckets) >= self.max_keys:
+            del self._buckets[next(iter(self._buckets))]
+        self._buckets[key] = (tokens - 1.0, now)
+        return 0.0

@@ -1,0 +1,322 @@
+"""The OpenAPI document of the server's HTTP API (served at ``/openapi.json``).
+
+Written out here rather than generated, so that it is the contract: the
+tests run schemathesis against it, which sends requests built from it and
+checks every answer against it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["openapi_document"]
+
+_ERROR = {
+    "type": "object",
+    "required": ["error", "message"],
+    "properties": {
+        "error": {"type": "string", "description": "a stable code: not-found, illegal-move, ..."},
+        "message": {"type": "string", "description": "what went wrong, for a person"},
+        "reason": {"type": "string", "description": "for illegal-move: the rule that refuses it"},
+    },
+}
+
+_SEAT = {
+    "type": "object",
+    "required": ["seat", "player", "open"],
+    "properties": {
+        "seat": {"type": "integer", "minimum": 0},
+        "player": {"type": "string", "description": "'human' or a bot's name"},
+        "open": {"type": "boolean", "description": "a human seat nobody has joined"},
+    },
+}
+
+_SUMMARY = {
+    "type": "object",
+    "required": ["table", "rules", "seats", "phase", "version", "over"],
+    "properties": {
+        "table": {"type": "string"},
+        "rules": {"type": "string", "description": "the rule set's name"},
+        "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
+        "phase": {"type": "string", "enum": ["bidding", "naming-trump", "playing", "game-over"]},
+        "version": {"type": "integer", "minimum": 0, "description": "moves applied"},
+        "over": {"type": "boolean"},
+    },
+}
+
+_SEAT_VIEW = {
+    "type": "object",
+    "required": ["table", "version", "seat", "seats", "view"],
+    "properties": {
+        "table": {"type": "string"},
+        "version": {"type": "integer", "minimum": 0},
+        "seat": {"type": "integer", "minimum": 0},
+        "seats": {"type": "array", "items": {"type": "string"}},
+        "view": {
+            "type": "object",
+            "description": (
+                "the seat's view document (format backalley/view): its hand, the public "
+                "facts, legal_moves, and per card of the hand whether it may be played "
+                "and the reason and sentence if not"
+            ),
+            "required": ["format", "seat", "phase", "hand", "legal_moves", "cards"],
+        },
+    },
+}
+
+_MOVED = {
+    "allOf": [
+        {"$ref": "#/components/schemas/SeatView"},
+        {
+            "type": "object",
+            "required": ["number", "repeated"],
+            "properties": {
+                "number": {"type": "integer", "minimum": 0},
+                "repeated": {"type": "boolean"},
+            },
+        },
+    ]
+}
+
+_PUBLIC = {
+    "type": "object",
+    "required": ["table", "version", "seats", "public"],
+    "properties": {
+        "table": {"type": "string"},
+        "version": {"type": "integer", "minimum": 0},
+        "seats": {"type": "array", "items": {"type": "string"}},
+        "stalled": {"type": ["string", "null"]},
+        "public": {
+            "type": "object",
+            "description": "a view document without seat, hand, discards, legal_moves, cards",
+            "required": ["phase", "calls", "tricks", "trick", "scores"],
+        },
+    },
+}
+
+_NEW_TABLE = {
+    "type": "object",
+    "required": ["seats"],
+    "additionalProperties": False,
+    "properties": {
+        "rules": {
+            "description": "a registered variant's name, or a rules / house-rules document",
+            "oneOf": [{"type": "string"}, {"type": "object"}],
+        },
+        "seats": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "per seat 'human' or a bot's name (GET /api/bots)",
+        },
+    },
+}
+
+_MOVE = {
+    "type": "object",
+    "required": ["move"],
+    "additionalProperties": False,
+    "properties": {
+        "move": {"type": "string", "maxLength": 40, "examples": ["bid 3", "play QS"]},
+        "client_move_id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "version": {"type": "integer", "minimum": 0},
+    },
+}
+
+
+def _err(*codes: int) -> dict[str, Any]:
+    text = {
+        400: "not a JSON object",
+        401: "no token, or not this seat's",
+        404: "no such table or seat",
+        409: "refused by the table's state",
+        413: "the body is too large",
+        422: "refused: see error and message",
+        429: "too many requests: see Retry-After",
+        503: "the server holds its most tables",
+    }
+    return {
+        str(code): {
+            "description": text[code],
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        for code in codes
+    }
+
+
+def _ok(schema: str | dict[str, Any], status: int = 200, text: str = "done") -> dict[str, Any]:
+    body = {"$ref": f"#/components/schemas/{schema}"} if isinstance(schema, str) else schema
+    return {str(status): {"description": text, "content": {"application/json": {"schema": body}}}}
+
+
+_TABLE = {"name": "table", "in": "path", "required": True, "schema": {"type": "string"}}
+_SEAT_N = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer"}}
+_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}]
+
+_DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "backalley table server",
+        "version": "1",
+        "description": (
+            "Back Alley tables refereed by the backalley library. A seat token "
+            "(POST .../join) acts for one seat: send it as 'Authorization: Bearer "
+            "<token>'. WebSockets (not described here): /api/tables/{table}/seats/"
+            '{seat}/socket (first message {"token": ...}) and /api/tables/{table}/socket.'
+        ),
+    },
+    "paths": {
+        "/api/variants": {
+            "get": {
+                "summary": "The registered variants' names",
+                "responses": _ok(
+                    {
+                        "type": "object",
+                        "required": ["variants"],
+                        "properties": {"variants": {"type": "array", "items": {"type": "string"}}},
+                    }
+                ),
+            }
+        },
+        "/api/variants/{name}": {
+            "get": {
+                "summary": "A variant's rules document",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {**_ok({"type": "object"}), **_err(404)},
+            }
+        },
+        "/api/bots": {
+            "get": {
+                "summary": "The bots a seat may be given",
+                "responses": _ok(
+                    {
+                        "type": "object",
+                        "required": ["bots"],
+                        "properties": {"bots": {"type": "array", "items": {"type": "string"}}},
+                    }
+                ),
+            }
+        },
+        "/api/tables": {
+            "get": {
+                "summary": "The tables, newest first (at most 200)",
+                "responses": _ok(
+                    {
+                        "type": "object",
+                        "required": ["tables"],
+                        "properties": {
+                            "tables": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/Summary"},
+                            }
+                        },
+                    }
+                ),
+            },
+            "post": {
+                "summary": "Make a table",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/NewTable"}}
+                    },
+                },
+                "responses": {
+                    **_ok("Summary", 201, "the new table"),
+                    **_err(400, 413, 422, 429, 503),
+                },
+            },
+        },
+        "/api/tables/{table}": {
+            "get": {
+                "summary": "One table",
+                "parameters": [_TABLE],
+                "responses": {**_ok("Summary"), **_err(404)},
+            }
+        },
+        "/api/tables/{table}/seats/{seat}/join": {
+            "post": {
+                "summary": "Take a human seat: answers its token, once",
+                "parameters": [_TABLE, _SEAT_N],
+                "responses": {
+                    **_ok(
+                        {
+                            "type": "object",
+                            "required": ["table", "seat", "token"],
+                            "properties": {
+                                "table": {"type": "string"},
+                                "seat": {"type": "integer"},
+                                "token": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                            },
+                        },
+                        201,
+                        "the seat's token (keep it secret)",
+                    ),
+                    **_err(404, 409),
+                },
+            }
+        },
+        "/api/tables/{table}/seats/{seat}/view": {
+            "get": {
+                "summary": "The seat's view",
+                "parameters": [_TABLE, _SEAT_N],
+                "security": _AUTH,
+                "responses": {**_ok("SeatView"), **_err(401, 404)},
+            }
+        },
+        "/api/tables/{table}/seats/{seat}/moves": {
+            "post": {
+                "summary": "Make the seat's move",
+                "parameters": [_TABLE, _SEAT_N],
+                "security": _AUTH,
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Move"}}
+                    },
+                },
+                "responses": {
+                    **_ok("Moved", 200, "applied (or, repeated, applied before)"),
+                    **_err(400, 401, 404, 409, 413, 422, 429),
+                },
+            }
+        },
+        "/api/tables/{table}/public": {
+            "get": {
+                "summary": "What a spectator may know",
+                "parameters": [_TABLE],
+                "responses": {**_ok("Public"), **_err(404)},
+            }
+        },
+        "/api/tables/{table}/record": {
+            "get": {
+                "summary": "The game's record, once it is over",
+                "parameters": [_TABLE],
+                "responses": {
+                    **_ok({"type": "object"}, 200, "the record (format backalley/record)"),
+                    **_err(404, 409),
+                },
+            }
+        },
+    },
+    "components": {
+        "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+        "schemas": {
+            "Error": _ERROR,
+            "Seat": _SEAT,
+            "Summary": _SUMMARY,
+            "SeatView": _SEAT_VIEW,
+            "Moved": _MOVED,
+            "Public": _PUBLIC,
+            "NewTable": _NEW_TABLE,
+            "Move": _MOVE,
+        },
+    },
+}
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document (a fresh copy)."""
+    return copy.deepcopy(_DOCUMENT)

@@ -1,0 +1,190 @@
+"""The embedded store: one SQLite file in write-ahead-log mode.
+
+Every write is a transaction committed with ``synchronous=FULL`` before the
+call returns, so a move acknowledged to a client survives the server
+process being killed (and the machine losing power).  The table's version
+check is the primary key of the moves, ``(table_id, number)``, together
+with the rule that move ``n`` is stored only while the table holds ``n``
+moves; the client move ids are a unique key per seat.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from backalley.errors import SetupError
+from backalley.server.store import CONFLICT, DUPLICATE, STORED, Appended, MoveRow, TableRow
+
+__all__ = ["SCHEMA", "SqliteStore"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    first_dealer INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    client_move_id TEXT,
+    PRIMARY KEY (table_id, number),
+    UNIQUE (table_id, seat, client_move_id)
+);
+"""
+
+
+def _table(row: tuple[object, ...]) -> TableRow:
+    id_, rules, seed, dealer, seats, created = row
+    return TableRow(
+        id=str(id_),
+        rules=str(rules),
+        seed=int(str(seed)),
+        first_dealer=int(str(dealer)),
+        seats=tuple(json.loads(str(seats))),
+        created=float(str(created)),
+    )
+
+
+class SqliteStore:
+    """Tables in the SQLite database at ``path`` (made when missing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None, timeout=30
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise SetupError(f"cannot open the database {str(self.path)!r}: {exc}") from None
+        self._lock = threading.Lock()
+
+    def create_table(self, row: TableRow) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.rules,
+                    str(row.seed),
+                    row.first_dealer,
+                    json.dumps(list(row.seats)),
+                    row.created,
+                ),
+            )
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, rules, seed, first_dealer, seats, created FROM tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+        return None if found is None else _table(found)
+
+    def tables(self) -> Sequence[TableRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, rules, seed, first_dealer, seats, created FROM tables"
+                " ORDER BY created, id"
+            ).fetchall()
+        return [_table(r) for r in rows]
+
+    def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT number, seat, move, client_move_id FROM moves"
+                " WHERE table_id = ? AND number >= ? ORDER BY number",
+                (table_id, start),
+            ).fetchall()
+        return [MoveRow(n, s, m, c) for n, s, m, c in rows]
+
+    def version(self, table_id: str) -> int:
+        with self._lock:
+            (count,) = self._db.execute(
+                "SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        return int(count)
+
+    def append(self, table_id: str, row: MoveRow) -> Appended:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if (
+                    row.client_move_id is not None
+                    and self._db.execute(
+                        "SELECT 1 FROM moves WHERE table_id = ? AND seat = ? AND client_move_id = ?",
+                        (table_id, row.seat, row.client_move_id),
+                    ).fetchone()
+                ):
+                    self._db.execute("ROLLBACK")
+                    return DUPLICATE
+                (count,) = self._db.execute(
+                    "SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                if count != row.number:
+                    self._db.execute("ROLLBACK")
+                    return CONFLICT
+                self._db.execute(
+                    "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                    (table_id, row.number, row.seat, row.move, row.client_move_id),
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                self._db.execute("ROLLBACK")
+                return CONFLICT
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return STORED
+
+    def client_move(self, table_id: str, seat: int, client_move_id: str) -> MoveRow | None:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT number, seat, move, client_move_id FROM moves"
+                " WHERE table_id = ? AND seat = ? AND client_move_id = ?",
+                (table_id, seat, client_move_id),
+            ).fetchone()
+        return None if found is None else MoveRow(*found)
+
+    def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    self._db.execute(
+                        "INSERT INTO seats VALUES (?, ?, ?)", (table_id, seat, token_hash)
+                    )
+            except sqlite3.IntegrityError:
+                return False
+        return True
+
+    def seat_hash(self, table_id: str, seat: int) -> str | None:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)
+            ).fetchone()
+        return None if found is None else str(found[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

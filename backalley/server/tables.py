@@ -1,0 +1,436 @@
+"""The tables a server holds: each a game the library referees.
+
+:class:`TableService` makes tables, seats players, answers each seat its
+view and each spectator the public facts, checks and applies the moves
+players send and plays the bots' moves.  It decides nothing about the game
+itself: every answer comes from the library's public API
+(:func:`~backalley.new_game`, :meth:`~backalley.GameState.check`,
+:meth:`~backalley.GameState.view`, :class:`~backalley.GameRecord`), and a
+table is rebuilt after a restart by replaying its stored moves.
+
+Every accepted move is committed to the store before it is answered; a move
+whose commit loses a race (another server process stored a move first) is
+refused with ``conflict`` and nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+import backalley as ba
+from backalley.bots import Bot, bot_names, check_throw_ins, make_bot
+from backalley.io import houserules
+from backalley.server.errors import ServerError
+from backalley.server.store import DUPLICATE, STORED, MoveRow, Store, TableRow
+from backalley.server.tokens import new_token, token_hash, token_matches
+
+__all__ = ["HUMAN", "PRIVATE_KEYS", "Submitted", "TableService"]
+
+HUMAN = "human"
+"""What a seat played by a person is called in a table's seats."""
+
+PRIVATE_KEYS = ("seat", "hand", "discards", "legal_moves", "cards")
+"""The keys of a seat's view document that only that seat may read; the
+public document is a view document without them."""
+
+MAX_MOVE_TEXT = 40
+"""The longest move text read (``"play QS"`` is 7 characters)."""
+MAX_CLIENT_MOVE_ID = 64
+"""The longest client move id kept."""
+
+
+@attrs.frozen
+class Submitted:
+    """A move the table accepted (or had accepted before, ``repeated``)."""
+
+    number: int
+    """The move's number in the game (the table's version before it)."""
+    version: int
+    """The table's version now."""
+    repeated: bool = False
+    """``True`` when this client move id was applied before: nothing new was applied."""
+
+
+@attrs.define
+class _Live:
+    """A table in memory: its start and the state its stored moves reach."""
+
+    row: TableRow
+    state: ba.GameState
+    version: int
+    bots: dict[int, Bot]
+    lock: threading.Lock = attrs.field(factory=threading.Lock)
+    hashes: dict[int, str] = attrs.field(factory=dict)
+    stalled: str | None = None
+    """Why the bots cannot go on (a game that keeps being thrown in)."""
+
+
+def _not_found(table_id: object) -> ServerError:
+    return ServerError(404, "not-found", f"there is no table {str(table_id)[:40]!r}")
+
+
+class TableService:
+    """The tables of one server process, kept in ``store``.
+
+    ``max_tables`` bounds the tables a store may hold; ``clock`` gives the
+    creation times.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_tables: int = 10_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.max_tables = max_tables
+        self._clock = clock
+        self._live: dict[str, _Live] = {}
+        self._lock = threading.Lock()
+
+    # -- making and finding tables ------------------------------------------
+
+    def create(self, rules: object, seats: object) -> str:
+        """A new table under ``rules`` (a registered variant's name, or a rules
+        or house-rules document as parsed JSON) with ``seats`` (per seat
+        ``"human"`` or a bot's name); answers the table's id.  The seed is
+        63 random bits from the operating system and stays on the server."""
+        rule_set = _rule_set(rules)
+        kinds = _seats(seats, rule_set.players)
+        if len(self.store.tables()) >= self.max_tables:
+            raise ServerError(503, "full", f"this server holds its most tables ({self.max_tables})")
+        seed = ba.secure_seed()
+        state = ba.new_game(rule_set, seed=seed)
+        row = TableRow(
+            id=secrets.token_hex(8),
+            rules=ba.to_json(rule_set),
+            seed=seed,
+            first_dealer=state.first_dealer,
+            seats=kinds,
+            created=self._clock(),
+        )
+        self.store.create_table(row)
+        with self._lock:
+            self._live[row.id] = self._start(row, state, [])
+        return row.id
+
+    def ids(self) -> list[str]:
+        """Every table's id, oldest first."""
+        return [row.id for row in self.store.tables()]
+
+    def _start(self, row: TableRow, state: ba.GameState, moves: Sequence[MoveRow]) -> _Live:
+        bots = {
+            seat: make_bot(kind, seed=f"{row.id}:{seat}")
+            for seat, kind in enumerate(row.seats)
+            if kind != HUMAN
+        }
+        live = _Live(row=row, state=state, version=0, bots=bots)
+        self._replay(live, moves)
+        return live
+
+    def _replay(self, live: _Live, moves: Sequence[MoveRow]) -> None:
+        state = live.state
+        for stored in moves:
+            if stored.number != live.version:
+                raise ServerError(
+                    500, "corrupt", f"table {live.row.id}: move {stored.number} is out of order"
+                )
+            try:
+                state = state.apply(ba.parse_move(stored.move))
+            except ba.BackAlleyError as exc:
+                raise ServerError(
+                    500, "corrupt", f"table {live.row.id}: stored move {stored.number}: {exc}"
+                ) from None
+            live.state = state
+            live.version += 1
+
+    def _table(self, table_id: object) -> _Live:
+        """The table ``table_id`` as the store holds it now (moves stored by
+        another server process are replayed first)."""
+        if not isinstance(table_id, str) or len(table_id) > 40:
+            raise _not_found(table_id)
+        with self._lock:
+            live = self._live.get(table_id)
+        if live is None:
+            row = self.store.table(table_id)
+            if row is None:
+                raise _not_found(table_id)
+            state = ba.new_game(
+                ba.from_json(row.rules, ba.RuleSet), seed=row.seed, dealer=row.first_dealer
+            )
+            built = self._start(row, state, self.store.moves(table_id))
+            with self._lock:
+                live = self._live.setdefault(table_id, built)
+        if self.store.version(table_id) != live.version:
+            with live.lock:
+                self._catch_up(live)
+        return live
+
+    def _catch_up(self, live: _Live) -> None:
+        """Replay the moves other processes stored (call with the table's lock)."""
+        self._replay(live, self.store.moves(live.row.id, live.version))
+
+    # -- seats ---------------------------------------------------------------
+
+    def join(self, table_id: str, seat: object) -> str:
+        """Seat a person at ``seat``: answers the seat's token, once."""
+        live = self._table(table_id)
+        number = _seat(seat, len(live.row.seats))
+        if live.row.seats[number] != HUMAN:
+            raise ServerError(
+                409, "bot-seat", f"seat {number} is played by the {live.row.seats[number]} bot"
+            )
+        token = new_token()
+        if not self.store.claim_seat(live.row.id, number, token_hash(token)):
+            raise ServerError(409, "seat-taken", f"seat {number} has been joined already")
+        return token
+
+    def authorize(self, table_id: str, seat: object, token: str | None) -> tuple[_Live, int]:
+        """The table and seat number ``token`` acts for; refuses any other token."""
+        live = self._table(table_id)
+        number = _seat(seat, len(live.row.seats))
+        stored = live.hashes.get(number)
+        if stored is None:
+            stored = self.store.seat_hash(live.row.id, number)
+            if stored is not None:
+                live.hashes[number] = stored
+        if not token_matches(stored, token):
+            raise ServerError(
+                401, "bad-token", f"this token does not act for seat {number} of this table"
+            )
+        return live, number
+
+    # -- what each one sees ----------------------------------------------------
+
+    def view(self, table_id: str, seat: object, token: str | None) -> dict[str, Any]:
+        """The seat's view document (its hand, the public facts, its legal
+        moves and why each other card is refused) with the table's version."""
+        live, number = self.authorize(table_id, seat, token)
+        return self.view_of(live.row.id, number)
+
+    def view_of(self, table_id: str, seat: int) -> dict[str, Any]:
+        """:meth:`view` for a seat already authorized (the socket's pushes)."""
+        live = self._table(table_id)
+        version, state = live.version, live.state
+        return {
+            "table": live.row.id,
+            "version": version,
+            "seat": seat,
+            "seats": list(live.row.seats),
+            "view": json.loads(ba.to_json(state.view(seat))),
+        }
+
+    def public(self, table_id: str) -> dict[str, Any]:
+        """What a spectator may know: the view document without the keys of
+        :data:`PRIVATE_KEYS` (no hand, no stock, no seed)."""
+        live = self._table(table_id)
+        version, state = live.version, live.state
+        data = json.loads(ba.to_json(state.view(0)))
+        for key in (*PRIVATE_KEYS, "format", "version"):
+            data.pop(key, None)
+        return {
+            "table": live.row.id,
+            "version": version,
+            "seats": list(live.row.seats),
+            "stalled": live.stalled,
+            "public": data,
+        }
+
+    def summary(self, table_id: str) -> dict[str, Any]:
+        """A line of the table list: rules, seats (joined or not), phase, version."""
+        live = self._table(table_id)
+        state = live.state
+        return {
+            "table": live.row.id,
+            "rules": state.rules.name,
+            "seats": [
+                {
+                    "seat": seat,
+                    "player": kind,
+                    "open": kind == HUMAN and self.store.seat_hash(live.row.id, seat) is None,
+                }
+                for seat, kind in enumerate(live.row.seats)
+            ],
+            "phase": state.phase.value,
+            "version": live.version,
+            "over": state.is_over,
+        }
+
+    def record(self, table_id: str) -> str:
+        """The game's record (JSON text, seed included), once the game is over."""
+        live = self._table(table_id)
+        state = live.state
+        if not state.is_over:
+            raise ServerError(
+                409, "not-over", "the record is given once the game is over; it is still going on"
+            )
+        return ba.to_json(ba.GameRecord.from_state(state, players=list(live.row.seats)))
+
+    def version(self, table_id: str) -> int:
+        """The table's version (moves applied)."""
+        return self._table(table_id).version
+
+    # -- moves -------------------------------------------------------------------
+
+    def submit(
+        self,
+        table_id: str,
+        seat: object,
+        token: str | None,
+        text: object,
+        *,
+        client_move_id: object = None,
+        expected_version: object = None,
+    ) -> Submitted:
+        """Check and apply the move written ``text`` for the token's seat,
+        committed before it is answered.  Refused (nothing changed) with
+        ``not-a-move``, ``illegal-move`` (the library's reason and sentence),
+        ``stale-version`` (``expected_version`` is not the table's version),
+        ``conflict`` (another move was stored first) or ``move-id-reused``."""
+        live, number = self.authorize(table_id, seat, token)
+        if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
+            raise ServerError(422, "not-a-move", "a move is a short text such as 'play QS'")
+        if client_move_id is not None and (
+            not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID
+        ):
+            raise ServerError(
+                422,
+                "bad-move-id",
+                f"a client move id is a text of 1 to {MAX_CLIENT_MOVE_ID} characters",
+            )
+        if expected_version is not None and (
+            type(expected_version) is not int or expected_version < 0
+        ):
+            raise ServerError(422, "bad-version", "version is the table's number of moves")
+        try:
+            move = ba.parse_move(text)
+        except ba.NotationError as exc:
+            raise ServerError(422, "not-a-move", str(exc)) from None
+        with live.lock:
+            self._catch_up(live)
+            if client_move_id is not None:
+                done = self.store.client_move(live.row.id, number, client_move_id)
+                if done is not None:
+                    return self._repeated(live, done, move)
+            if expected_version is not None and expected_version != live.version:
+                raise ServerError(
+                    409,
+                    "stale-version",
+                    f"the table is at version {live.version}, not {expected_version}: "
+                    "read the view again",
+                )
+            state = live.state
+            try:
+                state.check(move, seat=number)
+            except ba.IllegalMoveError as exc:
+                raise ServerError(422, "illegal-move", str(exc), reason=exc.reason.name) from None
+            after = state.apply(move)
+            row = MoveRow(live.version, number, str(move), client_move_id)
+            stored = self.store.append(live.row.id, row)
+            if stored == DUPLICATE:
+                done = self.store.client_move(live.row.id, number, str(client_move_id))
+                self._catch_up(live)
+                if done is not None:
+                    return self._repeated(live, done, move)
+            if stored != STORED:
+                self._catch_up(live)
+                raise ServerError(
+                    409,
+                    "conflict",
+                    "another move was applied to this table first: read the view again",
+                )
+            live.state = after
+            live.version += 1
+            return Submitted(row.number, live.version)
+
+    def _repeated(self, live: _Live, done: MoveRow, move: ba.Move) -> Submitted:
+        if done.move != str(move):
+            raise ServerError(
+                409,
+                "move-id-reused",
+                f"client move id {done.client_move_id!r} was used for {done.move!r}",
+            )
+        return Submitted(done.number, live.version, repeated=True)
+
+    def bot_to_act(self, table_id: str) -> bool:
+        """Whether a bot is to move at the table (and may: not stalled)."""
+        live = self._table(table_id)
+        state = live.state
+        seat = state.to_act
+        return seat is not None and seat in live.bots and live.stalled is None
+
+    def bot_step(self, table_id: str) -> bool:
+        """Play one move of the bot to act, committed like a person's; ``False``
+        when no bot is to act (or another process moved first)."""
+        live = self._table(table_id)
+        version, state = live.version, live.state
+        seat = state.to_act
+        if seat is None or seat not in live.bots or live.stalled is not None:
+            return False
+        try:
+            move = live.bots[seat].choose(state.view(seat))
+            after = state.apply(move)
+            check_throw_ins(after)
+        except Exception as exc:  # a bot that fails stops its table, not the server
+            live.stalled = f"the {live.row.seats[seat]} bot at seat {seat} stopped: {exc}"
+            return False
+        with live.lock:
+            if live.version != version:
+                return False
+            if self.store.append(live.row.id, MoveRow(version, seat, str(move))) != STORED:
+                self._catch_up(live)
+                return False
+            live.state = after
+            live.version += 1
+        return True
+
+
+def _rule_set(rules: object) -> ba.RuleSet:
+    if isinstance(rules, str):
+        try:
+            return ba.variants.get(rules)
+        except ba.UnknownVariantError as exc:
+            raise ServerError(422, "unknown-variant", str(exc).strip("\"'")) from None
+    if isinstance(rules, dict):
+        try:
+            return houserules.loads(json.dumps(rules), format="json")
+        except houserules.HouseRulesError as exc:
+            raise ServerError(422, "bad-rules", str(exc)) from None
+    raise ServerError(
+        422,
+        "bad-rules",
+        "rules is a variant's name (such as 'gamerules') or a rules document (an object)",
+    )
+
+
+def _seats(seats: object, players: int) -> tuple[str, ...]:
+    known = bot_names()
+    if (
+        not isinstance(seats, list)
+        or len(seats) != players
+        or not all(isinstance(s, str) and (s == HUMAN or s in known) for s in seats)
+    ):
+        raise ServerError(
+            422,
+            "bad-seats",
+            f"seats is a list of {players} entries, each 'human' or a bot: {', '.join(known)}",
+        )
+    return tuple(seats)
+
+
+def _seat(seat: object, players: int) -> int:
+    if isinstance(seat, str) and seat.isdigit() and len(seat) < 3:
+        seat = int(seat)
+    if type(seat) is not int or not 0 <= seat < players:
+        raise ServerError(
+            404, "no-seat", f"there is no seat {str(seat)[:10]!r}; seats are 0 to {players - 1}"
+        )
+    return seat
