@@ -19,6 +19,14 @@ the boards bid and made, and the points a side scored a deal against what it
 would score bidding its par (its par as a number, or board when par is
 every trick and the rules offer a board).
 
+``--bound`` adds, per band, what a bidder that maximises its expected points
+would bid against par if it knew the trick table's shares
+(:func:`backalley.bots.heuristic.estimate`) of its side's two hands, or of all
+four hands (the mean of its side's shares and the tricks the other side's
+shares leave), with the spread those estimates really have over the band:
+how far under par the scoring's risk puts the best bid that the table's
+estimate allows (partnerships of two sides only).
+
 ``--bot-file PATH`` measures the ``HeuristicBot`` of another copy of
 ``heuristic.py`` (say, the one before a change) on the same deals.  Each
 solve is bounded in CPU seconds (``--solve-limit``; a deal whose solve takes
@@ -46,6 +54,7 @@ import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
 from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots._base import Bot  # noqa: E402
+from backalley.bots.heuristic import estimate, side_distribution  # noqa: E402
 from backalley.solver import solve  # noqa: E402
 from backalley.values import Contract  # noqa: E402
 
@@ -111,6 +120,7 @@ def measure(
         h = band[(k // len(bands)) % len(band)]
         one = R.one_deal(rules, h)
         state = ba.new_game(one, seed=seed + k)
+        shares = [estimate(state.view(s)).share for s in range(one.players)]
         bots = [make((seed + k, s)) for s in range(one.players)]
         for _ in range(50 * one.players):  # thrown-in deals are dealt again
             if state.phase is ba.Phase.PLAYING:
@@ -164,6 +174,10 @@ def measure(
                     "made": result.tricks[side] >= bid,
                     "points": result.points[side],
                     "par_points": None if par_pts is None else par_pts[side],
+                    "shares": sum(shares[x] for x in teams[side]),
+                    "other_shares": sum(
+                        shares[x] for t, team in enumerate(teams) if t != side for x in team
+                    ),
                 }
             )
     return {"rows": rows, "skipped": skipped, "solve_cpu": solve_cpu}
@@ -196,6 +210,45 @@ def report(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     return out
 
 
+def bound(rules: ba.RuleSet, rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Per band, the mean bid less par of a points-maximising bidder that knows
+    the table's shares of its side's hands (``two``) or of all four (``four``),
+    with each estimate's root mean square error over the band as its spread."""
+    out = []
+    for name in [f"{lo}-{hi}" for lo, hi in BANDS]:
+        sel = [r for r in rows if _band(int(r["h"])) == name]  # type: ignore[call-overload]
+        if not sel:
+            continue
+        line: dict[str, object] = {"band": name}
+        for label in ("two", "four"):
+
+            def mean_of(r: dict[str, object], label: str = label) -> float:
+                own, other, h = float(r["shares"]), float(r["other_shares"]), int(r["h"])  # type: ignore[arg-type, call-overload]
+                return own if label == "two" else (own + h - other) / 2
+
+            sigma = statistics.fmean((mean_of(r) - int(r["par"])) ** 2 for r in sel) ** 0.5  # type: ignore[call-overload]
+            diffs = []
+            for r in sel:
+                h = int(r["h"])  # type: ignore[call-overload]
+                dist = side_distribution(mean_of(r), sigma, h)
+                one = R.one_deal(rules, h)
+
+                def value(
+                    b: int, h: int = h, dist: list[float] = dist, one: ba.RuleSet = one
+                ) -> float:
+                    c = Contract(b) if b else None
+                    return sum(
+                        p * R.deal_points(one, (c, c), (t, t), h)[0] for t, p in enumerate(dist)
+                    )
+
+                best = max(range(h + 1), key=value)
+                diffs.append(best - int(r["par"]))  # type: ignore[call-overload]
+            line[f"{label}_sigma"] = sigma
+            line[f"{label}_bid_minus_par"] = statistics.fmean(diffs)
+        out.append(line)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="gamerules")
@@ -205,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve-limit", type=float, default=20.0)
     parser.add_argument("--bot-file", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--bound", action="store_true", help="the best bid the table allows")
     args = parser.parse_args(argv)
     rules = ba.variants.get(args.rules)
     largest = max(rules.schedule.hand_sizes)
@@ -232,8 +286,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['boards']:>4} ({r['boards_made']} made) {r['par_boards']:>10} "
             f"{r['points']:>7.1f} {r['par_points']:>7.1f}"
         )
+    limits: list[dict[str, object]] = []
+    if args.bound and len(R.teams(rules)) == 2:
+        limits = bound(rules, rows)
+        print("points-maximising bid - par, knowing the table's shares (spread = their rms error):")
+        for line in limits:
+            print(
+                f"{line['band']:>6}  two hands {line['two_bid_minus_par']:>+6.2f} "
+                f"(spread {line['two_sigma']:.2f})  all four {line['four_bid_minus_par']:>+6.2f} "
+                f"(spread {line['four_sigma']:.2f})"
+            )
     if args.json:
-        args.json.write_text(json.dumps({"table": table, "rows": rows}, indent=1))
+        args.json.write_text(json.dumps({"table": table, "rows": rows, "bound": limits}, indent=1))
     return 0
 
 

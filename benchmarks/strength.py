@@ -12,7 +12,8 @@ Run from the project root, e.g.::
         --deals 200 --mc-samples 40 --mc-budget 0
 
 Each rule set is one run (they can go side by side in the background); the
-output is one line of the table per measurement, in reStructuredText.
+output is one line of the table per measurement, in reStructuredText.  The
+bots' decision times are measured by ``benchmarks/decision_times.py``.
 """
 
 from __future__ import annotations
@@ -44,13 +45,8 @@ def main(argv: list[str] | None = None) -> None:
         help="seconds a decision (0: no limit, reproducible)",
     )
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument(
-        "--speed", type=int, default=0, help="time the bots' decisions over this many games"
-    )
     args = parser.parse_args(argv)
     rules = ba.variants.get(args.rules)
-    if args.speed:
-        speed(rules, args.rules, args.speed, args.seed)
 
     def heuristic(seed: object) -> Bot:
         return make_bot("heuristic", seed)
@@ -91,35 +87,6 @@ def main(argv: list[str] | None = None) -> None:
             f"duplicate deals\n     - {m.deals}\n"
             f"     - {m.mean:+.1f} ({lo:+.1f} .. {hi:+.1f})\n"
             f"     - {time.perf_counter() - t0:.0f} s",
-            flush=True,
-        )
-
-
-def speed(rules: ba.RuleSet, name: str, games: int, seed: int) -> None:
-    """Decision times: the heuristic over whole games, the Monte Carlo bot
-    (default settings) over the first deal of each game."""
-    times: dict[str, list[float]] = {"heuristic": [], "montecarlo": []}
-    for g in range(games):
-        state = ba.new_game(rules, seed=seed + g)
-        bots = [make_bot("heuristic", (g, s)) for s in range(rules.players)]
-        mc = MonteCarloBot((g, 0))
-        while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            view = state.view(seat)
-            t0 = time.perf_counter()
-            move = bots[seat].choose(view)
-            times["heuristic"].append(time.perf_counter() - t0)
-            if seat == 0 and state.deals_played == 0 and len(view.legal_moves()) > 1:
-                t0 = time.perf_counter()
-                mc.choose(view)
-                times["montecarlo"].append(time.perf_counter() - t0)
-            state = state.apply(move)
-    for bot, ts in times.items():
-        ts.sort()
-        print(
-            f"{name}: {bot} {len(ts)} decisions, median {1000 * ts[len(ts) // 2]:.3f} ms, "
-            f"mean {1000 * sum(ts) / len(ts):.3f} ms, max {1000 * ts[-1]:.1f} ms",
             flush=True,
         )
 

@@ -1,20 +1,24 @@
 """The ``pimc`` bot (backalley.bots.pimc): legal play in several variants,
-reproducibility from a seed, the cold board, the calls' weighting of layouts,
-and budgets counted in samples with a fake clock."""
+reproducibility from a seed, the cold board, the calls' weighting of layouts
+and the memo of the bidding model each bot keeps; and the deadlines of every
+bot and of the solver, counted on fake clocks and in positions, never timed."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import time
+from collections.abc import Callable
 
 import pytest
 
 import backalley as ba
 from backalley import lowlevel
-from backalley.bots import MonteCarloBot, PimcBot, make_bot
+from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, RandomBot, make_bot
 from backalley.bots import _rules as R
 from backalley.bots.montecarlo import sample_hands
-from backalley.bots.pimc import call_distance, layout_likelihood
+from backalley.bots.pimc import CallMemo, call_distance, layout_likelihood
+from backalley.solver import SearchLimitError, Solver, solve
 
 from .helpers import apply_all, bot_move, cards, position, short
 
@@ -26,10 +30,10 @@ def _bits(text: str) -> int:
     return mask
 
 
-def _fake_clock() -> object:
-    """A clock that moves one second each time it is read."""
+def _fake_clock(step: float = 1.0) -> Callable[[], float]:
+    """A clock that moves ``step`` seconds each time it is read."""
     ticks = itertools.count()
-    return lambda: float(next(ticks))
+    return lambda: step * next(ticks)
 
 
 @pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online", "cutthroat-3"])
@@ -182,3 +186,132 @@ def test_a_cpu_budget_counts_samples_by_its_clock() -> None:
     assert MonteCarloBot(clock="wall").clock is not MonteCarloBot().clock
     with pytest.raises(ba.SetupError, match="clock"):
         MonteCarloBot(clock="sundial")
+
+
+# ------------------------------------------------------------ the model's memo
+
+
+def test_each_bot_keeps_its_own_bounded_memo_of_the_bidding_model() -> None:
+    """The heuristic's answers a pimc bot asks for are kept on the bot, not in
+    the module: another bot starts empty, the answers do not depend on what
+    a memo already holds, and a memo never holds more than its limit."""
+    view, real, swapped = _weighted_position("bid 4")
+    a, b = PimcBot(seed=1, draws=3), PimcBot(seed=1, draws=3)
+    assert a.memo is not b.memo
+    a.draw(view)
+    assert a.memo.model_calls and a.memo.speakers
+    assert not b.memo.model_calls and not b.memo.speakers
+    layout = R.determinise(view, real)
+    fresh = layout_likelihood(view, layout)
+    assert layout_likelihood(view, layout, memo=a.memo) == fresh
+    other = R.determinise(view, swapped)
+    assert layout_likelihood(view, other, memo=a.memo) == layout_likelihood(view, other)
+    small = CallMemo(limit=2)
+    for seed in range(6):
+        hands = sample_hands(view, random.Random(seed))
+        assert hands is not None
+        layout = R.determinise(view, hands)
+        assert layout_likelihood(view, layout, memo=small) == layout_likelihood(view, layout)
+        assert len(small.model_calls) <= 2 and len(small.speakers) <= 2
+
+
+# ----------------------------------------------------------------- deadlines
+
+
+SAMPLING_BOTS: dict[str, Callable[..., MonteCarloBot | PimcBot]] = {
+    "montecarlo": MonteCarloBot,
+    "pimc": PimcBot,
+}
+
+
+@pytest.mark.parametrize("name", SAMPLING_BOTS)
+def test_a_sampling_bot_stops_at_its_budget_on_its_clock(name: str) -> None:
+    """A fake clock moving 0.25 s a reading, a budget of 1 s and 50 samples
+    asked: every decision the bot samples stops after five samples (the
+    clock is read at the start and after each one), every move is legal,
+    and a second bot from the same seed on a clock of its own makes the
+    same moves with the same counts, whatever the machine is doing."""
+    make = SAMPLING_BOTS[name]
+    rules = short(ba.variants.GAMERULES, 3, 4)
+    state = ba.new_game(rules, seed=21)
+
+    def bot(seed: int) -> MonteCarloBot | PimcBot:
+        return make(seed=("deadline", seed), samples=50, budget=1.0, clock=_fake_clock(0.25))
+
+    first, second = bot(0), bot(0)
+    others = [HeuristicBot(seed=s) for s in range(rules.players)]
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if seat != 0:
+            state = state.apply(others[seat].choose(view))
+            continue
+        before = first.stats.decisions, first.stats.samples
+        move = first.choose(view)
+        assert move in view.legal_moves()
+        assert second.choose(view) == move
+        if first.stats.decisions > before[0]:
+            assert first.stats.samples - before[1] == 5
+        state = state.apply(move)
+    stats = first.stats
+    assert stats.decisions >= 3
+    assert stats.samples == 5 * stats.decisions < first.samples * stats.decisions
+    assert stats.failed == stats.fallbacks == 0
+    assert second.stats == stats
+
+
+@pytest.mark.parametrize("make", [HeuristicBot, RandomBot], ids=["heuristic", "random"])
+def test_the_heuristic_and_random_bots_never_read_a_clock(
+    make: Callable[[object], HeuristicBot | RandomBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They take no budget: a decision is a fixed amount of work, so no
+    deadline can cut it short.  With every clock of :mod:`time` broken they
+    play a whole game legally, and again the same from the same seeds."""
+
+    def broken() -> float:
+        raise AssertionError("a bot without a budget read the clock")
+
+    for name in ("process_time", "perf_counter", "monotonic", "time", "thread_time"):
+        monkeypatch.setattr(time, name, broken)
+    rules = short(ba.variants.GAMERULES, 2, 5)
+
+    def game() -> tuple[ba.Move, ...]:
+        state = ba.new_game(rules, seed=5)
+        bots = [make(("clockless", s)) for s in range(rules.players)]
+        while not state.is_over:
+            state = bot_move(state, bots)
+        return state.moves
+
+    assert game() == game()
+
+
+def test_the_solver_stops_at_a_deadline_already_passed_and_stays_usable() -> None:
+    """A deadline of 0 s: the solver looks at its clock every 2048 positions,
+    so it stops at the first look (never later) with a message naming the
+    limit, the work done and the bounds; the same Solver then answers the
+    position exactly, and a node limit stops it at exactly that many."""
+    one = R.one_deal(ba.variants.GAMERULES, 10)
+    state = ba.new_game(one, seed=0)
+    bidder = HeuristicBot()
+    while state.phase is not ba.Phase.PLAYING:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(bidder.choose(state.view(seat)))
+    solver = Solver()
+    with pytest.raises(
+        SearchLimitError, match=r"deadline \(0 s of CPU\) after searching"
+    ) as caught:
+        solver.solve(state, deadline=0.0)
+    error = caught.value
+    assert isinstance(error, ba.BackAlleyError)
+    assert 0 < error.nodes <= 2048
+    assert f"the answer lies in {error.lower}..{error.upper}" in str(error)
+    exact = solver.solve(state)
+    assert exact == solve(state)
+    assert solver.nodes > 2048  # the deal needs more than one look of the clock
+    assert error.lower <= exact <= error.upper
+    with pytest.raises(SearchLimitError, match=r"node limit \(max_nodes=50\)") as caught:
+        Solver().analyse(state, max_nodes=50)
+    assert caught.value.nodes == 50
+    assert solver.analyse(state, deadline=3600.0) == Solver().analyse(state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from backalley.engine import lowlevel
@@ -11,7 +12,15 @@ from backalley.engine.views import PlayerView
 from backalley.errors import SetupError
 from backalley.moves import Move
 
-__all__ = ["THROW_IN_LIMIT", "Bot", "RandomBot", "check_throw_ins", "rng_from_seed"]
+__all__ = [
+    "THROW_IN_LIMIT",
+    "Bot",
+    "RandomBot",
+    "check_throw_ins",
+    "choose_among",
+    "legal_moves_of",
+    "rng_from_seed",
+]
 
 THROW_IN_LIMIT = 500
 """The most thrown-in deals a game between bots may have (see :func:`check_throw_ins`)."""
@@ -49,6 +58,35 @@ def rng_from_seed(seed: object) -> random.Random:
     return random.Random(repr(seed) if seed is not None else None)
 
 
+def legal_moves_of(view: PlayerView) -> tuple[Move, ...]:
+    """The moves the seat may make now; :class:`~backalley.SetupError` when it
+    has none (the seat is not to act, or the game is over)."""
+    moves = view.legal_moves()
+    if not moves:
+        raise SetupError(f"seat {view.seat} has no legal move now")
+    return tuple(moves)
+
+
+def choose_among(
+    view: PlayerView,
+    candidates: Callable[[PlayerView, Sequence[Move]], Sequence[Move]],
+    decide: Callable[[PlayerView, Sequence[Move]], Move],
+) -> Move:
+    """The start every sampling bot's decision shares: no legal move is an
+    error (:func:`legal_moves_of`), a single legal move is made at once, and
+    so is the single move ``candidates(view, moves)`` keeps worth weighing
+    (say, the one card of a run of touching cards); otherwise
+    ``decide(view, candidates)`` picks among the candidates (all the legal
+    moves when ``candidates`` keeps none)."""
+    moves = legal_moves_of(view)
+    if len(moves) == 1:
+        return moves[0]
+    cands = list(candidates(view, moves)) or list(moves)
+    if len(cands) == 1:
+        return cands[0]
+    return decide(view, cands)
+
+
 class RandomBot:
     """Plays a uniformly random legal move (reproducible from its seed)."""
 
@@ -56,7 +94,5 @@ class RandomBot:
         self._rng = rng_from_seed(seed)
 
     def choose(self, view: PlayerView) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise SetupError(f"seat {view.seat} has no legal move now")
+        moves = legal_moves_of(view)
         return moves[self._rng.randrange(len(moves))]

@@ -53,11 +53,10 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from backalley.bots import _rules as R
-from backalley.bots._base import rng_from_seed
+from backalley.bots._base import legal_moves_of, rng_from_seed
 from backalley.bots._tricks_table import ROWS, Row
 from backalley.engine.legality import Phase
 from backalley.engine.views import PlayerView
-from backalley.errors import SetupError
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
 from backalley.rules.bidding import Contract
 from backalley.rules.ruleset import RuleSet
@@ -428,9 +427,7 @@ class HeuristicBot:
         self._rng = rng_from_seed(seed)
 
     def choose(self, view: PlayerView) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise SetupError(f"seat {view.seat} has no legal move now")
+        moves = legal_moves_of(view)
         if len(moves) == 1:
             return moves[0]
         if view.phase is Phase.PLAYING:

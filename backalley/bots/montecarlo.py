@@ -52,7 +52,7 @@ from typing import Any
 import attrs
 
 from backalley.bots import _rules as R
-from backalley.bots._base import rng_from_seed
+from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.engine import sampling
 from backalley.engine.legality import Phase
@@ -275,14 +275,10 @@ class MonteCarloBot:
         return out or list(moves)
 
     def choose(self, view: PlayerView) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise SetupError(f"seat {view.seat} has no legal move now")
-        if len(moves) == 1:
-            return moves[0]
-        cands = self.candidates(view, moves)
-        if len(cands) == 1:
-            return cands[0]
+        return choose_among(view, self.candidates, self._sample)
+
+    def _sample(self, view: PlayerView, cands: Sequence[Move]) -> Move:
+        """The candidate with the best mean value over the samples drawn."""
         clock = self.clock
         start = clock()
         totals = [0.0] * len(cands)
@@ -315,7 +311,7 @@ class MonteCarloBot:
                 f"montecarlo: no deal fits seat {view.seat}'s view (a rule's possible "
                 "cards are unsound?); the heuristic bot decides",
                 RuntimeWarning,
-                stacklevel=2,
+                stacklevel=4,  # the caller of choose (through choose_among)
             )
             return self._heuristic.choose(view)
         # the first candidate wins ties (the heuristic's call in the bidding)

@@ -73,7 +73,7 @@ from typing import Any
 import attrs
 
 from backalley.bots import _rules as R
-from backalley.bots._base import rng_from_seed
+from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import (
     Clock,
@@ -92,7 +92,7 @@ from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError, SetupError
 from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass
 
-__all__ = ["PimcBot", "PimcStats", "call_distance", "layout_likelihood"]
+__all__ = ["CallMemo", "PimcBot", "PimcStats", "call_distance", "layout_likelihood"]
 
 _HEURISTIC = HeuristicBot()
 SOLVER_TABLES = {"max_entries": 200_000, "max_tables": 4}
@@ -171,21 +171,47 @@ def _opening(state: GameState) -> GameState | None:
         return None
 
 
-_SPEAKERS: dict[object, int | None] = {}
-"""Who made each call: (the deal's public facts, the calls before) -> seat."""
-_MODEL_CALLS: dict[object, Move] = {}
-"""The heuristic's call: (the deal's public facts, the calls before, the hand) -> call."""
-_CACHE_LIMIT = 200_000
+MEMO_LIMIT = 200_000
+"""The most answers a bot's :class:`CallMemo` keeps in each of its tables
+(both are emptied when one is full)."""
 
 
-def _remember(cache: dict[Any, Any], key: object, value: Any) -> None:
-    if len(cache) > _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
+@attrs.define
+class CallMemo:
+    """What the bidding model answered, kept by one bot for its layouts: who
+    made each call, and the heuristic's call with each hand.  Every key holds
+    the rule set and the deal's public facts, so one memo serves any rules;
+    each bot keeps its own (nothing is shared through the module), bounded
+    by ``limit`` answers a table."""
+
+    limit: int = MEMO_LIMIT
+    speakers: dict[object, int | None] = attrs.field(factory=dict)
+    """(the deal's public facts, the calls before) -> the seat that called next."""
+    model_calls: dict[object, Move] = attrs.field(factory=dict)
+    """(the deal's public facts, the calls before, the hand) -> the heuristic's call."""
+
+    def remember_speaker(self, key: object, seat: int | None) -> None:
+        """Keep who called after the calls of ``key``."""
+        self._room(self.speakers)
+        self.speakers[key] = seat
+
+    def remember_call(self, key: object, call: Move) -> None:
+        """Keep the heuristic's call for the hand and calls of ``key``."""
+        self._room(self.model_calls)
+        self.model_calls[key] = call
+
+    def _room(self, table: dict[object, Any]) -> None:
+        if len(table) >= self.limit:
+            self.speakers.clear()
+            self.model_calls.clear()
 
 
 def layout_likelihood(
-    view: PlayerView, layout: GameState, call_weight: float = 1.0, ascending: bool | None = None
+    view: PlayerView,
+    layout: GameState,
+    call_weight: float = 1.0,
+    ascending: bool | None = None,
+    memo: CallMemo | None = None,
 ) -> float | None:
     """How likely the other seats' calls of this deal are when they hold the
     cards of ``layout`` (a full state agreeing with ``view``, as
@@ -195,9 +221,12 @@ def layout_likelihood(
     no other seat has called; ``None`` when the deal's opening cannot be
     rebuilt from the layout.
 
-    The heuristic's calls are remembered by the public facts before them and
-    the hand (its choices depend on the view alone), so layouts that give a
-    seat the same hand share the work."""
+    The heuristic's calls are remembered in ``memo`` (a fresh one when
+    ``None``) by the public facts before them and the hand (its choices
+    depend on the view alone), so layouts that give a seat the same hand
+    share the work."""
+    if memo is None:
+        memo = CallMemo()
     me = view.seat
     calls = view.calls
     named = view.phase is not Phase.BIDDING and view.declarer not in (None, me)
@@ -233,25 +262,25 @@ def layout_likelihood(
     total = 0.0
     for k, call in enumerate(calls):
         key = (deal, calls[:k])
-        if key in _SPEAKERS:
-            seat = _SPEAKERS[key]
+        if key in memo.speakers:
+            seat = memo.speakers[key]
         else:
             state = before(k)
             if state is None:
                 return None
             seat = state.to_act if state.phase is Phase.BIDDING else None
-            _remember(_SPEAKERS, key, seat)
+            memo.remember_speaker(key, seat)
         if seat is None:  # pragma: no cover - the calls replay the view's
             return None
         if seat != me:
             mkey = (key, dealt[seat])
-            model = _MODEL_CALLS.get(mkey)
+            model = memo.model_calls.get(mkey)
             if model is None:
                 state = before(k)
                 if state is None:
                     return None
                 model = _HEURISTIC.choose(state.view(seat))
-                _remember(_MODEL_CALLS, mkey, model)
+                memo.remember_call(mkey, model)
             total += call_distance(call, model, h, level if ascending else 0)
         if isinstance(call, Bid):
             level = max(level, call.tricks)
@@ -259,7 +288,7 @@ def layout_likelihood(
         declarer = view.declarer
         assert declarer is not None
         tkey: object = ((deal, (*calls, None)), dealt[declarer])  # None: the naming of trump
-        model = _MODEL_CALLS.get(tkey)
+        model = memo.model_calls.get(tkey)
         if model is None:
             state = before(len(calls))
             if state is None:
@@ -268,7 +297,7 @@ def layout_likelihood(
                 model = NameTrump(view.trump)  # trump was not named: nothing to weigh
             else:
                 model = _HEURISTIC.choose(state.view(declarer))
-            _remember(_MODEL_CALLS, tkey, model)
+            memo.remember_call(tkey, model)
         if model != NameTrump(view.trump):
             total += 1.0
     return math.exp(-call_weight * total)
@@ -323,6 +352,8 @@ class PimcBot:
         self._heuristic = HeuristicBot(seed)
         self._cards = MonteCarloBot(seed)  # for its groups of equivalent cards
         self._dd: Any = None
+        self.memo = CallMemo()
+        """The bidding model's answers this bot has asked for (bounded, its own)."""
         self.stats = PimcStats()
         """What the sampling did so far (see :class:`PimcStats`)."""
         self.last_values: dict[Move, float] = {}
@@ -465,7 +496,7 @@ class PimcBot:
             self.stats.drawn += 1
             weight = 1.0
             if informative:
-                likely = layout_likelihood(view, layout, self.call_weight, ascending)
+                likely = layout_likelihood(view, layout, self.call_weight, ascending, self.memo)
                 if likely is None:
                     self.stats.unweighted += 1
                 else:
@@ -486,14 +517,10 @@ class PimcBot:
         return chosen, total / len(pool)
 
     def choose(self, view: PlayerView) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise SetupError(f"seat {view.seat} has no legal move now")
-        if len(moves) == 1:
-            return moves[0]
-        cands = self.candidates(view, moves)
-        if len(cands) == 1:
-            return cands[0]
+        return choose_among(view, self.candidates, self._sample)
+
+    def _sample(self, view: PlayerView, cands: Sequence[Move]) -> Move:
+        """The candidate with the best weighted mean value over the layouts scored."""
         clock = self.clock
         start = clock()
         stats = self.stats
@@ -523,7 +550,7 @@ class PimcBot:
                 f"pimc: no deal fits seat {view.seat}'s view (a rule's possible "
                 "cards are unsound?); the heuristic bot decides",
                 RuntimeWarning,
-                stacklevel=2,
+                stacklevel=4,  # the caller of choose (through choose_among)
             )
             return self._heuristic.choose(view)
         self.last_values = {m: totals[i] / weights for i, m in enumerate(cands)}
