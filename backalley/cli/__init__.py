@@ -11,7 +11,9 @@ Subcommands, one module each:
 - ``backalley variants``: the registered variants with what each changes;
 - ``backalley check FILE``: replay a game record;
 - ``backalley vectors``: conformance vectors for other implementations;
-- ``backalley show FILE``: draw a position of a game record (SVG, or text).
+- ``backalley show FILE``: draw a position of a game record (SVG, or text);
+- ``backalley serve``: the table server, to play in a browser (the extra
+  ``server``) (:mod:`backalley.cli.serve`).
 
 Before any command runs, the installed plug-ins (entry points of the group
 ``backalley.plugins``) are loaded, then every ``--import MODULE`` (given
@@ -35,7 +37,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from backalley import plugins
-from backalley.cli import check, play, rules, show, variants, vectors
+from backalley.cli import check, play, rules, serve, show, variants, vectors
 from backalley.cli import simulate as simulate_command
 from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
 from backalley.cli.output import silence
@@ -67,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"do not load the installed plug-ins (entry points {ENTRY_POINT_GROUP!r})",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (play, simulate_command, rules, variants, check, vectors, show):
+    for command in (play, simulate_command, rules, variants, check, vectors, show, serve):
         command.add_parser(sub)
     for command_parser in sub.choices.values():  # --import also after the command's name
         _add_import_option(command_parser, "command_imports")

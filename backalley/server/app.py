@@ -31,10 +31,12 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import backalley as ba
@@ -69,6 +71,24 @@ _PAGE_HEADERS = {
 }
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+class _Headers:
+    """An ASGI application that adds the security headers to ``app``'s answers
+    (the static files: script, style, icon)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "no-referrer"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -427,7 +447,7 @@ def create_app(
         Route("/api/tables/{table}/record", record),
         WebSocketRoute("/api/tables/{table}/seats/{seat}/socket", seat_socket),
         WebSocketRoute("/api/tables/{table}/socket", public_socket),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", _Headers(StaticFiles(directory=STATIC)), name="static"),
     ]
     server = Starlette(routes=routes, lifespan=app.lifespan)
     server.state.service = service

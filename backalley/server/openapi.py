@@ -62,6 +62,40 @@ _SEAT_VIEW = {
             ),
             "required": ["format", "seat", "phase", "hand", "legal_moves", "cards"],
         },
+        "facts": {"$ref": "#/components/schemas/TableFacts"},
+    },
+}
+
+_FACTS = {
+    "type": "object",
+    "description": (
+        "the table's public facts as the library's pictures show them: the seats' and "
+        "sides' names, each seat's call and tricks won this deal, the contracts, a status line"
+    ),
+    "properties": {
+        "title": {"type": "string"},
+        "status": {"type": "string", "examples": ["Bidding: East to call"]},
+        "deal": {"type": "integer"},
+        "deals": {"type": "integer"},
+        "seat_names": {"type": "array", "items": {"type": "string"}},
+        "sides": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "seats": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+        },
+        "calls": {"type": "array", "items": {"type": ["string", "null"]}},
+        "won": {"type": "array", "items": {"type": "integer"}},
+        "dealer": {"type": "integer"},
+        "declarer": {"type": ["integer", "null"]},
+        "contracts": {"type": ["array", "null"], "items": {"type": ["string", "null"]}},
+        "side_tricks": {"type": "array", "items": {"type": "integer"}},
+        "trump_known": {"type": "boolean"},
+        "winner": {"type": ["integer", "null"]},
     },
 }
 
@@ -92,6 +126,7 @@ _PUBLIC = {
             "description": "a view document without seat, hand, discards, legal_moves, cards",
             "required": ["phase", "calls", "tricks", "trick", "scores"],
         },
+        "facts": {"$ref": "#/components/schemas/TableFacts"},
     },
 }
 
@@ -310,6 +345,7 @@ _DOCUMENT: dict[str, Any] = {
             "SeatView": _SEAT_VIEW,
             "Moved": _MOVED,
             "Public": _PUBLIC,
+            "TableFacts": _FACTS,
             "NewTable": _NEW_TABLE,
             "Move": _MOVE,
         },

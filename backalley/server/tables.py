@@ -28,6 +28,7 @@ import backalley as ba
 from backalley.bots import Bot, bot_names, check_throw_ins, make_bot
 from backalley.io import houserules
 from backalley.server.errors import ServerError
+from backalley.server.facts import table_facts
 from backalley.server.store import DUPLICATE, STORED, MoveRow, Store, TableRow
 from backalley.server.tokens import new_token, token_hash, token_matches
 
@@ -219,21 +220,26 @@ class TableService:
     def view_of(self, table_id: str, seat: int) -> dict[str, Any]:
         """:meth:`view` for a seat already authorized (the socket's pushes)."""
         live = self._table(table_id)
-        version, state = live.version, live.state
+        with live.lock:  # the version and the state it names, together
+            version, state = live.version, live.state
+        view = state.view(seat)
         return {
             "table": live.row.id,
             "version": version,
             "seat": seat,
             "seats": list(live.row.seats),
-            "view": json.loads(ba.to_json(state.view(seat))),
+            "view": json.loads(ba.to_json(view)),
+            "facts": table_facts(view),
         }
 
     def public(self, table_id: str) -> dict[str, Any]:
         """What a spectator may know: the view document without the keys of
         :data:`PRIVATE_KEYS` (no hand, no stock, no seed)."""
         live = self._table(table_id)
-        version, state = live.version, live.state
-        data = json.loads(ba.to_json(state.view(0)))
+        with live.lock:  # the version and the state it names, together
+            version, state = live.version, live.state
+        seen = state.view(0)
+        data = json.loads(ba.to_json(seen))
         for key in (*PRIVATE_KEYS, "format", "version"):
             data.pop(key, None)
         return {
@@ -242,6 +248,7 @@ class TableService:
             "seats": list(live.row.seats),
             "stalled": live.stalled,
             "public": data,
+            "facts": table_facts(seen),
         }
 
     def summary(self, table_id: str) -> dict[str, Any]:
@@ -371,7 +378,8 @@ class TableService:
         """Play one move of the bot to act, committed like a person's; ``False``
         when no bot is to act (or another process moved first)."""
         live = self._table(table_id)
-        version, state = live.version, live.state
+        with live.lock:  # the version and the state it names, together
+            version, state = live.version, live.state
         seat = state.to_act
         if seat is None or seat not in live.bots or live.stalled is not None:
             return False
