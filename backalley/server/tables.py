@@ -375,8 +375,9 @@ class TableService:
         return seat is not None and seat in live.bots and live.stalled is None
 
     def bot_step(self, table_id: str) -> bool:
-        """Play one move of the bot to act, committed like a person's; ``False``
-        when no bot is to act (or another process moved first)."""
+        """Play one move of the bot to act, committed like a person's.  ``True``
+        when the table moved on (by this bot, or by a move stored meanwhile,
+        which is read instead); ``False`` when no bot is to act."""
         live = self._table(table_id)
         with live.lock:  # the version and the state it names, together
             version, state = live.version, live.state
@@ -392,10 +393,10 @@ class TableService:
             return False
         with live.lock:
             if live.version != version:
-                return False
+                return True  # someone moved meanwhile: the caller looks again
             if self.store.append(live.row.id, MoveRow(version, seat, str(move))) != STORED:
-                self._catch_up(live)
-                return False
+                self._catch_up(live)  # another process stored this move first
+                return True
             live.state = after
             live.version += 1
         return True
