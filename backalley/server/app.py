@@ -116,12 +116,17 @@ class Hub:
         """table -> socket -> its seat (``None``: a spectator)."""
         self.pushed: dict[str, int] = {}
         """table -> the version last pushed."""
+        self.sent: dict[WebSocket, int] = {}
+        """socket -> the version last sent to it (never an older one after it)."""
 
-    def add(self, table: str, socket: WebSocket, seat: int | None) -> None:
+    def add(self, table: str, socket: WebSocket, seat: int | None, version: int) -> None:
+        """Push to ``socket`` from now on; it was sent ``version`` already."""
         self.sockets.setdefault(table, {})[socket] = seat
+        self.sent[socket] = version
 
     def remove(self, table: str, socket: WebSocket) -> None:
         found = self.sockets.get(table)
+        self.sent.pop(socket, None)
         if found is not None:
             found.pop(socket, None)
             if not found:
@@ -141,12 +146,18 @@ class Hub:
                     if public is None:
                         public = await run_in_threadpool(self.service.public, table)
                         self.pushed[table] = public["version"]
-                    await socket.send_json({"type": "public", **public})
+                    kind, doc = "public", public
                 else:
                     if seat not in views:
                         views[seat] = await run_in_threadpool(self.service.view_of, table, seat)
                         self.pushed[table] = views[seat]["version"]
-                    await socket.send_json({"type": "view", **views[seat]})
+                    kind, doc = "view", views[seat]
+                # a push that read the table before another push sent a later
+                # version sends nothing: a socket's versions never go back
+                if socket not in self.sent or doc["version"] < self.sent[socket]:
+                    continue
+                self.sent[socket] = doc["version"]
+                await socket.send_json({"type": kind, **doc})
             except Exception:  # a socket gone away: forget it
                 self.remove(table, socket)
 
@@ -161,24 +172,31 @@ class _App:
         self.moves = RateLimiter(settings.move_rate, settings.move_burst)
         self.creates = RateLimiter(settings.create_rate, settings.create_burst)
         self.runs: dict[str, asyncio.Task[None]] = {}
+        self.kicked: set[str] = set()
+        """Tables kicked since their bot run last looked whether a bot is to act."""
 
     # -- bots --------------------------------------------------------------
 
     def kick(self, table: str) -> None:
         """Let the bots of ``table`` move until a person is to act."""
+        self.kicked.add(table)
         running = self.runs.get(table)
         if running is None or running.done():
             self.runs[table] = asyncio.get_running_loop().create_task(self._bots(table))
 
     async def _bots(self, table: str) -> None:
         service = self.service
-        while await run_in_threadpool(service.bot_to_act, table):
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
-            if not await run_in_threadpool(service.bot_step, table):
-                break
+        # a kick that comes while this run is past its last look (a person
+        # moved during its last push) makes it look again, never lost
+        while table in self.kicked:
+            self.kicked.discard(table)
+            while await run_in_threadpool(service.bot_to_act, table):
+                if self.settings.bot_delay:
+                    await asyncio.sleep(self.settings.bot_delay)
+                if not await run_in_threadpool(service.bot_step, table):
+                    break
+                await self.hub.push(table)
             await self.hub.push(table)
-        await self.hub.push(table)
 
     async def _poll(self) -> None:
         """Push the moves other server processes stored, for watched tables."""
@@ -404,7 +422,7 @@ def create_app(
                 await socket.close(code=4408)
             return
         await socket.send_json({"type": "view", **doc})
-        await _listen(socket, table, number)
+        await _listen(socket, table, number, doc["version"])
 
     async def public_socket(socket: WebSocket) -> None:
         table = socket.path_params["table"]
@@ -416,11 +434,14 @@ def create_app(
             await socket.close(code=4000 + exc.status)
             return
         await socket.send_json({"type": "public", **doc})
-        await _listen(socket, table, None)
+        await _listen(socket, table, None, doc["version"])
 
-    async def _listen(socket: WebSocket, table: str, seat: int | None) -> None:
-        app.hub.add(table, socket, seat)
+    async def _listen(socket: WebSocket, table: str, seat: int | None, version: int) -> None:
+        app.hub.add(table, socket, seat, version)
         try:
+            # moves made between the first document and joining the pushes
+            if await run_in_threadpool(service.version, table) != version:
+                await app.hub.push(table)
             while True:
                 text = await socket.receive_text()
                 if len(text) > settings.max_message:
@@ -431,14 +452,17 @@ def create_app(
         finally:
             app.hub.remove(table, socket)
 
+    async def table_list(request: Request) -> Response:
+        # one route for both methods, so that a 405 answer's Allow names both
+        return await (create if request.method == "POST" else tables)(request)
+
     routes = [
         Route("/", page),
         Route("/openapi.json", openapi),
         Route("/api/variants", variants),
         Route("/api/variants/{name}", variant),
         Route("/api/bots", bots),
-        Route("/api/tables", tables, methods=["GET"]),
-        Route("/api/tables", create, methods=["POST"]),
+        Route("/api/tables", table_list, methods=["GET", "POST"]),
         Route("/api/tables/{table}", table),
         Route("/api/tables/{table}/seats/{seat}/join", join, methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/view", view),

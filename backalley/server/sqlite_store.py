@@ -151,7 +151,7 @@ class SqliteStore:
             except sqlite3.IntegrityError:
                 self._db.execute("ROLLBACK")
                 return CONFLICT
-            except BaseException:
+            except BaseException:  # any failure: undo the transaction, then raise
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
