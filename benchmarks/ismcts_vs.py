@@ -13,8 +13,10 @@ from the same cards, the bots' sides swapped; the figure is ISMCTS's points
 per deal less its opponent's, with a 95 % confidence interval.  Each deal is
 a one-deal game, so a rollout ends with the deal and the search maximises
 the deal's points for its side.  Bounded: ``--deals`` duplicate deals of
-``--hand-size`` cards, ``--simulations`` per decision; reproducible from
-``--seed``.
+``--hand-size`` cards, ``--simulations`` per decision (reproducible from
+``--seed``), or as many as ``--budget`` seconds of CPU time a decision allow
+(:class:`TimedISMCTS`; ``benchmarks/strength_table.py`` runs it so against
+the other bots at equal CPU per decision).
 
 Run from the project root, e.g.::
 
@@ -47,16 +49,56 @@ from backalley.engine import lowlevel, sampling
 from backalley.errors import BackAlleyError
 
 
-class IsmctsBot:
-    """OpenSpiel's ISMCTS with random rollouts, as a library bot (``choose(view)``)."""
+class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTS whose search stops on a CPU-time budget: simulations
+    run until ``budget`` seconds of the process's CPU time (counted from
+    ``start``) have passed, at least one and at most ``max_simulations``; the
+    simulation running when the budget runs out is finished, as the library's
+    sampling bots finish their last sample.  The loop is OpenSpiel's own
+    ``run_search`` with the time check added (no inconsistent action sets)."""
 
-    def __init__(self, seed: object, *, simulations: int, uct_c: float) -> None:
+    def __init__(self, *args: Any, budget: float, start: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.budget = budget
+        self.start = start
+        self.simulations_run = 0
+
+    def run_search(self, state: Any) -> Any:
+        self.reset()
+        legal_actions = state.legal_actions()
+        if len(legal_actions) == 1:
+            return [(legal_actions[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        key = self.get_state_key(state)
+        for _ in range(self._max_simulations):
+            sampled = self.sample_root_state(state)
+            assert key == self.get_state_key(sampled)
+            self.run_simulation(sampled)
+            self.simulations_run += 1
+            if time.process_time() - self.start > self.budget:
+                break
+        return self.get_final_policy(state, self._root_node)
+
+
+class IsmctsBot:
+    """OpenSpiel's ISMCTS with random rollouts, as a library bot (``choose(view)``).
+
+    ``simulations`` a decision; with ``budget`` (seconds of the process's CPU
+    time a decision, building the seat's OpenSpiel state included) the search
+    stops when the budget is spent, ``simulations`` then being only an upper
+    bound (:class:`TimedISMCTS`)."""
+
+    def __init__(
+        self, seed: object, *, simulations: int, uct_c: float, budget: float | None = None
+    ) -> None:
         self._rng = random.Random(str(seed))
         self._np = np.random.RandomState(self._rng.randrange(2**32))
         self.simulations = simulations
         self.uct_c = uct_c
+        self.budget = budget
         self._games: dict[tuple[ba.RuleSet, int], BackAlleyGame] = {}
         self.decisions = 0
+        self.simulations_run = 0
         self.cpu = 0.0
 
     def _game(self, view: ba.PlayerView) -> BackAlleyGame:
@@ -92,16 +134,26 @@ class IsmctsBot:
         start = time.process_time()
         state = self._state(view)
         draws = self._rng.random
-        bot = ismcts.ISMCTSBot(
-            state.get_game(),
-            mcts.RandomRolloutEvaluator(1, self._np),
-            self.uct_c,
-            self.simulations,
-            random_state=self._np,
-        )
+        evaluator = mcts.RandomRolloutEvaluator(1, self._np)
+        bot: Any
+        if self.budget is None:
+            bot = ismcts.ISMCTSBot(
+                state.get_game(), evaluator, self.uct_c, self.simulations, random_state=self._np
+            )
+        else:
+            bot = TimedISMCTS(
+                state.get_game(),
+                evaluator,
+                self.uct_c,
+                self.simulations,
+                random_state=self._np,
+                budget=self.budget,
+                start=start,
+            )
         bot.set_resampler(lambda s, player: s.resample_from_infostate(player, draws))
         action = int(bot.step(state))
         self.decisions += 1
+        self.simulations_run += bot.simulations_run if self.budget is not None else self.simulations
         self.cpu += time.process_time() - start
         return state.track.codes.move_of(action)
 
@@ -129,6 +181,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hand-size", type=int, default=4)
     parser.add_argument("--simulations", type=int, default=40, help="ISMCTS simulations a move")
     parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.0,
+        help="ISMCTS CPU seconds a move (0: --simulations, no time limit)",
+    )
+    parser.add_argument(
         "--uct-c", type=float, default=20.0, help="UCT exploration (in points: rewards are points)"
     )
     parser.add_argument("--opponents", default="heuristic,montecarlo")
@@ -139,7 +197,9 @@ def main(argv: list[str] | None = None) -> None:
     made: list[IsmctsBot] = []
 
     def ismcts_bot(seed: object) -> Bot:
-        bot = IsmctsBot(seed, simulations=args.simulations, uct_c=args.uct_c)
+        bot = IsmctsBot(
+            seed, simulations=args.simulations, uct_c=args.uct_c, budget=args.budget or None
+        )
         made.append(bot)
         return bot
 

@@ -231,7 +231,7 @@ class PostgresStore:
                             f"lost the database {self.address}: {_sentence(exc, self.url)}",
                         ) from None
                     continue
-                except BaseException:
+                except BaseException:  # any other failure: the connection goes back, then raise
                     self._give(conn)
                     raise
                 self._give(conn)
