@@ -52,10 +52,12 @@ from backalley.errors import BackAlleyError
 class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ISMCTS whose search stops on a CPU-time budget: simulations
     run until ``budget`` seconds of the process's CPU time (counted from
-    ``start``) have passed, at least one and at most ``max_simulations``; the
-    simulation running when the budget runs out is finished, as the library's
-    sampling bots finish their last sample.  The loop is OpenSpiel's own
-    ``run_search`` with the time check added (no inconsistent action sets)."""
+    ``start``) have passed, at most ``max_simulations``.  The simulation
+    running when the budget runs out is finished, as the library's sampling
+    bots finish their last sample, and the search always goes once through
+    the root past its expansion (two simulations at least).  The loop is
+    OpenSpiel's own ``run_search`` with the time check added (no
+    inconsistent action sets)."""
 
     def __init__(self, *args: Any, budget: float, start: float, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -75,7 +77,10 @@ class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
             assert key == self.get_state_key(sampled)
             self.run_simulation(sampled)
             self.simulations_run += 1
-            if time.process_time() - self.start > self.budget:
+            # the first simulation only expands the root: OpenSpiel's final
+            # policy needs one visit through it
+            visited = self._root_node.total_visits > 0
+            if visited and time.process_time() - self.start > self.budget:
                 break
         return self.get_final_policy(state, self._root_node)
 
@@ -208,10 +213,12 @@ def main(argv: list[str] | None = None) -> None:
         "montecarlo": lambda seed: MonteCarloBot(seed, samples=args.mc_samples, budget=None),
         "random": lambda seed: make_bot("random", seed),
     }
+    search = f"{args.simulations} simulations a move"
+    if args.budget:
+        search = f"{args.budget:g} s CPU a move (at most {args.simulations} simulations)"
     print(
         f"{args.rules}: {args.deals} duplicate deals of {args.hand_size} cards; ISMCTS "
-        f"{args.simulations} simulations a move, random rollouts, uct_c {args.uct_c}; "
-        f"seed {args.seed}",
+        f"{search}, random rollouts, uct_c {args.uct_c}; seed {args.seed}",
         flush=True,
     )
     for name in args.opponents.split(","):
@@ -233,7 +240,9 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"ISMCTS vs {opponent}: {result.mean:+.2f} points per deal "
             f"(95% CI {lo:+.2f} .. {hi:+.2f}) over {result.deals} deals; "
-            f"{decisions} ISMCTS decisions, {per:.0f} ms CPU each; {cpu:.0f} s CPU in all",
+            f"{decisions} ISMCTS decisions, {per:.0f} ms CPU and "
+            f"{sum(b.simulations_run for b in made) / max(1, decisions):.1f} simulations each; "
+            f"{cpu:.0f} s CPU in all",
             flush=True,
         )
 

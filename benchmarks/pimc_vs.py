@@ -20,6 +20,8 @@ Run from the project root, e.g.::
 
 Every bot runs on a sample budget (no time limit), so a run is reproducible;
 ``--max-seconds`` bounds each pair's CPU time (the deals done are reported).
+``benchmarks/strength_table.py`` plays the same pairs (and ISMCTS) with the
+same CPU time a decision for every search bot instead.
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ Run from the project root, e.g.::
 
 Each rule set is one run (they can go side by side in the background); the
 output is one line of the table per measurement, in reStructuredText.  The
-bots' decision times are measured by ``benchmarks/decision_times.py``.
+bots' decision times are measured by ``benchmarks/decision_times.py``; the
+strength table of ``pimc``, ``montecarlo``, ISMCTS, heuristic and random at
+equal CPU per decision by ``benchmarks/strength_table.py``.
 """
 
 from __future__ import annotations
