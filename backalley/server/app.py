@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -48,10 +50,14 @@ from backalley.server.store import Store
 from backalley.server.tables import TableService
 from backalley.server.tokens import token_hash
 
-__all__ = ["LISTED", "STATIC", "Hub", "create_app"]
+__all__ = ["LISTED", "SEND_SECONDS", "STATIC", "Hub", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 """The browser table's files."""
+
+SEND_SECONDS = 5.0
+"""How long a push may wait for a socket's client to take it; past that the
+socket is closed (its client reconnects and reads the view afresh)."""
 
 LISTED = 200
 """The most tables ``GET /api/tables`` lists (the newest first)."""
@@ -71,6 +77,8 @@ _PAGE_HEADERS = {
 }
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+_log = logging.getLogger(__name__)
 
 
 class _Headers:
@@ -157,9 +165,14 @@ class Hub:
                 if socket not in self.sent or doc["version"] < self.sent[socket]:
                     continue
                 self.sent[socket] = doc["version"]
-                await socket.send_json({"type": kind, **doc})
-            except Exception:  # a socket gone away: forget it
+                # a client that does not read holds up nobody for long
+                await asyncio.wait_for(socket.send_json({"type": kind, **doc}), SEND_SECONDS)
+            except Exception:  # a socket gone away, or its document not read: forget it
                 self.remove(table, socket)
+                # and close it, so that its client knows to connect again rather
+                # than wait for pushes that will never come
+                with contextlib.suppress(Exception):
+                    await socket.close(code=1011)
 
 
 class _App:
@@ -186,17 +199,23 @@ class _App:
 
     async def _bots(self, table: str) -> None:
         service = self.service
-        # a kick that comes while this run is past its last look (a person
-        # moved during its last push) makes it look again, never lost
-        while table in self.kicked:
-            self.kicked.discard(table)
-            while await run_in_threadpool(service.bot_to_act, table):
-                if self.settings.bot_delay:
-                    await asyncio.sleep(self.settings.bot_delay)
-                if not await run_in_threadpool(service.bot_step, table):
-                    break
+        try:
+            # a kick that comes while this run is past its last look (a person
+            # moved during its last push) makes it look again, never lost
+            while table in self.kicked:
+                self.kicked.discard(table)
+                while await run_in_threadpool(service.bot_to_act, table):
+                    if self.settings.bot_delay:
+                        await asyncio.sleep(self.settings.bot_delay)
+                    if not await run_in_threadpool(service.bot_step, table):
+                        break
+                    await self.hub.push(table)
                 await self.hub.push(table)
-            await self.hub.push(table)
+        except Exception:  # a store that failed: the next kick (or the poll) tries again
+            _log.exception("table %s: the bots' run stopped", table)
+        finally:  # a finished run is not kept: one entry per table ever kicked would grow
+            if self.runs.get(table) is asyncio.current_task():
+                del self.runs[table]
 
     async def _poll(self) -> None:
         """Push the moves other server processes stored, for watched tables."""
@@ -210,6 +229,10 @@ class _App:
                 if version != self.hub.pushed.get(table):
                     await self.hub.push(table)
                     self.kick(table)
+                elif table not in self.runs:  # a bot run that stopped on an error
+                    with contextlib.suppress(Exception):
+                        if await run_in_threadpool(self.service.bot_to_act, table):
+                            self.kick(table)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
@@ -250,6 +273,32 @@ class _App:
         if not isinstance(data, dict):
             raise ServerError(400, "bad-json", "the request body is a JSON object")
         return data
+
+
+async def _text(socket: WebSocket) -> str | None:
+    """The socket's next message: its text, ``None`` for a binary one
+    (:class:`WebSocketDisconnect` when the client went away)."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """An unknown address or method (or a failure of the server's own, which
+    is logged as well), answered as JSON like every refusal."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+    if status == 404:
+        code, message = "no-route", "there is nothing at this address: the API is in /openapi.json"
+    elif status == 405:
+        code, message = "bad-method", f"{request.method[:10]} is not taken here (see Allow)"
+    elif status == 500:
+        code, message = "server-error", "the server failed to answer this request"
+    else:
+        code, message = "bad-request", str(getattr(exc, "detail", "")) or "refused"
+    return _json({"error": code, "message": message}, status, headers)
 
 
 def _route(handler: Handler) -> Handler:
@@ -296,7 +345,10 @@ def create_app(
 
     @_route
     async def variants(request: Request) -> Response:
-        return _json({"variants": list(ba.variants.names())})
+        names = list(ba.variants.names())
+        return _json(
+            {"variants": names, "players": {name: ba.variants.get(name).players for name in names}}
+        )
 
     @_route
     async def variant(request: Request) -> Response:
@@ -400,7 +452,9 @@ def create_app(
         table, seat = socket.path_params["table"], socket.path_params["seat"]
         await socket.accept()
         try:
-            first = await asyncio.wait_for(socket.receive_text(), settings.auth_seconds)
+            first = await asyncio.wait_for(_text(socket), settings.auth_seconds)
+            if first is None:
+                raise ServerError(401, "bad-token", 'the first message is {"token": "..."} as text')
             if len(first) > settings.max_message:
                 raise ServerError(
                     413, "too-large", f"a message is at most {settings.max_message} characters"
@@ -443,7 +497,10 @@ def create_app(
             if await run_in_threadpool(service.version, table) != version:
                 await app.hub.push(table)
             while True:
-                text = await socket.receive_text()
+                text = await _text(socket)
+                if text is None:  # a binary frame: this channel speaks text only
+                    await socket.close(code=1003)
+                    return
                 if len(text) > settings.max_message:
                     await socket.close(code=1009)
                     return
@@ -473,7 +530,12 @@ def create_app(
         WebSocketRoute("/api/tables/{table}/socket", public_socket),
         Mount("/static", _Headers(StaticFiles(directory=STATIC)), name="static"),
     ]
-    server = Starlette(routes=routes, lifespan=app.lifespan)
+    server = Starlette(
+        routes=routes,
+        lifespan=app.lifespan,
+        exception_handlers={HTTPException: _http_error, Exception: _http_error},
+    )
     server.state.service = service
     server.state.settings = settings
+    server.state.runs = app.runs  # the tables whose bots are moving now (for tests)
     return server

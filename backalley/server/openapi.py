@@ -203,12 +203,18 @@ _DOCUMENT: dict[str, Any] = {
     "paths": {
         "/api/variants": {
             "get": {
-                "summary": "The registered variants' names",
+                "summary": "The registered variants' names, and each one's number of seats",
                 "responses": _ok(
                     {
                         "type": "object",
-                        "required": ["variants"],
-                        "properties": {"variants": {"type": "array", "items": {"type": "string"}}},
+                        "required": ["variants", "players"],
+                        "properties": {
+                            "variants": {"type": "array", "items": {"type": "string"}},
+                            "players": {
+                                "type": "object",
+                                "additionalProperties": {"type": "integer", "minimum": 1},
+                            },
+                        },
                     }
                 ),
             }

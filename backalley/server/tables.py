@@ -16,6 +16,7 @@ refused with ``conflict`` and nothing changes.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 import time
@@ -45,6 +46,8 @@ MAX_MOVE_TEXT = 40
 """The longest move text read (``"play QS"`` is 7 characters)."""
 MAX_CLIENT_MOVE_ID = 64
 """The longest client move id kept."""
+
+_log = logging.getLogger(__name__)
 
 
 @attrs.frozen
@@ -306,12 +309,15 @@ class TableService:
         if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
             raise ServerError(422, "not-a-move", "a move is a short text such as 'play QS'")
         if client_move_id is not None and (
-            not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID
+            not isinstance(client_move_id, str)
+            or not 0 < len(client_move_id) <= MAX_CLIENT_MOVE_ID
+            or not _is_utf8(client_move_id)  # a lone surrogate ("\\ud800") cannot be stored
         ):
             raise ServerError(
                 422,
                 "bad-move-id",
-                f"a client move id is a text of 1 to {MAX_CLIENT_MOVE_ID} characters",
+                f"a client move id is a text of 1 to {MAX_CLIENT_MOVE_ID} characters"
+                " (no lone surrogate such as \\ud800)",
             )
         if expected_version is not None and (
             type(expected_version) is not int or expected_version < 0
@@ -384,12 +390,20 @@ class TableService:
         seat = state.to_act
         if seat is None or seat not in live.bots or live.stalled is not None:
             return False
+        name = live.row.seats[seat]
         try:
             move = live.bots[seat].choose(state.view(seat))
             after = state.apply(move)
+        except Exception:  # a bot that fails stops its table, not the server
+            # its sentence may name the bot's cards ("you hold a trump, ... not
+            # 7D"): the log keeps it, the table says only that the bot stopped
+            _log.exception("table %s: the %s bot at seat %d stopped", live.row.id, name, seat)
+            live.stalled = f"the {name} bot at seat {seat} stopped (an error in the bot)"
+            return False
+        try:
             check_throw_ins(after)
-        except Exception as exc:  # a bot that fails stops its table, not the server
-            live.stalled = f"the {live.row.seats[seat]} bot at seat {seat} stopped: {exc}"
+        except ba.SetupError as exc:  # public facts only: how many deals were thrown in
+            live.stalled = f"the {name} bot at seat {seat} stopped: {exc}"
             return False
         with live.lock:
             if live.version != version:
@@ -435,8 +449,19 @@ def _seats(seats: object, players: int) -> tuple[str, ...]:
     return tuple(seats)
 
 
+def _is_utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (JSON's ``\\ud800`` escapes
+    read as lone surrogates, which no store keeps)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _seat(seat: object, players: int) -> int:
-    if isinstance(seat, str) and seat.isdigit() and len(seat) < 3:
+    # ASCII digits only: "²" is a digit to str.isdigit, but not to int()
+    if isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) < 3:
         seat = int(seat)
     if type(seat) is not int or not 0 <= seat < players:
         raise ServerError(

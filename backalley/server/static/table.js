@@ -749,14 +749,7 @@
 
   // -- the lobby ---------------------------------------------------------------------------------
 
-  const lobby = { variants: [], bots: [], players: 4, loaded: false };
-
-  function seatPlayers(doc) {
-    // The seats a rules document has: what its seating part says, four for
-    // partnerships; the server refuses a wrong count with its own message.
-    const seating = (doc && doc.seating) || {};
-    return Number.isInteger(seating.players) ? seating.players : 4;
-  }
+  const lobby = { variants: [], seatsOf: {}, bots: [], players: 4, loaded: false };
 
   function drawSeatChoices() {
     const box = $("#seat-choices");
@@ -776,11 +769,10 @@
   }
 
   async function chooseVariant() {
+    // the number of seats is the server's answer (GET /api/variants), never
+    // worked out here from the rules
     const name = $("#variant").value;
-    const answer = await api("GET", `/api/variants/${encodeURIComponent(name)}`);
-    if (answer.ok) {
-      lobby.players = seatPlayers(answer.data);
-    }
+    lobby.players = lobby.seatsOf[name] || lobby.players;
     drawSeatChoices();
   }
 
@@ -792,6 +784,7 @@
         return;
       }
       lobby.variants = variants.data.variants;
+      lobby.seatsOf = variants.data.players;
       lobby.bots = bots.data.bots;
       const select = $("#variant");
       select.replaceChildren();
