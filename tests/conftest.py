@@ -5,9 +5,18 @@ says nothing about correctness), and under CI (``CI`` set) a derandomized
 run, so that a submission's result does not depend on luck.
 """
 
-import os
+from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from .server_services import PostgresCluster
 
 settings.register_profile(
     "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -20,3 +29,19 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """The session's private PostgreSQL cluster, for the server's store,
+    fault and several-process tests (skips, with the reason, when it cannot
+    be started; see ``tests/server_services.py``)."""
+    pytest.importorskip("psycopg", reason="the PostgreSQL store needs psycopg 3")
+    from .server_services import Unavailable, shared_postgres
+
+    with contextlib.ExitStack() as stack:
+        try:
+            cluster = stack.enter_context(shared_postgres())
+        except Unavailable as exc:
+            pytest.skip(f"no PostgreSQL server could be started, skipped: {exc}")
+        yield cluster

@@ -12,13 +12,12 @@ the reason, when none can be started)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +32,7 @@ import httpx
 import backalley as ba
 from backalley.server.store import Store
 
-from .server_services import PostgresCluster, Served, Unavailable, shared_postgres
+from .server_services import PostgresCluster, Served
 
 RULES = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}
 SEATS = ["human", "random", "random", "random"]
@@ -47,18 +46,6 @@ SOURCES = ("127.0.0.1", "127.0.0.2", "127.0.0.3")
 TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 BUDGET = 90.0
 """Seconds the whole run of one store may take."""
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresCluster]:
-    """The session's private PostgreSQL cluster (skips when it cannot start)."""
-    pytest.importorskip("psycopg", reason="the PostgreSQL store needs psycopg 3")
-    with contextlib.ExitStack() as stack:
-        try:
-            cluster = stack.enter_context(shared_postgres())
-        except Unavailable as exc:
-            pytest.skip(f"no PostgreSQL server could be started, skipped: {exc}")
-        yield cluster
 
 
 @dataclass

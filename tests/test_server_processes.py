@@ -9,7 +9,6 @@ exactly one is applied."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 import time
@@ -26,27 +25,15 @@ pytest.importorskip("websockets")
 import httpx
 from websockets.sync.client import connect
 
-from .server_services import PostgresCluster, Served, Unavailable, shared_postgres
+from .server_services import PostgresCluster, Served
 
 SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}
 TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 
 
-@pytest.fixture(scope="session")
-def cluster() -> Iterator[PostgresCluster]:
-    """The session's private PostgreSQL cluster (skips when it cannot start)."""
-    pytest.importorskip("psycopg", reason="the PostgreSQL store needs psycopg 3")
-    with contextlib.ExitStack() as stack:
-        try:
-            found = stack.enter_context(shared_postgres())
-        except Unavailable as exc:
-            pytest.skip(f"no PostgreSQL server could be started, skipped: {exc}")
-        yield found
-
-
 @pytest.fixture
-def two_servers(tmp_path: Path, cluster: PostgresCluster) -> Iterator[tuple[str, str]]:
-    url = cluster.new_database("procs")
+def two_servers(tmp_path: Path, postgres: PostgresCluster) -> Iterator[tuple[str, str]]:
+    url = postgres.new_database("procs")
     with Served(tmp_path / "a", database=url) as a, Served(tmp_path / "b", database=url) as b:
         yield a.url, b.url
 

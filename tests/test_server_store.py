@@ -21,22 +21,10 @@ import backalley as ba
 from backalley.server.sqlite_store import SqliteStore
 from backalley.server.store import CONFLICT, DUPLICATE, STORED, MoveRow, Store, TableRow
 
-from .server_services import PostgresCluster, Unavailable, shared_postgres
+from .server_services import PostgresCluster
 
 Opener = Callable[[], Store]
 """Opens one more store on the same database (another process's view)."""
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresCluster]:
-    """The session's private PostgreSQL cluster (skips when it cannot start)."""
-    pytest.importorskip("psycopg", reason="the PostgreSQL store needs psycopg 3")
-    with contextlib.ExitStack() as stack:
-        try:
-            cluster = stack.enter_context(shared_postgres())
-        except Unavailable as exc:
-            pytest.skip(f"no PostgreSQL server could be started, skipped: {exc}")
-        yield cluster
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
