@@ -255,3 +255,28 @@ def test_the_variants_list_names_each_ones_seats(tmp_path: Path) -> None:
         assert 3 in answer["players"].values()  # a cutthroat table for three
     finally:
         store.close()
+
+
+def test_tables_past_the_memory_bound_are_replayed_when_asked_for(tmp_path: Path) -> None:
+    """``max_live`` bounds the tables kept in memory; a table let go is read
+    back from the store, at its version, and plays on."""
+    store = SqliteStore(tmp_path / "live.db")
+    try:
+        service = TableService(store, max_live=2)
+        tables = [service.create("gamerules", ["human"] * 4) for _ in range(4)]
+        tokens = {table: service.join(table, 0) for table in tables}
+        assert service.in_memory() == 2
+        first = tables[0]
+        state = service.view(first, 0, tokens[first])
+        to_act = state["view"]["to_act"]
+        token = tokens[first] if to_act == 0 else service.join(first, to_act)
+        move = service.view(first, to_act, token)["view"]["legal_moves"][0]
+        done = service.submit(first, to_act, token, move)
+        assert done.version == 1
+        for table in tables[1:]:
+            service.view(table, 0, tokens[table])  # lets the first table go
+        assert service.in_memory() == 2
+        again = service.view(first, 0, tokens[first])
+        assert again["version"] == 1 and again["view"]["calls"] == [move]
+    finally:
+        store.close()

@@ -234,20 +234,27 @@ class _App:
                         if await run_in_threadpool(self.service.bot_to_act, table):
                             self.kick(table)
 
-    @contextlib.asynccontextmanager
-    async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
-        for table in await run_in_threadpool(self.service.ids):
+    async def _resume(self) -> None:
+        """Let the bots go on at every table where one is to act (after a
+        restart), the newest tables first, while the server already serves."""
+        for table in reversed(await run_in_threadpool(self.service.ids)):
             with contextlib.suppress(ServerError):
                 if await run_in_threadpool(self.service.bot_to_act, table):
                     self.kick(table)
-        poll = asyncio.get_running_loop().create_task(self._poll())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        resume = loop.create_task(self._resume())
+        poll = loop.create_task(self._poll())
         try:
             yield
         finally:
+            resume.cancel()
             poll.cancel()
             for task in self.runs.values():
                 task.cancel()
-            for task in [poll, *self.runs.values()]:
+            for task in [resume, poll, *self.runs.values()]:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
@@ -334,7 +341,7 @@ def create_app(
             raise ba.SetupError(f"unknown server setting: {exc}") from None
     elif limits:
         raise ba.SetupError("give either settings or its fields as keywords, not both")
-    service = TableService(store, max_tables=settings.max_tables)
+    service = TableService(store, max_tables=settings.max_tables, max_live=settings.max_live)
     app = _App(service, settings)
 
     async def page(request: Request) -> Response:

@@ -48,6 +48,9 @@ class ServerSettings:
     """How long a new socket has to send its token."""
     max_tables: int = attrs.field(default=10_000, validator=_positive)
     """The most tables the store may hold."""
+    max_live: int = attrs.field(default=2_000, validator=_positive)
+    """The most tables kept in memory; the others are replayed from the store
+    when they are asked for."""
 
 
 @attrs.define

@@ -20,6 +20,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -83,7 +84,9 @@ def _not_found(table_id: object) -> ServerError:
 class TableService:
     """The tables of one server process, kept in ``store``.
 
-    ``max_tables`` bounds the tables a store may hold; ``clock`` gives the
+    ``max_tables`` bounds the tables a store may hold; ``max_live`` the
+    tables kept in memory (the least recently used one past it is let go and
+    replayed from the store when it is asked for again); ``clock`` gives the
     creation times.
     """
 
@@ -92,12 +95,14 @@ class TableService:
         store: Store,
         *,
         max_tables: int = 10_000,
+        max_live: int = 2_000,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.max_tables = max_tables
+        self.max_live = max_live
         self._clock = clock
-        self._live: dict[str, _Live] = {}
+        self._live: OrderedDict[str, _Live] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- making and finding tables ------------------------------------------
@@ -122,9 +127,22 @@ class TableService:
             created=self._clock(),
         )
         self.store.create_table(row)
-        with self._lock:
-            self._live[row.id] = self._start(row, state, [])
+        self._keep(row.id, self._start(row, state, []))
         return row.id
+
+    def _keep(self, table_id: str, live: _Live) -> _Live:
+        """Keep ``live`` in memory (or the one another thread kept first),
+        letting the least recently used tables go past ``max_live``."""
+        with self._lock:
+            kept = self._live.setdefault(table_id, live)
+            self._live.move_to_end(table_id)
+            while len(self._live) > self.max_live:
+                self._live.popitem(last=False)
+        return kept
+
+    def in_memory(self) -> int:
+        """How many tables are kept in memory now."""
+        return len(self._live)
 
     def ids(self) -> list[str]:
         """Every table's id, oldest first."""
@@ -163,6 +181,8 @@ class TableService:
             raise _not_found(table_id)
         with self._lock:
             live = self._live.get(table_id)
+            if live is not None:
+                self._live.move_to_end(table_id)
         if live is None:
             row = self.store.table(table_id)
             if row is None:
@@ -170,9 +190,7 @@ class TableService:
             state = ba.new_game(
                 ba.from_json(row.rules, ba.RuleSet), seed=row.seed, dealer=row.first_dealer
             )
-            built = self._start(row, state, self.store.moves(table_id))
-            with self._lock:
-                live = self._live.setdefault(table_id, built)
+            live = self._keep(table_id, self._start(row, state, self.store.moves(table_id)))
         if self.store.version(table_id) != live.version:
             with live.lock:
                 self._catch_up(live)
