@@ -56,6 +56,9 @@ def test_pimc_is_registered_and_checks_its_settings() -> None:
         {"solver_cards": -1},
         {"draws": 0},
         {"call_weight": -1.0},
+        {"call_z": -0.5},
+        {"call_z": float("inf")},
+        {"call_z": "high"},
     ):
         with pytest.raises(ba.SetupError):
             PimcBot(**bad)  # type: ignore[arg-type]
@@ -89,6 +92,62 @@ def test_pimc_bids_board_on_a_cold_hand() -> None:
     values = bot.last_values
     assert ba.BoardBid() in values and len(values) > 1
     assert max(values, key=values.__getitem__) == ba.BoardBid()
+
+
+def _first_call() -> ba.PlayerView:
+    """The first call of a 5-card gamerules deal (seed 8) on which the
+    heuristic passes with 3C 8C QH 4S JS, and bidding 1 is worth about 9
+    points a deal more on the solver's layouts (some 7 standard errors over
+    40 layouts)."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert HeuristicBot().choose(view) == ba.Pass()
+    return view
+
+
+def test_a_call_on_few_layouts_is_the_heuristics() -> None:
+    """Three layouts are fewer than CALL_MIN_LAYOUTS: whatever they show,
+    the bot passes as the heuristic does, every candidate still scored."""
+    view = _first_call()
+    bot = PimcBot(seed=1, samples=3)
+    assert bot.choose(view) == ba.Pass()
+    assert bot.stats.samples == 3 and len(bot.last_layouts) == 3
+    assert bot.stats.overruled == 0
+    assert set(bot.last_values) >= {ba.Pass(), ba.parse_move("bid 1")}
+
+
+def test_a_call_shown_better_with_confidence_overrules_the_heuristics() -> None:
+    """Over 20 layouts bidding 1 beats the heuristic's pass clearly, and the
+    bot bids it; the same seed gives the same layouts and the same call."""
+    view = _first_call()
+    a, b = PimcBot(seed=1, samples=20), PimcBot(seed=1, samples=20)
+    assert a.choose(view) == b.choose(view) == ba.parse_move("bid 1")
+    assert a.stats.overruled == 1 and a.stats == b.stats
+    assert a.last_layouts == b.last_layouts and len(a.last_layouts) == 20
+
+
+def test_pick_call_needs_a_confident_gain_on_enough_layouts() -> None:
+    """The rule alone, on made-up layouts (weight, values of the heuristic's
+    call and two others)."""
+    bot = PimcBot(seed=1)
+    assert PimcBot(seed=1, call_z=1.0).call_z == 1.0
+    steady = [(1.0, [0.0, 5.0, 1.0])] * 10
+    assert bot.pick_call(steady) == 1  # always 5 better: no doubt at all
+    assert bot.pick_call(steady[:3]) == 0  # but 3 layouts are too few
+    assert bot.pick_call([(1.0, [0.0, 5.0, 1.0])] * 3 + [(1e-9, [0.0, 5.0, 1.0])] * 7) == 0
+    # board-like: +55 on two layouts of twenty, -10 on the others: a mean
+    # of -3.5, never taken; and a big gain with a big spread is not enough
+    lucky = [(1.0, [0.0, 55.0, 0.0])] * 2 + [(1.0, [0.0, -10.0, 0.0])] * 18
+    assert bot.pick_call(lucky) == 0
+    noisy = [(1.0, [0.0, 40.0, 0.0]), (1.0, [0.0, -30.0, 0.0])] * 3
+    assert bot.pick_call(noisy) == 0  # mean +5, standard error 14.5
+    assert PimcBot(seed=1, call_z=0.0).pick_call(noisy) == 1  # z 0: the mean alone
+    # of two confident winners, the larger mean; equal means, the earlier
+    both = [(1.0, [0.0, 2.0, 3.0]), (1.0, [0.0, 2.2, 3.2])] * 5
+    assert bot.pick_call(both) == 2
+    assert bot.pick_call([(1.0, [0.0, 2.0, 2.0]), (1.0, [0.0, 2.2, 2.2])] * 5) == 1
 
 
 def test_call_distance_counts_tricks() -> None:

@@ -49,9 +49,25 @@ first tricks are then played by the heuristic until ``bid_solver_cards``
 cards are left in each hand (7 by default: a call weighs several candidates
 on every layout, so it solves from fewer cards than the play), and the rest
 is solved, giving the deal's points for the contracts that candidate led
-to.  The heuristic's own call wins ties, then the calls that are not
-numbers (board before a number that counts on a partner's board), then the
-numbers nearest it, then pass.  Naming trump is scored the same way.
+to.  Naming trump is scored the same way.
+
+**A call needs evidence to overrule the heuristic.**  The heuristic's call
+(and its choice of trump) is calibrated over many deals; a few layouts are
+not.  So the bot makes another call only when the layouts scored show it
+better than the heuristic's with confidence (:meth:`PimcBot.pick_call`):
+on each layout ``j`` (weight ``w_j``) the difference ``d_j`` between the
+candidate's value and the heuristic call's, their weighted mean ``D`` and
+its standard error ``S`` (``S**2 = n/(n-1) * sum(w_j**2 * (d_j - D)**2) /
+sum(w_j)**2`` over ``n`` layouts); the candidate qualifies when ``D -
+call_z * S > 0`` (a one-sided test, ``call_z`` 1.65 by default: about 95 %
+confidence on a normal curve) and the layouts count for at least
+:data:`CALL_MIN_LAYOUTS` (the effective number ``sum(w_j)**2 /
+sum(w_j**2)``).  Of the qualifying candidates the best weighted mean wins
+(ties to the earliest: the calls that are not numbers, board before a
+number that counts on a partner's board, then the numbers nearest the
+heuristic's, then pass); with none, or with too few layouts, the bot makes
+the heuristic's call.  The cards played keep the plain weighted mean: the
+solver's values for them are exact on each layout.
 
 **Budgets.**  ``samples`` (the default budget) is the number of layouts
 scored a decision, and the bot is then reproducible from its seed.
@@ -92,9 +108,24 @@ from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError, SetupError
 from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass
 
-__all__ = ["CallMemo", "PimcBot", "PimcStats", "call_distance", "layout_likelihood"]
+__all__ = [
+    "CALL_MIN_LAYOUTS",
+    "CALL_Z",
+    "CallMemo",
+    "PimcBot",
+    "PimcStats",
+    "call_distance",
+    "layout_likelihood",
+]
 
 _HEURISTIC = HeuristicBot()
+CALL_Z = 1.65
+"""The default ``call_z``: how many standard errors a call's mean gain over
+the heuristic's call must clear for the bot to make it instead (one-sided;
+1.65 is about 95 % confidence on a normal curve)."""
+CALL_MIN_LAYOUTS = 4.0
+"""The fewest layouts (the effective number, ``sum(w)**2 / sum(w**2)`` of
+their weights) on which a call may overrule the heuristic's."""
 SOLVER_TABLES = {"max_entries": 200_000, "max_tables": 4}
 """The size of each bot's solver tables (entries per table, tables kept)."""
 
@@ -119,6 +150,9 @@ class PimcStats:
     """Deals (or their first tricks) played out by the heuristic."""
     fallbacks: int = 0
     """Decisions left to the heuristic bot because no layout could be scored."""
+    overruled: int = 0
+    """Calls (or trumps named) other than the heuristic's, made because the
+    layouts showed them better with confidence (see :meth:`PimcBot.pick_call`)."""
 
 
 # -------------------------------------------------------------- the call model
@@ -308,7 +342,11 @@ def layout_likelihood(
 
 class PimcBot:
     """Perfect-information Monte Carlo with layouts weighed by the calls (see
-    the module docstring)."""
+    the module docstring).  ``call_z`` (:data:`CALL_Z`, 1.65) is the
+    standard errors by which a call's gain over the heuristic's call must
+    clear 0 for the bot to make it instead (:meth:`pick_call`): 0 takes any
+    call whose mean is better on enough layouts, larger numbers keep the
+    heuristic's call more often."""
 
     def __init__(
         self,
@@ -322,6 +360,7 @@ class PimcBot:
         bid_reach: int = 1,
         call_weight: float = 1.0,
         draws: int = 4,
+        call_z: float = CALL_Z,
     ) -> None:
         if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
             raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
@@ -340,6 +379,15 @@ class PimcBot:
             raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
         if not isinstance(call_weight, (int, float)) or not 0 <= call_weight < math.inf:
             raise SetupError(f"call_weight must be a number >= 0, not {call_weight!r}")
+        if (
+            not isinstance(call_z, (int, float))
+            or isinstance(call_z, bool)
+            or not 0 <= call_z < math.inf
+        ):
+            raise SetupError(
+                f"call_z must be a number of standard errors >= 0 (1.65 is about 95 % "
+                f"confidence), not {call_z!r}"
+            )
         self._rng = rng_from_seed(seed)
         self.samples = samples
         self.budget = budget
@@ -349,6 +397,7 @@ class PimcBot:
         self.bid_reach = bid_reach
         self.call_weight = float(call_weight)
         self.draws = draws
+        self.call_z = float(call_z)
         self._heuristic = HeuristicBot(seed)
         self._cards = MonteCarloBot(seed)  # for its groups of equivalent cards
         self._dd: Any = None
@@ -358,18 +407,22 @@ class PimcBot:
         """What the sampling did so far (see :class:`PimcStats`)."""
         self.last_values: dict[Move, float] = {}
         """The weighted mean value of each candidate at the last sampled decision."""
+        self.last_layouts: list[tuple[float, list[float]]] = []
+        """The last sampled decision's layouts: each one's weight and the value
+        of each candidate on it (in the order of the candidates)."""
 
     # ------------------------------------------------------------ candidates
 
     def candidates(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
         """The moves worth scoring: in the play one card of each group of
-        equivalent cards; in the bidding the heuristic's call, the numbers
-        within ``bid_reach`` of it and every call that is not a number."""
+        equivalent cards; in the bidding the heuristic's call first, then the
+        numbers within ``bid_reach`` of it and every call that is not a
+        number; naming trump, the heuristic's suit first, then the others."""
         if view.phase is Phase.PLAYING:
             return self._cards.candidates(view, moves)
-        if isinstance(moves[0], NameTrump):
-            return list(moves)
         pick = self._heuristic.choose(view)
+        if isinstance(moves[0], NameTrump):
+            return [pick, *(m for m in moves if m != pick)]
         h = view.hand_size
         level = max((c.tricks for c in view.calls if isinstance(c, Bid)), default=0)
         aim = _call_tricks(pick, h, level if _ascending(view) else 0)
@@ -520,7 +573,8 @@ class PimcBot:
         return choose_among(view, self.candidates, self._sample)
 
     def _sample(self, view: PlayerView, cands: Sequence[Move]) -> Move:
-        """The candidate with the best weighted mean value over the layouts scored."""
+        """The candidate to make, from the layouts scored: a card with the best
+        weighted mean value; a call by :meth:`pick_call`."""
         clock = self.clock
         start = clock()
         stats = self.stats
@@ -529,6 +583,7 @@ class PimcBot:
         totals = [0.0] * len(cands)
         weights = 0.0
         done = 0
+        layouts: list[tuple[float, list[float]]] = []
         for _ in range(self.samples):
             try:
                 picked = self.draw(view, ascending)
@@ -537,7 +592,9 @@ class PimcBot:
                 break  # no cards fit the view: another draw cannot find any
             if picked is not None:
                 layout, weight = picked
-                for i, value in enumerate(self._values(layout, cands, view.seat)):
+                values = self._values(layout, cands, view.seat)
+                layouts.append((weight, values))
+                for i, value in enumerate(values):
                     totals[i] += weight * value
                 weights += weight
                 done += 1
@@ -554,6 +611,33 @@ class PimcBot:
             )
             return self._heuristic.choose(view)
         self.last_values = {m: totals[i] / weights for i, m in enumerate(cands)}
-        # the first candidate wins ties (the heuristic's call in the bidding)
+        self.last_layouts = layouts
+        if view.phase is not Phase.PLAYING:
+            best = self.pick_call(layouts)
+            stats.overruled += int(best != 0)
+            return cands[best]
+        # the best weighted mean, the earliest candidate winning ties
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+    def pick_call(self, layouts: Sequence[tuple[float, Sequence[float]]]) -> int:
+        """Which candidate call to make (its index), given each scored
+        layout's weight and the candidates' values on it, the heuristic's
+        call first (index 0): another call only when its weighted mean gain
+        over the heuristic's, less ``call_z`` standard errors, is above 0,
+        on at least :data:`CALL_MIN_LAYOUTS` layouts' worth of weight (see
+        the module docstring); of those, the best mean, the earliest on ties."""
+        n = len(layouts)
+        total = sum(w for w, _ in layouts)
+        squares = sum(w * w for w, _ in layouts)
+        if n < 2 or total <= 0 or total * total < CALL_MIN_LAYOUTS * squares:
+            return 0
+        best, best_gain = 0, 0.0
+        for i in range(1, len(layouts[0][1])):
+            diffs = [(w, v[i] - v[0]) for w, v in layouts]
+            gain = sum(w * d for w, d in diffs) / total
+            spread = sum(w * w * (d - gain) ** 2 for w, d in diffs) / (total * total)
+            error = math.sqrt(spread * n / (n - 1))
+            if gain - self.call_z * error > 0 and gain > best_gain:
+                best, best_gain = i, gain
+        return best
