@@ -27,18 +27,9 @@ import pytest
 import backalley as ba
 from backalley.cli import main
 
+from .browser import ARGS, CHROMIUM
 from .randomgames import play
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WIDTHS = (400, 900)
 HEIGHT = 800
 

@@ -32,18 +32,9 @@ from typing import Any
 
 import pytest
 
+from .browser import ARGS, CHROMIUM
 from .server_services import Served
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT_MS = 15_000
 """The longest any one wait in the page may take."""
 GAME_SECONDS = 60.0

@@ -85,19 +85,11 @@ def redacted(url: str) -> str:
     password written ``***``: what messages show of a database address."""
     shown = re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:@/?]*):[^@]*@", r"\1:***@", url)
     shown = re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^&\s]*)", r"\1***", shown)
-    if _HAVE_PSYCOPG:
-        try:
-            secret = conninfo_to_dict(url).get("password")
-        except psycopg.Error:
-            secret = None
-        if secret:
-            shown = shown.replace(str(secret), "***")
-    return shown
+    return _without_password(shown, url)
 
 
-def _sentence(exc: BaseException, url: str) -> str:
-    """The driver's message on one line, never with the password."""
-    text = " ".join(str(exc).split()) or type(exc).__name__
+def _without_password(text: str, url: str) -> str:
+    """``text`` with the password of the address ``url`` written ``***``."""
     if _HAVE_PSYCOPG:
         try:
             secret = conninfo_to_dict(url).get("password")
@@ -106,6 +98,11 @@ def _sentence(exc: BaseException, url: str) -> str:
         if secret:
             text = text.replace(str(secret), "***")
     return text
+
+
+def _sentence(exc: BaseException, url: str) -> str:
+    """The driver's message on one line, never with the password."""
+    return _without_password(" ".join(str(exc).split()) or type(exc).__name__, url)
 
 
 def _table(row: Sequence[Any]) -> TableRow:
