@@ -49,9 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this working tree's solver
 
 import backalley as ba  # noqa: E402
-from backalley.rules.follow import FollowPolicy  # noqa: E402
-from backalley.rules.lead import LeadPolicy, TrumpLead  # noqa: E402
 from backalley.solver import SearchLimitError, Solver  # noqa: E402
+from tests.bridge import bridge_rules, pbn  # noqa: E402
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 SETS = ("gamerules", "joker-nt", "vietnam-nt", "bridge-nt", "bridge-trump")
@@ -68,19 +67,6 @@ def first_lead(rules: ba.RuleSet, seed: int, no_trump: bool = False) -> ba.GameS
             numbers = [m for m in moves if isinstance(m, ba.NameTrump) and m.suit is None]
         state = state.apply(numbers[0] if numbers else moves[0])
     return state
-
-
-def bridge_rules(trump: ba.Suit | None, size: int) -> ba.RuleSet:
-    """A bridge-like rule set: 52 cards, a fixed trump or none, trump led at
-    any time, no blooper rules (the rules of the ``endplay`` checks)."""
-    part = ba.rules.NoTrump() if trump is None else ba.rules.FixedTrump(trump)
-    return ba.variants.GAMERULES.replace(
-        deck=ba.rules.Deck(jokers=0),
-        trump=part,
-        lead=LeadPolicy(trump_lead=TrumpLead.ANY_TIME),
-        follow=FollowPolicy(blooper_lead_forcing=False),
-        schedule=ba.rules.Schedule(hand_sizes=(size,)),
-    )
 
 
 def deals(
@@ -125,16 +111,6 @@ def dds_nodes(state: ba.GameState) -> tuple[int, int]:
     from endplay.dds import solve_board
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
-
-    def pbn(hands: tuple[tuple[ba.Card, ...], ...]) -> str:
-        out = []
-        for hand in hands:
-            suits = []
-            for letter in "SHDC":
-                held = sorted((c for c in hand if c.suit.letter == letter), key=lambda c: -c.rank)
-                suits.append("".join(str(c)[:-1] for c in held))
-            out.append(".".join(suits))
-        return "N:" + " ".join(out)
 
     # a different deal first, so that DDS starts this one with an empty table
     other = Deal("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")

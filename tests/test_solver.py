@@ -16,8 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import backalley as ba
-from backalley.rules.follow import FollowPolicy
-from backalley.rules.lead import LeadPolicy, TrumpLead
 from backalley.solver import SearchLimitError, Solver, analyse, solve
 
 MAX_LEFT = 3
@@ -356,32 +354,11 @@ endplay = pytest.importorskip("endplay")
 from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal, Denom, Player  # noqa: E402
 
+from .bridge import bridge_rules, pbn  # noqa: E402
+
 _PLAYERS = (Player.north, Player.east, Player.south, Player.west)  # our seats 0..3, clockwise
 _DENOMS = {None: Denom.nt, "S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds}
 _DENOMS["C"] = Denom.clubs
-
-
-def bridge_rules(trump: ba.Suit | None) -> ba.RuleSet:
-    part = ba.rules.NoTrump() if trump is None else ba.rules.FixedTrump(trump)
-    return ba.variants.GAMERULES.replace(
-        deck=ba.rules.Deck(jokers=0),
-        trump=part,
-        lead=LeadPolicy(trump_lead=TrumpLead.ANY_TIME),
-        follow=FollowPolicy(blooper_lead_forcing=False),
-        schedule=ba.rules.Schedule(hand_sizes=(13,)),
-    )
-
-
-def pbn(hands: tuple[tuple[ba.Card, ...], ...]) -> str:
-    """The hands (seats 0..3 = N, E, S, W) in PBN: ``N:spades.hearts.diamonds.clubs ...``."""
-    out = []
-    for hand in hands:
-        suits = []
-        for letter in "SHDC":
-            held = sorted((c for c in hand if c.suit.letter == letter), key=lambda c: -c.rank)
-            suits.append("".join(str(c)[:-1] for c in held))
-        out.append(".".join(suits))
-    return "N:" + " ".join(out)
 
 
 def endplay_deal(state: ba.GameState) -> Deal:
