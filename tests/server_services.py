@@ -22,6 +22,7 @@ import contextlib
 import glob
 import os
 import pwd
+import queue
 import re
 import select
 import shutil
@@ -34,10 +35,11 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 __all__ = [
     "PostgresCluster",
+    "SocketReader",
     "Served",
     "Unavailable",
     "free_port",
@@ -363,3 +365,25 @@ class Served:
 
     def __exit__(self, *_: object) -> None:
         self.stop()
+
+
+class SocketReader:
+    """A test client's WebSocket (Starlette's test socket) read on a daemon
+    thread into ``messages``, so that every wait on it is bounded (the test
+    socket has no receive timeout of its own)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self.ws.receive()
+            except BaseException as exc:  # the session ended
+                self.messages.put({"type": "reader.ended", "error": repr(exc)})
+                return
+            self.messages.put(message)
+            if message["type"] == "websocket.close":
+                return

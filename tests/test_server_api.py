@@ -36,6 +36,8 @@ import backalley as ba
 from backalley.server import ServerSettings, SqliteStore, create_app
 from backalley.server.app import STATIC
 
+from .server_services import SocketReader
+
 HUMANS = ["human"] * 4
 SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [2, 1]}}
 """A two-deal game (2 cards, then 1): a whole game in a few dozen moves."""
@@ -161,24 +163,8 @@ class Unchanged:
         assert self.read() == self.before
 
 
-class Socket:
+class Socket(SocketReader):
     """A test WebSocket read on a daemon thread, so that every wait is bounded."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                message = self.ws.receive()
-            except BaseException as exc:  # the session ended
-                self.messages.put({"type": "reader.ended", "error": repr(exc)})
-                return
-            self.messages.put(message)
-            if message["type"] == "websocket.close":
-                return
 
     def raw(self, timeout: float = WAIT) -> dict[str, Any]:
         try:

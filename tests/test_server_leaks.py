@@ -29,7 +29,6 @@ import json
 import queue
 import random
 import re
-import threading
 import time
 import warnings
 from collections import Counter
@@ -52,6 +51,8 @@ import backalley as ba
 from backalley import lowlevel
 from backalley.render.diagram import card_text
 from backalley.server import SqliteStore, create_app
+
+from .server_services import SocketReader
 
 SPECTATOR = -1
 """The receiver of what anyone may read (the public endpoint and socket)."""
@@ -93,25 +94,13 @@ class Sent:
     """An answer's HTTP status."""
 
 
-class Socket:
+class Socket(SocketReader):
     """A test WebSocket read on a daemon thread, so that every wait is bounded."""
 
     def __init__(self, ws: Any, receiver: int, what: str) -> None:
-        self.ws, self.receiver, self.what = ws, receiver, what
-        self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.receiver, self.what = receiver, what
         self.got: list[Sent] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                message = self.ws.receive()
-            except BaseException as exc:  # the session ended
-                self.messages.put({"type": "reader.ended", "error": repr(exc)})
-                return
-            self.messages.put(message)
-            if message["type"] == "websocket.close":
-                return
+        super().__init__(ws)
 
     def wait(self, timeout: float) -> dict[str, Any] | None:
         """The next message as a document (kept), or ``None`` after ``timeout``."""
