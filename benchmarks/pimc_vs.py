@@ -9,7 +9,8 @@ points per deal less bot B's, with a 95 % confidence interval.
 ``--par N`` bids N deals of 10 to 13 cards (``--par-sizes``) with every seat
 played by each bot in turn, and compares each side's contract with the tricks
 the side takes double-dummy from the first lead (:func:`backalley.solver.solve`
-on the deal as bid): the mean distance in tricks, and the share of contracts
+on the deal as bid): the mean distance in tricks, the mean of bid - par (a
+board counts as every trick, a pass as none), and the share of contracts
 within one trick of it.  13-card deals take the solver seconds each.
 
 Run from the project root, e.g.::
@@ -83,6 +84,7 @@ def par(args: argparse.Namespace, rules: ba.RuleSet) -> None:
     for name, factory in factories(args).items():
         start = time.process_time()
         distances: list[int] = []
+        signed: list[int] = []
         for k in range(args.par):
             size = sizes[k % len(sizes)]
             state = ba.new_game(one_deal(rules, size), seed=args.seed * 1000 + k)
@@ -102,13 +104,15 @@ def par(args: argparse.Namespace, rules: ba.RuleSet) -> None:
                 tricks = dd if side == mine else size - dd
                 bid = 0 if contract is None else contract.tricks
                 distances.append(abs(bid - tricks))
+                signed.append(bid - tricks)
         if not distances:
             continue
         mean = sum(distances) / len(distances)
         within = sum(d <= 1 for d in distances) / len(distances)
         print(
             f"{rules.name}: {name} bidding, {len(distances)} contracts on {args.par_sizes}-card "
-            f"deals: {mean:.2f} tricks from the double-dummy tricks on average, "
+            f"deals: {mean:.2f} tricks from the double-dummy tricks on average "
+            f"(bid - par {sum(signed) / len(signed):+.2f}), "
             f"{100 * within:.0f} % within one trick, {time.process_time() - start:.0f} s CPU",
             flush=True,
         )

@@ -400,8 +400,23 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                     sure = trick_sure(hands, leader, trick, win, cards, True, broken, first)
                     if sure:
                         return RESULT | sure
-            elif pos == 1 and not rem & tmask:
-                sure = trick_sure(hands, leader, trick, win, cards, maximising, broken, first)
+            elif pos == 1:
+                # without a trump in any hand, or with every trump left in
+                # one hand: the one whose card surely wins, it turns out
+                holder = -1
+                if rem & tmask:
+                    for s in range(n):
+                        if hands[s] & tmask:
+                            if holder >= 0:
+                                holder = -2
+                                break
+                            holder = s
+                if holder < -1:
+                    sure = 0
+                else:
+                    sure = trick_sure(hands, leader, trick, win, cards, maximising, broken, first)
+                    if holder >= 0 and not hands[holder] & sure:
+                        sure = 0
                 if sure:
                     need = target if maximising else left - target + 1
                     more, rel = cash_after(hands, sure, rem, broken, need - 1)
