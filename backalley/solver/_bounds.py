@@ -18,8 +18,8 @@ has the same bound.
 - :func:`make_trick_sure` - during a trick, whether a seat still to play
   surely wins it for its side (the top card of the group led that nobody
   after it can ruff, or a ruff nobody after it can beat), and
-  :func:`make_cash_after` - without trumps, the top cards that seat then
-  cashes from the lead.
+  :func:`make_cash_after` - when no other hand holds a trump, the top
+  cards that seat then cashes from the lead.
 """
 
 from __future__ import annotations
@@ -468,7 +468,8 @@ def make_later_tricks(ctx: Context) -> Callable[[tuple[int, ...], int, bool, int
 def make_cash_after(
     ctx: Context,
 ) -> Callable[[tuple[int, ...], int, int, bool, int], tuple[int, int]]:
-    """The tricks the winner of the current trick surely cashes next, without trumps."""
+    """The tricks the winner of the current trick surely cashes next, when no
+    other hand holds a trump."""
     n = ctx.n
     gmasks = ctx.gmasks
     legal_of = ctx.legal
@@ -478,16 +479,17 @@ def make_cash_after(
     ) -> tuple[int, int]:
         """(tricks, relevant cards): the tricks the seat holding ``card`` (a
         bit; it surely wins the current trick with it) cashes from the lead
-        of the next trick, no trump being left (``rem``: the cards at the
-        start of the trick; counting stops at ``enough``).
+        of the next trick, no other hand holding a trump (``rem``: the cards
+        at the start of the trick; counting stops at ``enough``).
 
-        Without trumps, a card above every other card of its group left in
-        the other hands wins the trick it is led to, and its seat keeps the
-        lead: the seat's cards above the others' in each group are tricks
-        (their rank relevant), and so are all its cards of a group nobody
-        else holds (by length).  The other seats' cards still to be played
-        to this trick count against it, as if they kept them; the seat must
-        be allowed to lead the highest of each group.
+        With no trump in another hand, a card above every other card of its
+        group left in the other hands wins the trick it is led to, and its
+        seat keeps the lead (its own trumps are a group nobody else holds):
+        the seat's cards above the others' in each group are tricks (their
+        rank relevant), and so are all its cards of a group nobody else
+        holds (by length).  The other seats' cards still to be played to
+        this trick count against it, as if they kept them; the seat must be
+        allowed to lead the highest of each group.
         """
         seat = 0
         while not hands[seat] & card:
