@@ -2,7 +2,8 @@
 
 Every pair of ``--pairs`` (``A:B``) plays ``--deals`` duplicate deals of
 ``--size`` cards (:func:`backalley.bots.match.duplicate_match`, one deal at
-a time, deal ``k`` dealt from seed ``seed * 100_000 + k``): each deal twice
+a time, deal ``k`` dealt from seed ``seed * 100_000 + k``; ``--size 0``:
+deal ``k`` has the ``k``-th hand size of the rule set's schedule, in turn): each deal twice
 from the same cards, the bots' sides swapped.  The figure is bot A's mean
 points per deal less bot B's (both tables counted), with a 95 % confidence
 interval.
@@ -157,6 +158,11 @@ def describe(name: str, bots: list[Metered]) -> str:
     )
 
 
+def what(args: argparse.Namespace) -> str:
+    """The deals played, in words."""
+    return f"{args.size}-card" if args.size else "schedule (in turn)"
+
+
 def run_pair(args: argparse.Namespace, rules: ba.RuleSet, a: str, b: str) -> None:
     """Play one pair's duplicate deals and print its line (and table row)."""
     made: dict[str, list[Metered]] = {a: [], b: []}
@@ -174,9 +180,15 @@ def run_pair(args: argparse.Namespace, rules: ba.RuleSet, a: str, b: str) -> Non
     diffs: list[float] = []
     start = time.process_time()
     wall = time.perf_counter()
+    sizes = [args.size] if args.size else list(rules.schedule.hand_sizes)
     for k in range(args.start, args.start + args.deals):
         r = duplicate_match(
-            rules, bot_a, bot_b, deals=1, seed=args.seed * 100_000 + k, hand_sizes=[args.size]
+            rules,
+            bot_a,
+            bot_b,
+            deals=1,
+            seed=args.seed * 100_000 + k,
+            hand_sizes=[sizes[k % len(sizes)]],
         )
         diffs.extend(r.differences)
         if args.verbose:
@@ -187,7 +199,7 @@ def run_pair(args: argparse.Namespace, rules: ba.RuleSet, a: str, b: str) -> Non
     result = MatchResult(rules.name or "custom", len(diffs), tuple(diffs))
     lo, hi = result.interval
     print(
-        f"{rules.name}: {a} vs {b}, {result.deals} duplicate {args.size}-card deals "
+        f"{rules.name}: {a} vs {b}, {result.deals} duplicate {what(args)} deals "
         f"(seed {args.seed}, from deal {args.start}): {result.mean:+.2f} points per deal "
         f"(95% CI {lo:+.2f} .. {hi:+.2f}); {cpu:.0f} s CPU "
         f"({cpu / max(1, result.deals):.1f} s a deal), {time.perf_counter() - wall:.0f} s wall",
@@ -209,7 +221,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", default=PAIRS, help="A:B pairs, comma-separated")
     parser.add_argument("--deals", type=int, default=50, help="duplicate deals per pair")
     parser.add_argument("--start", type=int, default=0, help="the first deal's number")
-    parser.add_argument("--size", type=int, default=5, help="cards a hand")
+    parser.add_argument(
+        "--size", type=int, default=5, help="cards a hand (0: the rule set's schedule, in turn)"
+    )
     parser.add_argument(
         "--budget", type=float, default=0.1, help="CPU seconds a decision for the search bots"
     )
@@ -238,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
             )
     print(
         f"{sys.implementation.name} {sys.version.split()[0]}; {args.rules}, "
-        f"{args.size}-card deals; search bots {args.budget:g} s CPU a decision",
+        f"{what(args)} deals; search bots {args.budget:g} s CPU a decision",
         flush=True,
     )
     for a, b in pairs:
