@@ -25,7 +25,10 @@ would bid against par if it knew the trick table's shares
 four hands (the mean of its side's shares and the tricks the other side's
 shares leave), with the spread those estimates really have over the band:
 how far under par the scoring's risk puts the best bid that the table's
-estimate allows (partnerships of two sides only).
+estimate allows (partnerships of two sides only); and, per band, the bid -
+par of a points-maximising bidder whose estimate is unbiased with a spread
+of 0.5 to 2 tricks (the scoring alone: how far under any estimate of that
+spread the best bid lies).
 
 ``--bot-file PATH`` measures the ``HeuristicBot`` of another copy of
 ``heuristic.py`` (say, the one before a change) on the same deals.  Each
@@ -249,6 +252,57 @@ def bound(rules: ba.RuleSet, rows: list[dict[str, object]]) -> list[dict[str, ob
     return out
 
 
+SPREADS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+"""The spreads of :func:`scoring_bound`."""
+
+
+def scoring_bound(rules: ba.RuleSet, rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Per band and for each spread ``sigma`` of :data:`SPREADS`: the mean bid
+    less par of a points-maximising bidder whose estimate of its side's tricks
+    is unbiased with that spread (it misses par by a normal error of spread
+    ``sigma``, and knows it), the points from the rule set's scoring.  The
+    scoring alone decides it: how far under its own estimate the best bid
+    lies, whatever the estimate."""
+    grid = [i / 4 for i in range(-12, 13)]  # the error, in spreads
+    weights = [2.718281828 ** (-(z * z) / 2) for z in grid]
+    total = sum(weights)
+    weights = [w / total for w in weights]
+    points: dict[int, list[list[int]]] = {}
+    out = []
+    for name in [f"{lo}-{hi}" for lo, hi in BANDS]:
+        sel = [r for r in rows if _band(int(r["h"])) == name]  # type: ignore[call-overload]
+        if not sel:
+            continue
+        line: dict[str, object] = {"band": name}
+        for sigma in SPREADS:
+            diffs = []
+            for r in sel:
+                h, par_ = int(r["h"]), int(r["par"])  # type: ignore[call-overload]
+                table = points.get(h)
+                if table is None:
+                    one = R.one_deal(rules, h)
+                    table = points[h] = [
+                        [
+                            R.deal_points(one, (c, c), (t, t), h)[0]
+                            for t in range(h + 1)
+                            for c in [Contract(b) if b else None]
+                        ]
+                        for b in range(h + 1)
+                    ]
+                expected = 0.0
+                for z, w in zip(grid, weights):
+                    dist = side_distribution(par_ + z * sigma, sigma, h)
+                    best = max(
+                        range(h + 1),
+                        key=lambda b: sum(p * table[b][t] for t, p in enumerate(dist)),
+                    )
+                    expected += w * best
+                diffs.append(expected - par_)
+            line[f"{sigma:g}"] = statistics.fmean(diffs)
+        out.append(line)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="gamerules")
@@ -296,8 +350,23 @@ def main(argv: list[str] | None = None) -> int:
                 f"(spread {line['two_sigma']:.2f})  all four {line['four_bid_minus_par']:>+6.2f} "
                 f"(spread {line['four_sigma']:.2f})"
             )
+    scoring: list[dict[str, object]] = []
+    if args.bound:
+        scoring = scoring_bound(rules, rows)
+        print(
+            "points-maximising bid - par of an unbiased estimate with spread "
+            + ", ".join(f"{s:g}" for s in SPREADS)
+            + " tricks (the scoring alone):"
+        )
+        for line in scoring:
+            print(f"{line['band']:>6}  " + "  ".join(f"{line[f'{s:g}']:+.2f}" for s in SPREADS))
     if args.json:
-        args.json.write_text(json.dumps({"table": table, "rows": rows, "bound": limits}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {"table": table, "rows": rows, "bound": limits, "scoring_bound": scoring},
+                indent=1,
+            )
+        )
     return 0
 
 
