@@ -554,6 +554,49 @@ def test_table_making_is_rate_limited(store: SqliteStore) -> None:
         assert len(store.tables()) == 2
 
 
+def test_the_table_list_is_rate_limited(store: SqliteStore) -> None:
+    with _client(store, list_burst=2, list_rate=0.001) as client:
+        table = _table(client)
+        assert client.get("/api/tables").json()["tables"][0]["table"] == table
+        assert client.get("/api/tables").status_code == 200
+        answer = client.get("/api/tables")
+        _refused(answer, 429, "too-many", "wait")
+        assert int(answer.headers["retry-after"]) >= 1
+        # one table's own line is not the list, and stays free
+        assert client.get(f"/api/tables/{table}").status_code == 200
+
+
+def test_sockets_past_the_limits_are_closed_to_try_again_later(store: SqliteStore) -> None:
+    """Past a table's limit of sockets, and past the process's, a new socket
+    is closed with 1013 ("try again later") and a reason; one closed frees
+    its place."""
+    with _client(store, max_table_sockets=2, max_sockets=3) as client:
+        table, other, third = _table(client), _table(client), _table(client)
+        with client.websocket_connect(f"/api/tables/{table}/socket") as one:
+            assert Socket(one).json()["type"] == "public"
+            with client.websocket_connect(f"/api/tables/{table}/socket") as two:
+                assert Socket(two).json()["type"] == "public"
+                with client.websocket_connect(f"/api/tables/{table}/socket") as ws:
+                    closed = Socket(ws).raw()
+                    assert closed["type"] == "websocket.close" and closed["code"] == 1013
+                    assert "on one table" in closed["reason"]
+                with client.websocket_connect(f"/api/tables/{other}/socket") as ws:
+                    assert Socket(ws).json()["type"] == "public"
+                    with client.websocket_connect(f"/api/tables/{third}/socket") as more:
+                        closed = Socket(more).raw()
+                        assert closed["code"] == 1013 and "sockets are open" in closed["reason"]
+            # the second socket closed: the table takes one again (once the
+            # server has seen it close)
+            deadline = time.monotonic() + WAIT
+            while True:
+                with client.websocket_connect(f"/api/tables/{table}/socket") as ws:
+                    got = Socket(ws).raw()
+                if got["type"] == "websocket.send" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            assert json.loads(got["text"])["type"] == "public"
+
+
 # -- the record --------------------------------------------------------------------------
 
 
@@ -969,6 +1012,8 @@ def test_a_restarted_server_resumes_its_tables_and_bots_go_on(tmp_path: Path) ->
 def test_settings_are_checked() -> None:
     with pytest.raises(ba.SetupError, match="move_burst"):
         ServerSettings(move_burst=0)
+    with pytest.raises(ba.SetupError, match="max_table_sockets"):
+        ServerSettings(max_table_sockets=0)
     store = SqliteStore(":memory:")
     try:
         with pytest.raises(ba.SetupError, match="unknown server setting"):

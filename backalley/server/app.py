@@ -184,9 +184,38 @@ class _App:
         self.hub = Hub(service)
         self.moves = RateLimiter(settings.move_rate, settings.move_burst)
         self.creates = RateLimiter(settings.create_rate, settings.create_burst)
+        self.lists = RateLimiter(settings.list_rate, settings.list_burst)
+        self.open: dict[str, int] = {}
+        """table -> its sockets open now (sending their token, or listening)."""
+        self.open_total = 0
         self.runs: dict[str, asyncio.Task[None]] = {}
         self.kicked: set[str] = set()
         """Tables kicked since their bot run last looked whether a bot is to act."""
+
+    # -- sockets -----------------------------------------------------------
+
+    def admit(self, table: str) -> str | None:
+        """Count a new socket of ``table`` as open, or say why it may not be
+        (the process's or the table's limit of sockets reached)."""
+        if self.open_total >= self.settings.max_sockets:
+            return f"at most {self.settings.max_sockets} sockets are open at once: try again later"
+        if self.open.get(table, 0) >= self.settings.max_table_sockets:
+            return (
+                f"at most {self.settings.max_table_sockets} sockets are open on one table "
+                "at once: try again later"
+            )
+        self.open[table] = self.open.get(table, 0) + 1
+        self.open_total += 1
+        return None
+
+    def release(self, table: str) -> None:
+        """A socket admitted for ``table`` is closed."""
+        self.open_total -= 1
+        left = self.open[table] - 1
+        if left:
+            self.open[table] = left
+        else:
+            del self.open[table]
 
     # -- bots --------------------------------------------------------------
 
@@ -372,6 +401,15 @@ def create_app(
 
     @_route
     async def tables(request: Request) -> Response:
+        host = request.client.host if request.client else "?"
+        wait = app.lists.allow(host)
+        if wait:
+            return _error(
+                ServerError(
+                    429, "too-many", "the table list was asked for too often: wait a little"
+                ),
+                {"Retry-After": str(int(wait) + 1)},
+            )
         ids = await run_in_threadpool(service.ids)
         newest = ids[::-1][:LISTED]
         found = [await run_in_threadpool(service.summary, table) for table in newest]
@@ -455,9 +493,28 @@ def create_app(
         text = await run_in_threadpool(service.record, request.path_params["table"])
         return Response(text, media_type="application/json", headers=_HEADERS)
 
-    async def seat_socket(socket: WebSocket) -> None:
-        table, seat = socket.path_params["table"], socket.path_params["seat"]
+    async def admitted(socket: WebSocket, run: Callable[[WebSocket, str], Awaitable[None]]) -> None:
+        """Run a socket's handler while the socket counts against the limits."""
+        table = socket.path_params["table"]
         await socket.accept()
+        busy = app.admit(table)
+        if busy is not None:
+            with contextlib.suppress(Exception):
+                await socket.close(code=1013, reason=busy[:120])
+            return
+        try:
+            await run(socket, table)
+        finally:
+            app.release(table)
+
+    async def seat_socket(socket: WebSocket) -> None:
+        await admitted(socket, _seat_socket)
+
+    async def public_socket(socket: WebSocket) -> None:
+        await admitted(socket, _public_socket)
+
+    async def _seat_socket(socket: WebSocket, table: str) -> None:
+        seat = socket.path_params["seat"]
         try:
             first = await asyncio.wait_for(_text(socket), settings.auth_seconds)
             if first is None:
@@ -485,9 +542,7 @@ def create_app(
         await socket.send_json({"type": "view", **doc})
         await _listen(socket, table, number, doc["version"])
 
-    async def public_socket(socket: WebSocket) -> None:
-        table = socket.path_params["table"]
-        await socket.accept()
+    async def _public_socket(socket: WebSocket, table: str) -> None:
         try:
             doc = await run_in_threadpool(service.public, table)
         except ServerError as exc:

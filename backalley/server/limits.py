@@ -39,6 +39,16 @@ class ServerSettings:
     """Tables per second one client address may make, on average ..."""
     create_burst: float = attrs.field(default=20.0, validator=_positive)
     """... and at most this many at once."""
+    list_rate: float = attrs.field(default=2.0, validator=_positive)
+    """Table lists per second one client address may ask for, on average ..."""
+    list_burst: float = attrs.field(default=20.0, validator=_positive)
+    """... and at most this many at once."""
+    max_sockets: int = attrs.field(default=5_000, validator=_positive)
+    """The most WebSockets open at once on this process (past it, a new one is
+    closed with code 1013, "try again later")."""
+    max_table_sockets: int = attrs.field(default=200, validator=_positive)
+    """The most WebSockets open at once on one table (its seats' and its
+    spectators')."""
     bot_delay: float = attrs.field(default=0.4, validator=_not_negative)
     """Seconds between two bot moves, so people can follow them."""
     poll_seconds: float = attrs.field(default=1.0, validator=_positive)

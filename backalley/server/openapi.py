@@ -243,18 +243,21 @@ _DOCUMENT: dict[str, Any] = {
         "/api/tables": {
             "get": {
                 "summary": "The tables, newest first (at most 200)",
-                "responses": _ok(
-                    {
-                        "type": "object",
-                        "required": ["tables"],
-                        "properties": {
-                            "tables": {
-                                "type": "array",
-                                "items": {"$ref": "#/components/schemas/Summary"},
-                            }
-                        },
-                    }
-                ),
+                "responses": {
+                    **_ok(
+                        {
+                            "type": "object",
+                            "required": ["tables"],
+                            "properties": {
+                                "tables": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/components/schemas/Summary"},
+                                }
+                            },
+                        }
+                    ),
+                    **_err(429),
+                },
             },
             "post": {
                 "summary": "Make a table",
