@@ -118,18 +118,19 @@ class Context:
         memo = self.table.legal
         history = self.history
         played_root, rem_root = self.played_root, self.rem_root
-        # the deal's context for each set of cards played before a trick
-        # (every position of a trick's subtree shares one)
-        contexts: dict[int, DealContext] = {}
+        # the deal's context for each set of cards played before a trick and
+        # trump broken or not (every position of a trick's subtree shares one)
+        contexts: dict[tuple[int, bool], DealContext] = {}
 
         def ask(
             hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, played: int
         ) -> int:
-            ctx = contexts.get(played)
+            key = (played, broken)
+            ctx = contexts.get(key)
             if ctx is None:
                 if len(contexts) >= 4096:
                     contexts.clear()
-                ctx = contexts[played] = _rules.context(rules, trump, played)
+                ctx = contexts[key] = _rules.context(rules, trump, played, broken)
             return legal_in(rules, ctx, hand, trick, broken, seat, leader)
 
         def legal_of(

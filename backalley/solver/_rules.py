@@ -63,12 +63,14 @@ def _ctx(rules: DealRules, trump: int, played: int = 0) -> DealContext:
     return ctx._replace(played=CardSet(played)) if played else ctx
 
 
-def context(rules: DealRules, trump: int, played: int = 0) -> DealContext:
+def context(rules: DealRules, trump: int, played: int = 0, broken: bool = False) -> DealContext:
     """The deal's context as the rule set's plan is asked with it: the raw
     trump ``trump`` (0..4), the cards ``played`` to the earlier tricks (a
-    bit set); for :func:`legal_in`, which a search may call many times with
-    one context."""
-    return _ctx(rules, trump, played)
+    bit set), whether trump is ``broken``; for :func:`legal_in`, which a
+    search may call many times with one context (and the same ``broken``,
+    so that the plan need not make another)."""
+    ctx = _ctx(rules, trump, played)
+    return ctx if ctx.broken is broken else ctx._replace(broken=broken)
 
 
 def legal_in(
