@@ -459,9 +459,7 @@ def test_sample_hands_answer_none_when_no_cards_fit(monkeypatch: pytest.MonkeyPa
     ).view(0)
     # a rule whose possible cards leave seat 1 one card short
     real = R.possible_bits
-    monkeypatch.setattr(
-        R, "possible_bits", lambda v, s: real(v, s) & (0b11 if s == 1 else ~0)
-    )
+    monkeypatch.setattr(R, "possible_bits", lambda v, s: real(v, s) & (0b11 if s == 1 else ~0))
     assert sample_hands(view, random.Random(0)) is None
 
 

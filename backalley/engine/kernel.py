@@ -317,7 +317,9 @@ def start(
         hands[(dealer + 1 + offset) % players] = sum(
             map(BITS.__getitem__, order[offset:dealt:players])
         )
-    hands_t, stock, turn_up, discards, opened = plan.opening(ctx, tuple(hands), tuple(order[dealt:]))
+    hands_t, stock, turn_up, discards, opened = plan.opening(
+        ctx, tuple(hands), tuple(order[dealt:])
+    )
     if opened is not None:
         ctx = ctx._replace(trump=opened)
     shown = plan.shown(ctx, turn_up, discards)

@@ -95,9 +95,7 @@ def played_from_start(state: GameState) -> bool:
     of a later deal: the moves of the deals over hold every card they scored."""
     match = state._core.match
     plays = sum(1 for move in match.moves if type(move) is Play)
-    return not match.results or plays == state.players * sum(
-        r.hand_size for r in match.results
-    )
+    return not match.results or plays == state.players * sum(r.hand_size for r in match.results)
 
 
 def dealt_bits(state: GameState) -> tuple[int, ...]:

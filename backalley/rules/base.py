@@ -172,6 +172,3 @@ def plays_alone(rules: Any) -> bool:
 def side_word(rules: Any) -> str:
     """``"side"``, or ``"player"`` when every player plays alone."""
     return "player" if plays_alone(rules) else "side"
-
-
-

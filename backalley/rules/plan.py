@@ -650,9 +650,7 @@ class Plan:
         ask = getattr(self.rules.trump, "left_in_stock", None)
         if ask is None:
             return 0
-        shown = ask(
-            ctx, None if turn_up is None else CARDS[turn_up], _cardset(CardSet, discards)
-        )
+        shown = ask(ctx, None if turn_up is None else CARDS[turn_up], _cardset(CardSet, discards))
         if not isinstance(shown, int) or isinstance(shown, bool):
             name = type(self.rules.trump).__name__
             raise RuleSetError(

@@ -183,9 +183,7 @@ class TrumpRule(RulePart, Protocol):
         player's view, which shows the discards)."""
         ...
 
-    def left_in_stock(
-        self, ctx: DealContext, turn_up: Card | None, discards: CardSet
-    ) -> CardSet:
+    def left_in_stock(self, ctx: DealContext, turn_up: Card | None, discards: CardSet) -> CardSet:
         """The cards an opening with this turn-up and these discards shows to
         be in no hand (left in the stock), for what a player may infer of the
         other hands.  Optional: a part without it shows nothing."""

@@ -86,9 +86,7 @@ class _TrumpPart(Part):
     def discardable(self, ctx: DealContext, turn_up: Card | None) -> CardSet:
         return CardSet()
 
-    def left_in_stock(
-        self, ctx: DealContext, turn_up: Card | None, discards: CardSet
-    ) -> CardSet:
+    def left_in_stock(self, ctx: DealContext, turn_up: Card | None, discards: CardSet) -> CardSet:
         """No opening shows where an unseen card is."""
         return CardSet()
 
@@ -131,9 +129,7 @@ class TurnUpTrump(_TrumpPart):
             return _JOKERS - CardSet.of((turn_up,))
         return CardSet()
 
-    def left_in_stock(
-        self, ctx: DealContext, turn_up: Card | None, discards: CardSet
-    ) -> CardSet:
+    def left_in_stock(self, ctx: DealContext, turn_up: Card | None, discards: CardSet) -> CardSet:
         """A turned joker with no joker swapped out (under the swap rule): the
         other joker was in no hand, so it is in the stock."""
         if (
