@@ -247,6 +247,60 @@ def test_a_cpu_budget_counts_samples_by_its_clock() -> None:
         MonteCarloBot(clock="sundial")
 
 
+class _Solver:
+    """A stand-in for the pimc bot's solver: it records the deadline of each
+    call, answers with the real solver, and on its ``stop_at``-th call stops
+    as a real solve past its deadline would."""
+
+    def __init__(self, stop_at: int) -> None:
+        self.deadlines: list[float | None] = []
+        self.stop_at = stop_at
+
+    def _ask(self, deadline: float | None) -> None:
+        self.deadlines.append(deadline)
+        if len(self.deadlines) == self.stop_at:
+            raise SearchLimitError("deadline", lower=0, upper=3, nodes=1, seconds=0.0)
+
+    def analyse(self, state: ba.GameState, *, deadline: float | None = None) -> dict[ba.Move, int]:
+        self._ask(deadline)
+        return Solver().analyse(state)
+
+    def solve(self, state: ba.GameState, *, deadline: float | None = None) -> int:
+        self._ask(deadline)
+        return Solver().solve(state)
+
+
+def test_a_budget_on_the_cpu_clock_bounds_each_solve_after_the_first_layout() -> None:
+    """The first layout of a decision is solved without a deadline; every
+    later solve gets what is left of the budget (CPU seconds), and a layout
+    whose solve runs out of it is left out: the decision is made from the
+    layouts before it."""
+    state = position(["2D 3H 4S", "BJ 9C AC", "5D 6H 7S", "8D 9H TS"], "2C")
+    for _ in range(4):  # every seat bids its first number
+        state = state.apply(next(m for m in state.legal_moves() if isinstance(m, ba.Bid)))
+    assert state.phase is ba.Phase.PLAYING
+    assert state.to_act is not None
+    view = state.view(state.to_act)  # a card to play: one solve a layout
+    bot = PimcBot(seed=1, samples=50, budget=600.0)
+    bot._dd = fake = _Solver(stop_at=3)
+    move = bot.choose(view)
+    assert move in view.legal_moves()
+    assert fake.deadlines[0] is None
+    assert all(d is not None and 0 < d <= 600.0 for d in fake.deadlines[1:])
+    assert (bot.stats.samples, bot.stats.stopped) == (2, 1)
+    assert len(bot.last_layouts) == 2
+    # on a clock of the caller's own, a solve is never given a deadline
+    timed = PimcBot(seed=1, samples=4, budget=600.0, clock=_fake_clock(0.001))  # type: ignore[arg-type]
+    timed._dd = fake = _Solver(stop_at=0)
+    timed.choose(view)
+    assert fake.deadlines == [None] * 4 and timed.stats.stopped == 0
+    # without a budget neither
+    free = PimcBot(seed=1, samples=3)
+    free._dd = fake = _Solver(stop_at=0)
+    free.choose(view)
+    assert fake.deadlines == [None] * 3
+
+
 # ------------------------------------------------------------ the model's memo
 
 

@@ -75,8 +75,12 @@ scored a decision, and the bot is then reproducible from its seed.
 ``"cpu"`` (the default: the process's CPU time, :func:`time.process_time`,
 which a busy machine does not shorten), ``"wall"`` (the wall clock,
 :func:`time.perf_counter`), or any function returning seconds.  At least
-one layout is always scored.  ``bot.stats`` (:class:`PimcStats`) counts what
-the sampling did.
+one layout is always scored.  On the CPU or the wall clock, every solve after
+the decision's first layout is given what is left of the budget as its
+``deadline`` (CPU seconds), and a layout the solver could not finish in it is
+left out (counted in ``stats.stopped``), so a decision overruns its budget by
+no more than its first layout; on a clock of the caller's own, each layout is
+finished.  ``bot.stats`` (:class:`PimcStats`) counts what the sampling did.
 """
 
 from __future__ import annotations
@@ -92,6 +96,7 @@ from backalley.bots import _rules as R
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import (
+    CLOCKS,
     Clock,
     MonteCarloBot,
     _deal_over,
@@ -153,6 +158,9 @@ class PimcStats:
     overruled: int = 0
     """Calls (or trumps named) other than the heuristic's, made because the
     layouts showed them better with confidence (see :meth:`PimcBot.pick_call`)."""
+    stopped: int = 0
+    """Layouts left unscored because the decision's budget ran out while the
+    solver scored them (never the first layout of a decision)."""
 
 
 # -------------------------------------------------------------- the call model
@@ -181,6 +189,17 @@ def call_distance(actual: Move, model: Move, hand_size: int, level: int = 0) -> 
     if a is None or b is None:
         return 1.0
     return float(abs(a - b))
+
+
+class _NoSolver(Exception):
+    """Never raised: what :func:`_limit_error` names without a solver."""
+
+
+def _limit_error() -> type[Exception]:
+    """The solver's :class:`~backalley.solver.SearchLimitError` (the solver is
+    imported only once a bot needs it)."""
+    module = _solver_module()
+    return _NoSolver if module is None else module.SearchLimitError
 
 
 def _ascending(view: PlayerView) -> bool:
@@ -392,6 +411,12 @@ class PimcBot:
         self.samples = samples
         self.budget = budget
         self.clock = clock_of(clock)
+        # the solver's deadlines are CPU seconds: a budget on the CPU or the
+        # wall clock bounds each solve by what is left of it (CPU time never
+        # runs ahead of the wall clock); a clock of the caller's own does not
+        self._bounds_solves = budget is not None and self.clock in CLOCKS.values()
+        self._until: float | None = None
+        """Past this reading of the clock, a solve stops (``None``: never)."""
         self.solver_cards = solver_cards
         self.bid_solver_cards = bid_solver_cards
         self.bid_reach = bid_reach
@@ -477,12 +502,19 @@ class PimcBot:
             self._dd = module if make is None else make(**SOLVER_TABLES)
         return self._dd
 
+    def _deadline(self) -> float | None:
+        """The CPU seconds a solve may take now: what is left of the
+        decision's budget, once its first layout is scored."""
+        if self._until is None:
+            return None
+        return max(0.0, self._until - self.clock())
+
     def _left(self, state: GameState) -> int:
         return state.hand_size - len(state.tricks)
 
     def _play_values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
         if self._left(base) <= self.solver_cards and self._solvable(base):
-            tricks = self._solver().analyse(base)
+            tricks = self._solver().analyse(base, deadline=self._deadline())
             self.stats.solved += 1
             return [self._points(base, seat, tricks[m]) for m in cands]
         out = []
@@ -513,7 +545,9 @@ class PimcBot:
                 return _end_value(state, after, seat)
             state = after
         self.stats.solved += 1
-        return self._points(state, seat, int(self._solver().solve(state)))
+        return self._points(
+            state, seat, int(self._solver().solve(state, deadline=self._deadline()))
+        )
 
     def _values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
         if base.phase is Phase.PLAYING:
@@ -577,6 +611,7 @@ class PimcBot:
         weighted mean value; a call by :meth:`pick_call`."""
         clock = self.clock
         start = clock()
+        self._until = None
         stats = self.stats
         stats.decisions += 1
         ascending = _ascending(view)
@@ -592,7 +627,11 @@ class PimcBot:
                 break  # no cards fit the view: another draw cannot find any
             if picked is not None:
                 layout, weight = picked
-                values = self._values(layout, cands, view.seat)
+                try:
+                    values = self._values(layout, cands, view.seat)
+                except _limit_error():
+                    stats.stopped += 1  # the budget ran out inside this layout
+                    break
                 layouts.append((weight, values))
                 for i, value in enumerate(values):
                     totals[i] += weight * value
@@ -600,6 +639,9 @@ class PimcBot:
                 done += 1
             if self.budget is not None and clock() - start > self.budget:
                 break
+            if self._bounds_solves and done and self.budget is not None:
+                self._until = start + self.budget
+        self._until = None
         stats.samples += done
         if not done or weights <= 0:
             stats.fallbacks += 1
