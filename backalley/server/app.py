@@ -107,6 +107,20 @@ def _error(exc: ServerError, headers: dict[str, str] | None = None) -> JSONRespo
     return _json(exc.to_data(), exc.status, headers)
 
 
+def _client(request: Request) -> str:
+    """The client's address, the key of its rate limits."""
+    return request.client.host if request.client else "?"
+
+
+def _limited(limiter: RateLimiter, key: str, message: str) -> JSONResponse | None:
+    """The 429 answer (with ``Retry-After``) when ``key`` is past its rate
+    limit, else ``None`` (the request counted)."""
+    wait = limiter.allow(key)
+    if not wait:
+        return None
+    return _error(ServerError(429, "too-many", message), {"Retry-After": str(int(wait) + 1)})
+
+
 def _bearer(request: Request) -> str | None:
     value = request.headers.get("authorization", "")
     scheme, _, token = value.partition(" ")
@@ -401,15 +415,11 @@ def create_app(
 
     @_route
     async def tables(request: Request) -> Response:
-        host = request.client.host if request.client else "?"
-        wait = app.lists.allow(host)
-        if wait:
-            return _error(
-                ServerError(
-                    429, "too-many", "the table list was asked for too often: wait a little"
-                ),
-                {"Retry-After": str(int(wait) + 1)},
-            )
+        limited = _limited(
+            app.lists, _client(request), "the table list was asked for too often: wait a little"
+        )
+        if limited is not None:
+            return limited
         ids = await run_in_threadpool(service.ids)
         newest = ids[::-1][:LISTED]
         found = [await run_in_threadpool(service.summary, table) for table in newest]
@@ -417,13 +427,11 @@ def create_app(
 
     @_route
     async def create(request: Request) -> Response:
-        host = request.client.host if request.client else "?"
-        wait = app.creates.allow(host)
-        if wait:
-            return _error(
-                ServerError(429, "too-many", "too many tables made from here: wait a little"),
-                {"Retry-After": str(int(wait) + 1)},
-            )
+        limited = _limited(
+            app.creates, _client(request), "too many tables made from here: wait a little"
+        )
+        if limited is not None:
+            return limited
         body = await app.body(request)
         unknown = sorted(set(body) - {"rules", "seats"})
         if unknown:
@@ -456,12 +464,9 @@ def create_app(
         table, seat = request.path_params["table"], request.path_params["seat"]
         token = _bearer(request)
         await run_in_threadpool(service.authorize, table, seat, token)
-        wait = app.moves.allow(token_hash(token or ""))
-        if wait:
-            return _error(
-                ServerError(429, "too-many", "too many moves: wait a little"),
-                {"Retry-After": str(int(wait) + 1)},
-            )
+        limited = _limited(app.moves, token_hash(token or ""), "too many moves: wait a little")
+        if limited is not None:
+            return limited
         body = await app.body(request)
         unknown = sorted(set(body) - {"move", "client_move_id", "version"})
         if unknown:
