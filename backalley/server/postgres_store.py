@@ -24,7 +24,6 @@ before a call gives up.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -103,18 +102,6 @@ def _without_password(text: str, url: str) -> str:
 def _sentence(exc: BaseException, url: str) -> str:
     """The driver's message on one line, never with the password."""
     return _without_password(" ".join(str(exc).split()) or type(exc).__name__, url)
-
-
-def _table(row: Sequence[Any]) -> TableRow:
-    id_, rules, seed, dealer, seats, created = row
-    return TableRow(
-        id=str(id_),
-        rules=str(rules),
-        seed=int(str(seed)),
-        first_dealer=int(dealer),
-        seats=tuple(json.loads(str(seats))),
-        created=float(created),
-    )
 
 
 def _move(row: Sequence[Any]) -> MoveRow:
@@ -241,14 +228,7 @@ class PostgresStore:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
             conn.execute(
                 f"INSERT INTO backalley_tables ({_TABLE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)",
-                (
-                    row.id,
-                    row.rules,
-                    str(row.seed),
-                    row.first_dealer,
-                    json.dumps(list(row.seats)),
-                    row.created,
-                ),
+                row.columns(),
             )
 
         self._run(work)
@@ -260,7 +240,7 @@ class PostgresStore:
             ).fetchone()
 
         found = self._run(work)
-        return None if found is None else _table(found)
+        return None if found is None else TableRow.from_columns(found)
 
     def tables(self) -> Sequence[TableRow]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -268,7 +248,7 @@ class PostgresStore:
                 f"SELECT {_TABLE_COLUMNS} FROM backalley_tables ORDER BY created, id"
             ).fetchall()
 
-        return [_table(r) for r in self._run(work)]
+        return [TableRow.from_columns(r) for r in self._run(work)]
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:

@@ -10,7 +10,6 @@ moves; the client move ids are a unique key per seat.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -48,18 +47,6 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 
-def _table(row: tuple[object, ...]) -> TableRow:
-    id_, rules, seed, dealer, seats, created = row
-    return TableRow(
-        id=str(id_),
-        rules=str(rules),
-        seed=int(str(seed)),
-        first_dealer=int(str(dealer)),
-        seats=tuple(json.loads(str(seats))),
-        created=float(str(created)),
-    )
-
-
 class SqliteStore:
     """Tables in the SQLite database at ``path`` (made when missing)."""
 
@@ -82,14 +69,7 @@ class SqliteStore:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    row.id,
-                    row.rules,
-                    str(row.seed),
-                    row.first_dealer,
-                    json.dumps(list(row.seats)),
-                    row.created,
-                ),
+                row.columns(),
             )
 
     def table(self, table_id: str) -> TableRow | None:
@@ -98,7 +78,7 @@ class SqliteStore:
                 "SELECT id, rules, seed, first_dealer, seats, created FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
-        return None if found is None else _table(found)
+        return None if found is None else TableRow.from_columns(found)
 
     def tables(self) -> Sequence[TableRow]:
         with self._lock:
@@ -106,7 +86,7 @@ class SqliteStore:
                 "SELECT id, rules, seed, first_dealer, seats, created FROM tables"
                 " ORDER BY created, id"
             ).fetchall()
-        return [_table(r) for r in rows]
+        return [TableRow.from_columns(r) for r in rows]
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
         with self._lock:

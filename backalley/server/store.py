@@ -17,6 +17,7 @@ processes sharing one database).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
@@ -46,6 +47,31 @@ class TableRow:
     """Per seat: ``"human"`` or the name of the bot that plays it."""
     created: float
     """When the table was made (seconds since the epoch)."""
+
+    def columns(self) -> tuple[str, str, str, int, str, float]:
+        """The row as a store keeps it: id, rules, seed (as text: 63 bits),
+        first dealer, seats (JSON text), created."""
+        return (
+            self.id,
+            self.rules,
+            str(self.seed),
+            self.first_dealer,
+            json.dumps(list(self.seats)),
+            self.created,
+        )
+
+    @classmethod
+    def from_columns(cls, row: Sequence[object]) -> TableRow:
+        """The row a store read back, in the order of :meth:`columns`."""
+        id_, rules, seed, dealer, seats, created = row
+        return cls(
+            id=str(id_),
+            rules=str(rules),
+            seed=int(str(seed)),
+            first_dealer=int(str(dealer)),
+            seats=tuple(json.loads(str(seats))),
+            created=float(str(created)),
+        )
 
 
 @attrs.frozen
