@@ -46,7 +46,7 @@ import signal
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -213,15 +213,46 @@ def report(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     return out
 
 
+def _band_rows(rows: list[dict[str, object]]) -> Iterator[tuple[str, list[dict[str, object]]]]:
+    """Each hand-size band that has rows: its name and its rows."""
+    for name in [f"{lo}-{hi}" for lo, hi in BANDS]:
+        sel = [r for r in rows if _band(int(r["h"])) == name]  # type: ignore[call-overload]
+        if sel:
+            yield name, sel
+
+
+class BestBid:
+    """The bid that maximises a side's expected points over a distribution of
+    its tricks, under the rule set's scoring (its points per bid and tricks
+    remembered per hand size)."""
+
+    def __init__(self, rules: ba.RuleSet) -> None:
+        self.rules = rules
+        self.points: dict[int, list[list[int]]] = {}
+
+    def __call__(self, dist: list[float], h: int) -> int:
+        """The best bid 0..h (the lowest of equals) for ``dist`` over 0..h tricks."""
+        table = self.points.get(h)
+        if table is None:
+            one = R.one_deal(self.rules, h)
+            table = self.points[h] = [
+                [
+                    R.deal_points(one, (c, c), (t, t), h)[0]
+                    for t in range(h + 1)
+                    for c in [Contract(b) if b else None]
+                ]
+                for b in range(h + 1)
+            ]
+        return max(range(h + 1), key=lambda b: sum(p * table[b][t] for t, p in enumerate(dist)))
+
+
 def bound(rules: ba.RuleSet, rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """Per band, the mean bid less par of a points-maximising bidder that knows
     the table's shares of its side's hands (``two``) or of all four (``four``),
     with each estimate's root mean square error over the band as its spread."""
+    best_bid = BestBid(rules)
     out = []
-    for name in [f"{lo}-{hi}" for lo, hi in BANDS]:
-        sel = [r for r in rows if _band(int(r["h"])) == name]  # type: ignore[call-overload]
-        if not sel:
-            continue
+    for name, sel in _band_rows(rows):
         line: dict[str, object] = {"band": name}
         for label in ("two", "four"):
 
@@ -233,18 +264,7 @@ def bound(rules: ba.RuleSet, rows: list[dict[str, object]]) -> list[dict[str, ob
             diffs = []
             for r in sel:
                 h = int(r["h"])  # type: ignore[call-overload]
-                dist = side_distribution(mean_of(r), sigma, h)
-                one = R.one_deal(rules, h)
-
-                def value(
-                    b: int, h: int = h, dist: list[float] = dist, one: ba.RuleSet = one
-                ) -> float:
-                    c = Contract(b) if b else None
-                    return sum(
-                        p * R.deal_points(one, (c, c), (t, t), h)[0] for t, p in enumerate(dist)
-                    )
-
-                best = max(range(h + 1), key=value)
+                best = best_bid(side_distribution(mean_of(r), sigma, h), h)
                 diffs.append(best - int(r["par"]))  # type: ignore[call-overload]
             line[f"{label}_sigma"] = sigma
             line[f"{label}_bid_minus_par"] = statistics.fmean(diffs)
@@ -267,36 +287,17 @@ def scoring_bound(rules: ba.RuleSet, rows: list[dict[str, object]]) -> list[dict
     weights = [2.718281828 ** (-(z * z) / 2) for z in grid]
     total = sum(weights)
     weights = [w / total for w in weights]
-    points: dict[int, list[list[int]]] = {}
+    best_bid = BestBid(rules)
     out = []
-    for name in [f"{lo}-{hi}" for lo, hi in BANDS]:
-        sel = [r for r in rows if _band(int(r["h"])) == name]  # type: ignore[call-overload]
-        if not sel:
-            continue
+    for name, sel in _band_rows(rows):
         line: dict[str, object] = {"band": name}
         for sigma in SPREADS:
             diffs = []
             for r in sel:
                 h, par_ = int(r["h"]), int(r["par"])  # type: ignore[call-overload]
-                table = points.get(h)
-                if table is None:
-                    one = R.one_deal(rules, h)
-                    table = points[h] = [
-                        [
-                            R.deal_points(one, (c, c), (t, t), h)[0]
-                            for t in range(h + 1)
-                            for c in [Contract(b) if b else None]
-                        ]
-                        for b in range(h + 1)
-                    ]
                 expected = 0.0
                 for z, w in zip(grid, weights):
-                    dist = side_distribution(par_ + z * sigma, sigma, h)
-                    best = max(
-                        range(h + 1),
-                        key=lambda b: sum(p * table[b][t] for t, p in enumerate(dist)),
-                    )
-                    expected += w * best
+                    expected += w * best_bid(side_distribution(par_ + z * sigma, sigma, h), h)
                 diffs.append(expected - par_)
             line[f"{sigma:g}"] = statistics.fmean(diffs)
         out.append(line)
