@@ -16,7 +16,7 @@ from backalley.errors import Reason
 from backalley.moves import MOVE_TYPES, Move, NameTrump, Play
 from backalley.values import Phase
 
-__all__ = ["Phase", "legal_moves", "refusal"]
+__all__ = ["Phase", "known_calls", "legal_moves", "refusal"]
 
 if TYPE_CHECKING:
     # A position: what legality depends on - the public facts of the deal and
@@ -54,6 +54,16 @@ def legal_moves(pos: Position) -> tuple[Move, ...]:
     if phase is Phase.NAMING_TRUMP:
         return _trump_choices(pos)
     return ()
+
+
+def known_calls(pos: Position) -> tuple[Move, ...]:
+    """Every call the bidding part knows at this point of the bidding, legal
+    or not, in its order (none outside the bidding): the calls
+    :func:`legal_moves` picks from and :func:`refusal` answers for."""
+    if pos.phase is not Phase.BIDDING:
+        return ()
+    plan = pos.rules.plan
+    return plan.known_calls(plan.bidding_context(pos._ctx, pos.calls))
 
 
 _PHASE_MOVES = {

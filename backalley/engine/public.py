@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from backalley.cards import CARDS, Card, Suit, cards_of_mask
+from backalley.engine.legality import known_calls
 from backalley.errors import IllegalMoveError, SetupError
 from backalley.moves import Move
 from backalley.rules.context import DealContext
@@ -54,6 +55,8 @@ class PublicFacts:
         def leader(self) -> int: ...
         @property
         def deal_results(self) -> tuple[DealResult, ...]: ...
+        @property
+        def scores(self) -> tuple[int, ...]: ...
         @property
         def to_act(self) -> int | None: ...
         @property
@@ -168,8 +171,39 @@ class PublicFacts:
         return tuple(won)
 
     @property
+    def side_tricks(self) -> tuple[int, ...]:
+        """This deal's tricks per side (in the order of the scores)."""
+        won = [0] * len(self.rules.teams)
+        seat_teams = self.rules.seat_teams
+        for _lead, _cards, winner in self._history:
+            won[seat_teams[winner]] += 1
+        return tuple(won)
+
+    @property
     def trump_broken(self) -> bool:
         return self._broken
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (seat, cutthroat) once the game is over; ``None``
+        for a draw or while the game goes on (the rules' end part decides)."""
+        if self.phase is not _GAME_OVER:
+            return None
+        return self.rules.plan.game_winner(self.scores)
+
+    def known_calls(self) -> tuple[Move, ...]:
+        """Every call the bidding part knows at this point of the bidding,
+        legal or not, in its order; ``()`` outside the bidding.  With
+        :meth:`check` (for a view: its seat's answer), the calls to offer as
+        buttons and why each refused one is refused::
+
+            for call in view.known_calls():
+                try:
+                    view.check(call)
+                except ba.IllegalMoveError as exc:
+                    grey_out(call, exc.reason, str(exc))
+        """
+        return known_calls(self)
 
     @property
     def deals_played(self) -> int:

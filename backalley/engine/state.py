@@ -200,13 +200,6 @@ class GameState(PublicFacts):
         """One record per scored deal."""
         return self._raw[1].results
 
-    @property
-    def winner(self) -> int | None:
-        """The winning side when the game is over, ``None`` for a draw or while playing."""
-        if self.phase is not Phase.GAME_OVER:
-            return None
-        return self._raw[0].plan.game_winner(self._raw[1].scores)
-
     # ---------------------------------------------------------------- legality
 
     def legal_moves(self) -> tuple[Move, ...]:

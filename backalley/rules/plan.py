@@ -8,8 +8,8 @@ never restates one.  It is built once per :class:`~backalley.RuleSet`
   which calls the part's protocol method: the plays through the lead and follow
   parts' ``restrictions`` (:meth:`Plan.play_mask`, :meth:`Plan.play_refusal`),
   the calls through the bidding part's ``calls``, ``refusal`` and ``speaker``
-  (:meth:`Plan.legal_calls`, :meth:`Plan.call_refusal`), the trick winner
-  through the ranking part's ``trick_winner``, and so on.  A user's part, or a
+  (:meth:`Plan.legal_calls`, :meth:`Plan.call_refusal`, :meth:`Plan.known_calls`),
+  the trick winner through the ranking part's ``trick_winner``, and so on.  A user's part, or a
   subclass overriding any one method, is therefore followed everywhere: legal
   moves, refusals, ``apply``, views, the solver and the bots.
 - **It checks the answers.**  A part that answers something the engine cannot
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from backalley.cards import CARDS, Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason, RuleSetError, SetupError
-from backalley.moves import PLAYS, Move, NameTrump, Play
+from backalley.moves import PLAYS, Bid, BoardBid, Counter, Move, NameTrump, Pass, Play
 from backalley.rules.context import BiddingContext, DealContext
 from backalley.rules.protocols import Refusal
 from backalley.values import BiddingOutcome
@@ -57,6 +57,9 @@ CALL_NODE_LIMIT = 8_192
 PLAYS_LIMIT = 4_096
 """The most sets of legal plays spanning several suits a plan keeps whole (sets
 within one suit, at most 5 x 8,191, are always kept)."""
+
+_CALLS = (Pass, Bid, BoardBid, Counter)
+"""The kinds of move a bidding part's ``calls`` may answer."""
 
 _DESCRIPTIVE = frozenset(
     {"describe", "describe_in", "summary", "options", "needs", "provides", "problems"}
@@ -340,6 +343,23 @@ class Plan:
         if why is None:  # a call the part allows but does not list among its calls
             return (Reason.WRONG_PHASE, f"{move} is not a call these rules know")
         return _refusal_of(why, f"bidding: {type(self.rules.bidding).__name__}.refusal")
+
+    def known_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
+        """Every call the bidding part knows at ``ctx`` (its ``calls``), legal
+        or not, in its order; none once the bidding is over.  The legal ones
+        are :meth:`legal_calls`, and :meth:`call_refusal` says why each other
+        one is refused, so a user interface can show a button per call."""
+        if not self._answers_at(ctx).open:
+            return ()
+        calls = self.rules.bidding.calls(ctx)
+        if not isinstance(calls, tuple) or not all(isinstance(c, _CALLS) for c in calls):
+            raise RuleSetError(
+                [
+                    f"bidding: {type(self.rules.bidding).__name__}.calls must answer a tuple "
+                    f"of calls (Pass, Bid, BoardBid, Counter), not {calls!r}"
+                ]
+            )
+        return calls
 
     def bidding_outcome(self, ctx: BiddingContext) -> BiddingOutcome:
         """The contracts of a complete bidding (the bidding part's ``outcome``)."""
