@@ -3,8 +3,9 @@
 The schema is written out by hand here, from the shapes that
 ``backalley/io/serialize/``, ``backalley/io/record.py`` and ``backalley/io/vectors.py``
 write and read (format version 2: a state is its game's start and moves,
-deal results are objects everywhere, a view carries its legal moves and an
-answer for each card of its hand).  It introspects the engine only for the list of registered
+deal results are objects everywhere, a view carries the facts worked out
+from it, its legal moves and an answer for each card of its hand and for
+each call the bidding knows).  It introspects the engine only for the list of registered
 rule parts (a new rule with the parameters of an existing one, or none, needs
 no edit here); so a change to the document format shows up as a failing test (``tests/test_schema.py`` compares
 the schema with the engine's policy classes and with this script's output)
@@ -442,6 +443,16 @@ def build() -> Schema:
             description="Whether the seat may play one card of its hand now; if not, the "
             "rule that refuses it (a backalley.Reason name) and why, as a sentence.",
         ),
+        "call_answer": obj(
+            {
+                "call": CALL,
+                "legal": BOOL,
+                "reason": nullable(ref("reason")),
+                "message": nullable({"type": "string"}),
+            },
+            description="Whether the seat may make one call the bidding knows now; if not, "
+            "the rule that refuses it (a backalley.Reason name) and why, as a sentence.",
+        ),
         "view": obj(
             {
                 **document("view"),
@@ -457,6 +468,19 @@ def build() -> Schema:
                 "discards": cards,
                 "trump": nullable(SUIT),
                 "calls": array(CALL, maxItems=MAX_SEAT + 1),
+                "bids": array(nullable(CALL), **sides),
+                "declarer": nullable(seat),
+                "contracts": nullable(array(nullable(ref("contract")), **sides)),
+                "trump_known": BOOL,
+                "trump_broken": BOOL,
+                "tricks_won": array(NON_NEGATIVE, **sides),
+                "side_tricks": array(NON_NEGATIVE, **sides),
+                "side_seats": array(
+                    array(seat, minItems=1, maxItems=MAX_SEAT + 1, uniqueItems=True), **sides
+                ),
+                "deals_played": NON_NEGATIVE,
+                "deals": integer(1),
+                "winner": nullable(seat),
                 "tricks": array(ref("trick")),
                 "trick": array(CARD, maxItems=MAX_SEAT, uniqueItems=True),
                 "leader": seat,
@@ -464,6 +488,7 @@ def build() -> Schema:
                 "deal_results": array(ref("deal_result")),
                 "legal_moves": array(MOVE),
                 "cards": array(ref("card_answer")),
+                "call_answers": array(ref("call_answer")),
             },
             required=[
                 "rules",
@@ -484,9 +509,11 @@ def build() -> Schema:
                 "scores",
                 "deal_results",
             ],
-            description="What one seat may know (backalley.PlayerView), with its legal "
-            "moves and an answer for each card of its hand (written always; when read, "
-            "they must be what the view answers).",
+            description="What one seat may know (backalley.PlayerView), with the facts "
+            "worked out from it (calls per seat, contracts and tricks per side, trump broken, "
+            "deals played, the winner), its legal moves, an answer for each card of its hand "
+            "and for each call the bidding knows (written always; when read, each is optional "
+            "and must be what the view answers).",
         ),
         "record": {
             **obj(

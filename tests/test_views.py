@@ -53,6 +53,17 @@ PUBLIC_KEYS = {
     "discards",
     "trump",
     "calls",
+    "bids",
+    "declarer",
+    "contracts",
+    "trump_known",
+    "trump_broken",
+    "tricks_won",
+    "side_tricks",
+    "side_seats",
+    "deals_played",
+    "deals",
+    "winner",
     "tricks",
     "trick",
     "leader",
@@ -60,6 +71,7 @@ PUBLIC_KEYS = {
     "deal_results",
     "legal_moves",
     "cards",
+    "call_answers",
 }
 
 

@@ -1,23 +1,34 @@
 """Player views as documents: what one seat may know, and what it may do.
 
 A view document holds the seat's own hand and the public facts of the game
-(calls, trump and turn-up, the tricks played and who won them, the counts of
-every hand, scores, the results of past deals, whose turn) - and, as answers
-a user interface can show without knowing the rules, the seat's legal moves
-and, for each card of its hand, whether it may be played now and if not the
-rule that refuses it (a :class:`~backalley.Reason` name) and why::
+(calls in order and per seat, contracts per side, trump and turn-up, whether
+trump is broken, the tricks played and who won them, tricks per seat and per
+side, the counts of every hand, scores, the results of past deals, whose
+turn, the winner once the game is over) - and, as answers a user interface
+can show without knowing the rules, the seat's legal moves and, for each card
+of its hand and for each call the bidding knows, whether it may be made now
+and if not the rule that refuses it (a :class:`~backalley.Reason` name) and
+why::
 
     "legal_moves": ["play 2H", "play 9H"],
     "cards": [{"card": "2H", "playable": true, "reason": null, "message": null},
               {"card": "QS", "playable": false, "reason": "MUST_FOLLOW_SUIT",
-               "message": "you hold a heart, so you must follow hearts"}, ...]
+               "message": "you hold a heart, so you must follow hearts"}, ...],
+    "call_answers": [{"call": "bid 3", "legal": false, "reason": "BID_MAKES_TOTAL",
+                      "message": "the bids may not add up to the hand size (5); ..."}, ...]
+
+Every answer is the engine's: the facts are the view's own properties, the
+calls are :meth:`~backalley.PlayerView.known_calls` (the bidding part's), and
+each answer is :meth:`~backalley.PlayerView.check` - no rule is restated here.
 
 Loading checks the document's form and counts first, then rebuilds the
 current deal through the rules' own decisions (the bidding outcome, the first
 leader, the trick winners, trump broken, the seat's own plays) and refuses a
 view that contradicts itself; the results of past deals are public facts,
-checked for their form only.  The legal moves and card answers are outputs:
-when a document has them, they must be what the loaded view answers.
+checked for their form only.  The facts worked out from the rest (see
+:data:`OUTPUT_KEYS`), the legal moves and the answers are outputs: when a
+document has them, they must be what the loaded view answers (documents
+written before they existed load without them).
 """
 
 from __future__ import annotations
@@ -44,13 +55,25 @@ from backalley.io.serialize.common import (
     same_data,
 )
 from backalley.io.serialize.limits import CALL_ROUNDS
-from backalley.io.serialize.results_doc import check_results, deal_result_to_data, results_from_data
+from backalley.io.serialize.results_doc import (
+    check_results,
+    contract_to_data,
+    deal_result_to_data,
+    results_from_data,
+)
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
 from backalley.moves import PLAYS, Move, NameTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase, RawTrick
 
-__all__ = ["load_view", "view_from_data", "view_to_data"]
+__all__ = [
+    "OUTPUT_KEYS",
+    "call_answers",
+    "card_answers",
+    "load_view",
+    "view_from_data",
+    "view_to_data",
+]
 
 
 def view_to_data(view: PlayerView) -> dict[str, Any]:
@@ -68,6 +91,7 @@ def view_to_data(view: PlayerView) -> dict[str, Any]:
         "discards": _texts(view._discard_bits),
         "trump": None if view.trump is None else view.trump.value,
         "calls": [str(c) for c in view.calls],
+        **public_facts(view),
         "tricks": [
             {"leader": lead, "cards": [CARD_TEXT[c] for c in cards], "winner": winner}
             for lead, cards, winner in view._history
@@ -78,7 +102,80 @@ def view_to_data(view: PlayerView) -> dict[str, Any]:
         "deal_results": [deal_result_to_data(r) for r in view.deal_results],
         "legal_moves": [str(m) for m in view.legal_moves()],
         "cards": card_answers(view),
+        "call_answers": call_answers(view),
     }
+
+
+def public_facts(view: PlayerView) -> dict[str, Any]:
+    """The facts a view document states beside its history, each the view's
+    own property: ``bids`` (the calls per seat, ``null`` before a seat
+    speaks), ``declarer``, ``contracts`` (per side once the bidding is over,
+    else ``null``), ``trump_known``, ``trump_broken``, ``tricks_won`` (per
+    seat) and ``side_tricks`` (per side) this deal, ``side_seats`` (the seats
+    of each side, in the order of the scores), ``deals_played``, ``deals``
+    (of the whole game) and ``winner`` (the winning side, or seat in a
+    cutthroat game, once the game is over; ``null`` for a draw or before)."""
+    contracts = view.contracts
+    return {
+        "bids": [None if b is None else str(b) for b in view.bids],
+        "declarer": view.declarer,
+        "contracts": None if contracts is None else [contract_to_data(c) for c in contracts],
+        "trump_known": view.trump_known,
+        "trump_broken": view.trump_broken,
+        "tricks_won": list(view.tricks_won),
+        "side_tricks": list(view.side_tricks),
+        "side_seats": [list(seats) for seats in view.rules.teams],
+        "deals_played": view.deals_played,
+        "deals": view.rules.schedule.deals,
+        "winner": view.winner,
+    }
+
+
+OUTPUT_KEYS = (
+    "bids",
+    "declarer",
+    "contracts",
+    "trump_known",
+    "trump_broken",
+    "tricks_won",
+    "side_tricks",
+    "side_seats",
+    "deals_played",
+    "deals",
+    "winner",
+)
+"""The keys of :func:`public_facts`: worked out from the rest of the document,
+so optional when read, and checked against the loaded view when given."""
+
+
+def _answer(view: PlayerView, move: Move) -> tuple[str, str] | None:
+    """The view's own answer to ``move``: ``None`` when its seat may make it
+    now, else the :class:`~backalley.Reason` name and the sentence."""
+    try:
+        view.check(move)
+    except IllegalMoveError as exc:
+        return exc.reason.name, str(exc)
+    return None
+
+
+def call_answers(view: PlayerView) -> list[dict[str, Any]]:
+    """For each call the bidding knows at this point
+    (:meth:`~backalley.PlayerView.known_calls`, in the bidding part's order;
+    none outside the bidding): whether the seat may call it now, and if not
+    the :class:`~backalley.Reason` (its name) and the sentence of the refusal
+    - the view's own :meth:`~backalley.PlayerView.check`."""
+    out: list[dict[str, Any]] = []
+    for call in view.known_calls():
+        why = _answer(view, call)
+        out.append(
+            {
+                "call": str(call),
+                "legal": why is None,
+                "reason": None if why is None else why[0],
+                "message": None if why is None else why[1],
+            }
+        )
+    return out
 
 
 def card_answers(view: PlayerView) -> list[dict[str, Any]]:
@@ -87,19 +184,15 @@ def card_answers(view: PlayerView) -> list[dict[str, Any]]:
     refusal - the view's own :meth:`~backalley.PlayerView.check`."""
     out: list[dict[str, Any]] = []
     for card in view.hand:
-        try:
-            view.check(PLAYS[card.index])
-        except IllegalMoveError as exc:
-            out.append(
-                {
-                    "card": str(card),
-                    "playable": False,
-                    "reason": exc.reason.name,
-                    "message": str(exc),
-                }
-            )
-        else:
-            out.append({"card": str(card), "playable": True, "reason": None, "message": None})
+        why = _answer(view, PLAYS[card.index])
+        out.append(
+            {
+                "card": str(card),
+                "playable": why is None,
+                "reason": None if why is None else why[0],
+                "message": None if why is None else why[1],
+            }
+        )
     return out
 
 
@@ -123,6 +216,8 @@ _VIEW_KEYS = {
     "deal_results": True,
     "legal_moves": False,
     "cards": False,
+    "call_answers": False,
+    **dict.fromkeys(OUTPUT_KEYS, False),
 }
 _TRICK_KEYS = {"leader": True, "cards": True, "winner": True}
 
@@ -183,8 +278,14 @@ def view_from_data(value: Any, path: str = "$") -> PlayerView:
 
 
 def _check_answers(view: PlayerView, obj: dict[str, Any], path: str) -> None:
-    """The legal moves and card answers of a document, when it has them,
-    must be the loaded view's own."""
+    """The facts worked out from the rest, the legal moves and the answers of
+    a document, when it has them, must be the loaded view's own."""
+    facts = public_facts(view)
+    for key in OUTPUT_KEYS:
+        if key in obj and not same_data(obj[key], facts[key]):
+            raise _fail(
+                f"{path}.{key}", f"the view's {key} is {_show(facts[key])}, not {_show(obj[key])}"
+            )
     if "legal_moves" in obj:
         legal = [str(m) for m in view.legal_moves()]
         given = _list(obj["legal_moves"], f"{path}.legal_moves", most=len(legal))
@@ -193,16 +294,21 @@ def _check_answers(view: PlayerView, obj: dict[str, Any], path: str) -> None:
                 f"{path}.legal_moves",
                 f"the view's legal moves are {_show(legal)}, not {_show(given)}",
             )
-    if "cards" in obj:
-        answers = card_answers(view)
-        given = _list(obj["cards"], f"{path}.cards", most=len(answers))
-        if len(given) != len(answers):
-            raise _fail(f"{path}.cards", f"expected an answer for each of {len(answers)} cards")
-        for i, (mine, theirs) in enumerate(zip(answers, given)):
-            if not same_data(theirs, mine):
+    for key, answers, what, name in (
+        ("cards", card_answers, "cards", "card"),
+        ("call_answers", call_answers, "calls", "call"),
+    ):
+        if key not in obj:
+            continue
+        mine = answers(view)
+        given = _list(obj[key], f"{path}.{key}", most=len(mine))
+        if len(given) != len(mine):
+            raise _fail(f"{path}.{key}", f"expected an answer for each of {len(mine)} {what}")
+        for i, (ours, theirs) in enumerate(zip(mine, given)):
+            if not same_data(theirs, ours):
                 raise _fail(
-                    f"{path}.cards[{i}]",
-                    f"the view answers {_show(mine)} for {mine['card']}, not {_show(theirs)}",
+                    f"{path}.{key}[{i}]",
+                    f"the view answers {_show(ours)} for {ours[name]}, not {_show(theirs)}",
                 )
 
 
