@@ -65,6 +65,7 @@ def _check_call_answers(state: ba.GameState, seat: int, d: dict[str, Any]) -> No
     assert [a["call"] for a in d["call_answers"]] == [str(c) for c in state.known_calls()]
     for answer in d["call_answers"]:
         call = ba.parse_move(answer["call"])
+        expected: tuple[bool, str | None]
         try:
             state.check(call, seat=seat)
         except ba.IllegalMoveError as exc:
