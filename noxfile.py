@@ -1,39 +1,57 @@
 """Developer sessions for backalley (https://nox.thea.codes).
 
-``nox`` runs the default sessions (tests, typecheck, lint, docs);
-``nox -s bench`` runs the benchmark suite; ``nox -l`` lists them all.
-Every session runs in its own virtual environment under ``.nox/`` with the
+``nox`` runs the default sessions (lint, typecheck, docs, tests): the
+README's test command, and what CI runs in a fresh virtual environment.
+``nox -s bench`` runs the benchmark suite; ``nox -s lock`` writes the lock
+anew; ``nox -l`` lists them all. Every session runs in its own virtual
+environment under ``.nox/`` (or ``$BACKALLEY_NOX_ENVDIR``) with the
 interpreter nox itself runs on, and installs the project with the extra it
-needs from ``pyproject.toml``.  Arguments after ``--`` go to the tool, e.g.
+needs from ``pyproject.toml``, every package at the version the lock
+``requirements/constraints.txt`` pins, so that a new release of a test tool
+cannot break a run unseen. Arguments after ``--`` go to the tool, e.g.
 ``nox -s tests -- -k bidding``.
 """
 
 from __future__ import annotations
 
+import os
+
 import nox
 
-nox.options.sessions = ["tests", "typecheck", "lint", "docs"]
+LOCK = "requirements/constraints.txt"
+# The extras the lock covers: every one but `dev`, which names the project itself.
+LOCKED_EXTRAS = (
+    "test", "typecheck", "lint", "docs", "bench", "cli", "server", "openspiel", "pettingzoo", "ray",
+)  # fmt: skip
+
+nox.options.sessions = ["lint", "typecheck", "docs", "tests"]
 nox.options.reuse_existing_virtualenvs = True
+nox.options.envdir = os.environ.get("BACKALLEY_NOX_ENVDIR", ".nox")
+
+
+def install(session: nox.Session, *requirements: str) -> None:
+    """Install *requirements* at the versions the lock pins."""
+    session.install("--constraint", LOCK, *requirements)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the test suite."""
-    session.install(".[test]")
-    session.run("pytest", *session.posargs)
+    """Run the test suite (the browser and PostgreSQL tests use Debian's packages)."""
+    install(session, ".[test]")
+    session.run("pytest", *(session.posargs or ["-q"]))
 
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """Type-check the package with mypy in strict mode."""
-    session.install(".[typecheck]")
+    install(session, ".[typecheck]")
     session.run("mypy", "--strict", "backalley", *session.posargs)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
     """Lint the package and the tests with ruff (no format check)."""
-    session.install("ruff")
+    install(session, "ruff")
     session.run("ruff", "check", "backalley", "tests", *session.posargs)
 
 
@@ -41,14 +59,32 @@ def lint(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the HTML documentation (warnings are errors), then run its ``>>>`` examples.
 
-    The doctest build runs every ``>>>`` example of the pages (quickstart,
-    integration, ...) against the library, so a change to the
-    engine that changes an example's output fails this session instead of
-    leaving the page showing stale output.
+    The API page documents the table server too, so the session installs the
+    ``server`` extra beside ``docs``. The doctest build runs every ``>>>``
+    example of the pages (quickstart, integration, ...) against the library,
+    so a change to the engine that changes an example's output fails this
+    session instead of leaving the page showing stale output.
     """
-    session.install(".[docs]")
+    install(session, ".[docs,server]")
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html", *session.posargs)
     session.run("sphinx-build", "-b", "doctest", "docs", "docs/_build/doctest", *session.posargs)
+
+
+@nox.session
+def lock(session: nox.Session) -> None:
+    """Write the lock anew: every extra's packages (and nox, pip-tools) at their newest
+    versions that fit ``pyproject.toml``, resolved by pip-tools' ``pip-compile``.
+
+    Run it to take new releases of the test stack on purpose, then run ``nox``
+    and commit the lock with whatever the new versions needed.
+    """
+    session.install("pip-tools")
+    extras = [f"--extra={extra}" for extra in LOCKED_EXTRAS]
+    session.run(
+        "pip-compile", "--quiet", "--strip-extras", "--upgrade", "--no-emit-index-url",
+        "--no-emit-find-links", *extras, f"--output-file={LOCK}", "pyproject.toml",
+        "requirements/tools.in", *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session
@@ -59,11 +95,11 @@ def bench(session: nox.Session) -> None:
     and Python, for the comparison benchmarks; without it the session still
     runs (the benchmarks that need it are expected to skip themselves).
     """
-    session.install(".[bench]")
+    install(session, ".[bench]")
     try:
         # Wheels only: building OpenSpiel from source takes a C++ toolchain
         # and a long time, which is not worth it for a best-effort extra.
-        session.install("--only-binary=open-spiel", "open-spiel")
+        install(session, "--only-binary=open-spiel", "open-spiel")
     except nox.command.CommandFailed:
         session.warn("open-spiel could not be installed; running the benchmarks without it")
     session.run("python", "benchmarks/run.py", *session.posargs)

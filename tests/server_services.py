@@ -255,7 +255,9 @@ def shared_postgres() -> Iterator[PostgresCluster]:
 
 class Served:
     """``python -m backalley serve --data DATA --port 0 --bot-delay 0``
-    (``database``: ``--database URL`` instead of SQLite) as a subprocess.
+    (``database``: ``--database URL`` instead of SQLite) as a subprocess,
+    run by this interpreter on the project's source, or by ``python`` (an
+    environment's interpreter, on what is installed there).
     :meth:`start` waits for its first line and reads the address from it."""
 
     def __init__(
@@ -265,8 +267,10 @@ class Served:
         database: str | None = None,
         bot_delay: float = 0.0,
         timeout: float = 30.0,
+        python: Path | None = None,
     ) -> None:
         self.data = Path(data)
+        self.python = python
         self.database = database
         self.bot_delay = bot_delay
         self.timeout = timeout
@@ -278,7 +282,7 @@ class Served:
     def start(self) -> Served:
         self.data.mkdir(parents=True, exist_ok=True)
         command = [
-            sys.executable,
+            str(self.python or sys.executable),
             "-m",
             "backalley",
             "serve",
@@ -292,7 +296,8 @@ class Served:
         if self.database:
             command += ["--database", self.database]
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        if self.python is None:  # this interpreter, with the project's own source
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         env["PYTHONUNBUFFERED"] = "1"
         self._errors = open(self.errors, "ab")  # noqa: SIM115 - closed in wait()
         self.process = subprocess.Popen(

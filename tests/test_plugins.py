@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import io
 import json
+import site
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import venv
 from collections.abc import Iterator
@@ -278,6 +280,31 @@ def test_load_plugins_raises_the_librarys_error(
 # ------------------------------------------------------ an installed package
 
 
+def _child_environment(env: Path) -> Path:
+    """A new virtual environment at *env* that sees this interpreter's packages.
+
+    ``system_site_packages=True`` would show the child the *base*
+    interpreter's packages, which inside a virtual environment (where the
+    README runs the tests) are not this environment's. So the child gets a
+    ``.pth`` file that adds this interpreter's own site directories with
+    ``site.addsitedir`` (which also reads their ``.pth`` files, so an
+    editable install of backalley is seen too). Returns the child's python.
+    """
+    venv.create(env, system_site_packages=False, with_pip=False)
+    python = env / "bin" / "python"
+    child_site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    ours = dict.fromkeys(
+        path for path in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages())
+        if Path(path).is_dir()
+    )  # fmt: skip
+    lines = "".join(f"import site; site.addsitedir({path!r})\n" for path in ours)
+    (Path(child_site) / "_parent_environment.pth").write_text(lines, encoding="utf-8")
+    return python
+
+
 def _hatchling_missing() -> bool:
     try:
         import hatchling  # noqa: F401
@@ -296,8 +323,7 @@ def test_an_installed_plugin_package_gives_every_command_its_bot_rules_and_varia
     """tests/data/plugin-package installed into a virtual environment that
     sees this one's packages: its entry point is loaded by every command."""
     env = tmp_path / "venv"
-    venv.create(env, system_site_packages=True, with_pip=False)
-    python = env / "bin" / "python"
+    python = _child_environment(env)
     install = subprocess.run(  # this pip, installing into the environment (pip >= 22.3)
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
          "--no-build-isolation", "--no-index", "--quiet", str(PACKAGE)],
