@@ -771,6 +771,41 @@ def test_a_socket_closes_on_an_oversized_message(client: TestClient) -> None:
         assert closed["type"] == "websocket.close" and closed["code"] == 1009
 
 
+def test_a_seats_view_carries_the_facts_and_call_answers_and_facts_name_them(
+    client: TestClient, store: SqliteStore
+) -> None:
+    """The view a seat is sent is the library's view document (each seat's
+    call, the contracts and tricks, an answer for every call the bidding
+    knows); the ``facts`` beside it hold only names and the status line."""
+    table = _table(client, HUMANS, "hook")
+    tokens = {s: _join(client, table, s) for s in range(4)}
+    for text in ("bid 3", "bid 4", "bid 2"):
+        seat = _public(client, table)["public"]["to_act"]
+        assert _move(client, table, seat, tokens[seat], text).status_code == 200
+    seat = _public(client, table)["public"]["to_act"]
+    sent = _view(client, table, seat, tokens[seat])
+    state = _state(store, table)
+    view = sent["view"]
+    assert view == _view_doc(state, seat)
+    assert view["bids"] == [None if b is None else str(b) for b in state.bids]
+    assert view["bids"][seat] is None and view["contracts"] is None
+    hooked = f"bid {state.hand_size - 9}"
+    (answer,) = [a for a in view["call_answers"] if a["call"] == hooked]
+    assert (answer["legal"], answer["reason"]) == (False, "BID_MAKES_TOTAL")
+    assert [a["call"] for a in view["call_answers"] if a["legal"]] == view["legal_moves"]
+    names = ["North", "East", "South", "West"]
+    assert sent["facts"] == {
+        "title": "hook",
+        "status": f"Bidding: {names[seat]} to call",
+        "deal": 1,
+        "seat_names": names,
+        "side_names": ["N\u2013S", "E\u2013W"],
+    }
+    public = _public(client, table)
+    assert "call_answers" not in public["public"] and public["public"]["bids"] == view["bids"]
+    assert public["facts"] == sent["facts"]
+
+
 def test_the_spectator_socket_sends_the_public_facts(client: TestClient) -> None:
     table = _table(client, ["human", "random", "random", "random"], SHORT)
     token = _join(client, table, 0)
@@ -785,12 +820,12 @@ def test_the_spectator_socket_sends_the_public_facts(client: TestClient) -> None
     assert versions == sorted(versions) and len(set(versions)) > 5
     for message in got:
         assert message["type"] == "public"
-        assert not {"seat", "hand", "discards", "legal_moves", "cards", "format"} & set(
+        private = {"seat", "hand", "discards", "legal_moves", "cards", "call_answers", "format"}
+        assert not private & set(message["public"])
+        assert {"phase", "calls", "bids", "tricks", "trick", "scores", "hand_counts"} <= set(
             message["public"]
         )
-        assert {"phase", "calls", "tricks", "trick", "scores", "hand_counts"} <= set(
-            message["public"]
-        )
+        assert set(message["facts"]) == {"title", "status", "deal", "seat_names", "side_names"}
     assert got[-1]["public"] == final["public"]
     with client.websocket_connect("/api/tables/nope/socket") as ws:
         socket = Socket(ws)

@@ -56,7 +56,16 @@ from .server_services import SocketReader
 
 SPECTATOR = -1
 """The receiver of what anyone may read (the public endpoint and socket)."""
-PUBLIC_DROPPED = ("seat", "hand", "discards", "legal_moves", "cards", "format", "version")
+PUBLIC_DROPPED = (
+    "seat",
+    "hand",
+    "discards",
+    "legal_moves",
+    "cards",
+    "call_answers",
+    "format",
+    "version",
+)
 """The keys of a view document a spectator is not sent."""
 WAIT = 60.0
 """The longest one game may take, in seconds."""

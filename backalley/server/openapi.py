@@ -57,8 +57,10 @@ _SEAT_VIEW = {
             "type": "object",
             "description": (
                 "the seat's view document (format backalley/view): its hand, the public "
-                "facts, legal_moves, and per card of the hand whether it may be played "
-                "and the reason and sentence if not"
+                "facts (calls per seat, contracts, tricks per seat and side, trump broken, "
+                "deals played, the winner), legal_moves, and per card of the hand "
+                "(cards) and per call the bidding knows (call_answers) whether it may "
+                "be made and the reason and sentence if not"
             ),
             "required": ["format", "seat", "phase", "hand", "legal_moves", "cards"],
         },
@@ -69,33 +71,26 @@ _SEAT_VIEW = {
 _FACTS = {
     "type": "object",
     "description": (
-        "the table's public facts as the library's pictures show them: the seats' and "
-        "sides' names, each seat's call and tricks won this deal, the contracts, a status line"
+        "the table's names and status line as the library's pictures show them (the "
+        "game's facts - calls per seat, contracts, tricks, the winner - are in the view "
+        "document itself)"
     ),
+    "required": ["title", "status", "deal", "seat_names", "side_names"],
+    "additionalProperties": False,
     "properties": {
-        "title": {"type": "string"},
+        "title": {"type": "string", "description": "the rules' name"},
         "status": {"type": "string", "examples": ["Bidding: East to call"]},
-        "deal": {"type": "integer"},
-        "deals": {"type": "integer"},
-        "seat_names": {"type": "array", "items": {"type": "string"}},
-        "sides": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "seats": {"type": "array", "items": {"type": "integer"}},
-                },
-            },
+        "deal": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "the number of the deal being played (the last, once over)",
         },
-        "calls": {"type": "array", "items": {"type": ["string", "null"]}},
-        "won": {"type": "array", "items": {"type": "integer"}},
-        "dealer": {"type": "integer"},
-        "declarer": {"type": ["integer", "null"]},
-        "contracts": {"type": ["array", "null"], "items": {"type": ["string", "null"]}},
-        "side_tricks": {"type": "array", "items": {"type": "integer"}},
-        "trump_known": {"type": "boolean"},
-        "winner": {"type": ["integer", "null"]},
+        "seat_names": {"type": "array", "items": {"type": "string"}},
+        "side_names": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "one per side, in the order of the scores",
+        },
     },
 }
 
@@ -123,7 +118,9 @@ _PUBLIC = {
         "stalled": {"type": ["string", "null"]},
         "public": {
             "type": "object",
-            "description": "a view document without seat, hand, discards, legal_moves, cards",
+            "description": (
+                "a view document without seat, hand, discards, legal_moves, cards, call_answers"
+            ),
             "required": ["phase", "calls", "tricks", "trick", "scores"],
         },
         "facts": {"$ref": "#/components/schemas/TableFacts"},

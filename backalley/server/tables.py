@@ -39,9 +39,10 @@ __all__ = ["HUMAN", "PRIVATE_KEYS", "Submitted", "TableService"]
 HUMAN = "human"
 """What a seat played by a person is called in a table's seats."""
 
-PRIVATE_KEYS = ("seat", "hand", "discards", "legal_moves", "cards")
-"""The keys of a seat's view document that only that seat may read; the
-public document is a view document without them."""
+PRIVATE_KEYS = ("seat", "hand", "discards", "legal_moves", "cards", "call_answers")
+"""The keys of a seat's view document that only that seat may read (its
+hand, and its answers: what it may play and call); the public document is a
+view document without them."""
 
 MAX_MOVE_TEXT = 40
 """The longest move text read (``"play QS"`` is 7 characters)."""

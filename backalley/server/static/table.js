@@ -6,8 +6,10 @@
  * (backalley/render/svg.py) draw a view.  The page never decides what is
  * legal: the cards it lets you click, the calls it offers and the reasons it
  * shows all come from the view the server sends (`cards`, `legal_moves`),
- * and the names of seats and sides, each seat's call and the status line
- * from the view's `facts`.  Text is only ever set with textContent.
+ * as do each seat's call, the contracts and the tricks (`bids`, `contracts`,
+ * `tricks_won`, `side_tricks`, ...), and the names of seats and sides and the
+ * status line from the message's `facts`.  Text is only ever set with
+ * textContent.
  */
 "use strict";
 
@@ -318,8 +320,8 @@
     const names = facts.seat_names || Array.from({ length: n }, (_, s) => `Seat ${s + 1}`);
     const viewer = message.view ? message.seat : null;
     const kinds = message.seats || [];
-    const calls = facts.calls || Array(n).fill(null);
-    const won = facts.won || Array(n).fill(0);
+    const calls = doc.bids || Array(n).fill(null);
+    const won = doc.tricks_won || Array(n).fill(0);
     const seats = [];
     for (let s = 0; s < n; s++) {
       let player = kinds[s] || null;
@@ -332,7 +334,7 @@
         call: calls[s],
         won: won[s],
         dealer: s === doc.dealer,
-        declarer: facts.declarer !== null && facts.declarer !== undefined && s === facts.declarer,
+        declarer: doc.declarer !== null && doc.declarer !== undefined && s === doc.declarer,
         toAct: s === doc.to_act,
       });
     }
@@ -342,7 +344,10 @@
       const done = doc.tricks[doc.tricks.length - 1];
       lastTrick = [done.cards.map((card, k) => [(done.leader + k) % n, card]), done.winner];
     }
-    const sides = facts.sides || doc.scores.map((_, i) => ({ name: `Side ${i + 1}`, seats: [] }));
+    const sides = doc.scores.map((_, i) => ({
+      name: (facts.side_names || [])[i] || `Side ${i + 1}`,
+      seats: (doc.side_seats || [])[i] || [],
+    }));
     return {
       doc, facts, n, names, viewer, seats, trick, lastTrick, sides,
       phase: doc.phase,
@@ -527,7 +532,7 @@
         c.setAttribute("data-call-seat", seat.seat);
       }
     } else if (table.phase === "game-over") {
-      const winner = table.facts.winner;
+      const winner = table.doc.winner;
       const side = winner === null || winner === undefined ? "a draw" : `${table.sides[winner].name} won`;
       svgText(g, cx, cy - 4, "Game over", { size: 20, weight: "bold", fill: "#ffffff", anchor: "middle" });
       svgText(g, cx, cy + 18, side, { size: 14, fill: "#ffffff", anchor: "middle" });
@@ -552,7 +557,7 @@
       const title = svg("title", {}, g);
       title.textContent = `trump: ${SUIT_NAMES[doc.trump]}`;
     } else {
-      const known = table.facts.trump_known !== false;
+      const known = table.doc.trump_known !== false;
       const word = known ? "none" : "?";
       svgText(g, x + CW / 2, y + CH / 2 + 5, word, {
         size: word === "?" ? 13 : 11, anchor: "middle", weight: "bold",
@@ -567,11 +572,11 @@
     const col = WIDTH / k;
     const narrow = col < 130;
     const over = table.phase === "game-over";
-    const contracts = table.facts.contracts;
-    const sideTricks = table.facts.side_tricks || [];
+    const contracts = table.doc.contracts;
+    const sideTricks = table.doc.side_tricks || [];
     table.sides.forEach((side, i) => {
       const x = col * i + col / 2;
-      const won = over && table.facts.winner === i;
+      const won = over && table.doc.winner === i;
       const g = svg("g", { class: "side-score", "data-side": i }, parent);
       if (won) {
         svg("rect", {
@@ -590,7 +595,7 @@
         detail = won ? "winner" : "";
       } else if (contracts) {
         const contract = contracts[i];
-        detail = contract === null ? "no contract" : `contract ${contract}`;
+        detail = contract === null ? "no contract" : `contract ${contractText(contract)}`;
         if (!narrow && sideTricks.length) detail += ` \u00b7 won ${sideTricks[i]}`;
       }
       if (detail) {
@@ -612,13 +617,13 @@
     for (let k = 0; k < n; k++) place[(bottom + k) % n] = places[k];
 
     const facts = table.facts;
-    const title = `${facts.title || "Back Alley"} \u00b7 deal ${facts.deal} of ${facts.deals} \u00b7 ` +
+    const title = `${facts.title || "Back Alley"} \u00b7 deal ${facts.deal} of ${table.doc.deals} \u00b7 ` +
       `${table.doc.hand_size} card${table.doc.hand_size === 1 ? "" : "s"}`;
     let status = facts.status || "";
     const root = svg("svg", {
       version: "1.1", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "group",
       "font-family": FONT, class: "board",
-      "aria-label": `${facts.title || "Back Alley"}, deal ${facts.deal} of ${facts.deals}. ${status}`,
+      "aria-label": `${facts.title || "Back Alley"}, deal ${facts.deal} of ${table.doc.deals}. ${status}`,
     });
     svg("rect", { width: WIDTH, height: HEIGHT, fill: "#f7f5ef" }, root);
     if (table.viewer !== null) status += ` \u2014 ${table.names[table.viewer]}'s view`;
