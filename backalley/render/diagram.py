@@ -224,7 +224,7 @@ def table_of(
         last = (done.plays, done.winner)
     sides = side_names(rules, dash=dash)
     contracts = position.contracts
-    winner = rules.plan.game_winner(position.scores) if over else None
+    winner = position.winner
     if to_act is None:
         status = "Game over: " + (
             "a draw" if winner is None else f"{sides[winner]} {_wins(teams[winner])}"
@@ -255,7 +255,7 @@ def table_of(
         side_seats=tuple(tuple(t) for t in teams),
         scores=position.scores,
         contracts=None if contracts is None else tuple(_contract(c) for c in contracts),
-        side_tricks=tuple(sum(won[s] for s in team) for team in teams),
+        side_tricks=position.side_tricks,
         winner=winner,
         legal=position.legal_moves(),
     )
