@@ -15,6 +15,8 @@ cannot break a run unseen. Arguments after ``--`` go to the tool, e.g.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 import nox
 
@@ -68,6 +70,50 @@ def docs(session: nox.Session) -> None:
     install(session, ".[docs,server]")
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html", *session.posargs)
     session.run("sphinx-build", "-b", "doctest", "docs", "docs/_build/doctest", *session.posargs)
+
+
+CACHES = ("__pycache__", "*.so", ".hypothesis", ".pytest_cache")
+"""What the compiled build's copy of the project leaves out."""
+
+COMPILED_TESTS = (
+    "tests/test_kernel.py",
+    "tests/test_plan.py",
+    "tests/test_overrides.py",
+    "tests/test_solver.py",
+    "tests/test_conformance.py",
+    "tests/test_compiled.py",
+)
+"""The tests run against the compiled build: the engine's kernel and plan, every
+part overridden, the solver, and the conformance vectors."""
+
+
+@nox.session
+def compiled(session: nox.Session) -> None:
+    """Build the optional compiled package (mypyc, the same source) and test it.
+
+    ``HATCH_BUILD_HOOK_ENABLE_MYPYC=true`` turns on the build hook of
+    ``pyproject.toml``; the tests then run from a copy of ``tests/`` outside
+    the project, so that ``import backalley`` finds the installed, compiled
+    package and not the source beside them (``tests/test_compiled.py`` checks
+    that it did).
+    """
+    copy = Path(session.create_tmp()) / "compiled"
+    shutil.rmtree(copy, ignore_errors=True)
+    # the build runs in a copy: mypyc writes its extension modules beside the
+    # source, and hatch-mypyc moves pyproject.toml aside while it builds
+    project = copy / "project"
+    for name in ("backalley", "pyproject.toml", "README.md", "LICENSE"):
+        if Path(name).is_dir():
+            shutil.copytree(name, project / name, ignore=shutil.ignore_patterns(*CACHES))
+        else:
+            shutil.copy(name, project / name)
+    shutil.copytree("tests", copy / "tests", ignore=shutil.ignore_patterns(*CACHES))
+    lock = str(Path(LOCK).resolve())
+    session.env["HATCH_BUILD_HOOK_ENABLE_MYPYC"] = "true"
+    session.chdir(copy)
+    session.install("--constraint", lock, "--no-cache-dir", "./project[test]")
+    session.env["BACKALLEY_EXPECT_COMPILED"] = "1"
+    session.run("pytest", "-q", "-p", "no:cacheprovider", *COMPILED_TESTS, *session.posargs)
 
 
 @nox.session

@@ -65,7 +65,9 @@ class Budget:
 
     __slots__ = ("check_at", "deadline", "hit", "max_nodes", "nodes", "started", "tricks")
 
-    def __init__(self, deadline: float | None = None, max_nodes: int | None = None) -> None:
+    def __init__(self, deadline: object = None, max_nodes: object = None) -> None:
+        # typed `object` and narrowed here, so that the compiled build raises this
+        # SetupError for a wrong argument too (not mypyc's TypeError at the call)
         if deadline is not None and (
             not isinstance(deadline, (int, float))
             or isinstance(deadline, bool)

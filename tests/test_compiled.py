@@ -1,0 +1,40 @@
+"""The optional compiled build (mypyc) is the same source, compiled.
+
+Run by ``nox -s compiled`` (and CI) against the wheel built with
+``HATCH_BUILD_HOOK_ENABLE_MYPYC=true``, which sets
+``BACKALLEY_EXPECT_COMPILED=1``: there the solver's modules must be compiled
+extension modules, and the package must not be this project's source. In an
+ordinary run the package is pure Python and these tests say so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+
+import pytest
+
+import backalley as ba
+
+COMPILED = ("_search", "_bounds", "_order", "_plan", "_table", "_weights")
+"""The solver's modules the build compiles."""
+
+EXPECTED = os.environ.get("BACKALLEY_EXPECT_COMPILED") == "1"
+
+
+def _module_file(name: str) -> str:
+    return str(importlib.import_module(f"backalley.solver.{name}").__file__)
+
+
+@pytest.mark.skipif(not EXPECTED, reason="not the compiled build (see `nox -s compiled`)")
+def test_the_solver_modules_are_compiled_and_not_the_source() -> None:
+    for name in COMPILED:
+        assert _module_file(name).endswith(".so"), f"backalley.solver.{name} is not compiled"
+    source = Path(__file__).resolve().parent.parent / "backalley"
+    assert Path(ba.__file__).resolve().parent != source
+
+
+@pytest.mark.skipif(EXPECTED, reason="the compiled build")
+def test_an_ordinary_install_is_pure_python() -> None:
+    assert all(_module_file(name).endswith(".py") for name in COMPILED)
