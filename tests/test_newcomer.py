@@ -116,12 +116,13 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _alone(wheel: Path, folder: Path, extra: str) -> Path:
-    """A fresh virtual environment with the wheel and only ``extra``; its python."""
+    """A fresh virtual environment with the wheel and only ``extra`` (none: "");
+    its python."""
     venv.create(folder, with_pip=True)
     python = folder / "bin" / "python"
     installed = subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", "--constraint", str(LOCK),
-         f"{wheel}[{extra}]"],
+         f"{wheel}[{extra}]" if extra else str(wheel)],
         capture_output=True, text=True, timeout=INSTALL_SECONDS, check=False,
     )  # fmt: skip
     assert installed.returncode == 0, f"pip install '.[{extra}]' failed:\n{installed.stderr}"
@@ -132,6 +133,25 @@ def _run(python: Path, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str
     return subprocess.run(
         [str(python), *argv], capture_output=True, text=True, timeout=300, cwd=cwd, check=False
     )
+
+
+def test_the_readme_main_job_runs_from_a_plain_install(wheel: Path, tmp_path: Path) -> None:
+    """``pip install . && backalley play --seed 1``: the command is installed
+    and tells the game (no extra; rich absent, so plain text)."""
+    python = _alone(wheel, tmp_path / "venv", "")
+    command = python.parent / "backalley"
+    played = subprocess.run(
+        [str(command), "play", "--seed", "1"], capture_output=True, text=True, timeout=300,
+        cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    readme = README.read_text(encoding="utf-8")
+    first = played.stdout.splitlines()[:2]
+    assert first[0] == "Back Alley, gamerules: seed 1." and first[0] in readme
+    assert first[1] in readme  # the partnerships line, as the README shows it
+    assert "Deal 25 of 25" in played.stdout and "Final score" in played.stdout
+    no_rich = _run(python, "-c", "import rich", cwd=tmp_path)
+    assert no_rich.returncode != 0  # the plain install brings only attrs and cattrs
 
 
 def test_the_cli_extra_alone_plays_a_game(wheel: Path, tmp_path: Path) -> None:
