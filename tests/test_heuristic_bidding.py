@@ -48,13 +48,13 @@ def test_sure_tricks_need_the_trumps_drawn() -> None:
     view = _cold_deal(1).view(1)
     hand = R.hand_bits(view)
     unseen = H.unseen_bits(view)
-    t = R.trump_of(view)
-    assert H.sure_tricks(hand, unseen, t, 13) == 13
+    order = R.order_of(view)
+    assert H.sure_tricks(hand, unseen, order, 13) == 13
     # without the little joker the top trumps are the big joker alone
     little = 1 << ba.parse_card("LJ").index
     two = 1 << ba.parse_card("2D").index
     weaker = (hand & ~little) | two
-    assert H.sure_tricks(weaker, (unseen | little) & ~two, t, 13) == 1
+    assert H.sure_tricks(weaker, (unseen | little) & ~two, order, 13) == 1
 
 
 def test_the_table_loads_with_the_bots_features() -> None:
@@ -81,7 +81,7 @@ def _random_hand(rng: random.Random, h: int, t: int) -> tuple[int, int]:
     rng.shuffle(deck)
     hand = sum(1 << c for c in deck[:h])
     unseen = sum(1 << c for c in deck[h + 1 :])  # deck[h] is the turn-up
-    if not hand & R.trump_mask(t):
+    if not hand & R.card_order(ba.variants.GAMERULES, t).trumps:
         hand = hand & ~(1 << deck[0]) | (1 << 52)  # keep a trump to upgrade
         unseen &= ~(1 << 52)
         unseen |= 1 << deck[0]
@@ -91,22 +91,23 @@ def _random_hand(rng: random.Random, h: int, t: int) -> tuple[int, int]:
 @pytest.mark.parametrize("t", [0, 3, 4])
 def test_more_or_higher_trumps_never_mean_fewer_tricks(t: int) -> None:
     rng = random.Random(t)
-    tm = R.trump_mask(t)
+    order = R.card_order(ba.variants.GAMERULES, t)
+    tm = order.trumps
     for _ in range(150):
         row = rng.choice(TT.ROWS)
         h = row[2]
         hand, unseen = _random_hand(rng, h, t)
-        before = H.features_of(hand, unseen, t, 0.5)
+        before = H.features_of(hand, unseen, order, 0.5)
         # swap one of the hand's trumps for an unseen higher one
         mine = [c for c in range(54) if hand >> c & 1 and tm >> c & 1]
         low = rng.choice(mine)
-        higher = [c for c in range(low + 1, 54) if unseen >> c & 1 and tm >> c & 1]
+        higher = [c for c in range(54) if unseen >> c & 1 and order.above[low] >> c & 1]
         if not higher:
             continue
         up = rng.choice(higher)
         hand2 = hand & ~(1 << low) | (1 << up)
         unseen2 = unseen & ~(1 << up) | (1 << low)
-        after = H.features_of(hand2, unseen2, t, 0.5)
+        after = H.features_of(hand2, unseen2, order, 0.5)
         for weights in (row[4], row[6]):
             old = sum(w * f for w, f in zip(weights, before))
             new = sum(w * f for w, f in zip(weights, after))

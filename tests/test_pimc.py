@@ -192,7 +192,7 @@ def test_a_seat_that_passed_is_less_likely_to_hold_the_big_hand() -> None:
 
 def test_weighted_draws_give_a_passer_fewer_trumps() -> None:
     view, _real, _swapped = _weighted_position("pass")
-    trumps = R.trump_mask(R.trump_of(view))
+    trumps = R.order_of(view).trumps
 
     def mean_trumps(bot: PimcBot) -> float:
         total = 0.0

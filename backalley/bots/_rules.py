@@ -3,20 +3,24 @@
 Everything the bots need beyond the public :class:`~backalley.PlayerView` and
 :class:`~backalley.GameState` API goes through this module, so that when the
 engine moves (the rule set's plan, the raw ``*_bits`` fields), only this
-file changes:
+file changes.  Every rule answer comes from the rule set's plan:
 
-- which card beats which (:func:`beaters`, :func:`winner`), checked against
-  the engine's trick winner by the tests;
-- a view's raw facts as bit sets (:func:`hand_bits`, :func:`seen_bits`, ...);
-- the contracts a call would leave (:func:`contracts_if`) and the points a
-  side scores (:func:`deal_points`), asked of the rule set's own bidding and
-  scoring parts;
+- the card order (:func:`card_order`: which cards are trumps, the suits,
+  which card is higher, which cards would win a trick), learned from the
+  ranking part's trick winner and remembered by the plan
+  (:meth:`Plan.card_order <backalley.rules.plan.Plan.card_order>`), checked
+  against it, with a fallback to its answers card by card;
+- a view's raw facts as bit sets (:func:`hand_bits`, :func:`possible_bits`, ...);
+- the bidding's outcome a call would leave (:func:`outcome_if`) and the
+  points each side scores (:func:`deal_points`), asked of the rule set's own
+  bidding and scoring parts with the deal's own context (its deal index,
+  dealer, hand size, trump and calls);
 - :func:`determinise`: a full :class:`~backalley.GameState` that deals
   chosen hands and replays the view's public calls and plays.
 
 Cards are engine indices (0..53, see :mod:`backalley.cards`) and hands bit
 sets.  ``t`` is the effective trump: a suit index 0..3, or 4 for a deal
-without a trump suit (where a joker still in play is a trump of its own).
+without a trump suit.
 """
 
 from __future__ import annotations
@@ -26,75 +30,46 @@ from functools import lru_cache
 
 from backalley.cards import CARDS
 from backalley.engine import lowlevel, sampling
+from backalley.engine.public import PublicFacts
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
-from backalley.rules.context import TRUMP_OF_INDEX
-from backalley.rules.ranking import SUIT_BITS, JokersHigh
+from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX
+from backalley.rules.order import CardOrder
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
 from backalley.values import BiddingOutcome, Contract, Phase
 
 __all__ = [
-    "beaters",
+    "CardOrder",
+    "card_order",
     "contracts_if",
     "deal_points",
     "determinise",
+    "order_of",
+    "outcome_if",
     "trump_of",
-    "winner",
 ]
-
-JOKERS = (1 << 52) | (1 << 53)
-TRUMP_MASKS: tuple[int, ...] = tuple(SUIT_BITS[t] | JOKERS for t in range(5))
-_CARD_MODEL = JokersHigh()
-"""The bots' card model for planning (the usual order: the jokers above the
-ace of trumps).  Legality never comes from it: a bot plays only moves from
-the view's ``legal_moves()``."""
 
 
 # ------------------------------------------------------------------ card order
 
 
-def trump_of(view: PlayerView | GameState) -> int:
+def trump_of(view: PublicFacts) -> int:
     """The effective trump of the deal: 0..3, or 4 without a trump suit."""
     return lowlevel.trump_index(view)
 
 
-def trump_mask(t: int) -> int:
-    """The cards that are trumps (jokers included) when ``t`` is the trump."""
-    return TRUMP_MASKS[t]
+def card_order(rules: RuleSet, t: int) -> CardOrder:
+    """The card order of ``rules`` when ``t`` is the effective trump (the
+    plan's, learned from the ranking part's answers)."""
+    return rules.plan.card_order(TRUMP_OF_INDEX[t])
 
 
-def suit_of(card: int, t: int) -> int:
-    """The suit a card belongs to for following: its own, or the trump for a joker."""
-    return card // 13 if card < 52 else t
-
-
-def suit_cards(suit: int, t: int) -> int:
-    """The cards of ``suit`` (the trump suit includes the jokers)."""
-    return TRUMP_MASKS[t] if suit == t else SUIT_BITS[suit]
-
-
-def above(card: int) -> int:
-    """Every card index above ``card``: within a suit or among trumps, a higher
-    index is a higher card (the jokers sit above every suited card)."""
-    return ~((2 << card) - 1) & ((1 << 54) - 1)
-
-
-def winner(trick: Sequence[int], t: int) -> int:
-    """The position (0 = the leader) of the card that wins ``trick``."""
-    return _CARD_MODEL.trick_winner(tuple(map(CARDS.__getitem__, trick)), TRUMP_OF_INDEX[t])
-
-
-def beaters(trick: Sequence[int], t: int) -> int:
-    """The cards that would win ``trick`` (non-empty) if played next: higher
-    trumps than the best trump, else any trump or a higher card of the suit led."""
-    best = trick[winner(trick, t)]
-    tmask = TRUMP_MASKS[t]
-    if (1 << best) & tmask:
-        return tmask & above(best)
-    return tmask | (SUIT_BITS[best // 13] & above(best))
+def order_of(view: PublicFacts) -> CardOrder:
+    """The card order of the position's deal under its effective trump."""
+    return view.rules.plan.card_order(lowlevel.deal_context(view).trump)
 
 
 # ---------------------------------------------------------------- view facts
@@ -152,23 +127,36 @@ def trump_named_later(view: PlayerView) -> bool:
     return not view.trump_known
 
 
+def trump_choices(view: PublicFacts) -> tuple[int, ...]:
+    """The trumps (0..3, 4: no trump suit) the declarer may name this deal
+    (the trump part's ``choices``)."""
+    ctx = lowlevel.deal_context(view)
+    return tuple(TRUMP_INDEX[suit] for suit in view.rules.plan.trump_choices(ctx))
+
+
 # ------------------------------------------------------------ calls and points
 
 
 def deal_points(
-    rules: RuleSet, contracts: Sequence[Contract | None], tricks: Sequence[int], hand_size: int
+    position: PublicFacts, tricks: Sequence[int], outcome: BiddingOutcome | None = None
 ) -> tuple[int, ...]:
-    """The points of each side for a deal with these contracts and tricks per
-    side (bonuses that depend on the dealt hands left out)."""
-    n = rules.players
-    ctx = rules.plan.deal_context(0, 0, hand_size, BiddingOutcome(tuple(contracts)))
-    return rules.plan.score(ctx, tuple(tricks), (0,) * n)
+    """The points of each side if the position's deal ends with ``tricks``
+    per side: the scoring part's answer for the deal's own context (its deal
+    index, dealer, hand size and trump) and the bidding's ``outcome`` (by
+    default the position's own), every side's tricks and contract together.
+    Bonuses that depend on the hands as dealt are left out (a seat does not
+    know the other hands)."""
+    ctx = lowlevel.deal_context(position)
+    if outcome is not None:
+        ctx = ctx._replace(outcome=outcome)
+    plan = position.rules.plan
+    return plan.score(ctx, tuple(tricks), (0,) * plan.players)
 
 
-def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | None:
-    """The contracts of the sides if this seat makes ``call`` and every later
-    seat makes its quietest call (a pass where offered, else the lowest bid);
-    ``None`` when the deal would be thrown in."""
+def outcome_if(view: PlayerView, call: Move) -> BiddingOutcome | None:
+    """The bidding's outcome if this seat makes ``call`` and every later seat
+    makes its quietest call (a pass where offered, else the lowest bid);
+    ``None`` when the deal would be thrown in.  Asked of the bidding part."""
     rules = view.rules
     plan = rules.plan
     deal = lowlevel.deal_context(view)
@@ -181,7 +169,13 @@ def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | 
         quiet = Pass() if Pass() in legal else min(legal, key=_call_size)
         calls = (*calls, quiet)
     outcome = plan.bidding_outcome(plan.bidding_context(deal, calls))
-    return None if outcome.thrown_in else outcome.contracts
+    return None if outcome.thrown_in else outcome
+
+
+def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | None:
+    """The contracts of the sides in :func:`outcome_if`."""
+    outcome = outcome_if(view, call)
+    return None if outcome is None else outcome.contracts
 
 
 def _call_size(call: Move) -> int:

@@ -55,11 +55,12 @@ import attrs
 from backalley.bots import _rules as R
 from backalley.bots._base import legal_moves_of, rng_from_seed
 from backalley.bots._tricks_table import ROWS, Row
+from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.views import PlayerView
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
-from backalley.rules.bidding import Contract
-from backalley.rules.ruleset import RuleSet
+from backalley.rules.order import CardOrder
+from backalley.values import BiddingOutcome
 
 __all__ = [
     "FEATURES",
@@ -69,23 +70,27 @@ __all__ = [
     "features_of",
     "hand_chances",
     "hand_features",
+    "points_table",
     "side_distribution",
     "sure_tricks",
     "table_row",
     "trick_distribution",
 ]
 
-_PLAIN = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
-
 
 def _cards(mask: int) -> list[int]:
-    """Card indices of a bit set, highest first."""
+    """Card indices of a bit set, the highest index first."""
     out = []
     while mask:
         top = mask.bit_length() - 1
         out.append(top)
         mask ^= 1 << top
     return out
+
+
+def _ranked(mask: int, order: CardOrder) -> list[int]:
+    """The cards of a bit set of one suit, the strongest first (by ``order``)."""
+    return sorted(_cards(mask), key=order.strength.__getitem__, reverse=True)
 
 
 def _void_chance(rounds: int, mean: float) -> float:
@@ -100,9 +105,9 @@ def _void_chance(rounds: int, mean: float) -> float:
     return min(1.0, total)
 
 
-def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[float]:
+def hand_chances(view: PlayerView, order: CardOrder, hand: int | None = None) -> list[float]:
     """For each card of ``hand`` (the view's hand by default), the chance that
-    it takes a trick when ``t`` is the trump: a trump with no higher trump
+    it takes a trick under the card ``order`` (its trump): a trump with no higher trump
     unseen is a sure trick, a lower one wins when the higher trumps are out of
     play (small deals leave many cards undealt) or when it is guarded by
     enough smaller trumps; a plain card likewise by the higher cards of its
@@ -117,13 +122,14 @@ def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[floa
     u = unseen.bit_count()
     others = sum(view.hand_counts[s] for s in range(n) if s != me)
     q = others / u if u else 0.0
-    tm = R.trump_mask(t)
+    tm = order.trumps
+    above = order.above
     mine_t = hand & tm
     unseen_t = unseen & tm
     chances: list[float] = []
     spare: list[int] = []
-    for a, card in enumerate(_cards(mine_t)):
-        k = (unseen_t & R.above(card)).bit_count()
+    for a, card in enumerate(_ranked(mine_t, order)):
+        k = (unseen_t & above[card]).bit_count()
         below = mine_t.bit_count() - 1 - a
         if k == 0:
             p = 1.0
@@ -138,10 +144,7 @@ def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[floa
     # in a small deal a plain suit is often never led while the card is held
     lead = min(1.0, 0.5 + view.hand_size / 12)
     shortness = 0.0
-    for s in range(4):
-        if s == t:
-            continue
-        suit = _PLAIN[s]
+    for suit in order.plain:
         mine_s = hand & suit
         length = mine_s.bit_count()
         unseen_s = unseen & suit
@@ -150,8 +153,8 @@ def hand_chances(view: PlayerView, t: int, hand: int | None = None) -> list[floa
             shortness += 1.0 if mean >= 0.7 else 0.3
         elif length == 1:
             shortness += 0.5 if mean >= 1.5 else 0.1
-        for j, card in enumerate(_cards(mine_s)):
-            k = (unseen_s & R.above(card)).bit_count()
+        for j, card in enumerate(_ranked(mine_s, order)):
+            k = (unseen_s & above[card]).bit_count()
             if k == 0:
                 p, rnd = 1.0, j + 1
             else:
@@ -204,24 +207,23 @@ def unseen_bits(view: PlayerView, hand: int | None = None) -> int:
     return R.deck_bits(view.rules) & ~(hand | R.out_of_play_bits(view) | R.played_bits(view))
 
 
-def features_of(hand: int, unseen: int, t: int, lead: float = 0.0) -> tuple[float, ...]:
-    """The :data:`FEATURES` of ``hand`` (a bit set) with trump ``t`` when the
-    cards ``unseen`` are out of sight; ``lead`` fills the lead feature."""
-    tm = R.trump_mask(t)
+def features_of(hand: int, unseen: int, order: CardOrder, lead: float = 0.0) -> tuple[float, ...]:
+    """The :data:`FEATURES` of ``hand`` (a bit set) under the card ``order``
+    (its trumps and suits) when the cards ``unseen`` are out of sight;
+    ``lead`` fills the lead feature."""
+    tm = order.trumps
+    above = order.above
     mine_t = hand & tm
     unseen_t = unseen & tm
     top = k1 = k2 = 0
     for card in _cards(mine_t):
-        k = (unseen_t & R.above(card)).bit_count()
+        k = (unseen_t & above[card]).bit_count()
         top += k == 0
         k1 += k <= 1
         k2 += k <= 2
     trumps = mine_t.bit_count()
     p_top = p_k1 = kings = queens = long = short = voids = 0
-    for s in range(4):
-        if s == t:
-            continue
-        suit = _PLAIN[s]
+    for suit in order.plain:
         mine_s = hand & suit
         length = mine_s.bit_count()
         if length == 0:
@@ -232,7 +234,7 @@ def features_of(hand: int, unseen: int, t: int, lead: float = 0.0) -> tuple[floa
         long += max(0, length - 3)
         unseen_s = unseen & suit
         for card in _cards(mine_s):
-            k = (unseen_s & R.above(card)).bit_count()
+            k = (unseen_s & above[card]).bit_count()
             p_top += k == 0
             p_k1 += k <= 1
             kings += k == 1 and length >= 2
@@ -256,27 +258,27 @@ def features_of(hand: int, unseen: int, t: int, lead: float = 0.0) -> tuple[floa
 
 
 def hand_features(view: PlayerView, t: int, lead: float = 0.0) -> tuple[float, ...]:
-    """The :data:`FEATURES` of the view's hand with trump ``t``."""
+    """The :data:`FEATURES` of the view's hand with trump ``t`` (0..3, 4: no trump suit)."""
     hand = R.hand_bits(view)
-    return features_of(hand, unseen_bits(view, hand), t, lead)
+    return features_of(hand, unseen_bits(view, hand), R.card_order(view.rules, t), lead)
 
 
-def sure_tricks(hand: int, unseen: int, t: int, hand_size: int) -> int:
+def sure_tricks(hand: int, unseen: int, order: CardOrder, hand_size: int) -> int:
     """The tricks ``hand`` takes whoever holds the unseen cards, when it is on
     lead or every card of it wins: its trumps with no higher trump unseen and,
     when those are enough to draw every unseen trump one opponent may hold, its
     other trumps and its plain cards with no higher card of their suit unseen."""
-    tm = R.trump_mask(t)
+    tm = order.trumps
+    above = order.above
     mine_t = hand & tm
     unseen_t = unseen & tm
-    top = sum(1 for card in _cards(mine_t) if not unseen_t & R.above(card))
+    top = sum(1 for card in _cards(mine_t) if not unseen_t & above[card])
     if top < min(unseen_t.bit_count(), hand_size):
         return top
     sure = mine_t.bit_count()
-    for s in range(4):
-        if s != t:
-            unseen_s = unseen & _PLAIN[s]
-            sure += sum(1 for card in _cards(hand & _PLAIN[s]) if not unseen_s & R.above(card))
+    for suit in order.plain:
+        unseen_s = unseen & suit
+        sure += sum(1 for card in _cards(hand & suit) if not unseen_s & above[card])
     return min(sure, hand_size)
 
 
@@ -293,32 +295,45 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
-_TABLES: dict[tuple[object, int, int, Contract | None, int], tuple[int, ...]] = {}
+_TABLES: dict[tuple[object, ...], tuple[tuple[int, ...], ...]] = {}
+"""The points tables met (:func:`points_table`), emptied beyond 100,000."""
 
 
-def _table(
-    rules: RuleSet, contracts: tuple[Contract | None, ...], side: int, hand_size: int
-) -> tuple[int, ...]:
-    """The points of ``side`` for 0..hand_size tricks under its contract
-    (cached per contract: a side's points depend on its own contract and tricks)."""
-    contract = contracts[side]
-    key = (rules.scoring, rules.players, len(contracts), contract, hand_size)
+def _shares(tricks: int, sides: int) -> list[int]:
+    """``tricks`` shared by ``sides`` sides as evenly as can be (the earlier ones first)."""
+    each, extra = divmod(tricks, sides) if sides else (0, 0)
+    return [each + (k < extra) for k in range(sides)]
+
+
+def points_table(view: PlayerView, outcome: BiddingOutcome) -> tuple[tuple[int, ...], ...]:
+    """Per side ``s``, its points for 0..hand size tricks: the scoring part's
+    answer for the deal's own context (deal index, dealer, hand size, trump)
+    and the bidding's ``outcome`` (every side's contract, announcements and
+    declarer), when ``s`` takes that many tricks and the other sides share the
+    rest as evenly as can be.  A side's points are read with every side's
+    tricks and contract, so a scoring that weighs one side's result against
+    another's is followed.  Remembered per rule set, deal (its index, dealer,
+    hand size, trump and what its opening showed) and outcome."""
+    ctx = lowlevel.deal_context(view)
+    key = (
+        view.rules.plan, outcome, ctx.deal_index, ctx.dealer, ctx.hand_size, ctx.trump, ctx.shown
+    )  # fmt: skip
     table = _TABLES.get(key)
     if table is None:
         if len(_TABLES) > 100_000:
             _TABLES.clear()
-        same = (contract,) * len(contracts)
-        table = _TABLES[key] = tuple(
-            R.deal_points(rules, same, (k,) * len(contracts), hand_size)[0]
-            for k in range(hand_size + 1)
-        )
+        h = ctx.hand_size
+        sides = len(ctx.teams)
+        rows = []
+        for s in range(sides):
+            row = []
+            for k in range(h + 1):
+                tricks = _shares(h - k, sides - 1)
+                tricks.insert(s, k)
+                row.append(R.deal_points(view, tricks, outcome)[s])
+            rows.append(tuple(row))
+        table = _TABLES[key] = tuple(rows)
     return table
-
-
-def _points(
-    rules: RuleSet, contracts: tuple[Contract | None, ...], side: int, tricks: int, hand_size: int
-) -> int:
-    return _table(rules, contracts, side, hand_size)[min(tricks, hand_size)]
 
 
 @attrs.frozen
@@ -365,7 +380,8 @@ def estimate(view: PlayerView, t: int | None = None) -> TrickEstimate:
     lead = 1.0 / len(teams)
     hand = R.hand_bits(view)
     unseen = unseen_bits(view, hand)
-    feats = features_of(hand, unseen, t, lead)
+    order = R.card_order(rules, t)
+    feats = features_of(hand, unseen, order, lead)
     pair, solo = row[4], row[6]
     side_lead = pair[1] * len(teams[R.side_of(rules, view.seat)])
     extra = lead * (1.0 - lead)
@@ -375,7 +391,7 @@ def estimate(view: PlayerView, t: int | None = None) -> TrickEstimate:
         side=min(float(h), max(0.0, _dot(solo, feats))),
         side_sigma=math.sqrt(row[7] ** 2 + solo[1] ** 2 * extra),
         mean_share=row[8],
-        sure=sure_tricks(hand, unseen, t, h),
+        sure=sure_tricks(hand, unseen, order, h),
     )
 
 
@@ -449,9 +465,10 @@ class HeuristicBot:
     def bidding_estimate(self, view: PlayerView) -> TrickEstimate:
         """The trick table's estimate of the view's hand for the bidding: under
         the deal's trump, or - when the declarer names trump later - under
-        the hand's best suit."""
+        the best for the hand of the trumps the trump part offers."""
         if R.trump_named_later(view):
-            return max((estimate(view, t) for t in range(4)), key=lambda e: (e.side, e.sure))
+            choices = R.trump_choices(view)
+            return max((estimate(view, t) for t in choices), key=lambda e: (e.side, e.sure))
         return estimate(view)
 
     def _call(self, view: PlayerView, moves: Sequence[Move]) -> Move:
@@ -559,14 +576,14 @@ class HeuristicBot:
         best: tuple[float, int] | None = None
         choice = moves[0]
         for i, move in enumerate(weighed):
-            contracts = R.contracts_if(view, move)
-            if contracts is None:
+            outcome = R.outcome_if(view, move)
+            if outcome is None:
                 # a throw-in scores nothing: a call worth as much that gets
                 # the deal played is preferred, so bots do not deal forever
                 value = -THROW_IN_PENALTY
             else:
                 value = 0.0
-                tables = [_table(rules, contracts, s, h) for s in range(sides)]
+                tables = points_table(view, outcome)
                 for k, p in enumerate(dist):
                     if p < 1e-4:
                         continue
@@ -601,8 +618,8 @@ class HeuristicBot:
         """What taking the current trick is worth to this seat's side (see
         the module docstring)."""
         rules = view.rules
-        contracts = view.contracts
-        if contracts is None:  # pragma: no cover - play follows the bidding
+        outcome = lowlevel.deal_context(view).outcome
+        if outcome is None:  # pragma: no cover - play follows the bidding
             return 1.0
         h = view.hand_size
         teams = R.teams(rules)
@@ -611,9 +628,10 @@ class HeuristicBot:
         remaining = view.hand_counts[view.seat]
         value = 0.0
         others = 0.0
+        tables = points_table(view, outcome)
         for s, team in enumerate(teams):
             have = sum(won[x] for x in team)
-            table = _table(rules, contracts, s, h)
+            table = tables[s]
             top = min(h, have + remaining)
             delta = (table[top] - table[min(h, have)]) / max(1, remaining)
             if s == my_side:
@@ -631,8 +649,10 @@ class HeuristicBot:
         rules = view.rules
         n = rules.players
         me = view.seat
-        t = R.trump_of(view)
-        tm = R.trump_mask(t)
+        order = R.order_of(view)
+        tm = order.trumps
+        above = order.above
+        strength = order.strength
         trick = R.trick_cards(view)
         unseen = R.deck_bits(rules) & ~(
             R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
@@ -642,33 +662,32 @@ class HeuristicBot:
         def cost(card: int) -> int:
             """How dear a card is to give up: trumps above plain cards, masters
             above the rest, high ranks above low."""
-            rank = card - 39 if card >= 52 else card % 13
-            c = rank
+            c = strength[card]
             if (1 << card) & tm:
                 c += 60
-            if not unseen & R.suit_cards(R.suit_of(card, t), t) & R.above(card):
+            if not unseen & above[card]:
                 c += 20
             return c
 
         cards = _cards(legal)
         if not trick:
-            return self._lead(view, legal, cards, value, unseen, cost)
+            return self._lead(view, order, legal, cards, value, unseen, cost)
         pos = len(trick)
         leader = view.leader
         later = [(leader + k) % n for k in range(pos + 1, n)]
         later_bits = 0
         for s in later:
             later_bits |= R.possible_bits(view, s)
-        beat = R.beaters(trick, t)
+        beat = order.beaters(trick)
         winners = [c for c in cards if (1 << c) & beat]
         if value <= 0:
             losers = [c for c in cards if not (1 << c) & beat]
             if losers:
                 return max(losers, key=cost)
             return max(cards, key=cost)
-        best_seat = (leader + R.winner(trick, t)) % n
+        best_seat = (leader + order.winner(trick)) % n
         partner_winning = best_seat != me and R.side_of(rules, best_seat) == R.side_of(rules, me)
-        safe = [c for c in winners if not R.beaters((*trick, c), t) & later_bits]
+        safe = [c for c in winners if not order.beaters((*trick, c)) & later_bits]
         if partner_winning:
             if not beat & later_bits:
                 return min(cards, key=cost)
@@ -684,6 +703,7 @@ class HeuristicBot:
     def _lead(
         self,
         view: PlayerView,
+        order: CardOrder,
         legal: int,
         cards: list[int],
         value: float,
@@ -693,43 +713,36 @@ class HeuristicBot:
         rules = view.rules
         n = rules.players
         me = view.seat
-        t = R.trump_of(view)
-        tm = R.trump_mask(t)
+        tm = order.trumps
+        above = order.above
+        suit_of = order.suit
         if value <= 0:
-            return min(
-                cards,
-                key=lambda c: (
-                    bool(not unseen & R.suit_cards(R.suit_of(c, t), t) & R.above(c)),
-                    cost(c),
-                ),
-            )
+            return min(cards, key=lambda c: (bool(not unseen & above[c]), cost(c)))
         opponents = [s for s in range(n) if R.side_of(rules, s) != R.side_of(rules, me)]
         opp_bits = {s: R.possible_bits(view, s) for s in opponents}
         opp_all = 0
         for bits in opp_bits.values():
             opp_all |= bits
-        masters = [c for c in cards if not unseen & R.suit_cards(R.suit_of(c, t), t) & R.above(c)]
+        masters = [c for c in cards if not unseen & above[c]]
         trump_masters = [c for c in masters if (1 << c) & tm]
         if trump_masters and opp_all & tm:
-            return max(trump_masters)
+            return max(trump_masters, key=order.strength.__getitem__)
         plain_masters = []
         for c in masters:
             if (1 << c) & tm:
                 continue
-            suit = R.suit_cards(c // 13, t)
+            suit = suit_of[c]
             ruffable = any(not bits & suit and bits & tm for bits in opp_bits.values())
             if not ruffable:
                 plain_masters.append(c)
         if plain_masters:
-            return max(
-                plain_masters, key=lambda c: -((legal & R.suit_cards(c // 13, t)).bit_count())
-            )
+            return max(plain_masters, key=lambda c: -((legal & suit_of[c]).bit_count()))
         if masters:
             return min(masters, key=cost)
         # lead low from the longest plain suit
         plain = [c for c in cards if not (1 << c) & tm]
         if plain:
-            longest = max(plain, key=lambda c: ((legal & R.suit_cards(c // 13, t)).bit_count(), -c))
-            suit = legal & R.suit_cards(longest // 13, t)
+            longest = max(plain, key=lambda c: ((legal & suit_of[c]).bit_count(), -c))
+            suit = legal & suit_of[longest]
             return min(_cards(suit), key=cost)
         return min(cards, key=cost)

@@ -175,10 +175,8 @@ def solver_value(state: GameState, seat: int) -> float:
     future = [0, 0]
     future[side] = best
     future[1 - side] = remaining - best
-    contracts = state.contracts
-    assert contracts is not None
     tricks = [have[s] + future[s] for s in range(2)]
-    points = R.deal_points(rules, contracts, tricks, state.hand_size)
+    points = R.deal_points(state, tricks)
     mine = R.side_of(rules, seat)
     return float(points[mine] - points[1 - mine])
 
@@ -257,16 +255,22 @@ class MonteCarloBot:
         return out
 
     def _distinct_cards(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
-        t = R.trump_of(view)
+        """The plays, taken in card order, less each that touches the one
+        before it: a card of the same suit of the card order, next above it
+        with no unseen card between (the plan's order, learned from the
+        ranking part; every play when its answers fit no order)."""
+        order = R.order_of(view)
+        if not order.standard:
+            return list(moves)
+        suit, above = order.suit, order.above
         gone = R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
         plays = sorted((m for m in moves if isinstance(m, Play)), key=lambda m: m.card.index)
         out: list[Move] = []
         prev = -1
         for m in plays:
             c = m.card.index
-            if prev >= 0 and R.suit_of(prev, t) == R.suit_of(c, t):
-                between = R.suit_cards(R.suit_of(c, t), t) & R.above(prev) & ~R.above(c - 1)
-                between &= ~(1 << c)
+            if prev >= 0 and suit[prev] == suit[c] and above[prev] >> c & 1:
+                between = above[prev] & ~above[c] & ~(1 << c)
                 if not between & ~gone:
                     prev = c
                     continue  # touching the previous card: equivalent

@@ -482,9 +482,7 @@ class PimcBot:
         side = R.side_of(rules, actor)
         have[side] += future
         have[1 - side] += remaining - future
-        contracts = state.contracts
-        assert contracts is not None
-        points = R.deal_points(rules, contracts, have, state.hand_size)
+        points = R.deal_points(state, have)
         mine = R.side_of(rules, seat)
         return float(points[mine] - points[1 - mine])
 

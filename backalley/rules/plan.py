@@ -37,6 +37,7 @@ from backalley.cardset import CardSet
 from backalley.errors import Reason, RuleSetError, SetupError
 from backalley.moves import PLAYS, Bid, BoardBid, Counter, Move, NameTrump, Pass, Play
 from backalley.rules.context import BiddingContext, DealContext
+from backalley.rules.order import CardOrder, learn
 from backalley.rules.protocols import Refusal
 from backalley.values import BiddingOutcome
 
@@ -191,6 +192,7 @@ class Plan:
         "_key",
         "_lead",
         "_nodes",
+        "_orders",
         "_plays",
         "_roots",
         "_runs",
@@ -238,6 +240,7 @@ class Plan:
         self._plays: dict[int, tuple[Play, ...]] = {}
         self._runs: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
         self._nodes = 0
+        self._orders: dict[Suit | None, CardOrder] = {}
 
     # ------------------------------------------------------------- checking
 
@@ -452,6 +455,24 @@ class Plan:
         """The position in a completed trick (0 = the lead) of the card that
         wins it (the ranking part's ``trick_winner``, checked)."""
         return self._winner(ctx, _cards(trick), 0)
+
+    def card_order(self, trump: Suit | None) -> CardOrder:
+        """The card order under ``trump`` that the tools plan with (which cards
+        are trumps, the suits, which card is higher, which cards would win a
+        trick): learned once from the ranking part's ``trick_winner``, each
+        answer checked as :meth:`trick_position` checks it, and remembered
+        (see :mod:`backalley.rules.order`, which says how it is checked and
+        what it falls back to)."""
+        found = self._orders.get(trump)
+        if found is None:
+            ctx = self.deal_context(0, 0, 1, trump=trump)  # trick_winner reads the trump alone
+
+            def win(trick: tuple[int, ...]) -> int:
+                return self._winner(ctx, _cards(trick), 0)
+
+            found = learn(trump, win, self.players, self.deck_cards, self.rules.ranking)
+            self._orders[trump] = found
+        return found
 
     def _bad_restrictions(self, trick: tuple[int, ...], found: object) -> RuleSetError:
         part = "follow" if trick else "lead"
