@@ -559,3 +559,183 @@ def test_an_end_rule_naming_no_side_is_refused_naming_the_method() -> None:
     over = lowlevel.playout(ba.new_game(short, seed=5), random.Random(5).choice)
     with pytest.raises(ba.RuleSetError, match=r"end: EndPolicyNoSide\.winner answered 7"):
         _ = over.winner
+
+
+# ------------------------------------------- the solver follows every override
+
+
+def _side_tricks(state: ba.GameState, seat: int, deals: int) -> int:
+    """The tricks the side of ``seat`` has taken in deal number ``deals`` so far."""
+    teams = state.rules.teams
+    side = next(team for team in teams if seat in team)
+    if len(state.deal_results) > deals:
+        return state.deal_results[deals].tricks[teams.index(side)]
+    return sum(state.tricks_won[s] for s in side)
+
+
+def _minimax(state: ba.GameState, seat: int) -> int:
+    """The remaining tricks of ``seat``'s side, every seat playing its best
+    (that side maximises, every other seat minimises): a plain exhaustive
+    search through the public engine alone (``legal_moves`` and ``apply``)."""
+    deals = len(state.deal_results)
+    side = next(team for team in state.rules.teams if seat in team)
+    base = _side_tricks(state, seat, deals)
+
+    def value(s: ba.GameState) -> int:
+        if len(s.deal_results) > deals:
+            return _side_tricks(s, seat, deals) - base
+        results = [value(s.apply(m)) for m in s.legal_moves()]
+        return max(results) if s.to_act in side else min(results)
+
+    return value(state)
+
+
+def _small_positions(rules: ba.RuleSet, count: int, size: int = 4) -> list[ba.GameState]:
+    """``count`` positions of ``size``-card deals of ``rules`` with at most
+    three tricks left (at a lead or inside a trick), after random calls and
+    plays of seeds 0, 1, 2, ..."""
+    rules = rules.replace(schedule=ba.rules.Schedule(hand_sizes=(size,)))
+    out: list[ba.GameState] = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        state = ba.new_game(rules, seed=seed)
+        while state.phase is not ba.Phase.PLAYING and not state.is_over:
+            state = state.apply(rng.choice(state.legal_moves()))
+        plays = rules.players * max(0, size - 3) + seed % (rules.players + 1)
+        for _ in range(plays):
+            state = state.apply(rng.choice(state.legal_moves()))
+        if state.phase is ba.Phase.PLAYING:
+            out.append(state)
+        seed += 1
+    return out
+
+
+def _solver_disagreements(positions: list[ba.GameState], solver: Any = None) -> list[str]:
+    """The positions (and moves) where ``solve`` or ``analyse`` (or those of
+    ``solver``, a :class:`~backalley.solver.Solver` kept across the
+    positions) differ from the minimax of the public engine; empty when the
+    solver agrees."""
+    from backalley.solver import analyse, solve
+
+    if solver is not None:
+        solve, analyse = solver.solve, solver.analyse
+    wrong: list[str] = []
+    for i, state in enumerate(positions):
+        seat = state.to_act
+        assert seat is not None
+        deals = len(state.deal_results)
+        expected = _minimax(state, seat)
+        if solve(state) != expected:
+            wrong.append(f"position {i}: solve {solve(state)}, minimax {expected}")
+        values = analyse(state)
+        assert list(values) == list(state.legal_moves())
+        for move, tricks in values.items():
+            child = state.apply(move)
+            gained = _side_tricks(child, seat, deals) - _side_tricks(state, seat, deals)
+            rest = _minimax(child, seat) if len(child.deal_results) == deals else 0
+            if tricks != gained + rest:
+                wrong.append(f"position {i}, {move}: analyse {tricks}, minimax {gained + rest}")
+    return wrong
+
+
+def _lowest_of_led_in_full_tricks(self: Any, trick: tuple[ba.Card, ...], trump: Any) -> int:
+    """A full trick (four cards) without a trump is won by the lowest card
+    of the suit led; any shorter trick as the parent ranks it."""
+    parent = ba.rules.JokersHigh.trick_winner(self, trick, trump)
+    if len(trick) < 4 or trick[parent] in self.trumps(trump):
+        return parent
+    led = self.suit_cards(trick[0], trump)
+    return min((i for i, c in enumerate(trick) if c in led), key=lambda i: trick[i].index)
+
+
+def _second_best_from_three_cards(self: Any, trick: tuple[ba.Card, ...], trump: Any) -> int:
+    """A trick of three cards or more is won by its second-best card (by the
+    parent's own ranking: the better of the others when the best is taken
+    away); two-card tricks as the parent ranks them."""
+    parent = ba.rules.JokersHigh.trick_winner(self, trick, trump)
+    if len(trick) < 3:
+        return parent
+    rest = trick[:parent] + trick[parent + 1 :]
+    second = ba.rules.JokersHigh.trick_winner(self, rest, trump)
+    return second if second < parent else second + 1
+
+
+@pytest.mark.parametrize(
+    ("name", "winner"),
+    [
+        ("FullTrickLow", _lowest_of_led_in_full_tricks),
+        ("SecondBest", _second_best_from_three_cards),
+    ],
+)
+def test_the_solver_follows_a_ranking_that_differs_only_in_longer_tricks(
+    name: str, winner: Callable[..., int]
+) -> None:
+    """A registered ``JokersHigh`` subclass whose trick winner agrees with
+    the parent's on every two-card trick (all the solver's pair probes see)
+    and differs in tricks of four cards, or of three cards or more: ``solve``
+    and ``analyse`` equal the public engine's minimax in a dozen positions."""
+    sub = _subclass(ba.rules.JokersHigh, name, "trick_winner", winner)
+    rules = ba.variants.GAMERULES.replace(ranking=sub())
+    assert _solver_disagreements(_small_positions(rules, 12)) == []
+
+
+def _free_late(self: Any, ctx: Any, seat: int, hand: Any, trick: Any, leader: int) -> Any:
+    """In the deal's last two tricks any card may be played; before them,
+    the parent's rule."""
+    if len(ctx.played) >= ctx.players * (ctx.hand_size - 2):
+        return ()
+    return ba.rules.FollowPolicy.restrictions(self, ctx, seat, hand, trick, leader)
+
+
+def test_the_solver_follows_a_follow_rule_that_differs_only_late_in_the_deal() -> None:
+    """A registered ``FollowPolicy`` subclass under which following is free
+    in the last two tricks of a deal (and the parent's rule before): the
+    solver agrees with the public engine's minimax in a dozen positions."""
+    sub = _subclass(ba.rules.FollowPolicy, "FreeLate", "restrictions", _free_late)
+    rules = ba.variants.GAMERULES.replace(follow=sub())
+    assert _solver_disagreements(_small_positions(rules, 12)) == []
+
+
+@pytest.mark.parametrize(
+    ("part", "cls", "name", "method", "body"),
+    [
+        ("ranking", ba.rules.JokersHigh, "FullTrickLowLive", "trick_winner",
+         _lowest_of_led_in_full_tricks),
+        ("ranking", ba.rules.JokersHigh, "SecondBestLive", "trick_winner",
+         _second_best_from_three_cards),
+        ("follow", ba.rules.FollowPolicy, "FreeLateLive", "restrictions", _free_late),
+    ],
+)  # fmt: skip
+def test_the_search_refutes_what_its_plan_derived_and_starts_again(
+    part: str, cls: type, name: str, method: str, body: Callable[..., Any]
+) -> None:
+    """With the plan's own checks left out (no full tricks sampled, no probe
+    late in the deal), the plan keeps its card order and compulsory
+    following; the search then meets a trick winner, or a legal set, that
+    contradicts them, makes the plan plain and starts again: the answers
+    still equal the minimax, also from one Solver kept across positions."""
+    from backalley.solver import Solver, _plan
+
+    if not str(_plan.__file__).endswith(".py"):
+        pytest.skip("the compiled build: the checks are patched in the pure-Python solver")
+    from backalley.solver import _search
+
+    sub = _subclass(cls, name, method, body)
+    rules = ba.variants.GAMERULES.replace(**{part: sub()})
+    refuted: list[bool] = []
+    original = _search.refute
+
+    def spy(plan: Any, order: bool) -> None:
+        refuted.append(order)
+        original(plan, order)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_plan, "_full_tricks", lambda groups, trump_group, n: [])
+        patch.setattr(_plan, "_before", lambda rules, cards, used, k: -1)
+        patch.setattr(_search, "refute", spy)
+        positions = _small_positions(rules, 12)
+        assert _solver_disagreements(positions, Solver()) == []
+        assert _solver_disagreements(positions) == []
+    assert refuted, "no search met the override"
+    assert all(refuted) == (part == "ranking")  # the card order, or the deal's following

@@ -4,11 +4,20 @@ A :class:`Context` is built for one search (one root position, one
 maximising side) from the rule set's plan (:mod:`backalley.solver._plan`):
 the number of seats, which of them are on the maximising side, the groups
 of cards and their strengths, the trump group, the cards special on the lead
-and those whose plays read the history.  Its :meth:`Context.legal` asks the
-rule set for the legal plays of a hand (through :mod:`backalley.solver._rules`)
-and remembers them in the :class:`~backalley.solver._table.Table` the search
-uses, so a :class:`~backalley.solver.Solver` that keeps its table keeps
-those answers too.
+and those whose plays read the history.  It asks the rule set (through
+:mod:`backalley.solver._rules`, the rule set's plan) every answer the
+search needs and remembers them in the
+:class:`~backalley.solver._table.Table` the search uses, so a
+:class:`~backalley.solver.Solver` that keeps its table keeps those answers
+too:
+
+- :attr:`Context.legal` (and :attr:`Context.legal_at`): the legal plays of
+  a hand (the lead and follow parts' restrictions);
+- :attr:`Context.winner`: the winner of a full trick (the ranking part's
+  ``trick_winner``), by the trick;
+- :attr:`Context.breaks`: whether a full trick breaks trump (the lead
+  part's ``breaks_trump``), by the trick and the cards played before it,
+  asked with the deal's real context at that trick.
 
 The bounds, the move ordering and the table of the search
 (:mod:`~backalley.solver._bounds`, :mod:`~backalley.solver._order`,
@@ -22,7 +31,7 @@ from collections.abc import Callable
 
 from backalley.rules.context import DealContext
 from backalley.solver import _rules
-from backalley.solver._plan import Plan
+from backalley.solver._plan import Plan, Refuted
 from backalley.solver._table import MEMO_LIMIT, Table
 
 __all__ = ["Context"]
@@ -34,9 +43,11 @@ class Context:
     __slots__ = (
         "bidders",
         "bits",
+        "breaks",
         "exact",
         "fast",
         "follows",
+        "free",
         "free_of",
         "gmasks",
         "group",
@@ -57,6 +68,7 @@ class Context:
         "tgroup",
         "tmask",
         "trump",
+        "winner",
     )
 
     def __init__(
@@ -95,8 +107,12 @@ class Context:
         for c in position.trick:
             rem |= 1 << c
         self.rem_root = rem
-        self.legal, self.legal_at = self._make_legal()
         free: dict[tuple[int, bool], bool] = {}
+        self.free = free
+        """The plan's claims that following a group is free, by (group,
+        trump broken), as the search's shortcuts have asked them."""
+        self.legal, self.legal_at = self._make_legal()
+        self.winner, self.breaks = self._make_trick_end()
 
         def free_of(g: int, broken: bool) -> bool:
             """The plan's :meth:`~backalley.solver._plan.Plan.free_follow`, remembered."""
@@ -121,6 +137,13 @@ class Context:
         # the deal's context for each set of cards played before a trick and
         # trump broken or not (every position of a trick's subtree shares one)
         contexts: dict[tuple[int, bool], DealContext] = {}
+        # what the shortcuts take from the plan about following, checked
+        # against every legal set the rule set answers to a following seat
+        plan = self.plan
+        checking = self.follows
+        group, gmasks = self.group, self.gmasks
+        unfree = self.lspecial | self.hmask
+        free = self.free
 
         def ask(
             hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, played: int
@@ -131,7 +154,22 @@ class Context:
                 if len(contexts) >= 4096:
                     contexts.clear()
                 ctx = contexts[key] = _rules.context(rules, trump, played, broken)
-            return legal_in(rules, ctx, hand, trick, broken, seat, leader)
+            cards = legal_in(rules, ctx, hand, trick, broken, seat, leader)
+            if checking and trick:
+                lead = trick[0]
+                g = group[lead]
+                held = hand & gmasks[g]
+                if held and cards & ~held:
+                    raise Refuted(plan, False, "a seat holding the group led may play another")
+                if (
+                    played
+                    and not history
+                    and not unfree >> lead & 1
+                    and free.get((g, broken))
+                    and cards != (held or hand)
+                ):
+                    raise Refuted(plan, False, "following the group led is not free")
+            return cards
 
         def legal_of(
             hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, rem: int
@@ -174,3 +212,41 @@ class Context:
             return cards
 
         return legal_of, legal_at
+
+    def _make_trick_end(
+        self,
+    ) -> tuple[Callable[[tuple[int, ...]], int], Callable[[tuple[int, ...], int], bool]]:
+        rules, trump = self.rules, self.trump
+        table = self.table
+        winners = table.winners
+        breaks_memo = table.breaks
+        ask_winner = _rules.trick_winner
+        ask_breaks = _rules.breaks_trump
+
+        def winner(trick: tuple[int, ...]) -> int:
+            """The position in the full ``trick`` of the card that wins it:
+            the ranking part's ``trick_winner`` (given the trick and the
+            trump), remembered by the trick."""
+            at = winners.get(trick, -1)
+            if at < 0:
+                at = ask_winner(rules, trick, trump)
+                if len(winners) >= MEMO_LIMIT:
+                    winners.clear()
+                winners[trick] = at
+            return at
+
+        def breaks(trick: tuple[int, ...], played: int) -> bool:
+            """Whether the full ``trick`` breaks trump, ``played`` (a bit set)
+            having been played to the deal's earlier tricks: the lead part's
+            ``breaks_trump``, asked (while trump is not broken, as the engine
+            asks it) with the deal's context at that trick, and remembered."""
+            key = (trick, played)
+            found = breaks_memo.get(key)
+            if found is None:
+                found = ask_breaks(rules, trick, trump, played)
+                if len(breaks_memo) >= MEMO_LIMIT:
+                    breaks_memo.clear()
+                breaks_memo[key] = found
+            return found
+
+        return winner, breaks

@@ -1,19 +1,44 @@
-"""What the solver learns about a rule set's card play, once per (rules, trump).
+"""What the solver learns about a rule set's card play, and how it checks it.
 
-Nothing here knows a card order: it is read off the rule set's own trick
-winner (through :mod:`backalley.solver._rules`) by playing every pair of
-cards of the deck against each other, in both orders.
+Nothing here knows a card order or a rule of play: everything is read off
+the rule set's own answers (through :mod:`backalley.solver._rules`, which
+asks the rule set's plan).
+
+The card order (an :class:`Order`, once per rule set and effective trump:
+the ranking part's ``trick_winner`` is given a trick and the trump alone,
+so what it answers holds in every deal of the rule set):
 
 - Card ``a`` *dominates* ``b`` when ``a`` wins the two-card trick whether it
-  is led or played second.  Two cards are *ordered* when one dominates the
-  other (cards of one suit, or a trump against a plain card); cards of two
-  plain suits are not (the card led wins).
+  is led or played second (every pair of cards of the deck is asked, in
+  both orders).  Two cards are *ordered* when one dominates the other
+  (cards of one suit, or a trump against a plain card); cards of two plain
+  suits are not (the card led wins).
 - Cards fall into *groups* (the suits as far as winning goes): ``a`` and ``b``
   are in one group when they are ordered and every third card is ordered
   with both or with neither of them.  Within a group domination must be a
   strict total order: a card's *strength* is how many of its group it beats.
 - The *trump group* is the group whose every card dominates every card
   outside it (there is none in a deal without trumps and without jokers).
+- The order *predicts* a trick's winner: its strongest trump, else the
+  strongest card of the group led.  Two-card tricks alone cannot tell that
+  this holds for the tricks the play completes (three cards or more), so
+  the prediction is *checked* on a sample of full tricks
+  (:func:`_full_tricks`: every card at every place among its group's
+  neighbours, its lowest and highest cards, with a discard, a ruff or an
+  overruff; and tricks drawn at random from the deck, from two groups and
+  from one), each asked of the ranking part.  Any disagreement and the
+  order is not used (:attr:`Order.standard` false).  The search checks it
+  again at every trick it completes, whose winner it always asks of the
+  rule set (remembered): a disagreement there *refutes* the order
+  (:func:`refute`), and the search starts again without it.
+
+What the deal's legal plays allow (a :class:`Plan`, once per rule set with
+the deal's context and trump; each found by asking the lead and follow
+parts about chosen hands, in a trick early in the deal and in the deal's
+last tricks, with as many cards played before as a real deal has then):
+
+- Following is *compulsory* (``follows``) when a player holding a card of
+  the group led must play one.
 - A card is *special on the lead* when leading it restricts the following
   seats otherwise than leading the other cards of its group (a led joker
   that forces the highest or lowest trump): such a card is never one move
@@ -31,28 +56,152 @@ cards of the deck against each other, in both orders.
   the table's entries compare which of them remain and who holds each (so
   positions that differ in the cards of those groups already played are
   never one entry).
+- Following a group is *free* (:meth:`Plan.free_follow`) when a seat
+  holding it may play any card of it and a seat void in it any card.
 
-When all of that holds (``standard``), the solver computes trick winners
-with the rule "the strongest trump played, else the strongest card of the
-group led" and uses its fast techniques (rank equivalence, relative ranks in
-the transposition table, quick tricks).  When it does not hold, the solver
-still gives exact answers, by asking the rule set's trick winner for every
-trick and searching without those shortcuts.
+When all of that holds (``standard``), the solver uses its fast techniques
+(rank equivalence, relative ranks in the transposition table, quick
+tricks), and checks at every trick what it can see of their grounds: the
+winner of every completed trick against the order's prediction, and each
+legal set answered to a seat following against ``follows`` and the free
+groups.  When a check fails (:class:`Refuted`), the plan is made plain
+(:func:`refute`) and the search starts again.  A plain plan still gives
+exact answers: the search asks the rule set for every trick winner and
+searches without those shortcuts.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import random
 
+from backalley.rules.ruleset import RuleSet
 from backalley.solver import _rules
 from backalley.solver._rules import DealRules
 
-__all__ = ["Plan", "plan_for"]
+__all__ = ["Order", "Plan", "Refuted", "order_for", "plan_for", "predict", "refute"]
+
+ORDERS_LIMIT = 64
+"""The most card orders (rule set and trump) remembered; the memo starts afresh beyond."""
+
+SAMPLE_SEED = 20261204
+"""The seed of the full tricks drawn at random to check an order (a fixed
+seed: the same checks on every run)."""
+
+
+class Refuted(Exception):
+    """Raised by a search when the rule set's answer at a trick contradicts
+    what its plan derived (the card order's prediction of the winner, or
+    what following allows): the plan is made plain (:func:`refute`) and the
+    search starts again."""
+
+    def __init__(self, plan: Plan, order: bool, why: str) -> None:
+        super().__init__(why)
+        self.plan = plan
+        self.order = order
+        """Whether the card order was refuted (a trick winner), not only the
+        deal's legal plays."""
+
+
+class Order:
+    """The card order read off the ranking part's trick winner, for one rule
+    set and one effective trump (see the module's description).
+
+    ``groups`` (each in ascending strength) is ``None`` when two-card tricks
+    do not fit the model; ``standard`` when they do, with at most one trump
+    group, and the checked full tricks agree with :func:`predict`;
+    ``refuted`` once a search met a trick the order mispredicts.
+    """
+
+    __slots__ = (
+        "checked",
+        "group",
+        "group_masks",
+        "groups",
+        "monotone",
+        "refuted",
+        "standard",
+        "strength",
+        "trump_group",
+        "trump_mask",
+    )
+
+    def __init__(self, rules: DealRules, trump: int) -> None:
+        cards = _rules.deck_indices(rules)
+        self.group = [-1] * 54
+        self.strength = [0] * 54
+        self.group_masks: list[int] = []
+        self.trump_group = -1
+        self.trump_mask = 0
+        self.standard = False
+        self.monotone = False
+        self.refuted = False
+        self.checked = 0
+        """How many full tricks were asked to check the order."""
+        groups = _groups(rules, trump, cards)
+        self.groups = groups
+        if groups is None:
+            return
+        for g, members in enumerate(groups):
+            mask = 0
+            for rank, card in enumerate(members):
+                self.group[card] = g
+                self.strength[card] = rank
+                mask |= 1 << card
+            self.group_masks.append(mask)
+        trumps = [
+            g for g, members in enumerate(groups) if _dominates_all(rules, trump, members, cards)
+        ]
+        if len(trumps) > 1:
+            return
+        if trumps:
+            self.trump_group = trumps[0]
+            self.trump_mask = self.group_masks[trumps[0]]
+        players = len(_rules.seat_teams(rules))
+        tricks = _full_tricks(groups, self.trump_group, players)
+        self.checked = len(tricks)
+        for trick in tricks:
+            if _rules.trick_winner(rules, trick, trump) != predict(self, trick):
+                return  # a full trick the order mispredicts: the order is not used
+        self.standard = True
+        self.monotone = all(list(members) == sorted(members) for members in groups)
+
+
+def predict(order: Order, trick: tuple[int, ...]) -> int:
+    """The position in ``trick`` of the card the order says wins it: the
+    strongest of the trump group, else the strongest of the group led."""
+    group, strength, tgroup = order.group, order.strength, order.trump_group
+    at = 0
+    w = trick[0]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        gc, gw = group[c], group[w]
+        if (strength[c] > strength[w]) if gc == gw else gc == tgroup:
+            at, w = i, c
+    return at
+
+
+_orders: dict[tuple[RuleSet, int], Order] = {}
+
+
+def order_for(rules: DealRules, trump: int) -> Order:
+    """The (remembered) card order of ``rules``' rule set with effective
+    trump ``trump``.  The ranking part's ``trick_winner`` is given a trick
+    and the trump alone, so one order serves every deal of the rule set."""
+    key = (rules.rules, trump)
+    order = _orders.get(key)
+    if order is None:
+        order = Order(rules, trump)
+        if len(_orders) >= ORDERS_LIMIT:
+            _orders.clear()
+        _orders[key] = order
+    return order
 
 
 class Plan:
-    """The tables derived for one rule set and one effective trump."""
+    """The tables derived for one rule set with its deal's context and one
+    effective trump: the card order's (:class:`Order`) and the deal's play's."""
 
     __slots__ = (
         "_cards",
@@ -67,6 +216,7 @@ class Plan:
         "history_mask",
         "lead_special",
         "monotone",
+        "order",
         "standard",
         "strength",
         "trump_group",
@@ -75,13 +225,13 @@ class Plan:
 
     def __init__(self, rules: DealRules, trump: int) -> None:
         cards = _rules.deck_indices(rules)
-        group = [-1] * 54
-        strength = [0] * 54
-        self.group = group
-        self.strength = strength
-        self.group_masks: list[int] = []
-        self.trump_group = -1
-        self.trump_mask = 0
+        order = order_for(rules, trump)
+        self.order = order
+        self.group = order.group
+        self.strength = order.strength
+        self.group_masks: list[int] = order.group_masks
+        self.trump_group = order.trump_group
+        self.trump_mask = order.trump_mask
         self.lead_special = 0
         self.standard = False
         self.monotone = False
@@ -93,28 +243,15 @@ class Plan:
         self._free: dict[int, bool] = {}
         self.history = True  # until the probe below says otherwise
         self.history_mask = 0
-        groups = _groups(rules, trump, cards)
+        groups = order.groups
         if groups is None:
             return
         self.history_mask = _reads_history(rules, trump, cards, groups)
         self.history = bool(self.history_mask)
-        for g, members in enumerate(groups):
-            mask = 0
-            for rank, card in enumerate(members):
-                group[card] = g
-                strength[card] = rank
-                mask |= 1 << card
-            self.group_masks.append(mask)
-        trumps = [
-            g for g, members in enumerate(groups) if _dominates_all(rules, trump, members, cards)
-        ]
-        if len(trumps) > 1:
+        if not order.standard or order.refuted:
             return
-        if trumps:
-            self.trump_group = trumps[0]
-            self.trump_mask = self.group_masks[trumps[0]]
         self.standard = True
-        self.monotone = all(list(members) == sorted(members) for members in groups)
+        self.monotone = order.monotone
         self.follows = _must_follow(rules, trump, groups, self.trump_group)
         self.lead_special = _lead_special(rules, trump, cards, groups, self.trump_group)
         self._groups = groups
@@ -134,6 +271,21 @@ class Plan:
             )
             self._free[key] = known
         return known
+
+
+def refute(plan: Plan, order: bool) -> None:
+    """Make ``plan`` plain after a search met an answer of the rule set that
+    contradicts it (``order``: a trick winner the card order mispredicts,
+    which refutes the order for every deal of the rule set; else a legal
+    set, which refutes this deal's plan).  Every later search of the rule
+    set (``order``) or of the deal asks every trick winner and uses no
+    shortcut."""
+    if order:
+        plan.order.refuted = True
+    plan.standard = False
+    plan.monotone = False
+    plan.follows = False
+    plan._free.clear()
 
 
 def _winner(rules: DealRules, trump: int, a: int, b: int) -> int:
@@ -197,6 +349,63 @@ def _groups(rules: DealRules, trump: int, cards: tuple[int, ...]) -> list[list[i
     return out
 
 
+def _full_tricks(groups: list[list[int]], trump_group: int, n: int) -> list[tuple[int, ...]]:
+    """The full tricks (``n`` cards) on which an order read off two-card
+    tricks is checked (none for two seats: the pairs were every trick).
+
+    Every card at every place of a trick, the other cards its group's
+    nearest neighbours, its group's lowest or highest cards, or neighbours
+    with a discard of another plain group, a ruff with the lowest or the
+    highest trump, or an overruff (each in two orders; a group too small is
+    filled with other groups' lowest cards); then tricks drawn at random
+    (seed :data:`SAMPLE_SEED`) from the whole deck, from the cards of two
+    groups and from one group."""
+    if n < 3:
+        return []
+    deck = [c for members in groups for c in members]
+    if len(deck) < n:
+        return []
+    plain = [m for g, m in enumerate(groups) if g != trump_group]
+    trumps = groups[trump_group] if trump_group >= 0 else []
+    spare = [m[0] for m in plain] + [m[-1] for m in plain] + deck
+    found: dict[tuple[int, ...], None] = {}
+    for g, members in enumerate(groups):
+        discard = next((m[0] for h, m in enumerate(groups) if h != g and h != trump_group), -1)
+        for i, x in enumerate(members):
+            others = members[:i] + members[i + 1 :]
+            near = sorted(others, key=lambda m: abs(members.index(m) - i))
+            base = near[: n - 2]
+            fills = [near[: n - 1], others[: n - 1], others[-(n - 1) :]]
+            if discard >= 0:
+                fills.append([*base, discard])
+            if trumps and g != trump_group:
+                fills += [[*base, trumps[0]], [*base, trumps[-1]]]
+                fills.append([*near[: n - 3], trumps[0], trumps[-1]])
+            for fill in fills:
+                fill = [c for c in fill if c != x]
+                for c in spare:
+                    if len(fill) >= n - 1:
+                        break
+                    if c != x and c not in fill:
+                        fill.append(c)
+                for seq in (fill, fill[::-1]):
+                    for at in range(n):
+                        trick = seq[:at]
+                        trick.append(x)
+                        trick += seq[at:]
+                        found[tuple(trick)] = None
+    rng = random.Random(SAMPLE_SEED)
+    for _ in range(1000):
+        found[tuple(rng.sample(deck, n))] = None
+    pairs = [a + b for a, b in itertools.combinations(groups, 2) if len(a) + len(b) >= n]
+    singles = [m for m in groups if len(m) >= n]
+    for _ in range(1000 if pairs else 0):
+        found[tuple(rng.sample(rng.choice(pairs), n))] = None
+    for _ in range(500 if singles else 0):
+        found[tuple(rng.sample(rng.choice(singles), n))] = None
+    return list(found)
+
+
 def _same_signature(ordered: list[list[bool]], i: int, j: int) -> bool:
     row_i, row_j = ordered[i], ordered[j]
     return all(row_i[k] == row_j[k] for k in range(len(row_i)) if k != i and k != j)
@@ -216,21 +425,62 @@ def _dominates_all(
     )
 
 
+def _before(rules: DealRules, cards: tuple[int, ...], used: int, k: int) -> int:
+    """Cards played before a trick late in the deal, at which each hand
+    still to play holds ``k`` cards: as many as the deal's hand size makes
+    (a card a seat for each trick played), the highest cards of the deck
+    outside ``used``; -1 when the deal's hands are shorter than ``k``."""
+    need = len(_rules.seat_teams(rules)) * (rules.ctx.hand_size - k)
+    if need < 0:
+        return -1
+    out = 0
+    for c in reversed(cards):
+        if not need:
+            break
+        if not used >> c & 1:
+            out |= 1 << c
+            need -= 1
+    return -1 if need else out
+
+
 def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_group: int) -> bool:
-    """Whether a player holding a card of the group led must play one (checked
-    on a hand with a card of the group, a trump and a card of another group)."""
+    """Whether a player holding a card of the group led must play one.
+
+    Checked early in the deal (nothing played before; a hand with a card of
+    the group, a trump and a card of each other group) and in the deal's
+    last tricks (a hand of two or three cards: the card of the group, a
+    trump, a card of another group; as many cards played before as a deal
+    of the rule set's hand size has then)."""
+    cards = _rules.deck_indices(rules)
     for g, members in enumerate(groups):
         if len(members) < 2:
             continue
         led, held = members[0], members[-1]
         hand = 1 << held
+        rest: list[int] = []
+        if trump_group >= 0 and trump_group != g:
+            rest.append(groups[trump_group][0])
         for h, others in enumerate(groups):
             if h != g:
                 hand |= 1 << others[0]
-        for seat, leader in ((1, 0), (0, 1)):
-            allowed = _rules.legal_mask(rules, hand, (led,), trump, True, seat, leader, frozenset())
-            if allowed != 1 << held:
-                return False
+                if h != trump_group:
+                    rest.append(others[0])
+        stages = [(hand, 0)]
+        for k in (2, 3):
+            small = 1 << held
+            for c in rest[: k - 1]:
+                small |= 1 << c
+            if small.bit_count() == k:
+                played = _before(rules, cards, small | 1 << led, k)
+                if played >= 0:
+                    stages.append((small, played))
+        for held_cards, played in stages:
+            for seat, leader in ((1, 0), (0, 1)):
+                allowed = _rules.legal_mask(
+                    rules, held_cards, (led,), trump, True, seat, leader, frozenset(), played
+                )
+                if allowed != 1 << held:
+                    return False
     return True
 
 
@@ -342,9 +592,12 @@ def _free_follow(
     """See :meth:`Plan.free_follow`: the group's lowest, middle and highest
     ordinary cards led, each following seat asked with the cards before it
     low cards of another group, high cards of the group led, or a trump
-    then low cards; with a hand holding every other card, and with one
-    void in the group led; after a first trick (one card of another group
-    played before)."""
+    then low cards; early in the deal (after a first trick: one card of
+    another group played before) with a hand holding every other card and
+    with one void in the group led; and in the deal's last tricks (as many
+    cards played before as the deal's hand size makes then) with hands of
+    two and three cards, holding the group (its high cards, then a trump or
+    a low card of another group) or void in it."""
     members = [c for c in groups[g] if not plan.lead_special >> c & 1]
     if not members:
         return False
@@ -362,6 +615,9 @@ def _free_follow(
     for c in cards:
         deck |= 1 << c
     none = frozenset[int]()
+    # the cards a short hand holds besides the group: a trump, then low cards of other groups
+    besides = [groups[tg][0]] if tg >= 0 and g != tg else []
+    besides += [groups[h][0] for h in plain] + [groups[h][-1] for h in plain]
     for lead in {members[0], members[len(members) // 2], members[-1]}:
         for pos in range(1, seats):
             need = pos - 1
@@ -389,10 +645,36 @@ def _free_follow(
                 allowed = _rules.legal_mask(rules, void, trick, trump, broken, pos, 0, none, played)
                 if void and allowed != void:
                     return False
+                on_table = used ^ played
+                mine = [c for c in reversed(groups[g]) if not on_table >> c & 1]
+                other = [c for c in besides if not on_table >> c & 1]
+                for k in (2, 3):
+                    for hand_cards in (mine[: k - 1] + other, other):
+                        short = 0
+                        for c in hand_cards[:k]:
+                            short |= 1 << c
+                        if short.bit_count() != k:
+                            continue
+                        late = _before(rules, cards, on_table | short, k)
+                        if late < 0:
+                            continue
+                        allowed = _rules.legal_mask(
+                            rules, short, trick, trump, broken, pos, 0, none, late
+                        )
+                        if allowed != (short & gm or short):
+                            return False
     return True
 
 
 @functools.lru_cache(maxsize=64)
-def plan_for(rules: DealRules, trump: int) -> Plan:
-    """The (cached) plan of ``rules`` with effective trump ``trump``."""
+def _plan_of(rules: DealRules, trump: int) -> Plan:
     return Plan(rules, trump)
+
+
+def plan_for(rules: DealRules, trump: int) -> Plan:
+    """The (cached) plan of ``rules`` with effective trump ``trump``: made
+    plain (:func:`refute`) when its card order was refuted since it was made."""
+    plan = _plan_of(rules, trump)
+    if plan.standard and plan.order.refuted:
+        refute(plan, True)
+    return plan

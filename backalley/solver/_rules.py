@@ -110,9 +110,11 @@ def trick_winner(rules: DealRules, trick: Sequence[int], trump: int) -> int:
     return rules.rules.plan.trick_position(_ctx(rules, trump), tuple(trick))
 
 
-def breaks_trump(rules: DealRules, trick: Sequence[int], trump: int) -> bool:
-    """Whether the completed ``trick`` breaks trump for the rest of the deal."""
-    return rules.rules.plan.breaks_trump(_ctx(rules, trump), tuple(trick))
+def breaks_trump(rules: DealRules, trick: Sequence[int], trump: int, played: int = 0) -> bool:
+    """Whether the completed ``trick`` breaks trump for the rest of the deal,
+    ``played`` (a bit set) having been played to the deal's earlier tricks
+    and trump not broken by them (the engine asks only then)."""
+    return rules.rules.plan.breaks_trump(_ctx(rules, trump, played), tuple(trick))
 
 
 def deck_indices(rules: DealRules) -> tuple[int, ...]:
@@ -146,7 +148,7 @@ def position(state: GameState) -> Position | None:
     ctx = lowlevel.deal_context(state)
     played = int(ctx.played)
     if played or ctx.broken:  # the deal's context, the same for every position of the deal
-        ctx = ctx._replace(played=CardSet(), broken=False)
+        ctx = ctx._replace(played=CardSet(), broken=False, played_by=())
     return Position(
         DealRules(state.rules, ctx),
         tuple(lowlevel.hand_bits(state, s) for s in range(state.players)),

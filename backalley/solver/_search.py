@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from backalley.cards import CARDS
 from backalley.solver import _rules
 from backalley.solver._bounds import (
     make_cash_after,
@@ -45,7 +46,7 @@ from backalley.solver._bounds import (
 from backalley.solver._context import Context
 from backalley.solver._limits import Budget
 from backalley.solver._order import make_order
-from backalley.solver._plan import plan_for
+from backalley.solver._plan import Plan, Refuted, plan_for, predict, refute
 from backalley.solver._table import Table, holding, kept, store
 
 __all__ = ["Search"]
@@ -73,7 +74,6 @@ class Search:
         budget: Budget | None = None,
     ) -> None:
         rules = position.rules
-        plan = plan_for(rules, position.trump)
         teams = _rules.seat_teams(rules)
         self.position = position
         self.players = len(teams)
@@ -83,10 +83,35 @@ class Search:
         self.lower = 0
         self.upper = 0
         """The bounds proved so far by :meth:`value` (for a limit's report)."""
-        ctx = Context(position, plan, self.is_max, self.table)
+        self.plan: Plan
         self.test: Test
         self.guess: Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int]
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Ask for the plan of the position's rules and trump, and make the
+        search's functions for it.  A table filled with another plan (the
+        same rules before a refutation made their plan plain) is emptied:
+        its entries may rest on what was refuted."""
+        position = self.position
+        plan = plan_for(position.rules, position.trump)
+        self.plan = plan
+        table = self.table
+        mode = plan.standard
+        if table.mode is not mode:
+            if table.mode is not None:
+                table.clear()
+            table.mode = mode
+        ctx = Context(position, plan, self.is_max, table)
         self.test, self.guess = _make_test(ctx, self.budget)
+
+    def _refuted(self, error: Refuted) -> None:
+        """The rule set answered something the plan's shortcuts contradict:
+        make the plan plain, forget what the table learnt with it, and make
+        the search's functions again (the caller starts its question over)."""
+        refute(error.plan, error.order)
+        self.table.clear()
+        self._prepare()
 
     @property
     def nodes(self) -> int:
@@ -116,6 +141,20 @@ class Search:
         """The side's tricks among the remaining ones (the current trick
         included); ``base`` tricks are added to the bounds it reports in
         :attr:`lower` and :attr:`upper` as it goes."""
+        while True:
+            try:
+                return self._value(hands, leader, broken, trick, base)
+            except Refuted as error:
+                self._refuted(error)
+
+    def _value(
+        self,
+        hands: tuple[int, ...],
+        leader: int,
+        broken: bool,
+        trick: tuple[int, ...],
+        base: int,
+    ) -> int:
         n = self.players
         left = hands[(leader + len(trick)) % n].bit_count()
         lo, hi = 0, left
@@ -137,6 +176,15 @@ class Search:
         self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...], card: int
     ) -> int:
         """The side's tricks among the remaining ones once ``card`` is played now."""
+        while True:
+            try:
+                return self._after(hands, leader, broken, trick, card)
+            except Refuted as error:
+                self._refuted(error)
+
+    def _after(
+        self, hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...], card: int
+    ) -> int:
         n = self.players
         seat = (leader + len(trick)) % n
         left = hands[seat].bit_count()
@@ -145,16 +193,26 @@ class Search:
         hands = tuple(new)
         trick = (*trick, card)
         if len(trick) < n:
-            return self.value(hands, leader, broken, trick)
+            return self._value(hands, leader, broken, trick, 0)
         position = self.position
         rules, trump = position.rules, position.trump
-        winner = (leader + _rules.trick_winner(rules, trick, trump)) % n
-        broken = broken or _rules.breaks_trump(rules, trick, trump)
+        plan = self.plan
+        at = _rules.trick_winner(rules, trick, trump)
+        if plan.standard and at != predict(plan.order, trick):
+            raise Refuted(plan, True, _mispredicted(trick, at))
+        winner = (leader + at) % n
+        broken = broken or _rules.breaks_trump(rules, trick, trump, position.played)
         won = 1 if self.is_max[winner] else 0
         self.lower = self.upper = won
         if left == 1:
             return won
-        return won + self.value(hands, winner, broken, (), won)
+        return won + self._value(hands, winner, broken, (), won)
+
+
+def _mispredicted(trick: tuple[int, ...], at: int) -> str:
+    """Why a search gave up its card order: the trick and the rule set's winner."""
+    cards = " ".join(str(CARDS[c]) for c in trick)
+    return f"the rule set's trick winner of {cards} is the card at {at}, not the order's"
 
 
 def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
@@ -171,12 +229,15 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
     quick trick, and (at a node where no move reached the goal) when it
     stands for a class of equivalent cards that reaches above a relevant card.
     """
-    rules = ctx.rules
-    trump = ctx.trump
     n = ctx.n
     is_max = ctx.is_max
-    rule_winner = _rules.trick_winner
-    rule_breaks = _rules.breaks_trump
+    plan = ctx.plan
+    order_of = plan.order
+    # the rule set's answers at the end of a trick, remembered (see Context)
+    trick_winner = ctx.winner
+    trick_breaks = ctx.breaks
+    # the card order's model: the search predicts each trick's winner by it
+    # and checks every full trick's prediction against the rule set's answer
     standard = ctx.standard
     # the groups whose legal plays read the cards played before the trick:
     # their cards are each a move of their own, never refuted by another's
@@ -222,19 +283,13 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
         if target > left:
             return 0
         if left == 1:
-            trick = tuple(hands[(leader + i) % n].bit_length() - 1 for i in range(n))
-            if standard:
-                w = trick[0]
-                for c in trick:
-                    gc, gw = group[c], group[w]
-                    if (strength[c] > strength[w]) if gc == gw else gc == tgroup:
-                        w = c
-                at = trick.index(w)
-            else:
-                at = rule_winner(rules, trick, trump)
-                w = trick[at]
+            trick = tuple([hands[(leader + i) % n].bit_length() - 1 for i in range(n)])
+            at = trick_winner(trick)
+            w = trick[at]
             rel = 0
             if standard:
+                if at != predict(order_of, trick):
+                    raise Refuted(plan, True, _mispredicted(trick, at))
                 g = group[w]
                 for c in trick:
                     if c != w and group[c] == g:
@@ -480,11 +535,11 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             else:
                 w = -1
             if last:
-                if standard:
-                    winner = (leader + (pos if w == c else win_at)) % n
-                else:
-                    winner = (leader + rule_winner(rules, played, trump)) % n
-                now = broken or rule_breaks(rules, played, trump)
+                at = trick_winner(played)
+                if standard and at != (pos if w == c else win_at):
+                    raise Refuted(plan, True, _mispredicted(played, at))
+                winner = (leader + at) % n
+                now = broken or trick_breaks(played, played_root | (rem_root & ~rem))
                 budget.tricks += 1
                 answer = start(after, winner, now, left - 1, target - is_max[winner])
                 if standard and (table | 1 << c) & gmasks[group[w]] & ~(1 << w):
@@ -546,7 +601,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             return False
         win = -1
         if standard:
-            win = trick[rule_winner(rules, trick, trump)]
+            win = trick[predict(order_of, trick)]  # the card winning the trick so far
         rem = 0
         for h in hands:
             rem |= h
@@ -571,12 +626,15 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                 seat = (leader + len(trick)) % n
                 after = tuple(held)
                 cards = legal_of(held[seat], trick, leader, broken, seat, rem)
-                win = trick[rule_winner(rules, trick, trump)] if trick and standard else -1
+                win = trick[predict(order_of, trick)] if trick and standard else -1
                 c = order(cards, after, seat, leader, trick, win, rem, -1)[0][0]
                 held[seat] ^= 1 << c
                 trick = (*trick, c)
-            winner = (leader + rule_winner(rules, trick, trump)) % n
-            broken = broken or rule_breaks(rules, trick, trump)
+            at = trick_winner(trick)
+            if standard and at != predict(order_of, trick):
+                raise Refuted(plan, True, _mispredicted(trick, at))
+            winner = (leader + at) % n
+            broken = broken or trick_breaks(trick, played_root | (rem_root & ~rem))
             won += is_max[winner]
             leader = winner
             trick = ()

@@ -2,7 +2,8 @@
 
 A :class:`Table` holds everything a search may remember between positions
 and between calls: the entries of the transposition table and the memos of
-pure facts (legal plays, codes of holdings, classes of equivalent cards,
+pure facts (the rule set's answers - legal plays, trick winners, whether a
+trick breaks trump - and codes of holdings, classes of equivalent cards,
 sure trump tricks).  A :class:`~backalley.solver.Solver` keeps one table per
 (rule set with its deal context, trump, maximising side), so the leads of
 one deal and the sampled layouts of one decision share what was learnt.
@@ -46,15 +47,18 @@ class Table:
     """What a search remembers: the transposition table and the memos."""
 
     __slots__ = (
+        "breaks",
         "buckets",
         "classes",
         "entries",
         "holdings",
         "legal",
         "max_entries",
+        "mode",
         "summaries",
         "sure",
         "tops",
+        "winners",
     )
 
     def __init__(self, max_entries: int = 1_000_000) -> None:
@@ -65,6 +69,13 @@ class Table:
         self.holdings: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.tops: dict[tuple[int, int], int] = {}
         self.legal: dict[tuple[object, ...], int] = {}
+        self.winners: dict[tuple[int, ...], int] = {}
+        """The rule set's trick winner (a position in the trick) by full trick."""
+        self.breaks: dict[tuple[tuple[int, ...], int], bool] = {}
+        """Whether a full trick breaks trump, by (trick, cards played before it)."""
+        self.mode: object = None
+        """The plan the entries were found with (whether it was standard):
+        a search with another one empties the table first."""
         self.classes: dict[
             tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
         ] = {}
@@ -80,6 +91,8 @@ class Table:
         self.holdings.clear()
         self.tops.clear()
         self.legal.clear()
+        self.winners.clear()
+        self.breaks.clear()
         self.classes.clear()
         self.sure.clear()
         self.summaries.clear()
