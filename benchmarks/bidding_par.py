@@ -59,7 +59,7 @@ from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots._base import Bot  # noqa: E402
 from backalley.bots.heuristic import estimate, side_distribution  # noqa: E402
 from backalley.solver import solve  # noqa: E402
-from backalley.values import Contract  # noqa: E402
+from backalley.values import BiddingOutcome, Contract  # noqa: E402
 
 BANDS = ((1, 3), (4, 6), (7, 9), (10, 13))
 
@@ -98,12 +98,13 @@ def _load_bot(path: Path | None) -> Callable[[object], Bot]:
     return cls
 
 
-def _par_points(rules: ba.RuleSet, h: int, pars: list[int], board: bool) -> tuple[int, ...]:
-    """The points of each side bidding its par (every side at once)."""
+def _par_points(state: ba.GameState, pars: list[int], board: bool) -> tuple[int, ...]:
+    """The points of each side of ``state``'s deal bidding its par (every side at once)."""
+    h = state.hand_size
     contracts = tuple(
         Contract(h, board=True) if board and p == h else Contract(min(p, h)) for p in pars
     )
-    return R.deal_points(rules, contracts, pars, h)
+    return R.deal_points(state, pars, BiddingOutcome(contracts))
 
 
 def measure(
@@ -162,7 +163,7 @@ def measure(
             played = played.apply(bots[seat].choose(played.view(seat)))
         result = played.deal_results[-1]
         par_all = [pars.get(s, 0) for s in range(len(teams))]
-        par_pts = _par_points(one, h, par_all, board_offered) if len(pars) == len(teams) else None
+        par_pts = _par_points(state, par_all, board_offered) if len(pars) == len(teams) else None
         for side, p in pars.items():
             c = contracts[side]
             bid = 0 if c is None else (h if c.board else c.tricks)
@@ -234,10 +235,11 @@ class BestBid:
         """The best bid 0..h (the lowest of equals) for ``dist`` over 0..h tricks."""
         table = self.points.get(h)
         if table is None:
-            one = R.one_deal(self.rules, h)
+            opening = ba.new_game(R.one_deal(self.rules, h), seed=0)  # the deal's context
+            sides = len(self.rules.teams)
             table = self.points[h] = [
                 [
-                    R.deal_points(one, (c, c), (t, t), h)[0]
+                    R.deal_points(opening, (t,) * sides, BiddingOutcome((c,) * sides))[0]
                     for t in range(h + 1)
                     for c in [Contract(b) if b else None]
                 ]

@@ -199,7 +199,11 @@ def _equations(
 ) -> Iterator[tuple[str, list[float], float, list[float]]]:
     """(kind, features, tricks, one seat's features) for the pair and solo fits."""
     for row in rows:
-        feats = [list(features_of(*seat)) for seat in row["seats"]]  # type: ignore[attr-defined]
+        rules = next(c[3] for c in CELLS if c[0] == row["cell"])
+        feats = [
+            list(features_of(hand, unseen, R.card_order(rules, t)))
+            for hand, unseen, t in row["seats"]  # type: ignore[attr-defined]
+        ]
         n = int(row["players"])  # type: ignore[call-overload]
         h = int(row["h"])  # type: ignore[call-overload]
         leader = int(row["leader"])  # type: ignore[call-overload]
