@@ -134,8 +134,11 @@ def test_help_lists_every_command_and_each_one_works(short: str) -> None:
     for word, others, what in COMMANDS:
         line = next(line for line in helped.splitlines() if line.strip().startswith(word + " "))
         assert what in line and all(other in line for other in others)
-    for example in ("QS", "bid 3", "pass", "board", "counter", "trump H"):
+    for example in ("QS", "bid 3", "pass", "board"):
         assert example in helped
+    assert "a call      bid 3, pass, board  (board asks you to confirm)" in helped
+    moves = helped.split("Or a command:")[0]
+    assert "counter" not in moves and "trump" not in moves, "calls gamerules never uses"
     assert "Not a move" not in output
     assert output.count("  Legal: ") == 3  # ?, moves, legal
     assert output.count("South, your hand: ") == 1 + 3  # the first show, hand, show, table
@@ -144,6 +147,84 @@ def test_help_lists_every_command_and_each_one_works(short: str) -> None:
         script=["exit"], then="stop",
     )  # fmt: skip
     assert status == 0 and "Stopped after 0 deals" in output
+
+
+def test_help_and_not_a_move_offer_only_the_calls_the_rules_can_use(tmp_path: Path) -> None:
+    """gamerules: bids, pass and board, never counters nor a trump call; the
+    Vietnam auction: counters and trump calls, never board; asked of the rule
+    set, so a house rule that takes passes away is followed too."""
+    offered = {}
+    for name, variant in (
+        ("gamerules", "gamerules"),
+        ("vietnam", "vietnam"),
+        ("no-pass", _house(tmp_path, "[bidding]\npass_allowed = false\n")),
+    ):
+        status, output = play(
+            "--variant", variant, "--seed", "3", "--human", "south", "--players", "random",
+            script=["help", "hello"], then="stop",
+        )  # fmt: skip
+        assert status == 0
+        helped = output.split("Type a move:")[1]
+        offered[name] = re.search(r"  a call      (.*)", helped).group(1)  # type: ignore[union-attr]
+        refused = re.search(r"Not a move: 'hello': (.*)", output).group(1)  # type: ignore[union-attr]
+        calls = offered[name].split("  (")[0].split(", ")
+        assert refused.startswith(
+            "write a card ('QS', 'play QS') or a call ("
+            + ", ".join(f"'{c}'" for c in calls)
+            + "). Type '?'"
+        ), refused
+    assert offered["gamerules"] == "bid 3, pass, board  (board asks you to confirm)"
+    assert offered["vietnam"] == "bid 3, pass, counter, trump H  (counters ask you to confirm)"
+    assert offered["no-pass"] == "bid 3, board  (board asks you to confirm)"
+
+
+def _house(folder: Path, text: str) -> str:
+    path = folder / "house.toml"
+    path.write_text('name = "house"\n' + text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_call_examples_are_those_the_rule_set_allows_somewhere() -> None:
+    """Each call offered is legal somewhere in random games of the variant,
+    and each kind of call met there is offered."""
+    import random
+
+    from backalley.cli.human import call_examples
+
+    kinds = {
+        ba.Bid: "bid 3", ba.Pass: "pass", ba.BoardBid: "board", ba.Counter: "counter",
+    }  # fmt: skip
+    for name in ("gamerules", "vietnam", "vietnam-spades", "bab-online", "vietnam-literal"):
+        rules = ba.variants.get(name)
+        met: set[str] = set()
+        rng = random.Random(name)
+        for seed in range(20):
+            state = ba.new_game(rules, seed=seed)
+            while not state.is_over and state.deals_played < 2:
+                moves = state.legal_moves()
+                for move in moves:
+                    if isinstance(move, ba.NameTrump):
+                        met.add("trump NT" if move.suit is None else "trump H")
+                    elif type(move) in kinds:
+                        met.add(kinds[type(move)])
+                state = state.apply(rng.choice(moves))
+        assert set(call_examples(rules)) == met, name
+
+
+def test_each_deal_is_announced_once_to_a_person(short: str) -> None:
+    """The game's telling announces each deal; the person's screen does not
+    announce it again (only ``hand``, asked for, shows which deal it is)."""
+    status, output = play("--variant", short, "--seed", "6", "--human", "south")
+    assert status == 0
+    assert output.count("Deal 1 of 2") == 1
+    deals = re.findall(r"^Deal \d of 2: \w+ deals", output, re.MULTILINE)  # one a thrown-in
+    assert len(deals) == output.count("Deal ") - 1 >= 2, "(and the score sheet's head)"
+    assert "dealt by" not in output
+    status, output = play(
+        "--variant", short, "--seed", "6", "--human", "south", script=["hand"], then="stop"
+    )
+    assert output.count("Deal 1 of 2") == 2
+    assert "  Deal 1 of 2: 3 cards, dealt by " in output.split("South> ")[1]
 
 
 def test_a_refusal_quotes_what_was_typed(short: str) -> None:

@@ -6,8 +6,11 @@ trick so far with each card's player and who is winning it, and the score;
 the first time a joker is in play, one line says what the bloopers do, in the
 words of the rules sheet.  It types a move (``QS``, ``Q♠``, ``10h``,
 ``bid 3``, ``pass``, ``board``, ``counter``, ``trump H``) or one of the
-:data:`COMMANDS` (``help`` lists them all).  A move the rules refuse is
-refused with their reason, quoting what was typed, and asked for again.
+:data:`COMMANDS` (``help`` lists them all).  ``help`` and the answer to
+something that is not a move offer only the calls the rule set can ever
+use (:func:`call_examples`: asked of its plan, never of its name).  A move
+the rules refuse is refused with their reason, quoting what was typed, and
+asked for again.
 
 Two calls are asked to be confirmed before they are made, because a slip
 costs a whole deal: ``board`` and a counter (``Bid board: your side must take
@@ -25,29 +28,42 @@ than :data:`MAX_LINE` characters ends the input, like its end.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Callable
 from typing import TextIO
 
 from backalley import (
+    Bid,
     BoardBid,
     Card,
     Counter,
     Move,
+    Pass,
     Phase,
     Play,
     PlayerView,
     RuleSet,
+    Suit,
     parse_move,
 )
 from backalley.bots import bot_names, make_bot
 from backalley.cli.common import is_terminal
 from backalley.cli.text import Table, normalize_input
 from backalley.errors import IllegalMoveError, NotationError
+from backalley.rules.plan import Plan
 from backalley.rules.sheet import describe_part
 
-__all__ = ["COMMANDS", "EndOfInput", "HumanPlayer", "Screen", "blooper_note", "help_lines"]
+__all__ = [
+    "COMMANDS",
+    "EndOfInput",
+    "HumanPlayer",
+    "Screen",
+    "blooper_note",
+    "call_examples",
+    "help_lines",
+]
 
 Read = Callable[[str], "str | None"]
 Write = Callable[[str], None]
@@ -76,15 +92,87 @@ class EndOfInput(Exception):
     """The player closed the input (end of file, Ctrl-C or ``quit``)."""
 
 
-def help_lines() -> list[str]:
-    """What ``help`` shows: how moves are typed, then every command of :data:`COMMANDS`."""
-    lines = [
-        "Type a move:",
-        "  a card      QS, Q\u2660, 10h, BJ (or play QS)",
-        "  a call      bid 3, pass, board, counter, trump H  (board and counters ask you to "
-        "confirm)",
-        "Or a command:",
+CALL_SEARCH_LIMIT = 64
+"""How many points of one opening's bidding :func:`call_examples` looks at,
+at most, for a call its bidding part knows but has not yet allowed."""
+
+
+@functools.lru_cache(maxsize=32)
+def call_examples(rules: RuleSet) -> tuple[str, ...]:
+    """How the calls the rule set can ever use are typed, in the order
+    ``bid 3``, ``pass``, ``board``, ``counter``, ``trump H``, ``trump NT``.
+
+    Asked of the rule set's plan, never of its name or its parts' options: a
+    kind of call is offered when the bidding part allows one somewhere in
+    the bidding of a deal of the schedule (looked for from each opening,
+    following one call of each kind at each point), and trump calls when a
+    declarer names trump on a deal of the schedule."""
+    plan = rules.plan
+    kinds = _legal_call_kinds(plan)
+    trumps: set[Suit | None] = set()
+    for index, hand_size in enumerate(plan.hand_sizes):
+        for dealer in range(plan.players):
+            trumps.update(plan.trump_choices(plan.deal_context(index, dealer, hand_size)))
+    examples = [
+        text
+        for kind, text in (
+            (Bid, "bid 3"),
+            (Pass, "pass"),
+            (BoardBid, "board"),
+            (Counter, "counter"),
+        )
+        if kind in kinds
     ]
+    if trumps - {None}:
+        examples.append("trump H")
+    if None in trumps:
+        examples.append("trump NT")
+    return tuple(examples)
+
+
+def _legal_call_kinds(plan: Plan) -> set[type]:
+    """The kinds of call (``Bid``, ``Pass``, ...) the bidding part allows
+    somewhere: from the opening of each hand size (and each first speaker),
+    one call of each kind is followed at each point until every kind the
+    part knows there has been allowed, or :data:`CALL_SEARCH_LIMIT` points."""
+    found: set[type] = set()
+    for hand_size in dict.fromkeys(plan.hand_sizes):
+        for first in dict.fromkeys(plan.first_bidders):
+            opening = plan.opening_node(hand_size, first)
+            known = {type(call) for call in plan.known_calls(opening.ctx)}
+            frontier = [opening]
+            looked = 0
+            while frontier and looked < CALL_SEARCH_LIMIT and not known <= found:
+                node = frontier.pop(0)
+                looked += 1
+                if not node.open:
+                    continue
+                one_of_each: dict[type, Move] = {}
+                for call in node.legal:
+                    one_of_each.setdefault(type(call), call)
+                found.update(one_of_each)
+                frontier += [node.after(call) for call in one_of_each.values()]
+    return found
+
+
+def _confirmed_calls(examples: tuple[str, ...]) -> str:
+    """Which of the calls ``examples`` ask to be confirmed, as a note."""
+    asked = [
+        name for word, name in (("board", "board"), ("counter", "counters")) if word in examples
+    ]
+    if not asked:
+        return ""
+    return f"  ({' and '.join(asked)} {'asks' if asked == ['board'] else 'ask'} you to confirm)"
+
+
+def help_lines(rules: RuleSet) -> list[str]:
+    """What ``help`` shows: how moves are typed (the calls ``rules`` can
+    ever use, :func:`call_examples`), then every command of :data:`COMMANDS`."""
+    calls = call_examples(rules)
+    lines = ["Type a move:", "  a card      QS, Q\u2660, 10h, BJ (or play QS)"]
+    if calls:
+        lines.append(f"  a call      {', '.join(calls)}{_confirmed_calls(calls)}")
+    lines.append("Or a command:")
     for word, others, what in COMMANDS:
         also = f" (also {', '.join(others)})" if others else ""
         lines.append(f"  {word:<11} {what}{also}")
@@ -119,12 +207,13 @@ class Screen:
         self.seat: int | None = None
         """The seat whose hand the screen shows (or showed last)."""
 
-    def hand_to(self, seat: int, name: str) -> None:
+    def hand_to(self, seat: int, name: str) -> bool:
         """Make the screen ``seat``'s: hide the hand on it and wait for the
-        person of ``seat`` (when several people share it)."""
+        person of ``seat`` (when several people share it).  Whether it was
+        handed on (so that what the game told before may be gone)."""
         if self.people < 2 or self.seat == seat:
             self.seat = seat
-            return
+            return False
         if self.clear is not None and self.seat is not None:
             self.clear(CLEAR_SCREEN)
         self.write("")
@@ -132,6 +221,7 @@ class Screen:
         if answer is None or answer.strip().lower() in ("quit", "exit"):
             raise EndOfInput
         self.seat = seat
+        return True
 
 
 class HumanPlayer:
@@ -158,15 +248,18 @@ class HumanPlayer:
 
     # ----------------------------------------------------------- showing
 
-    def show(self, view: PlayerView) -> None:
-        """What the seat may know now."""
+    def show(self, view: PlayerView, *, deal: bool = True) -> None:
+        """What the seat may know now; with ``deal``, first which deal this
+        is (the game's telling says so at the start of each deal, so the
+        seat's turn leaves it out unless the screen was handed on)."""
         t = self.table
-        deals = len(view.rules.schedule.hand_sizes)
         self.write("")
-        self.write(
-            f"  Deal {view.deals_played + 1} of {deals}: {view.hand_size} "
-            f"{'card' if view.hand_size == 1 else 'cards'}, dealt by {t.seat(view.dealer)}"
-        )
+        if deal:
+            deals = len(view.rules.schedule.hand_sizes)
+            self.write(
+                f"  Deal {view.deals_played + 1} of {deals}: {view.hand_size} "
+                f"{'card' if view.hand_size == 1 else 'cards'}, dealt by {t.seat(view.dealer)}"
+            )
         self.write(f"  {t.seat(view.seat)}, your hand: {t.hand(view.hand, view.trump)}")
         self.write(f"  Trump: {self._trump(view)}")
         calls = t.calls(view.first_bidder, view.calls)
@@ -226,8 +319,8 @@ class HumanPlayer:
             self._forced(me, legal[0])
             self._tell_bloopers(view)
             return legal[0]
-        self.screen.hand_to(view.seat, me)
-        self.show(view)
+        handed_on = self.screen.hand_to(view.seat, me)
+        self.show(view, deal=handed_on)
         prompt = f"{me}> "
         pending: str | None = None
         while True:
@@ -282,7 +375,7 @@ class HumanPlayer:
             shown += [self.table.card(c) for c in cards]
             self.write("  Legal: " + ", ".join(shown))
         elif command == "help":
-            for line in help_lines():
+            for line in help_lines(view.rules):
                 self.write("  " + line)
         elif command == "hand":
             self.show(view)
@@ -299,6 +392,10 @@ class HumanPlayer:
             why = _quoting(str(exc), typed)
             lead = f"{typed!r} is not a move"
             why = why[len(lead) :].lstrip(";: ") if why.startswith(lead) else why
+            if why.startswith("write "):  # the notation's list of every kind of move
+                calls = [f"'{c}'" for c in call_examples(view.rules)]
+                why = "write a card ('QS', 'play QS')"
+                why += f" or a call ({', '.join(calls)})" if calls else ""
             self.write(
                 f"  Not a move: {typed!r}: {why}. Type '?' for your legal moves, 'help' for more."
             )
