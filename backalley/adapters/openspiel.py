@@ -77,7 +77,6 @@ from backalley.io.serialize import from_json, to_json
 from backalley.io.serialize.limits import MAX_THROW_INS
 from backalley.moves import Move
 from backalley.rules import BiddingOutcome, Contract, RuleSet, Schedule
-from backalley.values import Phase
 from backalley.variants import get as get_variant
 
 __all__ = ["SHORT_NAME", "BackAlleyGame", "BackAlleyState", "Settings", "load_game", "settings_of"]
@@ -305,14 +304,9 @@ def _deal(
 
 
 def _deal_ended(before: GameState, after: GameState) -> bool:
-    """Whether the move from ``before`` to ``after`` ended a deal (scored or thrown in)."""
-    if after.deals_played != before.deals_played:
-        return True
-    return (
-        before.phase is Phase.BIDDING
-        and after.phase is Phase.BIDDING
-        and all(call is None for call in after.bids)
-    )
+    """Whether the move from ``before`` to ``after`` ended a deal, scored or
+    thrown in (the kernel's count of the deals over went up)."""
+    return lowlevel.deals_over(after) > lowlevel.deals_over(before)
 
 
 # ------------------------------------------------------------------ the track
@@ -466,8 +460,7 @@ def _receivers(track: Track) -> tuple[int | None, ...]:
     dealer, hand_size = _dealing(track)
     if dealer is None:
         return ()
-    dealt = n * hand_size
-    return tuple((dealer + 1 + k % n) % n if k < dealt else None for k in range(len(track.drawn)))
+    return tuple(lowlevel.receiver(k, dealer, n, hand_size) for k in range(len(track.drawn)))
 
 
 def _dealing(track: Track) -> tuple[int | None, int]:

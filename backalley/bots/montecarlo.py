@@ -54,7 +54,7 @@ import attrs
 from backalley.bots import _rules as R
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
-from backalley.engine import sampling
+from backalley.engine import lowlevel, sampling
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
@@ -108,10 +108,9 @@ class SamplingStats:
 
 
 def _deal_over(before: GameState, after: GameState) -> bool:
-    """Whether the move from ``before`` to ``after`` ended the deal: scored, or thrown in."""
-    return len(after.deal_results) > len(before.deal_results) or (
-        before.phase is Phase.BIDDING and after.phase is Phase.BIDDING and not after.calls
-    )
+    """Whether the move from ``before`` to ``after`` ended the deal, scored or
+    thrown in (the kernel's count of the deals over went up)."""
+    return lowlevel.deals_over(after) > lowlevel.deals_over(before)
 
 
 def _end_value(before: GameState, after: GameState, seat: int) -> float:

@@ -50,10 +50,13 @@ __all__ = [
     "begin",
     "call",
     "deal_moves",
+    "deals_over",
+    "deck_order",
     "impose",
     "name_trump",
     "open_public",
     "play",
+    "receiver",
     "restore",
     "resume",
     "start",
@@ -183,6 +186,13 @@ def to_act(raw: Raw) -> int | None:
     return None
 
 
+def deals_over(raw: Raw) -> int:
+    """How many deals of the game are over - scored or thrown in: the deals
+    dealt, less the one in progress.  A move ended a deal exactly when it
+    raised this count (the one fact the tools read "did the deal end" from)."""
+    return raw[1].deal_number - (raw[3] is not GAME_OVER)
+
+
 def deal_moves(
     deal: Deal, history: tuple[RawTrick, ...], trick: tuple[int, ...]
 ) -> tuple[Move, ...]:
@@ -279,6 +289,41 @@ def _shuffle(plan: Plan, match: Match, index: int) -> tuple[int, ...]:
     return chance.shuffled(match.seed, index, plan.deck_cards)
 
 
+def receiver(k: int, dealer: int, players: int, hand_size: int) -> int | None:
+    """The seat that card ``k`` (from 0, the top) of a deal's deck order goes
+    to, ``None`` for a card left in the stock: :func:`start` deals the hands
+    one card at a time, clockwise from the dealer's left."""
+    if k >= players * hand_size:
+        return None
+    return (dealer + 1 + k % players) % players
+
+
+def deck_order(
+    hands: Sequence[int], stock: Sequence[int], dealer: int, hand_size: int
+) -> tuple[int, ...]:
+    """The deck order (card indices, top first) that :func:`start` deals as
+    ``hands`` (bit sets of ``hand_size`` cards, before the trump part's
+    opening), leaving ``stock`` (top first): the inverse of its dealing
+    (:func:`receiver`).  Each hand's cards are dealt lowest index first."""
+    players = len(hands)
+    cards = []
+    for hand in hands:
+        held = []
+        while hand:
+            low = hand & -hand
+            held.append(low.bit_length() - 1)
+            hand ^= low
+        cards.append(held)
+    order = [-1] * (players * hand_size)
+    dealt = [0] * players
+    for k in range(len(order)):
+        seat = receiver(k, dealer, players, hand_size)
+        assert seat is not None
+        order[k] = cards[seat][dealt[seat]]
+        dealt[seat] += 1
+    return (*order, *stock)
+
+
 def start(
     rules: RuleSet,
     match: Match,
@@ -313,10 +358,11 @@ def start(
     dealt = players * hand_size
     hands = [0] * players
     for offset in range(players):
-        # distinct cards: the sum of their bits is their union
-        hands[(dealer + 1 + offset) % players] = sum(
-            map(BITS.__getitem__, order[offset:dealt:players])
-        )
+        # card k goes to receiver(k): the first round's seats, round after round
+        # (distinct cards: the sum of their bits is their union)
+        seat = receiver(offset, dealer, players, hand_size)
+        assert seat is not None
+        hands[seat] = sum(map(BITS.__getitem__, order[offset:dealt:players]))
     hands_t, stock, turn_up, discards, opened = plan.opening(
         ctx, tuple(hands), tuple(order[dealt:])
     )

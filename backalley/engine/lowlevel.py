@@ -46,6 +46,7 @@ __all__ = [
     "core",
     "deal_context",
     "deal_order",
+    "deals_over",
     "dealt_bits",
     "discard_bits",
     "hand_bits",
@@ -55,6 +56,7 @@ __all__ = [
     "played_bits",
     "playout",
     "possible_bits",
+    "receiver",
     "stock_order",
     "thrown_in",
     "trick_cards",
@@ -81,12 +83,25 @@ def hand_bits(position: PublicFacts, seat: int) -> int:
     return position._hand_mask(seat)
 
 
+def deals_over(state: GameState) -> int:
+    """How many deals of the game are over, scored or thrown in (the kernel's
+    :func:`~backalley.engine.kernel.deals_over`): a move ended a deal exactly
+    when this count went up from the state before it to the state after."""
+    return kernel.deals_over(state._raw)
+
+
 def thrown_in(state: GameState) -> int:
     """How many deals of the game so far were thrown in (dealt, nobody
-    contracted, dealt again)."""
-    core = state._core
-    dealt = core.match.deal_number
-    return dealt - len(core.match.results) - (core.phase is not Phase.GAME_OVER)
+    contracted, dealt again): the deals over that were not scored."""
+    return kernel.deals_over(state._raw) - len(state._core.match.results)
+
+
+def receiver(k: int, dealer: int, players: int, hand_size: int) -> int | None:
+    """The seat that card ``k`` (from 0) of a deal's deck order goes to, or
+    ``None`` for a card left in the stock: the kernel's dealing
+    (:func:`~backalley.engine.kernel.receiver`), for frameworks that deal
+    through chance nodes of their own."""
+    return kernel.receiver(k, dealer, players, hand_size)
 
 
 def played_from_start(state: GameState) -> bool:

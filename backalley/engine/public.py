@@ -111,9 +111,10 @@ class PublicFacts:
     @property
     def trump_known(self) -> bool:
         """Whether this deal's trump is settled: ``False`` while the bidding or
-        a declarer is still to decide it (the trump part names choices)."""
+        a declarer is still to decide it (the trump part names choices, asked
+        through the plan)."""
         if self.phase in (Phase.BIDDING, Phase.NAMING_TRUMP):
-            return not self.rules.trump.choices(self._ctx)
+            return not self.rules.plan.trump_choices(self._ctx)
         return True
 
     @property
@@ -129,7 +130,8 @@ class PublicFacts:
 
     @property
     def first_bidder(self) -> int:
-        return self.rules.bidding.first(self.dealer, self.rules.players)
+        """Who speaks first this deal (the bidding part's ``first``, checked by the plan)."""
+        return self.rules.plan.first_bidders[self.dealer]
 
     @property
     def bids(self) -> tuple[Move | None, ...]:

@@ -10,7 +10,9 @@ game's ``resample_from_infostate``) both need, in one place:
   may still hold (:meth:`~backalley.PlayerView.possible_cards`);
 - :func:`deck_for`: the deck order that deals chosen hands as the view's deal
   (the turn-up and discards the view's, after the trump part's opening), and
-  the state at the opening of that deal.
+  the state at the opening of that deal: candidate orders built by the
+  kernel's inverse of its dealing, each dealt through the kernel and opened
+  by the trump part itself, the first that gives the view's deal kept.
 
 Cards are engine indices and hands bit sets (see :mod:`.lowlevel`).  The
 functions ask the view and the rule set's plan; they hold no rule.
@@ -18,17 +20,16 @@ functions ask the view and the rule set's plan; they hold no rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from backalley.engine import lowlevel
+from backalley.engine import kernel, lowlevel
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
 
 __all__ = ["Draws", "deck_for", "sample_hands"]
-
-_JOKERS = (1 << 52) | (1 << 53)
 
 
 class Draws(Protocol):
@@ -127,9 +128,12 @@ def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], G
 
     ``hands`` are the cards each seat holds *now* (bit sets; the view's own
     seat must hold its own hand); the order deals each seat those cards plus
-    the ones it has played this deal, and is built so that the trump part's
-    turn-up handling reproduces the view's turn-up and discards (checked
-    against the plan's opening).  The undealt cards below the turn-up follow
+    the ones it has played this deal.  Where the cards the trump part's
+    opening put aside (the turn-up, the discards) were before it is not
+    known: the candidate layouts (:func:`_layouts`) are dealt in turn through
+    the kernel's one way to start a deal (:func:`~backalley.engine.kernel.deck_order`
+    builds each order), and the first whose opening by the trump part gives
+    the view's hands, turn-up and discards is kept.  The undealt cards follow
     in a fixed order: no seat ever sees them.  Raises
     :class:`~backalley.BackAlleyError` when no such deal exists.
     """
@@ -150,31 +154,15 @@ def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], G
     rest = rules.plan.deck_mask & ~used & ~discards
     if turn_up is not None:
         rest &= ~(1 << turn_up)
-    rest_cards = _bits(rest)
-    up = [] if turn_up is None else [turn_up]
-    disc = _bits(discards)
-    candidates: list[tuple[list[int], list[int]]] = [(list(dealt), disc + up + rest_cards)]
-    if turn_up is not None and disc:
-        # a turned joker whose partner was discarded by its holder, who drew
-        # the next stock card instead: any seat may have been the holder
-        for seat in (view.seat, *range(n)):
-            drawn = dealt[seat] & ~_JOKERS
-            if not drawn:
-                continue
-            card = drawn.bit_length() - 1
-            before = list(dealt)
-            before[seat] = (dealt[seat] & ~(1 << card)) | discards
-            candidates.append((before, [*up, card, *rest_cards]))
-            break
-    dealer = view.dealer
-    for before, stock in candidates:
-        order = _order(before, stock, dealer, n, view.hand_size)
+    goal = tuple(dealt)
+    for before, stock in _layouts(goal, turn_up, discards, _bits(rest)):
+        order = kernel.deck_order(before, stock, view.dealer, view.hand_size)
         try:
             state = lowlevel.opening(view, order)
         except BackAlleyError:  # pragma: no cover - the order is a whole deck
             continue
         if (
-            lowlevel.dealt_bits(state) == tuple(dealt)
+            lowlevel.dealt_bits(state) == goal
             and lowlevel.turn_up_index(state) == turn_up
             and lowlevel.discard_bits(state) == discards
         ):
@@ -182,14 +170,47 @@ def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], G
     raise BackAlleyError("no deal reproduces this view's turn-up and discards")
 
 
-def _order(
-    hands: Sequence[int], stock: list[int], dealer: int, n: int, size: int
-) -> tuple[int, ...]:
-    """The deck order that deals ``hands`` (one card at a time, clockwise from
-    the left of the dealer, as the kernel deals) and leaves ``stock`` (top first)."""
-    cards = [_bits(h) for h in hands]
-    order: list[int] = []
-    for k in range(size):
-        for offset in range(n):
-            order.append(cards[(dealer + 1 + offset) % n][k])
-    return (*order, *stock)
+LAYOUTS = 64
+"""The most layouts :func:`deck_for` deals before it gives up."""
+
+
+def _layouts(
+    dealt: tuple[int, ...], turn_up: int | None, discards: int, rest: list[int]
+) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+    """Where the cards an opening put aside may have been before it (the
+    hands before the opening, the stock top first), the simplest first, at
+    most :data:`LAYOUTS`: the hands as they are, the turn-up and the discards
+    on top of the stock (in each order); then each choice of discards held
+    by one seat each in place of one of its cards, which the opening gave it
+    from the stock (from the top, after the cards turned, or from the
+    bottom).  Nothing here says which layout a trump part makes: each is
+    dealt and opened by the part itself."""
+    up = [] if turn_up is None else [turn_up]
+    disc = _bits(discards)
+    seats = range(len(dealt))
+    count = 0
+    for held in range(len(disc) + 1):
+        for kept in itertools.combinations(disc, held):
+            turned = [c for c in disc if c not in kept] + up
+            for holders in itertools.product(seats, repeat=held):
+                before = list(dealt)
+                drawn: list[int] = []
+                for card, seat in zip(kept, holders):
+                    mine = before[seat] & ~discards
+                    if not mine:
+                        break
+                    swap = mine.bit_length() - 1  # the card it was given for the discard
+                    before[seat] = (before[seat] & ~(1 << swap)) | 1 << card
+                    drawn.append(swap)
+                else:
+                    for top in itertools.permutations(turned):
+                        for stock in (
+                            [*top, *drawn, *rest],
+                            [*top, *rest, *drawn],
+                        ):
+                            yield tuple(before), stock
+                            count += 1
+                            if count >= LAYOUTS:
+                                return
+                            if not drawn:
+                                break
