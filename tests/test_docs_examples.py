@@ -1,5 +1,8 @@
 """Every code example of the documentation (docs/*.rst and README.md) runs.
 
+The pages are read by their own markup (:mod:`tests.docpages`), never by a
+hand-kept list of examples:
+
 - ``>>>`` examples are doctests: the Sphinx doctest builder runs them, and
   with them every ``.. backalley-run::`` cell (run when the pages are read),
   when Sphinx is installed (:func:`test_the_doctest_build_passes`).
@@ -11,6 +14,22 @@
   of the page (tracebacks point into the page itself).
 - A block whose ``:caption:`` is a file name (``our-table.toml``) is written
   to that file in the folder first, so the examples that read it find it.
+- Every TOML block is loaded: a house-rules file by
+  :func:`backalley.houserules.loads` (so the library accepts it), a
+  ``pyproject.toml`` fragment by a TOML reader.  Every JSON block is read,
+  validated against the shipped schema and loaded by the library's own
+  loader of the document it is.  A ``::`` block that is TOML or JSON must
+  say so (``.. code-block:: toml``), so that it is checked here.
+- Every command line of a shell block (``sh``, ``console``, ...) that runs
+  ``backalley`` is run, a page's lines in page order in one folder, with the
+  checkout's ``backalley``; where the page shows its output (a console
+  block), the output must be what it shows (``...`` standing for lines left
+  out), else the command must succeed.  The others (``pip install``,
+  ``backalley serve``, the benchmark scripts, ...) are reported as skipped,
+  each with its reason (:data:`tests.docpages.SKIPPED`).
+- The shown outputs are what ``tests/make_samples.py`` writes from real runs,
+  also the samples a marker comment names (``.. sample: backalley play
+  --seed 1``); run it after a change that changes them.
 - Every ``backalley`` command line of a console or shell block, or of a
   ``::`` block, is read by the command's own parser: a renamed or removed
   option or command fails here.
@@ -18,7 +37,6 @@
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import json
@@ -27,24 +45,35 @@ import re
 import shlex
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
-import attrs
 import pytest
 
+import backalley as ba
+from backalley import plugins
 from backalley.cli import build_parser
+from backalley.io.houserule_problems import TOP_KEYS
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
-PAGES = [*sorted(DOCS.glob("*.rst")), ROOT / "README.md"]
+from .docpages import (
+    DOCS,
+    FILE_NAME,
+    PAGES,
+    ROOT,
+    SHELL,
+    Block,
+    Command,
+    PageRun,
+    Sample,
+    blocks_of,
+    commands_of,
+    matches,
+    plan_line,
+    rewrite,
+    run_page,
+    samples_of,
+)
 
-PYTHON = {"python", "python3", "py"}
-SHELL = {"console", "sh", "bash", "shell", "shell-session"}
-DIRECTIVE = re.compile(r"^(?P<indent> *)\.\. (?:code-block|code|sourcecode)::\s*(?P<lang>\S*)\s*$")
-OPTION = re.compile(r"^ +:(?P<name>[\w-]+):\s*(?P<value>.*)$")
-FENCE = re.compile(r"^```(?P<lang>[\w-]*)\s*$")
-FILE_NAME = re.compile(r"^[\w.-]+\.\w+$")
+PYTHON_PAGES_NEEDED = {"README.md", "players.rst", "cli.rst", "custom_rules.rst"}
 TIME_LIMIT = 120  # seconds for one page's examples
 OPTIONAL = {
     "pyspiel",
@@ -62,114 +91,6 @@ OPTIONAL = {
 }
 """Modules of the optional extras: a page whose examples need one that is
 not installed is skipped, not failed."""
-
-
-@attrs.frozen
-class Block:
-    """One code block of a page: its language, its first line's number
-    (from 1) and its text, dedented."""
-
-    page: Path
-    line: int
-    lang: str
-    text: str
-    caption: str = ""
-
-    @property
-    def where(self) -> str:
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
-
-    @property
-    def is_python(self) -> bool:
-        if self.lang in PYTHON:
-            return True
-        return self.lang in ("", "default") and _parses(self.text)
-
-
-def _parses(text: str) -> bool:
-    """A ``::`` block is Python when it parses as Python and does something
-    (a lone word or number would parse too)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return False
-    return any(
-        not isinstance(node, ast.Expr) or isinstance(node.value, ast.Call) for node in tree.body
-    )
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _body(lines: list[str], start: int, outer: int) -> tuple[int, int, str]:
-    """The indented body of a block starting at ``start`` (0-based) under a
-    line indented ``outer``: the index of its first line, the index past its
-    last line, and its text."""
-    i = start
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    first = i
-    end = i
-    while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) > outer):
-        if lines[i].strip():
-            end = i + 1
-        i += 1
-    return first, end, textwrap.dedent("\n".join(lines[first:end])) + "\n"
-
-
-def rst_blocks(page: Path) -> list[Block]:
-    """The code blocks of a reStructuredText page: ``.. code-block::``
-    directives and ``::`` literal blocks, in page order."""
-    lines = page.read_text(encoding="utf-8").splitlines()
-    blocks = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        match = DIRECTIVE.match(line)
-        if match:
-            outer = len(match["indent"])
-            options = {}
-            j = i + 1
-            while j < len(lines) and (option := OPTION.match(lines[j])):
-                options[option["name"]] = option["value"].strip()
-                j += 1
-            first, end, text = _body(lines, j, outer)
-            blocks.append(Block(page, first + 1, match["lang"], text, options.get("caption", "")))
-            i = max(end, i + 1)
-            continue
-        stripped = line.strip()
-        if stripped.endswith("::") and not stripped.startswith(".."):
-            first, end, text = _body(lines, i + 1, _indent(line))
-            if text.strip():
-                blocks.append(Block(page, first + 1, "", text))
-            i = max(end, i + 1)
-            continue
-        i += 1
-    return blocks
-
-
-def markdown_blocks(page: Path) -> list[Block]:
-    """The fenced code blocks of a Markdown page."""
-    lines = page.read_text(encoding="utf-8").splitlines()
-    blocks = []
-    i = 0
-    while i < len(lines):
-        match = FENCE.match(lines[i])
-        if match and match["lang"]:
-            end = i + 1
-            while end < len(lines) and lines[end].strip() != "```":
-                end += 1
-            text = "\n".join(lines[i + 1 : end]) + "\n"
-            blocks.append(Block(page, i + 2, match["lang"], text))
-            i = end + 1
-            continue
-        i += 1
-    return blocks
-
-
-def blocks_of(page: Path) -> list[Block]:
-    return markdown_blocks(page) if page.suffix == ".md" else rst_blocks(page)
 
 
 # A page's examples run here: each block compiled under the page's name,
@@ -223,7 +144,7 @@ PYTHON_PAGES = [p for p in PAGES if any(b.is_python for b in blocks_of(p))]
 def test_the_pages_have_python_examples_to_run() -> None:
     """The collector finds the examples (a change of markup cannot hide them)."""
     names = {p.name for p in PYTHON_PAGES}
-    assert {"README.md", "players.rst", "cli.rst", "custom_rules.rst"} <= names
+    assert names >= PYTHON_PAGES_NEEDED
     solver = [b for b in blocks_of(DOCS / "solver.rst") if b.is_python]
     assert solver == [], "the solver's example is a doctest"
 
@@ -325,6 +246,206 @@ def test_every_command_line_of_the_pages_parses(where: str, argv: list[str]) -> 
     except SystemExit as exc:
         if exc.code:
             pytest.fail(f"{where}: backalley {' '.join(argv)}: {errors.getvalue().strip()}")
+
+
+# ------------------------------------------------------------------ TOML and JSON
+
+
+def _blocks(lang: str) -> list[Block]:
+    return [b for page in PAGES for b in blocks_of(page) if b.lang == lang]
+
+
+TOML_BLOCKS = _blocks("toml")
+JSON_BLOCKS = _blocks("json")
+
+
+def _toml(text: str) -> dict[str, object]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    data: dict[str, object] = tomllib.loads(text)
+    return data
+
+
+def test_the_pages_have_toml_and_json_examples() -> None:
+    """The collector finds them (a change of markup cannot hide them)."""
+    pages = {b.page.name for b in TOML_BLOCKS}
+    assert {"houserules.rst", "quickstart.rst", "cli.rst", "rules.rst"} <= pages
+    assert {b.page.name for b in JSON_BLOCKS} >= {"integration.rst"}
+
+
+@pytest.mark.parametrize("block", TOML_BLOCKS, ids=lambda b: b.where)
+def test_every_toml_example_loads(block: Block) -> None:
+    """A house-rules file (its keys those of one) is a rule set the library
+    accepts; a ``pyproject.toml`` fragment declares the plug-in entry-point
+    group the command line loads."""
+    data = _toml(block.text)
+    if set(data) <= set(TOP_KEYS) or _shown_refused(block):
+        try:
+            rules = ba.houserules.loads(block.text)
+        except ba.houserules.HouseRulesError as exc:
+            shown = _shown_refused(block)
+            assert shown, f"{block.where}: the house-rules example is refused: {exc}"
+            for problem in exc.problems:  # refused on purpose: as the page shows it
+                assert f"backalley: {block.caption}: {problem}" in shown, (block.where, problem)
+            return
+        assert isinstance(rules, ba.RuleSet)
+        if "name" in data:
+            assert rules.name == data["name"]
+        return
+    project = data.get("project")
+    assert isinstance(project, dict), f"{block.where}: neither house rules nor pyproject.toml"
+    groups = project.get("entry-points", {})
+    assert set(groups) == {plugins.ENTRY_POINT_GROUP}, f"{block.where}: {sorted(groups)}"
+
+
+def _shown_refused(block: Block) -> tuple[str, ...]:
+    """The output a console line of the block's page shows for the file the
+    block is (its caption), when that output is a refusal (exit status 2):
+    such a file is an example of what is refused."""
+    if not FILE_NAME.match(block.caption):
+        return ()
+    for command in commands_of(block.page):
+        shown = command.output or ()
+        names_it = block.caption in command.text.split()
+        if names_it and shown and all(line.startswith("backalley: ") for line in shown):
+            return shown
+    return ()
+
+
+DOCUMENTS: dict[str, type] = {
+    "card": ba.Card,
+    "rules_document": ba.RuleSet,
+    "deal_result_document": ba.DealResult,
+    "contract_document": ba.Contract,
+    "state": ba.GameState,
+    "view": ba.PlayerView,
+    "record": ba.GameRecord,
+}
+"""The document types of the schema's top level, by the class that loads each."""
+
+
+@pytest.mark.parametrize("block", JSON_BLOCKS, ids=lambda b: b.where)
+def test_every_json_example_is_a_document_the_library_loads(block: Block) -> None:
+    """It parses, it is one of the shipped schema's document types, and the
+    library's loader of that type reads it."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from backalley.io.schema import schema
+
+    data = json.loads(block.text)
+    kinds = [
+        name for name in DOCUMENTS if jsonschema.Draft202012Validator(schema(name)).is_valid(data)
+    ]
+    assert kinds, f"{block.where}: no document type of the schema accepts this example"
+    for kind in kinds:
+        try:
+            ba.from_json(block.text, DOCUMENTS[kind])
+        except ba.SerializationError as exc:
+            pytest.fail(f"{block.where}: the {kind} example is refused: {exc}")
+
+
+def _literal_data(block: Block) -> str | None:
+    """``"json"`` or ``"toml"`` when an untagged block is data in that language."""
+    try:
+        if isinstance(json.loads(block.text), (dict, list)):
+            return "json"
+    except ValueError:
+        pass
+    try:
+        if _toml(block.text):
+            return "toml"
+    except ValueError:
+        pass
+    return None
+
+
+def test_every_toml_or_json_block_says_its_language() -> None:
+    """A ``::`` block that is TOML or JSON would escape the checks above."""
+    untagged = [
+        f"{b.where}: {kind}"
+        for page in PAGES
+        for b in blocks_of(page)
+        if b.lang in ("", "default") and (kind := _literal_data(b))
+    ]
+    assert untagged == [], "give these blocks their language (.. code-block:: toml)"
+
+
+# ------------------------------------------------------------------ command lines run
+
+SHELL_COMMANDS: list[Command] = [c for page in PAGES for c in commands_of(page)]
+SAMPLES: list[Sample] = [s for page in PAGES for s in samples_of(page)]
+
+
+@pytest.fixture(scope="module")
+def page_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, PageRun]:
+    """Each page's command lines and samples, run once (lazily, by page)."""
+
+    class Runs(dict[Path, PageRun]):
+        def __missing__(self, page: Path) -> PageRun:
+            folder = tmp_path_factory.mktemp(page.stem)
+            run = self[page] = run_page(page, folder)
+            return run
+
+    return Runs()
+
+
+def test_the_pages_run_command_lines_and_show_their_output() -> None:
+    runs = [c for c in SHELL_COMMANDS if plan_line(c.text).run]
+    assert {c.page.name for c in runs} >= {"README.md", "cli.rst", "quickstart.rst"}
+    assert sum(c.output is not None for c in runs) >= 8
+    assert {s.page.name for s in SAMPLES} >= {"README.md", "cli.rst"}
+
+
+@pytest.mark.parametrize("command", SHELL_COMMANDS, ids=lambda c: f"{c.where} {c.text}"[:80])
+def test_every_command_line_runs_and_shows_its_output(
+    command: Command, page_runs: dict[Path, PageRun]
+) -> None:
+    plan = plan_line(command.text)
+    assert not plan.unknown, (
+        f"{command.where}: {plan.unknown}: neither run nor skipped here; "
+        "add the reason to tests/docpages.py's SKIPPED"
+    )
+    for script in re.findall(r"\bbenchmarks/[\w.]+\.py\b", command.text):
+        assert (ROOT / script).is_file(), f"{command.where}: there is no {script}"
+    if plan.run is None:
+        pytest.skip("; ".join(plan.skipped))
+    run = page_runs[command.page]
+    result = next(r for c, _, r in run.commands if c.line == command.line)
+    assert result is not None
+    if command.output is None:
+        assert result.status == 0, f"{command.where}: {command.text}\n" + "\n".join(
+            result.output[-30:]
+        )
+        return
+    assert matches(command.output, result.output), (
+        f"{command.where}: {command.text} wrote\n" + "\n".join(result.output[:60])
+    )
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.where)
+def test_every_sample_output_is_a_real_run(sample: Sample, page_runs: dict[Path, PageRun]) -> None:
+    result = next(r for s, r in page_runs[sample.page].samples if s.line == sample.line)
+    shown = sample.block.lines
+    assert matches(shown, result.output), f"{sample.where}: {sample.command} wrote\n" + "\n".join(
+        result.output[:60]
+    )
+
+
+SHOWING = sorted(
+    {c.page for c in SHELL_COMMANDS if c.output is not None} | {s.page for s in SAMPLES}
+)
+
+
+@pytest.mark.parametrize("page", SHOWING, ids=lambda p: p.name)
+def test_the_shown_outputs_are_what_make_samples_writes(
+    page: Path, page_runs: dict[Path, PageRun]
+) -> None:
+    """Cut where and as the script cuts them, so that the script's next run
+    changes nothing."""
+    assert rewrite(page, page_runs[page]) == page.read_text(encoding="utf-8"), (
+        f"{page.name}: run python tests/make_samples.py"
+    )
 
 
 # ------------------------------------------------------------------ the doctest build
