@@ -17,6 +17,7 @@ __all__ = [
     "NotationError",
     "Reason",
     "RuleSetError",
+    "RuleSetWarning",
     "SerializationError",
     "SetupError",
     "UnknownVariantError",
@@ -119,6 +120,12 @@ class RuleSetError(BackAlleyError, ValueError):
 
     def __reduce__(self) -> tuple[type[RuleSetError], tuple[tuple[str, ...]]]:
         return (type(self), (self.problems,))
+
+
+class RuleSetWarning(UserWarning):
+    """A rule set whose parts fit and can be played, but in a way its players
+    may not expect (each part's ``cautions``): issued when the rule set is
+    built, with a sentence naming the parts and what would change it."""
 
 
 class SerializationError(BackAlleyError, ValueError):

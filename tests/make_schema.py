@@ -119,6 +119,21 @@ HAND_SIZE_MULTIPLIERS: Schema = array(
         description="On the deal of `hand_size` cards, contract points count `times` over.",
     )
 )
+HAND_SIZE_RATES: Schema = array(
+    obj(
+        {
+            "hand_size": integer(1),
+            "per_bid_trick": nullable(INT),
+            "per_overtrick": nullable(INT),
+            "set_per_bid_trick": nullable(INT),
+            "per_board_trick": nullable(INT),
+            "set_per_board_trick": nullable(INT),
+        },
+        required=["hand_size"],
+        description="On the deal of `hand_size` cards, each rate given replaces the "
+        "scoring's own (null: the scoring's own).",
+    )
+)
 
 # The rule parts: part -> tag -> parameter -> schema, in the
 # order ``RuleSet.parts()`` and ``Part.options()`` write them.
@@ -149,7 +164,8 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
         "turn-up": {
             "joker_turn_up": enum(
                 "no-trump-swap-other-joker", "turn-next-card", "no-trump-other-joker-stays"
-            )
+            ),
+            "swap_draw": enum("top", "bottom"),
         },
         "fixed": {"suit": ref("suit")},
         "declarer-names": {"allow_no_trump": BOOL},
@@ -176,6 +192,7 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "speakers": enum("each-player", "one-per-team"),
             "counter_style": enum("step", "direct", "multiple-bid"),
             "multiple": enum("at-least", "exact"),
+            "counter_holder": enum("announcer", "countering-side"),
         },
     },
     "lead": {
@@ -185,6 +202,7 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "trump_broken_by": enum("any-trump", "discard"),
             "first_trick_trump_lead": enum("as-later-tricks", "never"),
             "board_tie_lead": enum("last-board", "first-board"),
+            "trump_broken_for": enum("anyone", "the-leader"),
         }
     },
     "follow": {
@@ -194,6 +212,7 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "little_blooper_forcing": BOOL,
             "little_lead": enum("little-joker", "lowest-trump"),
             "trump_play": enum("free-when-void", "not-until-broken"),
+            "trump_broken_when": enum("completed-tricks", "any-trump-so-far"),
         }
     },
     "scoring": {
@@ -205,6 +224,7 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "set_per_board_trick": INT,
             "rainbow": RAINBOW,
             "hand_size_multipliers": HAND_SIZE_MULTIPLIERS,
+            "hand_size_rates": HAND_SIZE_RATES,
         },
         "exact-bid": {
             "bonus": NON_NEGATIVE,

@@ -4,7 +4,10 @@ option whose default keeps the variants as they were:
 - ``multiple`` of the auction (with ``counter_style = multiple-bid``):
   ``at-least`` (default: 3 then 7 is a double) or ``exact`` (only exactly
   2, 3 or 4 times the first announcement carries a multiplier);
-- the step counters of ``vietnam`` are a house reading, and its sheet says so;
+- the counters of ``vietnam`` are a house reading, and its sheet says so: by
+  default (``counter_holder = announcer``) a counter multiplies the announcing
+  side's contract, as a double in bridge; ``countering-side`` hands the
+  contract to the countering side (the earlier reading);
 - ``defenders_score`` of the auction scoring: ``nothing`` (default),
   ``all-tricks`` or ``own-announcement`` (the outbid side scores its tricks
   if it took at least its own announcement).
@@ -26,6 +29,7 @@ from backalley import houserules
 from backalley.rules import (
     Auction,
     AuctionScoring,
+    CounterHolder,
     CounterStyle,
     DefendersScore,
     Multiple,
@@ -210,16 +214,34 @@ def test_the_vietnam_sheet_calls_step_counters_a_house_reading() -> None:
     names vietnam-literal for the source's reading."""
     text = sheet(V.VIETNAM)
     assert (
-        "Counters alternate: the side whose number was doubled may answer with a triple. "
-        "This is a house reading of the Vietnam rules, which give a multiplier only to the "
-        "side that announced second (the preset vietnam-literal plays them that way)."
+        "Counters alternate: the side whose number was doubled may answer with a triple, "
+        "and its opponents with a quadruple. A counter is thus a bet that the contract "
+        "fails, called when it pays. This is a house reading of the Vietnam rules, which "
+        "give the multiplier to the side that announced second and took that many tricks; "
+        "the preset vietnam-literal plays the source's words."
     ) in text
     assert "the player who announced second" in sheet(V.VIETNAM_CUTTHROAT)
     assert "house reading" not in sheet(LITERAL)
-    # one announcement per side with step counters: only the second side's double
+    # a counter that multiplies the announcer's contract is a house reading however many
+    # counters there are and whoever speaks
     one_each = with_bidding(V.VIETNAM, speakers=Speakers.ONE_PER_TEAM)
+    assert "house reading" in sheet(one_each)
+    assert "house reading" in sheet(with_bidding(V.VIETNAM, counters=1))
+    # the earlier reading: alternating step counters are the house reading
+    taken = with_bidding(V.VIETNAM, counter_holder=CounterHolder.COUNTERING_SIDE)
+    assert (
+        "Counters alternate: the side whose number was doubled may answer with a triple. "
+        "This is a house reading of the Vietnam rules, which give a multiplier only to the "
+        "side that announced second (the preset vietnam-literal plays them that way)."
+    ) in sheet(taken)
+    # one announcement per side with step counters: only the second side's double
+    one_each = with_bidding(
+        V.VIETNAM, speakers=Speakers.ONE_PER_TEAM, counter_holder=CounterHolder.COUNTERING_SIDE
+    )
     assert "house reading" not in sheet(one_each)
-    assert "house reading" not in sheet(with_bidding(V.VIETNAM, counters=1))
+    assert "house reading" not in sheet(
+        with_bidding(V.VIETNAM, counters=1, counter_holder=CounterHolder.COUNTERING_SIDE)
+    )
 
 
 # ------------------------------------------------------- defenders_score
@@ -276,12 +298,17 @@ def test_a_side_that_passed_has_no_announcement() -> None:
 
 def test_announcements_with_every_player_and_counters() -> None:
     """Choice (docs): with every player speaking a side's own announcement is
-    its highest number; a counter is not an announcement, and the side whose
+    its highest number; a counter is not an announcement; a doubled number stays
+    its announcer's (by default), and under countering-side counters the side whose
     number was doubled away is outbid on that number."""
     rules = with_defenders(DefendersScore.OWN_ANNOUNCEMENT, V.VIETNAM)
     state = calls(game(rules), "bid 2", "bid 3", "bid 5", "bid 6")
     assert state.outcome.announcements == (6, 5)
     state = calls(game(rules), "bid 7", "double", "pass", "pass")
+    assert state.contracts == (None, ba.Contract(7, multiplier=2, declarer=1))
+    assert state.outcome.announcements == (None, 7)
+    taken = rules.replace(bidding=Auction(counter_holder=CounterHolder.COUNTERING_SIDE))
+    state = calls(game(taken), "bid 7", "double", "pass", "pass")
     assert state.contracts == (ba.Contract(7, multiplier=2, declarer=2), None)
     assert state.outcome.announcements == (None, 7)
     state = calls(game(rules), "pass", "pass", "pass", "pass")  # thrown in: dealt again

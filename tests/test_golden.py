@@ -199,9 +199,10 @@ def test_the_hand_scorer_knows_the_worked_examples():
 
 
 def score_vietnam_deal(deal: dict[str, Any], teams: list[list[int]]) -> list[int]:
-    """The last number (and counters on it) sets the contract; the declarer's side scores 10 per trick taken times the
-    multiplier if it makes it, else loses 10 per contracted trick times the
-    multiplier; the defenders score 0."""
+    """The last number sets the contract and its caller declares, the counters on it
+    multiplying it (counter_holder = announcer); the declarer's side scores 10 per trick
+    taken times the multiplier if it makes it, else loses 10 per contracted trick times
+    the multiplier; the defenders score 0."""
     dealer, calls = deal["dealer"], deal["bids"]
     n = len(calls)
     tricks = contract = 0
@@ -211,8 +212,8 @@ def score_vietnam_deal(deal: dict[str, Any], teams: list[list[int]]) -> list[int
         call = calls[seat]
         if call.startswith("bid"):
             contract, mult, declarer = int(call.split()[1]), 1, seat
-        elif call == "counter":
-            mult, declarer = mult + 1, seat
+        elif call == "counter":  # the number's announcer keeps the contract, multiplied
+            mult += 1
     assert declarer is not None
     points = []
     for t, team in enumerate(teams):

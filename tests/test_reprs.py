@@ -16,7 +16,7 @@ import backalley as ba
 from backalley.reprs import fields_repr
 from backalley.rules import registered_parts
 from backalley.rules.bidding import AuctionState
-from backalley.rules.scoring import HandSizeMultiplier, Rainbow
+from backalley.rules.scoring import HandSizeMultiplier, HandSizeRates, Rainbow
 from backalley.values import BiddingOutcome
 
 
@@ -49,6 +49,7 @@ def _values() -> list[Any]:
         BiddingOutcome(contracts=(), declarer=None),
         Rainbow(),
         HandSizeMultiplier(hand_size=1, times=10),
+        HandSizeRates(hand_size=1, per_bid_trick=10, set_per_bid_trick=10),
         ba.rules.TrumpSetup(hands=(1, 2), stock=(3,), turn_up=None, trump=None),
         AuctionState(tricks=4, holder=1, multiplier=2),
     ]

@@ -174,11 +174,11 @@ def test_a_side_without_a_contract_scores_its_tricks():
 
 def test_an_auction_counter_multiplies_the_exact_bid_stakes():
     """A doubled contract under exact-bid scoring doubles the bonus (and the penalty)."""
-    state = calls(position(WEAK_3, rules=VIETNAM_EXACT), "pass", "bid 2", "counter", "pass")
+    state = calls(position(WEAK_3, rules=VIETNAM_EXACT), "pass", "pass", "bid 2", "counter")
     assert state.contracts == (None, ba.Contract(2, multiplier=2, declarer=3))
     state = play_to_tricks(calls(state, "trump S"), (1, 2))
     assert points(state) == (1, 2 + 10 * 2)
-    state = calls(position(WEAK_3, rules=VIETNAM_EXACT), "pass", "bid 2", "counter", "pass")
+    state = calls(position(WEAK_3, rules=VIETNAM_EXACT), "pass", "pass", "bid 2", "counter")
     state = play_to_tricks(calls(state, "trump C"), (0, 3))
     assert points(state) == (0, 3 - 4 * 2)
 

@@ -547,15 +547,16 @@ def test_auction_sheets_work_a_counter_example(name: str) -> None:
 
 def test_vietnam_sheet_explains_counters_with_a_worked_example() -> None:
     """``backalley rules vietnam``: "North bids 7, East bids 8, South doubles:
-    South's side must take 8 tricks, scoring 20 per trick"; West may triple, or
-    call 9, which cancels the counters - each checked against the engine."""
+    East's side must take 8 tricks, scoring 20 per trick" (the double multiplies
+    East's contract); West may triple, or call 9, which cancels the counters -
+    each checked against the engine."""
     status, out = _cli("rules", "vietnam")
     assert status == 0
     text = " ".join(out.split())
     per = V.VIETNAM.scoring.per_trick
     assert (
-        "For example (West deals): North bids 7, East bids 8, South doubles: South is the "
-        f"declarer and South's side must take 8 tricks at x2, scoring {2 * per} per trick "
+        "For example (West deals): North bids 7, East bids 8, South doubles: East is the "
+        f"declarer and East's side must take 8 tricks at x2, scoring {2 * per} per trick "
         f"taken ({16 * per} for 8 tricks); with fewer it loses {16 * V.VIETNAM.scoring.set_per_trick}."
     ) in text
     assert (
@@ -564,10 +565,28 @@ def test_vietnam_sheet_explains_counters_with_a_worked_example() -> None:
     ) in text
     state = calls(ba.new_game(V.VIETNAM, dealer=3, seed=1), "bid 7", "bid 8", "counter")
     tripled = calls(state, "counter")
-    assert tripled.contracts[1] == ba.rules.Contract(8, multiplier=3, declarer=3)
+    assert tripled.contracts[1] == ba.rules.Contract(8, multiplier=3, declarer=1)
     cancelled = calls(state, "bid 9")
     assert cancelled.phase is not ba.Phase.BIDDING
     assert cancelled.contracts[1] == ba.rules.Contract(9, multiplier=1, declarer=3)
+
+
+def test_countering_side_sheet_says_what_it_does_to_play() -> None:
+    """With counter_holder = countering-side the example's double takes the contract over,
+    and the sheet says that the last side to speak then takes every deal."""
+    rules = V.VIETNAM.replace(bidding=Auction(counter_holder="countering-side"))
+    text = sheet(rules)
+    assert (
+        "For example (West deals): North bids 7, East bids 8, South doubles: South is the "
+        "declarer and South's side must take 8 tricks at x2"
+    ) in text
+    assert (
+        "Under this reading a counter costs nothing: it takes any contract over at the same "
+        "number; where every trick taken scores at the multiplier, as in the Vietnam scoring, "
+        "the last side to speak takes every deal by countering the first number, however low "
+        "(bid 1, double, triple, quadruple)."
+    ) in text
+    assert "Under this reading" not in sheet(V.VIETNAM)
 
 
 @pytest.mark.parametrize(
@@ -575,6 +594,12 @@ def test_vietnam_sheet_explains_counters_with_a_worked_example() -> None:
     [
         (
             {"counter_style": "direct"},
+            "North bids 7, East bids 8, South triples: East is the declarer and East's side "
+            "must take 8 tricks at x3, scoring 30 per trick taken (240 for 8 tricks); with "
+            "fewer it loses 240. The counter cannot be answered: West may only pass.",
+        ),
+        (
+            {"counter_style": "direct", "counter_holder": "countering-side"},
             "North bids 7, East bids 8, South triples: South is the declarer and South's side "
             "must take 8 tricks at x3, scoring 30 per trick taken (240 for 8 tricks); with "
             "fewer it loses 240. The counter cannot be answered: West may only pass.",
@@ -593,6 +618,12 @@ def test_vietnam_sheet_explains_counters_with_a_worked_example() -> None:
         ),
         (
             {"speakers": "one-per-team"},
+            "North bids 7, East doubles: North is the declarer and North's side must take 7 "
+            "tricks at x2, scoring 20 per trick taken (140 for 7 tricks); with fewer it "
+            "loses 140.",
+        ),
+        (
+            {"speakers": "one-per-team", "counter_holder": "countering-side"},
             "North bids 7, East doubles: East is the declarer and East's side must take 7 "
             "tricks at x2, scoring 20 per trick taken (140 for 7 tricks); with fewer it "
             "loses 140.",

@@ -16,6 +16,7 @@ from backalley.rules import (
     AllPass,
     Auction,
     AuctionScoring,
+    CounterHolder,
     Cutthroat,
     DealerRotation,
     DeclarerNamesTrump,
@@ -80,13 +81,26 @@ EX8_HANDS = [
 EX8_STOCK = "LJ BJ"
 
 
+TAKEOVER = V.VIETNAM.replace(bidding=Auction(counter_holder=CounterHolder.COUNTERING_SIDE))
+"""Vietnam with the earlier reading of the counters: a counter takes the contract over."""
+
+EX8_CALLS = ("pass", "pass", "bid 8", "double")
+"""Example 8 in the default reading: seat3 announces 8 and seat0 doubles it, so seat3's
+side (team 1) holds 8 doubled and seat3 declares (a counter leaves the contract with the
+side that announced the number)."""
+
+EX8_TAKEOVER_CALLS = ("bid 7", "bid 8", "double", "pass")
+"""Example 8 as the specification words it, for ``counter_holder = countering-side``:
+seat1 7, seat2 8, seat3 doubles and takes the contract over, seat0 passes."""
+
+
 def ex8_game(rules: ba.RuleSet = V.VIETNAM, seed: int = 0) -> ba.GameState:
     return ba.new_game(rules, dealer=0, decks=[deck_for(rules, EX8_HANDS, EX8_STOCK)], seed=seed)
 
 
 def after_ex8_auction(rules: ba.RuleSet = V.VIETNAM) -> ba.GameState:
-    """Seat1 7, seat2 8, seat3 double, seat0 pass; seat3 names spades."""
-    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass")
+    """Seat3 declares 8 doubled for team 1 (:data:`EX8_CALLS`) and names spades."""
+    state = calls(ex8_game(rules), *EX8_CALLS)
     if state.phase is ba.Phase.NAMING_TRUMP:
         state = state.apply(ba.NameTrump(S))
     return state
@@ -218,26 +232,44 @@ def test_counter_only_against_the_other_sides_contract() -> None:
     assert ba.Counter() not in state.legal_moves()
     state = calls(state, "pass")
     assert state.to_act == 0 and state.is_legal(ba.Counter())
-    # after a double the doubled contract belongs to team 0: team 0 may not counter it
+    # after team 0's double the next counter is team 1's: team 0 may not counter again
     state = calls(ex8_game(), "bid 7", "double", "pass")
     assert state.to_act == 0
     assert refused(state, "double") is R.COUNTER_NOT_ALLOWED
 
 
 def test_double_triple_quadruple_alternate_between_the_teams() -> None:
-    """Double, triple and quadruple each take the contract over, at x2, x3, x4."""
+    """Double, triple and quadruple raise the contract to x2, x3, x4, alternating between
+    the sides; the contract stays with the side that announced the number (seat1's 7), whose
+    player declares."""
     state = calls(ex8_game(), "bid 7", "double", "triple", "quadruple")
+    assert state.phase is ba.Phase.NAMING_TRUMP
+    assert state.declarer == 1 and state.to_act == 1
+    assert state.contracts == (None, ba.Contract(7, multiplier=4, declarer=1))
+    state = calls(ex8_game(), "bid 7", "double", "triple", "pass")
+    assert state.declarer == 1
+    assert state.contracts == (None, ba.Contract(7, multiplier=3, declarer=1))
+    # the announcing side answers the double (triple); it may not double its own number
+    state = calls(ex8_game(), "bid 7", "pass")
+    assert refused(state, "double") is R.COUNTER_NOT_ALLOWED
+
+
+def test_countering_side_counters_take_the_contract_over() -> None:
+    """With counter_holder = countering-side, double, triple and quadruple each take the
+    contract over, at x2, x3, x4."""
+    state = calls(ex8_game(TAKEOVER), "bid 7", "double", "triple", "quadruple")
     assert state.phase is ba.Phase.NAMING_TRUMP
     assert state.declarer == 0 and state.to_act == 0
     assert state.contracts == (ba.Contract(7, multiplier=4, declarer=0), None)
-    state = calls(ex8_game(), "bid 7", "double", "triple", "pass")
+    state = calls(ex8_game(TAKEOVER), "bid 7", "double", "triple", "pass")
     assert state.declarer == 3
     assert state.contracts == (None, ba.Contract(7, multiplier=3, declarer=3))
 
 
 def test_counter_limit_after_quadruple() -> None:
-    """There is no counter beyond quadruple (COUNTER_LIMIT; the test needs a fifth speaker)."""
-    rules = V.VIETNAM.replace(seating=Cutthroat(5), schedule=Schedule.fixed(10, 2))
+    """There is no counter beyond quadruple (COUNTER_LIMIT; the test needs a fifth speaker,
+    so the counters take the contract over, seat after seat)."""
+    rules = TAKEOVER.replace(seating=Cutthroat(5), schedule=Schedule.fixed(10, 2))
     state = ba.new_game(rules, dealer=0, seed=3)
     state = calls(state, "bid 5", "double", "triple", "quadruple")
     assert state.to_act == 0
@@ -268,7 +300,7 @@ def test_a_higher_number_resets_the_multiplier() -> None:
     assert state.declarer == 3
     assert state.contracts == (None, ba.Contract(8, multiplier=1, declarer=3))
     state = calls(ex8_game(), "bid 7", "double", "bid 8", "double")
-    assert state.contracts == (ba.Contract(8, multiplier=2, declarer=0), None)
+    assert state.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
 
 
 def test_declarer_is_the_last_winning_call() -> None:
@@ -282,7 +314,7 @@ def test_declarer_is_the_last_winning_call() -> None:
 
 def test_declarer_names_trump_in_a_naming_phase() -> None:
     """The declarer names trump (any of the four suits), then leads."""
-    state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
+    state = calls(ex8_game(), *EX8_CALLS)
     assert state.phase is ba.Phase.NAMING_TRUMP
     assert state.to_act == 3 and state.declarer == 3
     assert state.trump is None
@@ -301,7 +333,7 @@ def test_declarer_names_trump_in_a_naming_phase() -> None:
 
 def test_no_trump_call_refused_by_default() -> None:
     """By default (allow_no_trump off) the declarer must name a suit: NO_TRUMP_NOT_ALLOWED."""
-    state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
+    state = calls(ex8_game(), *EX8_CALLS)
     assert refused(state, ba.NameTrump(None)) is R.NO_TRUMP_NOT_ALLOWED
     assert refused(state, "trump NT") is R.NO_TRUMP_NOT_ALLOWED
 
@@ -309,7 +341,7 @@ def test_no_trump_call_refused_by_default() -> None:
 def test_no_trump_call_allowed_with_the_option() -> None:
     """With DeclarerNamesTrump(allow_no_trump=True) the declarer may call no trump."""
     rules = V.VIETNAM.replace(trump=DeclarerNamesTrump(allow_no_trump=True))
-    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass")
+    state = calls(ex8_game(rules), *EX8_CALLS)
     assert ba.NameTrump(None) in state.legal_moves()
     assert len(state.legal_moves()) == 5
     state = state.apply(ba.NameTrump(None))
@@ -334,8 +366,9 @@ def test_declarer_leads_and_may_lead_trump_at_once() -> None:
 
 
 def test_example_8_doubled_contract_made_scores_180() -> None:
-    """Worked example: seat1 7, seat2 8, seat3 double, seat0 pass; team 1 takes 9: +180."""
-    state = calls(ex8_game(), "bid 7", "bid 8", "double", "pass")
+    """Worked example: seat1 pass, seat2 pass, seat3 8, seat0 double; seat3's side holds 8
+    doubled and takes 9: +180 (a double multiplies what the announcing side wins)."""
+    state = calls(ex8_game(), *EX8_CALLS)
     assert state.declarer == 3
     assert state.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
     state = state.apply(ba.NameTrump(S))
@@ -345,8 +378,25 @@ def test_example_8_doubled_contract_made_scores_180() -> None:
     assert result.points == (0, 180)  # 9 * 10 * 2; defenders 0
     assert result.declarer == 3 and result.trump is S and result.hand_size == 13
     assert result.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
-    assert result.bids == (ba.Pass(), ba.Bid(7), ba.Bid(8), ba.Counter())
+    assert result.bids == (ba.Counter(), ba.Pass(), ba.Pass(), ba.Bid(8))
     assert state.scores == (0, 180)
+
+
+def test_example_8_as_worded_under_countering_side_counters() -> None:
+    """The example as the specification words it (counter_holder = countering-side): seat1
+    7, seat2 8, seat3 double, seat0 pass; seat3's double takes seat2's 8 over for team 1,
+    which takes 9: +180."""
+    state = calls(ex8_game(TAKEOVER), *EX8_TAKEOVER_CALLS)
+    assert state.declarer == 3
+    assert state.contracts == (None, ba.Contract(8, multiplier=2, declarer=3))
+    state = play_deal(state.apply(ba.NameTrump(S)), declarer_high(3))
+    result = state.deal_results[0]
+    assert result.tricks == (4, 9) and result.points == (0, 180)
+    assert result.bids == (ba.Pass(), ba.Bid(7), ba.Bid(8), ba.Counter())
+    # the same calls in the default reading: seat2's side keeps its 8, doubled
+    state = calls(ex8_game(), *EX8_TAKEOVER_CALLS)
+    assert state.declarer == 2
+    assert state.contracts == (ba.Contract(8, multiplier=2, declarer=2), None)
 
 
 def test_example_8_illegal_six_after_seven() -> None:
@@ -367,14 +417,18 @@ def test_made_contract_scores_ten_per_trick_taken() -> None:
 
 
 @pytest.mark.parametrize(
-    ("bids", "mult"),
-    [(("pass", "pass", "bid 10", "pass"), 1), (("bid 10", "double", "triple", "pass"), 3)],
+    ("rules", "bids", "mult"),
+    [
+        (V.VIETNAM, ("pass", "pass", "bid 10", "pass"), 1),
+        (V.VIETNAM, ("pass", "pass", "bid 10", "double"), 2),
+        (TAKEOVER, ("bid 10", "double", "triple", "pass"), 3),
+    ],
 )
 def test_failed_contract_loses_ten_per_contracted_trick_times_multiplier(
-    bids: tuple[str, ...], mult: int
+    rules: ba.RuleSet, bids: tuple[str, ...], mult: int
 ) -> None:
     """A failed contract loses 10 * contract * multiplier; the defenders score 0."""
-    state = calls(ex8_game(), *bids, "trump S")
+    state = calls(ex8_game(rules), *bids, "trump S")
     assert state.declarer == 3
     state = play_deal(state, declarer_high(3))
     result = state.deal_results[0]
@@ -385,7 +439,7 @@ def test_failed_contract_loses_ten_per_contracted_trick_times_multiplier(
 def test_defenders_score_all_tricks_option() -> None:
     """With defenders_score = all-tricks the defenders score 10 per trick they take."""
     rules = V.VIETNAM.replace(scoring=AuctionScoring(defenders_score=DefendersScore.ALL_TRICKS))
-    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass", "trump S")
+    state = calls(ex8_game(rules), *EX8_CALLS, "trump S")
     state = play_deal(state, declarer_high(3))
     assert state.deal_results[0].points == (40, 180)
 
@@ -536,7 +590,7 @@ def test_a_match_is_two_games(rules: ba.RuleSet) -> None:
 def ex8_or_plain(rules: ba.RuleSet) -> ba.GameState:
     hands = [*EX8_HANDS[:3], EX8_HANDS[3]]
     state = ba.new_game(rules, dealer=0, decks=[deck_for(rules, hands)], seed=1)
-    state = calls(state, "bid 7", "bid 8", "double", "pass")
+    state = calls(state, *EX8_CALLS)
     if state.phase is ba.Phase.NAMING_TRUMP:
         state = state.apply(ba.NameTrump(S))
     return state
@@ -609,7 +663,7 @@ def test_vietnam_spades() -> None:
     rules = V.VIETNAM_SPADES
     state = ex8_game(rules)
     assert state.trump is S and state.turn_up is None
-    state = calls(state, "bid 7", "bid 8", "double", "pass")
+    state = calls(state, *EX8_CALLS)
     assert state.phase is ba.Phase.PLAYING
     assert state.trump is S and state.to_act == 3 and state.declarer == 3
     assert refused(state, ba.NameTrump(H)) is R.WRONG_PHASE
@@ -627,10 +681,15 @@ def test_vietnam_cutthroat() -> None:
     assert rules.teams == ((0,), (1,), (2,), (3,))
     state = ex8_game(rules)
     assert state.scores == (0, 0, 0, 0)
-    # every other player may counter (seat3 counters seat2's double of seat1)
-    state = calls(state, "bid 7", "double", "triple")
-    assert state.to_act == 0 and state.is_legal(ba.Counter())
-    state = calls(ex8_game(rules), "bid 7", "bid 8", "double", "pass", "trump S")
+    # every other player may double (seat2 and seat3 both may double seat1's 7); once
+    # doubled, only the contract's holder may answer (seat1, who has spoken)
+    state = calls(state, "bid 7")
+    assert state.is_legal(ba.Counter())
+    state = calls(state, "pass")
+    assert state.is_legal(ba.Counter())
+    state = calls(ex8_game(rules), "bid 7", "double")
+    assert refused(state, "triple") is R.COUNTER_NOT_ALLOWED
+    state = calls(ex8_game(rules), *EX8_CALLS, "trump S")
     assert state.contracts == (None, None, None, ba.Contract(8, multiplier=2, declarer=3))
     state = play_deal(state, declarer_high(3))
     result = state.deal_results[0]
@@ -650,9 +709,25 @@ def test_vietnam_cutthroat() -> None:
 
 
 def test_cutthroat_counter_on_own_contract_refused() -> None:
-    """In cutthroat every player but the contract's holder may counter."""
-    rules = V.VIETNAM_CUTTHROAT.replace(seating=Cutthroat(3), schedule=Schedule.fixed(13, 2))
+    """In cutthroat with countering-side counters every player but the contract's holder
+    may counter (and takes it over)."""
+    rules = TAKEOVER.replace(seating=Cutthroat(3), schedule=Schedule.fixed(13, 2))
     state = calls(ba.new_game(rules, dealer=0, seed=2), "bid 5", "double", "triple")
     assert state.phase is ba.Phase.NAMING_TRUMP  # three players, three calls
     assert state.declarer == 0
     assert state.contracts == (ba.Contract(5, multiplier=3, declarer=0), None, None)
+
+
+def test_cutthroat_counters_alternate_between_the_holder_and_the_others() -> None:
+    """In cutthroat with the default counters, any opponent of the announcer may double;
+    then only the announcer may triple, and any opponent quadruple."""
+    rules = V.VIETNAM_CUTTHROAT.replace(seating=Cutthroat(5), schedule=Schedule.fixed(10, 2))
+    state = calls(ba.new_game(rules, dealer=4, seed=3), "bid 5", "double")
+    assert state.to_act == 2
+    assert refused(state, "triple") is R.COUNTER_NOT_ALLOWED  # seat 2 is not the holder
+    state = calls(ba.new_game(rules, dealer=4, seed=3), "pass", "bid 5", "pass", "double")
+    assert state.to_act == 4
+    assert refused(state, "counter") is R.COUNTER_NOT_ALLOWED
+    state = calls(state, "pass")
+    assert state.contracts is not None
+    assert state.contracts[1] == ba.Contract(5, multiplier=2, declarer=1)

@@ -17,7 +17,7 @@ import pytest
 
 import backalley as ba
 from backalley import houserules
-from backalley.rules import Auction, CounterStyle, Speakers
+from backalley.rules import Auction, CounterHolder, CounterStyle, Speakers
 
 from .helpers import calls, refused
 
@@ -54,6 +54,7 @@ def test_the_preset_is_vietnam_with_the_literal_auction() -> None:
     assert "vietnam-literal" in V.names() and V.PRESET_NOTES["vietnam-literal"]
     assert Auction().speakers is Speakers.EACH_PLAYER
     assert Auction().counter_style is CounterStyle.STEP
+    assert Auction().counter_holder is CounterHolder.ANNOUNCER
     loaded = houserules.loads(
         'base = "vietnam"\n[bidding]\nspeakers = "one-per-team"\ncounter_style = "multiple-bid"\n'
     )
@@ -135,6 +136,13 @@ def test_one_per_team_with_step_counters_allows_one_double() -> None:
     assert ba.Counter() in state.legal_moves()
     state = calls(state, "counter")
     assert state.phase is ba.Phase.NAMING_TRUMP
+    # the double multiplies side 1's 5 (counter_holder = announcer, the default) ...
+    assert state.contracts == (None, ba.Contract(5, multiplier=2, declarer=1))
+    # ... or, as the source has it, side 0 takes it over (counter_holder = countering-side)
+    taken = with_auction(
+        speakers=Speakers.ONE_PER_TEAM, counter_holder=CounterHolder.COUNTERING_SIDE
+    )
+    state = calls(game(taken), "bid 5", "counter")
     assert state.contracts == (ba.Contract(5, multiplier=2, declarer=2), None)
 
 
@@ -299,8 +307,11 @@ def test_multiplied_contracts_score_made_and_failed(seed: int) -> None:
 
 def test_direct_counter_cannot_be_answered() -> None:
     """The other side answers a contract with one call of double,
-    triple or quadruple, which cannot be answered."""
-    rules = with_auction(counter_style=CounterStyle.DIRECT)
+    triple or quadruple, which cannot be answered (and, as the source has it, takes the
+    contract over: counter_holder = countering-side)."""
+    rules = with_auction(
+        counter_style=CounterStyle.DIRECT, counter_holder=CounterHolder.COUNTERING_SIDE
+    )
     state = calls(game(rules), "bid 7")
     counters = [m for m in state.legal_moves() if isinstance(m, ba.Counter)]
     assert counters == [ba.Counter(2), ba.Counter(3), ba.Counter(4)]
@@ -312,6 +323,11 @@ def test_direct_counter_cannot_be_answered() -> None:
     state = calls(state, "pass", "pass")
     assert state.contracts == (ba.Contract(7, multiplier=3, declarer=2), None)
     assert state.declarer == 2
+    # with the default counter_holder the counter multiplies seat 1's contract
+    state = calls(game(with_auction(counter_style=CounterStyle.DIRECT)), "bid 7", "counter x3")
+    assert state.legal_moves() == (ba.Pass(),)
+    state = calls(state, "pass", "pass")
+    assert state.contracts == (None, ba.Contract(7, multiplier=3, declarer=1))
 
 
 def test_a_state_with_a_direct_counter_pickles_to_an_equal_state() -> None:
@@ -334,7 +350,11 @@ def test_direct_counter_only_against_the_other_side() -> None:
 
 def test_direct_counter_with_one_announcement_per_team() -> None:
     """One-per-team with direct counters: the second side's call is the counter."""
-    rules = with_auction(speakers=Speakers.ONE_PER_TEAM, counter_style=CounterStyle.DIRECT)
+    rules = with_auction(
+        speakers=Speakers.ONE_PER_TEAM,
+        counter_style=CounterStyle.DIRECT,
+        counter_holder=CounterHolder.COUNTERING_SIDE,
+    )
     state = calls(game(rules), "bid 4", "counter x4")
     assert state.phase is ba.Phase.NAMING_TRUMP
     assert state.contracts == (ba.Contract(4, multiplier=4, declarer=2), None)

@@ -13,7 +13,9 @@ Subcommands, one module each:
 - ``backalley vectors``: conformance vectors for other implementations;
 - ``backalley show FILE``: draw a position of a game record (SVG, or text);
 - ``backalley serve``: the table server, to play in a browser (the extra
-  ``server``) (:mod:`backalley.cli.serve`).
+  ``server``) (:mod:`backalley.cli.serve`);
+- ``backalley build-web DIR``: the rules in the browser, a folder for any
+  static host (:mod:`backalley.cli.build_web`).
 
 Before any command runs, the installed plug-ins (entry points of the group
 ``backalley.plugins``) are loaded, then every ``--import MODULE`` (given
@@ -37,7 +39,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from backalley import plugins
-from backalley.cli import check, play, rules, serve, show, variants, vectors
+from backalley.cli import build_web, check, play, rules, serve, show, variants, vectors
 from backalley.cli import simulate as simulate_command
 from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
 from backalley.cli.output import silence
@@ -69,7 +71,17 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"do not load the installed plug-ins (entry points {ENTRY_POINT_GROUP!r})",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (play, simulate_command, rules, variants, check, vectors, show, serve):
+    for command in (
+        play,
+        simulate_command,
+        rules,
+        variants,
+        check,
+        vectors,
+        show,
+        serve,
+        build_web,
+    ):
         command.add_parser(sub)
     for command_parser in sub.choices.values():  # --import also after the command's name
         _add_import_option(command_parser, "command_imports")

@@ -477,10 +477,16 @@ def end_trick(
     winner, broken = plan.trick_end(ctx, trick, leader, broken)
     history = (*history, (leader, trick, winner))
     if len(history) < ctx.hand_size:
-        # the next trick's context: the cards played before it, whether trump is broken
-        *facts, played, _broken = ctx  # the deal's facts, then the play's
+        # the next trick's context: the cards played before it, whether trump
+        # is broken, the cards each seat played before it
+        *facts, played, _broken, played_by = ctx  # the deal's facts, then the play's
         played |= sum(map(BITS.__getitem__, trick))  # distinct cards: the sum is the union
-        after = _tuple(DealContext, (*facts, _cardset(CardSet, played), broken))
+        n = plan.players
+        by = list(played_by) if played_by else [0] * n
+        for k, card in enumerate(trick):
+            seat = (leader + k) % n
+            by[seat] = _cardset(CardSet, by[seat] | BITS[card])
+        after = _tuple(DealContext, (*facts, _cardset(CardSet, played), broken, tuple(by)))
         deal = _deal(
             after, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
             deal.calls, deal.trump_call, None,

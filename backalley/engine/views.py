@@ -156,10 +156,11 @@ class PlayerView(PublicFacts):
         n = self.players
         broken = False
         played = 0  # the cards of the tricks before this one, as the trick's context has them
+        played_by = [0] * n  # and seat by seat
         tricks = [*self._history, (self.leader, self._trick_cards, -1)]
         for lead, cards, _win in tricks:
             if ctx.played != played:
-                ctx = ctx._replace(played=CardSet(played))
+                ctx = ctx._replace(played=CardSet(played), played_by=tuple(map(CardSet, played_by)))
             for k, card in enumerate(cards):
                 if (lead + k) % n != seat:
                     continue
@@ -174,6 +175,8 @@ class PlayerView(PublicFacts):
             if _win >= 0:
                 broken = broken or plan.breaks_trump(ctx, cards)
                 played |= sum(1 << c for c in cards)  # distinct cards: the sum is the union
+                for k, card in enumerate(cards):
+                    played_by[(lead + k) % n] |= 1 << card
         return allowed
 
     def _repr_svg_(self) -> str:

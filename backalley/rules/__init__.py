@@ -16,6 +16,7 @@ from backalley.rules.bidding import (
     Auction,
     BoardClaims,
     BoardMultiplier,
+    CounterHolder,
     CounterStyle,
     FirstBidder,
     Multiple,
@@ -26,13 +27,20 @@ from backalley.rules.context import NO_TRUMP, BiddingContext, DealContext
 from backalley.rules.dealer import DealerRotation, NextDealer
 from backalley.rules.deck import Deck
 from backalley.rules.end import EndPolicy, TieBreak
-from backalley.rules.follow import BlooperForced, FollowPolicy, LittleLead, TrumpPlay
+from backalley.rules.follow import (
+    BlooperForced,
+    FollowPolicy,
+    LittleLead,
+    TrumpBrokenWhen,
+    TrumpPlay,
+)
 from backalley.rules.lead import (
     BoardTieLead,
     FirstLead,
     FirstTrickTrumpLead,
     LeadPolicy,
     TrumpBrokenBy,
+    TrumpBrokenFor,
     TrumpLead,
 )
 from backalley.rules.must_head import MustHeadTrick
@@ -64,6 +72,7 @@ from backalley.rules.scoring import (
     DefendersScore,
     ExactBidScoring,
     HandSizeMultiplier,
+    HandSizeRates,
     Rainbow,
 )
 from backalley.rules.seating import Cutthroat, Partnerships
@@ -72,6 +81,7 @@ from backalley.rules.trump import (
     FixedTrump,
     JokerTurnUp,
     NoTrump,
+    SwapDraw,
     TrumpSetup,
     TurnedBeforeDeal,
     TurnUpTrump,
@@ -110,6 +120,7 @@ __all__ = [
     "BoardTieLead",
     "Contract",
     "ContractScoring",
+    "CounterHolder",
     "CounterStyle",
     "Cutthroat",
     "DealContext",
@@ -129,6 +140,7 @@ __all__ = [
     "FollowPolicy",
     "FollowRule",
     "HandSizeMultiplier",
+    "HandSizeRates",
     "JokerTurnUp",
     "JokersHigh",
     "LeadPolicy",
@@ -156,8 +168,11 @@ __all__ = [
     "ScoringRule",
     "SeatingRule",
     "Speakers",
+    "SwapDraw",
     "TieBreak",
     "TrumpBrokenBy",
+    "TrumpBrokenFor",
+    "TrumpBrokenWhen",
     "TrumpLead",
     "TrumpPlay",
     "TrumpRule",

@@ -113,6 +113,14 @@ class Part:
         :class:`~backalley.RuleSet`); each problem starts with the parts involved."""
         return []
 
+    def cautions(self, rules: Any) -> list[str]:
+        """What about ``rules`` (a :class:`~backalley.RuleSet` whose parts fit)
+        may surprise its players though the game can be played; each sentence
+        starts with the parts involved and says what would change it.  The
+        rule set issues each as a :class:`~backalley.RuleSetWarning` when it is
+        built.  By default none."""
+        return []
+
     def describe_in(self, rules: Any) -> str:
         """The rule as a paragraph of the rules sheet of ``rules`` (a
         :class:`~backalley.RuleSet`), saying only what can apply there (no

@@ -31,6 +31,7 @@ __all__ = [
     "BoardClaims",
     "BoardMultiplier",
     "Contract",
+    "CounterHolder",
     "CounterStyle",
     "FirstBidder",
     "Multiple",
@@ -427,7 +428,15 @@ class OnceAroundBidding(_BiddingPart):
             else "a side's contract is the sum of its bids."
         )
         text += self._board_text(alone)
-        if self.board:
+        if self.board and len(set(self.board_multipliers)) == 1:
+            # equal multipliers: the claims do not escalate
+            claims = len(self.board_multipliers)
+            times = "once" if claims == 1 else f"up to {claims} times"
+            text += (
+                f" Board may be claimed {times} in a deal; every claim has the same "
+                f"multiplier, x{self.board_multipliers[0]}, so claims do not escalate"
+            )
+        elif self.board:
             mults = ", ".join(f"x{m}" for m in self.board_multipliers)
             text += f" Board claims escalate one level per claim ({mults})"
             if self.board_multiplier is BoardMultiplier.OWN_HIGHEST_CLAIM:
@@ -437,13 +446,14 @@ class OnceAroundBidding(_BiddingPart):
                     "; the number of claims sets the deal's multiplier, the same for every "
                     f"board {'player' if alone else 'side'}"
                 )
+        if self.board:
             if self.board_claims is BoardClaims.OPPONENTS_ONLY and not alone:
                 text += "; a partner of a board claimer may not claim again"
             text += "."
         text += self._both_boards_text(alone)
         if self.hook:
             text += " The hook: the last bidder may not make the bids total the hand size."
-        text += " " + _all_pass_text(self.all_pass)
+        text += " " + _all_pass_text(self.all_pass, None if sizes is None else len(sizes))
         return text
 
 
@@ -459,11 +469,27 @@ def _deals_named(sizes: Sequence[int]) -> str:
     return f"{heads} and {sizes[-1]}-card deals"
 
 
-def _all_pass_text(option: AllPass) -> str:
+def _all_pass_text(option: AllPass, deals: int | None = None) -> str:
+    """What ``all_pass`` does, in words; a thrown-in deal is not one of the
+    ``deals`` scored deals (of the schedule, where known)."""
+    counted = (
+        "the scheduled deals"
+        if deals is None
+        else "the scored deal"
+        if deals == 1
+        else f"the {deals} scored deals"
+    )
+    not_counted = f" (a thrown-in deal is not one of {counted})"
     if option is AllPass.REDEAL_NEXT_DEALER:
-        return "If nobody contracts for a trick, the deal is thrown in and the next dealer deals the same hand size."
+        return (
+            "If nobody contracts for a trick, the deal is thrown in and the next dealer deals "
+            f"the same hand size{not_counted}."
+        )
     if option is AllPass.REDEAL_SAME_DEALER:
-        return "If nobody contracts for a trick, the deal is thrown in and the same dealer deals again."
+        return (
+            "If nobody contracts for a trick, the deal is thrown in and the same dealer deals "
+            f"again{not_counted}."
+        )
     return "If nobody contracts for a trick, the deal is played and scored all the same."
 
 
@@ -494,6 +520,25 @@ class CounterStyle(Option):
     """No counter calls: a bid of at least 2, 3 or 4 times the other side's
     announcement carries the multiplier 2, 3 or 4 (3 then 7 is a double; with
     ``multiple = exact``, only exactly 2, 3 or 4 times)."""
+
+
+class CounterHolder(Option):
+    """Option ``counter_holder`` of the auction (see :ref:`rules-counters`): who holds
+    a contract once it is countered (read with ``counter_style = step`` or
+    ``direct``; under ``multiple-bid`` a multiplied number is simply the
+    highest number)."""
+
+    ANNOUNCER = "announcer"
+    """The side that announced the number keeps the contract: a counter
+    multiplies what that side wins and what it loses, as a double does in
+    bridge, and (with step counters) the next counter answers the last one
+    from the other side: the announcing side triples a double, the doubling
+    side quadruples a triple."""
+    COUNTERING_SIDE = "countering-side"
+    """A counter takes the contract over at the same number for the countering
+    side.  Since a contract scores every trick taken at its multiplier, a
+    counter on a low number costs nothing, and the last side to speak takes
+    every deal (bid 1, double, triple, quadruple)."""
 
 
 class Multiple(Option):
@@ -561,8 +606,9 @@ def counter_names(counters: int) -> str:
 
 @attrs.frozen(slots=True, repr=False)
 class AuctionState:
-    """Where an ascending auction stands: the highest number, who holds it,
-    the multiplier, and whether a direct counter has closed the auction."""
+    """Where an ascending auction stands: the highest number, who holds the
+    contract, the multiplier, whether a direct counter has closed the auction,
+    and who made the standing call (the number, or the last counter on it)."""
 
     __repr__ = fields_repr
 
@@ -570,6 +616,7 @@ class AuctionState:
     holder: int | None = None
     multiplier: int = 1
     closed: bool = False
+    caller: int | None = None
 
 
 @register
@@ -584,12 +631,17 @@ class Auction(_BiddingPart):
     the highest so far (from ``min_bid`` up to the hand size); or a counter
     against another side's contract, by ``counter_style``:
 
-    - ``step``: ``counter`` takes the contract over at the next multiplier
-      (x2, x3, ... up to ``counters`` steps); a higher number cancels the
-      counters;
+    - ``step``: ``counter`` raises the contract to the next multiplier
+      (x2, x3, ... up to ``counters`` steps), answering the standing call of
+      the other side; a higher number cancels the counters;
     - ``direct``: one call ``counter xK`` (K from 2 to ``counters + 1``) on a
       contract not yet countered; it cannot be answered, so every later
       player may only pass;
+
+    and by ``counter_holder``, a countered contract stays with the side that
+    announced the number (``announcer``: the counters multiply what it wins
+    and loses, as doubles in bridge; a step counter answers the last call of
+    the other side) or passes to the countering side (``countering-side``);
     - ``multiple-bid``: no counter calls; a number of at least K times the
       highest number so far, called by a side other than the one holding it,
       carries the multiplier K (the largest such K up to ``counters + 1``);
@@ -629,6 +681,9 @@ class Auction(_BiddingPart):
     speakers: Speakers = attrs.field(default=Speakers.EACH_PLAYER, converter=Speakers)
     counter_style: CounterStyle = attrs.field(default=CounterStyle.STEP, converter=CounterStyle)
     multiple: Multiple = attrs.field(default=Multiple.AT_LEAST, converter=Multiple)
+    counter_holder: CounterHolder = attrs.field(
+        default=CounterHolder.ANNOUNCER, converter=CounterHolder
+    )
 
     def provides(self) -> frozenset[str]:
         every = self.all_pass is not AllPass.PLAY_FOR_OVERTRICKS
@@ -680,8 +735,13 @@ class Auction(_BiddingPart):
         return ctx.seat if len(ctx.calls) < limit else None
 
     def state(self, ctx: BiddingContext) -> AuctionState:
+        """Where the calls ``ctx.calls`` leave the auction: a number makes its
+        caller the holder at x1 (or at the multiple it carries, under
+        ``multiple-bid``); a counter raises the multiplier and - with
+        ``counter_holder = countering-side`` - hands the contract to its caller."""
         current = AuctionState()
         multiple = self.counter_style is CounterStyle.MULTIPLE_BID
+        takes_over = self.counter_holder is CounterHolder.COUNTERING_SIDE
         for i, call in enumerate(ctx.calls):
             if isinstance(call, Bid):
                 seat = ctx.seat_of(i)
@@ -689,12 +749,18 @@ class Auction(_BiddingPart):
                 holder = current.holder
                 if multiple and holder is not None and ctx.team_of(holder) != ctx.team_of(seat):
                     mult = self._multiple(current.tricks, call.tricks)
-                current = AuctionState(call.tricks, seat, mult)
+                current = AuctionState(call.tricks, seat, mult, caller=seat)
             elif isinstance(call, Counter):
+                seat = ctx.seat_of(i)
+                holder = seat if takes_over else current.holder
                 if call.multiplier is None:
-                    current = AuctionState(current.tricks, ctx.seat_of(i), current.multiplier + 1)
+                    current = AuctionState(
+                        current.tricks, holder, current.multiplier + 1, caller=seat
+                    )
                 else:
-                    current = AuctionState(current.tricks, ctx.seat_of(i), call.multiplier, True)
+                    current = AuctionState(
+                        current.tricks, holder, call.multiplier, True, caller=seat
+                    )
         return current
 
     def _multiple(self, previous: int, tricks: int) -> int:
@@ -719,8 +785,11 @@ class Auction(_BiddingPart):
         speak sees it (the highest number, whether the seat's own side holds
         it, the multiplier, whether a direct counter closed the auction)."""
         current = self.state(ctx)
-        holder = current.holder
+        holder, caller = current.holder, current.caller
         own = None if holder is None else ctx.team_of(holder) == ctx.team_of(ctx.seat)
+        called = None
+        if holder is not None and caller is not None:
+            called = ctx.team_of(caller) == ctx.team_of(holder)
         return (
             ctx.hand_size,
             ctx.players,
@@ -728,6 +797,7 @@ class Auction(_BiddingPart):
             len(ctx.calls),
             current.tricks,
             own,
+            called,
             current.multiplier,
             current.closed,
         )
@@ -781,11 +851,9 @@ class Auction(_BiddingPart):
             )
         if current.holder is None:
             return (Reason.COUNTER_NOT_ALLOWED, "nobody has bid yet: there is nothing to counter")
-        if ctx.team_of(current.holder) == ctx.team_of(ctx.seat):
-            return (
-                Reason.COUNTER_NOT_ALLOWED,
-                "your own side holds the contract; only the other side may counter",
-            )
+        why = self._answer_refusal(ctx, current)
+        if why is not None:
+            return why
         top = self.counters + 1
         if style is CounterStyle.DIRECT:
             if current.multiplier > 1:  # pragma: no cover - a direct counter closes the auction
@@ -806,6 +874,41 @@ class Auction(_BiddingPart):
         if current.multiplier > self.counters:
             return (Reason.COUNTER_LIMIT, "the contract cannot be countered any further")
         return None
+
+    def _answer_refusal(self, ctx: BiddingContext, current: AuctionState) -> Refusal | None:
+        """Who may counter (``counter_holder``): with ``countering-side``, only a
+        side that does not hold the contract; with ``announcer``, the first
+        counter comes from a side other than the announcer's, and each next
+        one answers the last from the other camp (the announcer's side after
+        an opponent's counter, an opponent after the announcer's side's)."""
+        holder = current.holder
+        assert holder is not None
+        mine = ctx.team_of(ctx.seat) == ctx.team_of(holder)
+        if self.counter_holder is CounterHolder.COUNTERING_SIDE:
+            if mine:
+                return (
+                    Reason.COUNTER_NOT_ALLOWED,
+                    "your own side holds the contract; only the other side may counter",
+                )
+            return None
+        caller = holder if current.caller is None else current.caller
+        if mine != (ctx.team_of(caller) == ctx.team_of(holder)):
+            return None
+        if current.multiplier == 1:
+            return (
+                Reason.COUNTER_NOT_ALLOWED,
+                "your own side announced the contract; only the other side may counter it",
+            )
+        if mine:
+            return (
+                Reason.COUNTER_NOT_ALLOWED,
+                "your side made the last counter; only the other side may answer it",
+            )
+        return (
+            Reason.COUNTER_NOT_ALLOWED,
+            "the last counter came from the contract's opponents; only the side holding "
+            "the contract may answer it",
+        )
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
         """The declarer's contract (none for the other sides), and each side's
@@ -843,7 +946,11 @@ class Auction(_BiddingPart):
     def describe_in(self, rules: Any) -> str:
         """The auction as it plays under ``rules``' seating (sides or single players),
         with a worked example of its counters (:meth:`counter_example`)."""
-        text = self._describe(players=rules.seating.players, sides=len(rules.seating.teams))
+        text = self._describe(
+            players=rules.seating.players,
+            sides=len(rules.seating.teams),
+            deals=len(rules.schedule.hand_sizes),
+        )
         example = self.counter_example(rules)
         return f"{text} {example}" if example else text
 
@@ -857,10 +964,13 @@ class Auction(_BiddingPart):
             times += "the announcement it overbids)"
         elif self.counters:
             times = ", with its multiplier (x1, or x2, x3, ... once countered)"
-        if self.counters and self.counter_style is CounterStyle.STEP:
+        takes_over = self.counter_holder is CounterHolder.COUNTERING_SIDE
+        if self.counters and self.counter_style is CounterStyle.STEP and takes_over:
             winning = "the highest number called, or the last counter on it"
-        elif self.counters and self.counter_style is CounterStyle.DIRECT:
+        elif self.counters and self.counter_style is CounterStyle.DIRECT and takes_over:
             winning = "the highest number called, or the counter on it"
+        elif self.counters and self.counter_style is not CounterStyle.MULTIPLE_BID:
+            winning = "the highest number called (a counter on it only multiplies it)"
         else:
             winning = "the highest number called"
         return (
@@ -1013,7 +1123,7 @@ class Auction(_BiddingPart):
             return ""
         return " Then " + "; or ".join(out) + "."
 
-    def _describe(self, players: int, sides: int) -> str:
+    def _describe(self, players: int, sides: int, deals: int | None = None) -> str:
         alone = sides == players
         side = "player" if alone else "side"
         steps = self.counters
@@ -1038,29 +1148,68 @@ class Auction(_BiddingPart):
         )
         top = self.counters + 1
         style = self.counter_style
-        if steps and style is CounterStyle.STEP:
+        takes_over = self.counter_holder is CounterHolder.COUNTERING_SIDE
+        keeps = (
+            f"the contract stays with the {side} that announced the number, and the "
+            "multiplier multiplies what it wins and what it loses, as a double does in bridge"
+        )
+        if steps and style is CounterStyle.STEP and takes_over:
             text += (
                 f", or - against another {side}'s contract - a counter ("
                 + counter_names(steps)
                 + ") that takes the contract over at the next multiplier; a higher number "
                 "cancels the counters"
             )
+        elif steps and style is CounterStyle.STEP:
+            text += (
+                f", or - answering another {side}'s number or counter - a counter ("
+                + counter_names(steps)
+                + f") that raises the contract to the next multiplier: {keeps}; a higher "
+                "number cancels the counters"
+            )
         elif self.counters and style is CounterStyle.DIRECT:
+            what = "that takes the contract over" if takes_over else f"that multiplies it ({keeps})"
             text += (
                 f", or - against another {side}'s contract not yet countered - one counter "
                 f"call naming the multiplier ({counter_names(self.counters)}: x2 to x{top}) "
-                "that takes the contract over and cannot be answered: every later player "
-                "may only pass"
+                f"{what} and cannot be answered: every later player may only pass"
             )
         text += "."
-        if steps > 1 and style is CounterStyle.STEP:
+        where = "player who" if alone else "side that"
+        if steps > 1 and style is CounterStyle.STEP and takes_over:
             whose = "player whose" if alone else "side whose"
             text += (
                 f" Counters alternate: the {whose} number was doubled may answer with a "
                 "triple. This is a house reading of the Vietnam rules, which give a "
-                f"multiplier only to the {'player who' if alone else 'side that'} announced "
-                "second (the preset vietnam-literal plays them that way)."
+                f"multiplier only to the {where} announced second (the preset vietnam-literal "
+                "plays them that way)."
             )
+        elif steps > 1 and style is CounterStyle.STEP:
+            whose = "player whose" if alone else "side whose"
+            text += f" Counters alternate: the {whose} number was doubled may answer with a triple"
+            if steps > 2:
+                text += (
+                    ", and the other players with a quadruple"
+                    if alone
+                    else ", and its opponents with a quadruple"
+                )
+            text += "."
+        if steps and style is not CounterStyle.MULTIPLE_BID:
+            if takes_over:
+                text += (
+                    " Under this reading a counter costs nothing: it takes any contract over "
+                    "at the same number; where every trick taken scores at the multiplier, "
+                    "as in the Vietnam scoring, the last "
+                    f"{'player' if alone else 'side'} to speak takes every deal by countering "
+                    "the first number, however low (bid 1, double, triple, quadruple)."
+                )
+            else:
+                text += (
+                    " A counter is thus a bet that the contract fails, called when it pays. "
+                    "This is a house reading of the Vietnam rules, which give the multiplier "
+                    f"to the {where} announced second and took that many tricks; the preset "
+                    "vietnam-literal plays the source's words."
+                )
         if self.counters and style is CounterStyle.MULTIPLE_BID:
             exact = self.multiple is Multiple.EXACT
             how = "exactly" if exact else "at least"
@@ -1085,8 +1234,11 @@ class Auction(_BiddingPart):
                 if same_side_again
                 else "."
             )
-        text += " The last winning call makes its player the declarer. "
-        return text + _all_pass_text(self.all_pass)
+        if self.counters and style is not CounterStyle.MULTIPLE_BID and not takes_over:
+            text += " The player who called the highest number is the declarer, countered or not. "
+        else:
+            text += " The last winning call makes its player the declarer. "
+        return text + _all_pass_text(self.all_pass, deals)
 
 
 def _once_around_fit(

@@ -52,7 +52,10 @@ class DealContext(NamedTuple):
       during the first trick), and ``broken``: whether trump is broken by
       them - the facts of the trick being played, which the engine moves on
       at the end of each trick (what the lead part's ``breaks_trump`` made of
-      the tricks).
+      the tricks);
+    - ``played_by``: the same cards seat by seat (what each seat played to the
+      completed tricks; empty before the first trick is complete), read
+      through :meth:`seat_played`.
     """
 
     players: int
@@ -67,6 +70,12 @@ class DealContext(NamedTuple):
     shown: CardSet = CardSet()
     played: CardSet = CardSet()
     broken: bool = False
+    played_by: tuple[CardSet, ...] = ()
+
+    def seat_played(self, seat: int) -> CardSet:
+        """The cards ``seat`` played to the deal's completed tricks."""
+        played_by = self.played_by
+        return played_by[seat] if seat < len(played_by) else CardSet()
 
     @property
     def first_trick(self) -> bool:

@@ -84,5 +84,9 @@ class Deck(Part):
             if [r.value for r in ranks] != list(range(ranks[0], ranks[-1] + 1)):
                 kept = "the plain cards of ranks " + " ".join(r.letter for r in ranks)
             kept += f" ({4 * len(ranks)} cards)"
-        jokers = " plus the Big (BJ) and Little (LJ) Blooper" if self.jokers else ", no jokers"
+        jokers = (
+            ", with two jokers added to them: the Big (BJ) and the Little (LJ) Blooper"
+            if self.jokers
+            else ", no jokers"
+        )
         return f"{self.size} cards: {kept}{jokers}."

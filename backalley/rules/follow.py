@@ -11,11 +11,11 @@ from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
-from backalley.rules.lead import TrumpBrokenBy, TrumpLead
+from backalley.rules.lead import TrumpBrokenBy, TrumpBrokenFor, TrumpLead
 from backalley.rules.protocols import Restriction
 from backalley.rules.registry import register
 
-__all__ = ["BlooperForced", "FollowPolicy", "LittleLead", "TrumpPlay"]
+__all__ = ["BlooperForced", "FollowPolicy", "LittleLead", "TrumpBrokenWhen", "TrumpPlay"]
 
 BIG_BLOOPER = CARDS[53]
 """The Big Blooper (``BJ``); the Little Blooper is the other joker."""
@@ -54,6 +54,17 @@ class TrumpPlay(Option):
     unless they hold nothing else."""
 
 
+class TrumpBrokenWhen(Option):
+    """Option ``trump_broken_when``: which trumps count as breaking trump for
+    ``trump_play = not-until-broken`` (see :ref:`rules-follow`)."""
+
+    COMPLETED_TRICKS = "completed-tricks"
+    """Only trumps played to completed tricks (as the lead part breaks trump)."""
+    ANY_TRUMP_SO_FAR = "any-trump-so-far"
+    """Also a trump already played to the trick in progress: it frees every later
+    player of that trick who cannot follow to trump as well."""
+
+
 @register
 @attrs.frozen(slots=True, repr=False)
 class FollowPolicy(Part):
@@ -64,7 +75,9 @@ class FollowPolicy(Part):
     lead (``little_lead``: the Little Blooper ``LJ``, or the lowest trump
     still out) forces their lowest trump.  Without jokers in the deck the
     Big Blooper never applies (nor the Little one).  ``trump_play``: whether
-    a player who cannot follow may trump before trump is broken."""
+    a player who cannot follow may trump before trump is broken, and
+    ``trump_broken_when``: whether a trump already played to the trick in
+    progress counts as breaking it."""
 
     tag: ClassVar[str] = "follow"
     part: ClassVar[str] = "follow"
@@ -76,6 +89,9 @@ class FollowPolicy(Part):
     little_blooper_forcing: bool = attrs.field(default=True, validator=is_bool)
     little_lead: LittleLead = attrs.field(default=LittleLead.LITTLE_JOKER, converter=LittleLead)
     trump_play: TrumpPlay = attrs.field(default=TrumpPlay.FREE_WHEN_VOID, converter=TrumpPlay)
+    trump_broken_when: TrumpBrokenWhen = attrs.field(
+        default=TrumpBrokenWhen.COMPLETED_TRICKS, converter=TrumpBrokenWhen
+    )
 
     def forced_by(self, ctx: DealContext, led: Card) -> Reason | None:
         """What the card ``led`` forces the ``blooper_forced`` players who hold
@@ -105,15 +121,25 @@ class FollowPolicy(Part):
         """Follow the suit led if able (a led joker is a trump
         lead); a led blooper forces the highest (BJ) or lowest trump (the
         little lead, :meth:`forced_by`); with ``trump_play = not-until-broken``,
-        a player who cannot follow may not trump before trump is broken,
-        unless they hold nothing but trumps."""
+        a player who cannot follow may not trump before trump is broken
+        (by the completed tricks, or - ``trump_broken_when = any-trump-so-far``
+        - also by a trump already played to this trick), unless they hold
+        nothing but trumps."""
         led = trick[0]
         ranking = ctx.ranking
         same = hand & ranking.suit_cards(led, ctx.trump)
         if not same:
             if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN and not ctx.broken:
-                trumps = hand & ranking.trumps(ctx.trump)
-                if trumps and trumps != hand:
+                every = ranking.trumps(ctx.trump)
+                trumps = hand & every
+                if (
+                    trumps
+                    and trumps != hand
+                    and not (
+                        self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR
+                        and any(card in every for card in trick)
+                    )
+                ):
                     return ((hand - trumps, Reason.MAY_NOT_TRUMP),)
             return ()
         if led.is_joker or self.little_lead is LittleLead.LOWEST_TRUMP:
@@ -147,9 +173,14 @@ class FollowPolicy(Part):
                 what = f"{led}, the lowest trump still out,"
             return f"{what} was led, so you must play your lowest trump, {low}"
         if reason is Reason.MAY_NOT_TRUMP:
+            so_far = (
+                " (nor has anyone trumped this trick)"
+                if self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR
+                else ""
+            )
             return (
-                f"trump has not been broken, so you may not play a trump ({card}) while you "
-                "hold other cards"
+                f"trump has not been broken{so_far}, so you may not play a trump ({card}) "
+                "while you hold other cards"
             )
         if led in ctx.ranking.trumps(ctx.trump):
             return f"a trump was led and you hold a trump, so you must play a trump, not {card}"
@@ -167,6 +198,7 @@ class FollowPolicy(Part):
         lead = rules.lead
         if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN and (
             getattr(lead, "trump_lead", None) is TrumpLead.ANY_TIME
+            or getattr(lead, "trump_broken_for", None) is TrumpBrokenFor.THE_LEADER
         ):
             breaking = (
                 " (trump is broken once a player who could not follow has played a trump to "
@@ -189,9 +221,16 @@ class FollowPolicy(Part):
                 " A player who cannot follow may play any card, but not a trump before trump "
                 f"is broken{breaking}, unless they hold nothing but trumps."
             )
+            if self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR:
+                text += (
+                    " A trump already played to the trick in progress counts too: it frees "
+                    "every later player of that trick who cannot follow to trump."
+                )
         else:
             text += " A player who cannot follow may play any card."
         if not self.blooper_lead_forcing:
+            if jokers:
+                text += " A led joker forces nothing beyond following trump."
             return text
         who = (
             "every other player"
@@ -216,4 +255,6 @@ class FollowPolicy(Part):
             text += f"; when {little}, their lowest trump"
         elif self.little_blooper_forcing:
             text += "; when the Little Blooper (LJ) is led, their lowest trump"
+        else:
+            text += "; a Little Blooper (LJ) lead forces nothing beyond following trump"
         return text + "."

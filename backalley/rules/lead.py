@@ -21,6 +21,7 @@ __all__ = [
     "FirstTrickTrumpLead",
     "LeadPolicy",
     "TrumpBrokenBy",
+    "TrumpBrokenFor",
     "TrumpLead",
 ]
 
@@ -81,13 +82,25 @@ class TrumpBrokenBy(Option):
     """Only a trump played by a player who could not follow the suit led."""
 
 
+class TrumpBrokenFor(Option):
+    """Option ``trump_broken_for``: for whom a trump played frees the lead of
+    trumps (see :ref:`rules-trump-lead`)."""
+
+    ANYONE = "anyone"
+    """Once trump is broken (``trump_broken_by``), any player may lead a trump."""
+    THE_LEADER = "the-leader"
+    """A player may lead a trump only once they have played a trump themselves
+    to an earlier trick of the deal (the Spanish gamerules sheet read word by
+    word: "unless *he* has played a trump in an earlier trick")."""
+
+
 @register
 @attrs.frozen(slots=True, repr=False)
 class LeadPolicy(Part):
     """Who leads first (``first_lead``, and ``board_tie_lead`` between board
     claimers), when trump may be led (``trump_lead``, and
-    ``first_trick_trump_lead`` on the first trick) and what breaks trump
-    (``trump_broken_by``)."""
+    ``first_trick_trump_lead`` on the first trick), what breaks trump
+    (``trump_broken_by``) and for whom (``trump_broken_for``)."""
 
     tag: ClassVar[str] = "lead"
     part: ClassVar[str] = "lead"
@@ -104,6 +117,9 @@ class LeadPolicy(Part):
     )
     board_tie_lead: BoardTieLead = attrs.field(
         default=BoardTieLead.LAST_BOARD, converter=BoardTieLead
+    )
+    trump_broken_for: TrumpBrokenFor = attrs.field(
+        default=TrumpBrokenFor.ANYONE, converter=TrumpBrokenFor
     )
 
     def needs(self) -> frozenset[str]:
@@ -140,9 +156,13 @@ class LeadPolicy(Part):
     ) -> tuple[Restriction, ...]:
         """Leading trump: no trump lead until trump is broken
         (or by a board bidder, with ``after-broken-or-board``), unless the hand
-        holds nothing but trumps; with ``first_trick_trump_lead = never``, no
-        trump lead to the first trick but from such a hand (even by a board
-        bidder, even under ``any-time``)."""
+        holds nothing but trumps; with ``trump_broken_for = the-leader``, trump
+        is broken for the leader only once the leader has played a trump to an
+        earlier trick; with ``first_trick_trump_lead = never``, no trump lead
+        to the first trick but from such a hand (even by a board bidder, even
+        under ``any-time``)."""
+        if self.trump_broken_for is TrumpBrokenFor.THE_LEADER:
+            broken = bool(ctx.seat_played(seat) & ctx.ranking.trumps(ctx.trump))
         if broken:
             return ()
         first = self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER and ctx.first_trick
@@ -165,10 +185,16 @@ class LeadPolicy(Part):
                 f"no trump may be led to the first trick, so you may not lead a trump ({card}) "
                 "while you hold other suits"
             )
-        msg = (
-            f"trump has not been broken, so you may not lead a trump ({card}) while you "
-            "hold other suits"
-        )
+        if self.trump_broken_for is TrumpBrokenFor.THE_LEADER:
+            msg = (
+                f"you have not played a trump to an earlier trick yourself, so you may not "
+                f"lead a trump ({card}) while you hold other suits"
+            )
+        else:
+            msg = (
+                f"trump has not been broken, so you may not lead a trump ({card}) while you "
+                "hold other suits"
+            )
         if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD:
             msg += " (unless you bid board)"
         return msg
@@ -218,14 +244,19 @@ class LeadPolicy(Part):
         mode = self.trump_lead
         if mode is TrumpLead.AFTER_BROKEN_OR_BOARD and not board:
             mode = TrumpLead.AFTER_BROKEN
+        once = "once trump is broken"
+        if self.trump_broken_for is TrumpBrokenFor.THE_LEADER:
+            once = (
+                "by a player who has played a trump to an earlier trick themselves (a trump "
+                "played by anyone else does not free their lead)"
+            )
         when = {
             TrumpLead.AFTER_BROKEN_OR_BOARD: (
-                f" {a_trump} may be led only once trump is broken, by a player "
+                f" {a_trump} may be led only {once}, by a player "
                 "who bid board, or from a hand of nothing but trumps."
             ),
             TrumpLead.AFTER_BROKEN: (
-                f" {a_trump} may be led only once trump is broken, or from a "
-                "hand of nothing but trumps."
+                f" {a_trump} may be led only {once}, or from a hand of nothing but trumps."
             ),
             TrumpLead.ANY_TIME: " Any card may be led.",
         }[mode]
@@ -241,7 +272,7 @@ class LeadPolicy(Part):
                     " To the first trick no trump may be led, not even by a player who bid "
                     "board, unless the hand holds nothing but trumps."
                 )
-        if mode is not TrumpLead.ANY_TIME:
+        if mode is not TrumpLead.ANY_TIME and self.trump_broken_for is TrumpBrokenFor.ANYONE:
             when += (
                 " Trump is broken by any trump played in an earlier trick."
                 if self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP

@@ -9,11 +9,12 @@ naming the parts involved.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from backalley.errors import RuleSetError
+from backalley.errors import RuleSetError, RuleSetWarning
 from backalley.reprs import fields_repr
 from backalley.rules.bidding import OnceAroundBidding
 from backalley.rules.dealer import DealerRotation
@@ -181,6 +182,17 @@ class RuleSet:
             return problems
         return _fit(self)
 
+    def cautions(self) -> list[str]:
+        """What about these rules may surprise their players though the game
+        can be played (each part's ``cautions``; issued as
+        :class:`~backalley.RuleSetWarning` when the rule set is built)."""
+        out: list[str] = []
+        for part in self.parts().values():
+            cautions = getattr(part, "cautions", None)
+            if callable(cautions):
+                out.extend(cautions(self))
+        return out
+
     def describe(self) -> str:
         """The rules as a readable sheet, one paragraph per part."""
         from backalley.rules.sheet import rules_sheet
@@ -253,6 +265,8 @@ def _checked_sides(
     problems = rules.problems()
     if problems:
         raise RuleSetError(problems)
+    for caution in rules.cautions():
+        warnings.warn(RuleSetWarning(caution), stacklevel=5)
     seating = rules.seating
     players = seating.players
     teams = tuple(tuple(team) for team in seating.teams)

@@ -15,7 +15,7 @@ from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, Term, has_board_bids, has_jokers, side_word
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
-from backalley.rules.validators import instance_or_none, whole
+from backalley.rules.validators import instance_or_none, whole, whole_or_none
 from backalley.values import Contract
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "DefendersScore",
     "ExactBidScoring",
     "HandSizeMultiplier",
+    "HandSizeRates",
     "Rainbow",
 ]
 
@@ -62,33 +63,71 @@ class HandSizeMultiplier:
     times: int = attrs.field(validator=whole(low=1))
 
 
+@attrs.frozen(slots=True, repr=False)
+class HandSizeRates:
+    """On the deal of ``hand_size`` cards, contract scoring counts these rates
+    instead of its own: each rate given (a whole number) replaces the part's,
+    each left out (``None``) keeps it (see :ref:`rules-hand-size-rates`)."""
+
+    __repr__ = fields_repr
+
+    hand_size: int = attrs.field(validator=whole(low=1))
+    per_bid_trick: int | None = attrs.field(default=None, validator=whole_or_none())
+    per_overtrick: int | None = attrs.field(default=None, validator=whole_or_none())
+    set_per_bid_trick: int | None = attrs.field(default=None, validator=whole_or_none())
+    per_board_trick: int | None = attrs.field(default=None, validator=whole_or_none())
+    set_per_board_trick: int | None = attrs.field(default=None, validator=whole_or_none())
+
+
+def _to_list(name: str) -> Any:
+    """The converter of a list of structured options ``name``: a tuple."""
+
+    def convert(value: Sequence[Any]) -> tuple[Any, ...]:
+        try:
+            return tuple(value)
+        except TypeError:
+            raise RuleSetError([f"scoring: {name} must be a list, got {value!r}"]) from None
+
+    return convert
+
+
+def _each_hand_size_once(cls: type, shape: str) -> Any:
+    """The validator of a list of per-hand-size entries (``hand_size_multipliers``,
+    ``hand_size_rates``): ``cls`` values (``shape`` in words), at most one for
+    each hand size."""
+
+    def check(instance: Any, attribute: Any, value: tuple[Any, ...]) -> None:
+        name = attribute.name
+        if not all(isinstance(entry, cls) for entry in value):
+            raise RuleSetError([f"scoring: {name} must be a list of {shape}, got {value!r}"])
+        sizes = [entry.hand_size for entry in value]
+        twice = sorted({size for size in sizes if sizes.count(size) > 1})
+        if twice:
+            raise RuleSetError([f"scoring: {name} names the {twice[0]}-card deal more than once"])
+
+    return check
+
+
 def _to_hand_size_multipliers(
     value: Sequence[HandSizeMultiplier],
 ) -> tuple[HandSizeMultiplier, ...]:
-    try:
-        return tuple(value)
-    except TypeError:
-        raise RuleSetError(
-            [f"scoring: hand_size_multipliers must be a list, got {value!r}"]
-        ) from None
+    """``hand_size_multipliers`` as a tuple."""
+    converted: tuple[HandSizeMultiplier, ...] = _to_list("hand_size_multipliers")(value)
+    return converted
 
 
-def _each_hand_size_once(instance: Any, attribute: Any, value: tuple[Any, ...]) -> None:
-    """The validator of ``hand_size_multipliers``: :class:`HandSizeMultiplier`
-    values, at most one for each hand size."""
-    if not all(isinstance(entry, HandSizeMultiplier) for entry in value):
-        raise RuleSetError(
-            [
-                "scoring: hand_size_multipliers must be a list of "
-                f"HandSizeMultiplier(hand_size, times), got {value!r}"
-            ]
-        )
-    sizes = [entry.hand_size for entry in value]
-    twice = sorted({size for size in sizes if sizes.count(size) > 1})
-    if twice:
-        raise RuleSetError(
-            [f"scoring: hand_size_multipliers names the {twice[0]}-card deal more than once"]
-        )
+def _to_hand_size_rates(value: Sequence[HandSizeRates]) -> tuple[HandSizeRates, ...]:
+    """``hand_size_rates`` as a tuple."""
+    converted: tuple[HandSizeRates, ...] = _to_list("hand_size_rates")(value)
+    return converted
+
+
+_multipliers_once = _each_hand_size_once(HandSizeMultiplier, "HandSizeMultiplier(hand_size, times)")
+_rates_once = _each_hand_size_once(
+    HandSizeRates,
+    "HandSizeRates(hand_size, per_bid_trick, per_overtrick, set_per_bid_trick, "
+    "per_board_trick, set_per_board_trick)",
+)
 
 
 class _SideScoring(Part):
@@ -186,6 +225,32 @@ def _hand_size_text(multipliers: tuple[HandSizeMultiplier, ...], what: str) -> s
     return f" {what} count {listed}."
 
 
+_RATE_WORDS = (
+    ("per_bid_trick", "{} per bid trick"),
+    ("per_overtrick", "{} per overtrick"),
+    ("set_per_bid_trick", "{} lost per bid trick when set"),
+    ("per_board_trick", "{} x h x the multiplier for a board made"),
+    ("set_per_board_trick", "{} x h x the multiplier lost for a board that fails"),
+)
+"""Each rate of :class:`HandSizeRates`, in the words of the rules sheet."""
+
+
+def _hand_size_rates_text(entries: tuple[HandSizeRates, ...], board: bool) -> str:
+    """The hand sizes' own rates in words (the board rates only where board can
+    be bid; nothing for an entry that replaces none)."""
+    out = []
+    for entry in sorted(entries, key=lambda e: e.hand_size):
+        given = [
+            words.format(getattr(entry, name))
+            for name, words in _RATE_WORDS
+            if getattr(entry, name) is not None and (board or "board" not in name)
+        ]
+        if given:
+            listed = given[0] if len(given) == 1 else ", ".join(given[:-1]) + " and " + given[-1]
+            out.append(f" On the {entry.hand_size}-card deal other rates replace these: {listed}.")
+    return "".join(out)
+
+
 @register
 @attrs.frozen(slots=True, repr=False)
 class ContractScoring(_HandSizeScoring):
@@ -194,7 +259,9 @@ class ContractScoring(_HandSizeScoring):
     (so a zero contract scores ``per_overtrick`` per trick); set scores
     ``-set_per_bid_trick*b``.  A board on hand size ``h`` with multiplier ``m``:
     all ``h`` tricks score ``per_board_trick*h*m``, fewer ``-set_per_board_trick*h*m``.
-    ``hand_size_multipliers``: on the deals they name, these points count several times over."""
+    ``hand_size_rates``: on the deals they name, rates of their own replace these
+    (see :ref:`rules-hand-size-rates`).  ``hand_size_multipliers``: on the deals they
+    name, these points count several times over."""
 
     tag: ClassVar[str] = "contract"
     part: ClassVar[str] = "scoring"
@@ -206,23 +273,69 @@ class ContractScoring(_HandSizeScoring):
     set_per_board_trick: int = attrs.field(default=10, validator=whole())
     rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
     hand_size_multipliers: tuple[HandSizeMultiplier, ...] = attrs.field(
-        default=(), converter=_to_hand_size_multipliers, validator=_each_hand_size_once
+        default=(), converter=_to_hand_size_multipliers, validator=_multipliers_once
+    )
+    hand_size_rates: tuple[HandSizeRates, ...] = attrs.field(
+        default=(), converter=_to_hand_size_rates, validator=_rates_once
     )
 
     def needs(self) -> frozenset[str]:
         return frozenset({"summed-contracts"})
 
+    def rates(self, hand_size: int) -> tuple[int, int, int, int, int]:
+        """The rates of the ``hand_size``-card deal: per bid trick, per
+        overtrick, lost per bid trick when set, per board trick, lost per
+        board trick when a board fails - this part's own, each replaced by
+        the ``hand_size_rates`` entry of that hand size where it gives one."""
+        own = (
+            self.per_bid_trick,
+            self.per_overtrick,
+            self.set_per_bid_trick,
+            self.per_board_trick,
+            self.set_per_board_trick,
+        )
+        for entry in self.hand_size_rates:
+            if entry.hand_size == hand_size:
+                given = (
+                    entry.per_bid_trick,
+                    entry.per_overtrick,
+                    entry.set_per_bid_trick,
+                    entry.per_board_trick,
+                    entry.set_per_board_trick,
+                )
+                a, b, c, d, e = (o if g is None else g for o, g in zip(own, given))
+                return (a, b, c, d, e)
+        return own
+
     def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
+        """A numeric contract ``b`` made scores ``per_bid_trick*b + per_overtrick*(t-b)``,
+        set ``-set_per_bid_trick*b``; a board ``per_board_trick*h*m`` or
+        ``-set_per_board_trick*h*m``; no contract ``per_overtrick`` per trick - at
+        the rates of the deal's hand size (:meth:`rates`)."""
+        bid, over, set_bid, board, set_board = self.rates(hand_size)
         if contract is None:
-            return self.per_overtrick * tricks
+            return over * tricks
         if contract.board:
             if tricks >= hand_size:
-                return self.per_board_trick * hand_size * contract.multiplier
-            return -self.set_per_board_trick * hand_size * contract.multiplier
+                return board * hand_size * contract.multiplier
+            return -set_board * hand_size * contract.multiplier
         b = contract.tricks
         if tricks >= b:
-            return self.per_bid_trick * b + self.per_overtrick * (tricks - b)
-        return -self.set_per_bid_trick * b
+            return bid * b + over * (tricks - b)
+        return -set_bid * b
+
+    def problems(self, rules: Any) -> list[str]:
+        """Besides the rainbow's and the multipliers' deals: each hand size
+        given its own rates must be dealt by the schedule."""
+        problems = super().problems(rules)
+        sizes = rules.schedule.hand_sizes
+        for entry in self.hand_size_rates:
+            if entry.hand_size not in sizes:
+                problems.append(
+                    f"scoring and schedule: the hand-size rates are for the "
+                    f"{entry.hand_size}-card deal, which the schedule never deals"
+                )
+        return problems
 
     def describe(self) -> str:
         return self._describe(side="side", board=True)
@@ -293,6 +406,7 @@ class ContractScoring(_HandSizeScoring):
             )
         if side == "player":
             text = text.replace("its contract", "their contract")
+        text += _hand_size_rates_text(self.hand_size_rates, board)
         text += _hand_size_text(self.hand_size_multipliers, "These points, made or set,")
         return text + _rainbow_text(self.rainbow, side, jokers)
 
@@ -314,8 +428,28 @@ class ExactBidScoring(_HandSizeScoring):
     penalty: int = attrs.field(default=0, validator=whole(low=0))
     rainbow: Rainbow | None = attrs.field(default=None, validator=_rainbow_or_none)
     hand_size_multipliers: tuple[HandSizeMultiplier, ...] = attrs.field(
-        default=(), converter=_to_hand_size_multipliers, validator=_each_hand_size_once
+        default=(), converter=_to_hand_size_multipliers, validator=_multipliers_once
     )
+
+    def cautions(self, rules: Any) -> list[str]:
+        """A contract of 0 is a real contract here (taking no trick earns the
+        bonus), yet a bidding that sums the bids into contracts and throws in
+        a deal nobody bid a trick for throws in a deal in which nobody bids more than 0
+        (``all_pass`` other than ``play-for-overtricks``)."""
+        problems: list[str] = []
+        bidding = rules.bidding
+        provided = bidding.provides()
+        zero = getattr(bidding, "pass_allowed", True) or getattr(bidding, "min_bid", 0) == 0
+        if zero and "summed-contracts" in provided and "contract-every-deal" in provided:
+            option = getattr(bidding, "all_pass", None)
+            how = f" (all_pass = {option.value})" if isinstance(option, Option) else ""
+            problems.append(
+                "scoring and bidding: under exact-bid scoring a contract of 0 is a real "
+                "contract (taking no trick earns the bonus), but the bidding throws in a "
+                f'deal in which nobody bids more than 0{how}; set all_pass = "play-for-overtricks" '
+                "to play such a deal, as the exact-bid preset does"
+            )
+        return problems
 
     def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
@@ -468,6 +602,7 @@ class AuctionScoring(_SideScoring):
             f"a failed contract loses {self.set_per_trick} per contracted trick{again}. "
         )
         text += _defenders_text(self.defenders_score, self.per_trick, side)
+        text += _house_choices_text(self.defenders_score, side)
         return text + _rainbow_text(self.rainbow, side)
 
 
@@ -488,6 +623,20 @@ def _defenders_text(option: DefendersScore, per_trick: int, side: str) -> str:
             "highest, if it announced more than once); other defenders score nothing."
         )
     return "Defenders score nothing."
+
+
+def _house_choices_text(option: DefendersScore, side: str = "side") -> str:
+    """Which of these points the Vietnam source gives, and which are house choices
+    (``side``: "side" or "player")."""
+    who = (
+        "a player who takes what they announced"
+        if side == "player"
+        else "a side that takes what it announced"
+    )
+    given = f" The Vietnam source gives only the points of {who}; what a failed contract loses"
+    if option is DefendersScore.OWN_ANNOUNCEMENT:
+        return given + " is a house choice."
+    return given + " and what the defenders score are house choices."
 
 
 def _rainbow_text(rainbow: Rainbow | None, side: str = "side", jokers: bool = True) -> str:

@@ -25,6 +25,7 @@ __all__ = [
     "FixedTrump",
     "JokerTurnUp",
     "NoTrump",
+    "SwapDraw",
     "TrumpSetup",
     "TurnUpTrump",
     "TurnedBeforeDeal",
@@ -42,6 +43,18 @@ class JokerTurnUp(Option):
     the stock runs out first)."""
     NO_TRUMP_OTHER_JOKER_STAYS = "no-trump-other-joker-stays"
     """No trump suit; the other joker stays in play as the only trump (bab-online)."""
+
+
+class SwapDraw(Option):
+    """Option ``swap_draw`` of the turn-up (read with ``joker_turn_up =
+    no-trump-swap-other-joker``): which stock card the holder of the other
+    joker draws (see :ref:`rules-trump`)."""
+
+    TOP = "top"
+    """The top card of the stock left after the turn-up (the gamerules sheet)."""
+    BOTTOM = "bottom"
+    """The last card of the deck, the bottom of the stock (denexa's page); on a
+    deal that leaves one stock card after the turn-up it is the same card."""
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -100,7 +113,9 @@ class _TrumpPart(Part):
 @attrs.frozen(slots=True, repr=False)
 class TurnUpTrump(_TrumpPart):
     """After dealing, the top card of the stock is turned up; its suit is trump
-    (see :ref:`rules-trump`).  A turned joker is handled by ``joker_turn_up``."""
+    (see :ref:`rules-trump`).  A turned joker is handled by ``joker_turn_up``
+    (under the swap, ``swap_draw`` says which stock card the other joker's
+    holder draws)."""
 
     tag: ClassVar[str] = "turn-up"
     part: ClassVar[str] = "trump"
@@ -108,6 +123,7 @@ class TurnUpTrump(_TrumpPart):
     joker_turn_up: JokerTurnUp = attrs.field(
         default=JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER, converter=JokerTurnUp
     )
+    swap_draw: SwapDraw = attrs.field(default=SwapDraw.TOP, converter=SwapDraw)
 
     def turns_up(self) -> bool:
         return True
@@ -168,9 +184,14 @@ class TurnUpTrump(_TrumpPart):
         discards = CardSet()
         for seat, hand in enumerate(hands):
             if hand & other and rest:
+                # the other joker's holder draws the top of the stock, or its bottom
                 discards = other
-                new_hands[seat] = (hand - other) | CardSet.of(rest[:1])
-                rest = rest[1:]
+                if self.swap_draw is SwapDraw.BOTTOM:
+                    new_hands[seat] = (hand - other) | CardSet.of(rest[-1:])
+                    rest = rest[:-1]
+                else:
+                    new_hands[seat] = (hand - other) | CardSet.of(rest[:1])
+                    rest = rest[1:]
                 break
             if hand & other:  # no stock card to draw (a rule set refuses this): no swap
                 break
@@ -193,9 +214,14 @@ class TurnUpTrump(_TrumpPart):
             return text
         mode = self.joker_turn_up
         if mode is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER:
+            drawn = (
+                "the last card of the deck (the bottom of the stock)"
+                if self.swap_draw is SwapDraw.BOTTOM
+                else "the next stock card"
+            )
             text += (
                 " A turned joker means no trump suit: whoever holds the other joker discards "
-                "it and draws the next stock card, so no joker is in play."
+                f"it and draws {drawn}, so no joker is in play."
             )
         elif mode is JokerTurnUp.TURN_NEXT_CARD:
             text += (

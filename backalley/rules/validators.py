@@ -15,7 +15,7 @@ from typing import Any
 
 from backalley.errors import RuleSetError
 
-__all__ = ["boolean", "instance_or_none", "one_of", "whole", "whole_numbers"]
+__all__ = ["boolean", "instance_or_none", "one_of", "whole", "whole_numbers", "whole_or_none"]
 
 Validator = Callable[[Any, Any, Any], None]
 """An attrs validator: called with the instance, the attribute and the value."""
@@ -63,6 +63,21 @@ def whole(low: int | None = None, high: int | None = None) -> Validator:
             or (high is not None and value > high)
         ):
             raise _fail(instance, attribute, _range_text(low, high), value)
+
+    return check
+
+
+def whole_or_none(low: int | None = None) -> Validator:
+    """A whole number at least ``low`` (as :func:`whole`), or none (``None``)."""
+    check_whole = whole(low)
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if value is None:
+            return
+        try:
+            check_whole(instance, attribute, value)
+        except RuleSetError:
+            raise _fail(instance, attribute, _range_text(low, None) + " or none", value) from None
 
     return check
 

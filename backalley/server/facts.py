@@ -1,44 +1,10 @@
-"""The table's names and status line, beside each view the server sends.
-
-The view document itself holds every fact of the game a table shows (each
-seat's call, the declarer, the contracts and tricks per side, whether trump
-is known and broken, the seats of each side, the deals played and in all,
-the winner: see the view document in the integration docs).  What it does
-not hold is how the library's pictures *name* things
-(:func:`backalley.render.diagram.table_of`): the seats' and sides' names, the
-rule set's title, the line of status and the number of the deal being
-played.  The server sends those, with every view and every spectator's
-document, as the ``facts`` block.  Only public facts are taken: no card of
-any hand.
-"""
+"""The table's names and status line, beside each view the server sends (the
+``facts`` block): :func:`backalley.render.facts.table_facts`, which the
+library in the browser answers too, so that a table drawn offline names
+things exactly as the served one."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import backalley as ba
-from backalley.render.diagram import table_of
+from backalley.render.facts import table_facts
 
 __all__ = ["table_facts"]
-
-
-def table_facts(view: ba.PlayerView) -> dict[str, Any]:
-    """The names and status of the table ``view`` sees, as JSON data:
-
-    ``title`` (the rules' name, ``"custom rules"`` when they have none),
-    ``status`` (``"Bidding: East to call"``, ``"Trick 3 of 10: North to
-    play"``, ``"Game over: N-S win"``), ``deal`` (the number of the deal
-    being played, from 1; the last deal's once the game is over),
-    ``seat_names`` (North, East, ... or Seat 1, ...; one per seat) and
-    ``side_names`` (one per side, in the order of the scores: the seats'
-    initials joined by an en dash for compass partnerships, a seat's name
-    where a side is one seat).
-    """
-    table = table_of(view)
-    return {
-        "title": table.title,
-        "status": table.status,
-        "deal": table.deal,
-        "seat_names": [seat.name for seat in table.seats],
-        "side_names": list(table.sides),
-    }
