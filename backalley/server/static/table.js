@@ -9,7 +9,10 @@
  * as do each seat's call, the contracts and the tricks (`bids`, `contracts`,
  * `tricks_won`, `side_tricks`, ...), and the names of seats and sides and the
  * status line from the message's `facts`.  Text is only ever set with
- * textContent.
+ * textContent.  Served with `--web DIR`, the page also loads the library
+ * itself (local.js): the answers are then the page's own, and a move the
+ * library refuses is explained without being sent.  The offline table
+ * (offline.js) draws with this same code (window.backalleyTable).
  */
 "use strict";
 
@@ -1033,8 +1036,9 @@
   }
 
   function redraw() {
-    const message = game.message;
-    if (!message) return;
+    if (!game.message) return;
+    // with the library loaded in the page (local.js), the seat's answers are its own
+    const message = hooks.annotate ? hooks.annotate(game.message) : game.message;
     const { root, table } = drawBoard(message, clickCard);
     $("#board").replaceChildren(root);
     const doc = table.doc;
@@ -1113,6 +1117,13 @@
 
   async function sendMove(move) {
     if (game.busy || game.seat === null) return;
+    // with the library loaded in the page, a move it refuses is explained at
+    // once and not sent; a move it allows is still the server's to decide
+    const local = hooks.check ? hooks.check(game.message, move) : null;
+    if (local && !local.legal) {
+      notice(local.message || `${move} is refused`, "refused", local.reason);
+      return;
+    }
     game.busy = true;
     const generation = game.generation;
     for (const button of document.querySelectorAll("#calls button")) button.disabled = true;
@@ -1203,6 +1214,17 @@
     route();
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // -- for the page's other modules: the offline table (offline.js) and the
+  // local checks (local.js) draw with this code and hook into it ---------------
+
+  const hooks = { annotate: null, check: null };
+  window.backalleyTable = Object.freeze({
+    drawBoard, drawScores, cardText, callLabel, html, minus, notice, redraw, hooks,
+  });
+
+  // the offline table (data-table="offline") runs its own page, not the server's
+  if (document.documentElement.getAttribute("data-table") !== "offline") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
 })();
