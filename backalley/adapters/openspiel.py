@@ -72,11 +72,11 @@ from backalley.cards import CARDS
 from backalley.engine import lowlevel, sampling
 from backalley.engine.setup import new_game
 from backalley.engine.state import GameState
-from backalley.errors import BackAlleyError, SerializationError, SetupError
+from backalley.errors import BackAlleyError, RuleSetError, SerializationError, SetupError
 from backalley.io.serialize import from_json, to_json
 from backalley.io.serialize.limits import MAX_THROW_INS
 from backalley.moves import Move
-from backalley.rules import BiddingOutcome, Contract, RuleSet, Schedule
+from backalley.rules import RuleSet, Schedule, bounds
 from backalley.variants import get as get_variant
 
 __all__ = ["SHORT_NAME", "BackAlleyGame", "BackAlleyState", "Settings", "load_game", "settings_of"]
@@ -666,36 +666,26 @@ def _advance_all(track: Track, actions: Sequence[int]) -> Track:
 
 @functools.lru_cache(maxsize=32)
 def utility_bound(rules: RuleSet) -> int:
-    """A bound on any side's score at the end of a game under ``rules``.
-
-    Each deal adds at most the largest points the scoring part gives any
-    contract (0..hand size tricks, plain or board, multipliers 1, 2, 3, 4, 8
-    and 16) for any number of tricks taken, with every seat's rainbow bonus.
-    """
-    teams = rules.teams
-    sides = len(teams)
-    rainbow = (1 | 1 << 13 | 1 << 26 | 1 << 39,) * rules.players  # a card of every suit
-    per_size: dict[int, int] = {}
-    for h in set(rules.schedule.hand_sizes):
-        contracts: list[Contract | None] = [None]
-        for tricks in range(h + 1):
-            for board in (False, True):
-                contracts.extend(Contract(tricks, board, m) for m in (1, 2, 3, 4, 8, 16))
-        best = 0
-        for contract in contracts:
-            for taken in range(h + 1):
-                ctx = rules.plan.deal_context(0, 0, h, BiddingOutcome(tuple([contract] * sides)))
-                points = rules.plan.score(ctx, (taken,) * sides, rainbow)
-                best = max(best, *(abs(p) for p in points))
-        per_size[h] = best
-    return max(1, sum(per_size[h] for h in rules.schedule.hand_sizes))
+    """A bound on any side's score at the end of a game under ``rules``: the
+    sum over the schedule's deals of the most points one side may score on
+    each, asked of the scoring part with the deal's own context and the
+    contracts the bidding part can make (or declared by the parts:
+    :func:`backalley.rules.bounds.points_bound`).  A game whose returns
+    exceed it raises (:meth:`BackAlleyState.returns`)."""
+    deals = len(rules.plan.hand_sizes)
+    return max(1, sum(bounds.points_bound(rules, k) for k in range(deals)))
 
 
+@functools.lru_cache(maxsize=32)
 def max_game_length(rules: RuleSet, max_throw_ins: int) -> int:
-    """The most player moves in a game with at most ``max_throw_ins`` thrown-in deals."""
+    """The most player moves in a game with at most ``max_throw_ins`` thrown-in
+    deals: per deal its longest bidding (asked of the bidding part, or
+    declared by it: :func:`backalley.rules.bounds.longest_bidding`), a trump
+    call and every card; per thrown-in deal the longest bidding of any hand size."""
+    sizes = rules.plan.hand_sizes
     n = rules.players
-    sizes = rules.schedule.hand_sizes
-    return sum(n + 1 + n * h for h in sizes) + max_throw_ins * n
+    longest = {h: bounds.longest_bidding(rules, h) for h in set(sizes)}
+    return sum(longest[h] + 1 + n * h for h in sizes) + max_throw_ins * max(longest.values())
 
 
 # ------------------------------------------------------------------ pyspiel
@@ -850,10 +840,22 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
         return is_over(self.track)
 
     def returns(self) -> list[float]:
+        """Each seat's side's final score (zeros before the end); a score beyond
+        the game's utility bound raises :class:`~backalley.RuleSetError`
+        naming the scoring part (a bound it declared, or missed by the probe)."""
         rules = self.track.rules
         state = self.track.state
         if state is None or not is_over(self.track):
             return [0.0] * rules.players
+        bound = utility_bound(rules)
+        if any(abs(score) > bound for score in state.scores):
+            raise RuleSetError(
+                [
+                    f"scoring: {type(rules.scoring).__name__} scored {state.scores}, beyond the "
+                    f"bound {bound} of the game's utility (its points_bound, or the points "
+                    "asked of it, for each deal)"
+                ]
+            )
         side = {seat: k for k, team in enumerate(rules.teams) for seat in team}
         return [float(state.scores[side[seat]]) for seat in range(rules.players)]
 

@@ -188,6 +188,22 @@ class OnceAroundBidding(_BiddingPart):
     def max_bid(self, hand_size: int) -> int:
         return hand_size - self.max_bid_below_hand
 
+    def longest_bidding(self, hand_size: int, teams: tuple[tuple[int, ...], ...]) -> int:
+        """The most calls of a bidding (declared, for bounds): every player speaks once."""
+        return sum(len(team) for team in teams)
+
+    def contracts(
+        self, hand_size: int, teams: tuple[tuple[int, ...], ...]
+    ) -> tuple[Contract | None, ...]:
+        """Every contract a side may hold (declared, for bounds): the sums of
+        its members' bids, and a board at each multiplier."""
+        most = max(len(team) for team in teams) * max(0, self.max_bid(hand_size))
+        numbers = tuple(Contract(k) for k in range(most + 1))
+        if not self.board:
+            return numbers
+        boards = (Contract(hand_size, board=True, multiplier=m) for m in self.board_multipliers)
+        return numbers + tuple(dict.fromkeys(boards))
+
     def calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
         """The calls this bidding knows, in order: pass, numbers up to the hand
         size, board (:meth:`refusal` says which are legal now)."""
@@ -721,6 +737,28 @@ class Auction(_BiddingPart):
 
     def max_bid(self, hand_size: int) -> int:
         return hand_size
+
+    def longest_bidding(self, hand_size: int, teams: tuple[tuple[int, ...], ...]) -> int:
+        """The most calls of a bidding (declared, for bounds): every player
+        speaks once (``each-player``), or one player per side (``one-per-team``)."""
+        if self.speakers is Speakers.ONE_PER_TEAM:
+            return len(teams)
+        return sum(len(team) for team in teams)
+
+    def contracts(
+        self, hand_size: int, teams: tuple[tuple[int, ...], ...]
+    ) -> tuple[Contract | None, ...]:
+        """Every contract a side may hold (declared, for bounds): none, or a
+        number up to the hand size at a multiplier up to ``counters + 1``,
+        declared by any seat."""
+        seats = sorted(seat for team in teams for seat in team)
+        numbers = (
+            Contract(tricks, multiplier=m, declarer=seat)
+            for tricks in range(self.min_bid, self.max_bid(hand_size) + 1)
+            for m in range(1, self.counters + 2)
+            for seat in seats
+        )
+        return (None, *numbers)
 
     def direct_counters(self) -> tuple[int, ...]:
         """With ``counter_style = direct``: double, triple, ... up to ``counters`` steps."""

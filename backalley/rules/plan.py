@@ -50,6 +50,8 @@ __all__ = [
     "CallAnswers",
     "CallNode",
     "Plan",
+    "trusted_answer_key",
+    "trusted_declaration",
 ]
 
 CALL_NODE_LIMIT = 8_192
@@ -81,15 +83,23 @@ def trusted_answer_key(part: object) -> Callable[[BiddingContext], Hashable] | N
     """The part's ``answer_key`` when the plan may trust it: declared by the
     part's class, or by an ancestor below which no class defines a method of
     its own (see the module's description)."""
+    return trusted_declaration(part, "answer_key")
+
+
+def trusted_declaration(part: object, name: str) -> Callable[..., Any] | None:
+    """The part's method ``name`` - something it declares of its answers, such
+    as ``answer_key`` or a bound - when it may be trusted: defined by the
+    part's class, or by an ancestor below which no class defines a method of
+    its own (a subclass that changes a rule never inherits its parent's claim)."""
     cls = type(part)
     for klass in cls.__mro__:
-        if "answer_key" in vars(klass):
+        if name in vars(klass):
             break
         if _defines_decisions(klass):
             return None
     else:
         return None
-    return getattr(part, "answer_key", None)
+    return getattr(part, name, None)
 
 
 _tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame

@@ -130,6 +130,34 @@ _rates_once = _each_hand_size_once(
 )
 
 
+def _rainbow_bound(rainbow: Rainbow | None, ctx: DealContext) -> int:
+    """The most a rainbow bonus can add to one side's points on the deal of ``ctx``."""
+    if rainbow is None or rainbow.hand_size != ctx.hand_size:
+        return 0
+    return abs(rainbow.points) * max(len(team) for team in ctx.teams)
+
+
+def _side_bound(
+    part: Any, ctx: DealContext, contracts: Sequence[Contract | None], own: bool = False
+) -> int:
+    """The most points, in absolute value, one side scores with one of
+    ``contracts`` on the deal of ``ctx``: its ``contract_points`` for every
+    contract and number of tricks (and, ``own``, a defender's
+    ``announcement_points`` for every announcement), the rainbow bonus of a
+    whole side added."""
+    h = ctx.hand_size
+    best = 0
+    announced = (None, *range(h + 1))
+    for contract in contracts:
+        for tricks in range(h + 1):
+            points = part.contract_points(contract, tricks, h)
+            best = max(best, abs(points))
+            if own and contract is None:
+                for a in announced:
+                    best = max(best, abs(points + part.announcement_points(a, tricks)))
+    return best + _rainbow_bound(part.rainbow, ctx)
+
+
 class _SideScoring(Part):
     """Scoring side by side: each side's points from its contract and tricks,
     plus any rainbow bonus (see :ref:`rules-scoring`)."""
@@ -281,6 +309,12 @@ class ContractScoring(_HandSizeScoring):
 
     def needs(self) -> frozenset[str]:
         return frozenset({"summed-contracts"})
+
+    def points_bound(self, ctx: DealContext, contracts: Sequence[Contract | None]) -> int:
+        """The most points one side may score (declared, for bounds): asked of
+        :meth:`contract_points` for each contract and number of tricks, with
+        the rainbow bonus of a whole side."""
+        return _side_bound(self, ctx, contracts)
 
     def rates(self, hand_size: int) -> tuple[int, int, int, int, int]:
         """The rates of the ``hand_size``-card deal: per bid trick, per
@@ -451,6 +485,12 @@ class ExactBidScoring(_HandSizeScoring):
             )
         return problems
 
+    def points_bound(self, ctx: DealContext, contracts: Sequence[Contract | None]) -> int:
+        """The most points one side may score (declared, for bounds): asked of
+        :meth:`contract_points` for each contract and number of tricks, with
+        the rainbow bonus of a whole side."""
+        return _side_bound(self, ctx, contracts)
+
     def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
             return tricks
@@ -559,6 +599,14 @@ class AuctionScoring(_SideScoring):
             p if contract is not None else p + self.announcement_points(own, taken)
             for p, contract, own, taken in zip(points, contracts, announced, tricks)
         )
+
+    def points_bound(self, ctx: DealContext, contracts: Sequence[Contract | None]) -> int:
+        """The most points one side may score (declared, for bounds): asked of
+        :meth:`contract_points` for each contract and number of tricks (and
+        of :meth:`announcement_points` for a defender under
+        ``own-announcement``), with the rainbow bonus of a whole side."""
+        own = self.defenders_score is DefendersScore.OWN_ANNOUNCEMENT
+        return _side_bound(self, ctx, contracts, own)
 
     def announcement_points(self, announced: int | None, tricks: int) -> int:
         """What a defending side scores for its own highest announcement
