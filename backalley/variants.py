@@ -2,7 +2,8 @@
 house rules seen in play (see :ref:`rules-house-rules`).
 
 ``get(name)`` finds a rule set by name or alias (case-insensitive; ``_`` and
-spaces read as ``-``); ``names()`` lists the registered names.
+spaces read as ``-``); ``names()`` lists the registered names;
+``description(name)`` says what a variant is (given when it was registered).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ __all__ = [
     "VIETNAM_LITERAL",
     "VIETNAM_NO_JOKERS",
     "VIETNAM_SPADES",
+    "description",
     "get",
     "names",
     "register",
@@ -263,20 +265,37 @@ PRESET_NOTES: dict[str, str] = {
 """What each preset changes from the game it is based on."""
 
 
-_REGISTRY: dict[str, RuleSet] = {}
+_REGISTRY: dict[str, tuple[RuleSet, str]] = {}
+"""Each registered name's rule set and description."""
 _ALIASES: dict[str, str] = {}
+
+MAX_DESCRIPTION = 2000
+"""The longest description a variant may be registered with, in characters."""
 
 
 def _key(name: str) -> str:
     return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
-def register(rules: RuleSet, *aliases: str) -> RuleSet:
-    """Register a named rule set (its ``name``) under that name and ``aliases``."""
+def register(rules: RuleSet, *aliases: str, description: str = "") -> RuleSet:
+    """Register a named rule set (its ``name``) under that name and ``aliases``.
+
+    ``description``: what the variant is, or what it changes from the game it
+    is based on, in a sentence or two of plain text (``backalley variants``
+    shows it beside the name; :func:`description` returns it)."""
     if not rules.name:
         raise RuleSetError(["only a named rule set can be registered (give it a name)"])
+    if not isinstance(description, str):
+        raise RuleSetError([f"a variant's description is text, not {type(description).__name__}"])
+    if len(description) > MAX_DESCRIPTION:
+        raise RuleSetError(
+            [
+                f"a variant's description is at most {MAX_DESCRIPTION} characters, "
+                f"not {len(description)}"
+            ]
+        )
     name = _key(rules.name)
-    _REGISTRY[name] = rules
+    _REGISTRY[name] = (rules, " ".join(description.split()))
     for alias in aliases:
         _ALIASES[_key(alias)] = name
     return rules
@@ -295,6 +314,17 @@ def get(name: str) -> RuleSet:
     """
     if isinstance(name, RuleSet):
         return name
+    return _registered(name)[0]
+
+
+def description(name: str) -> str:
+    """What the variant registered as ``name`` (or an alias) is, as given to
+    :func:`register` (empty when none was given); an unknown name raises
+    :class:`~backalley.UnknownVariantError`, as :func:`get` does."""
+    return _registered(name)[1]
+
+
+def _registered(name: object) -> tuple[RuleSet, str]:
     if not isinstance(name, str):
         raise UnknownVariantError(repr(name), names())
     key = _key(name)
@@ -305,23 +335,56 @@ def get(name: str) -> RuleSet:
         raise UnknownVariantError(name, names()) from None
 
 
-register(GAMERULES, "default", "back-alley", "backalley")
-register(VIETNAM, "vietnam-era")
-register(VIETNAM_NO_JOKERS, "vietnam-52", "vietnam-nojokers")
-register(VIETNAM_42, "vietnam-fortytwo")
-register(VIETNAM_SPADES, "vietnam-spades-trump")
-register(VIETNAM_CUTTHROAT, "vietnam-singles")
-register(BAB_ONLINE, "bab", "back-alley-bridge")
-register(GAMERULES_26, "twenty-six")
-register(HOOK, "gamerules-hook")
-register(STRICT_TRUMP, "discard-breaks-trump")
-register(SPADES_NO_JOKERS, "spades")
-register(TEN_PER_TRICK, "ten")
-register(CUTTHROAT_3, "three-players")
-register(CUTTHROAT_5, "five-players")
-register(SCORE_KEEPER_5, "score-keeper", "five-player-score-sheet")
-register(EXACT_BID, "exact", "exact-bid-4")
-register(VIETNAM_LADDER, "vietnam-13-1-13")
-register(ROTATING_TRUMP, "rotating")
-register(MUST_HEAD, "head")
-register(VIETNAM_LITERAL, "vietnam-word-by-word")
+register(
+    GAMERULES,
+    "default",
+    "back-alley",
+    "backalley",
+    description="The default game: 13..1..13 cards, turn-up trump, bids once around, boards.",
+)
+register(
+    VIETNAM,
+    "vietnam-era",
+    description="The Vietnam-era game: two 13-card games, an ascending auction with counters; "
+    "the declarer names trump and leads.",
+)
+register(
+    VIETNAM_NO_JOKERS,
+    "vietnam-52",
+    "vietnam-nojokers",
+    description="Vietnam with a plain 52-card deck (so no blooper rules).",
+)
+register(
+    VIETNAM_42,
+    "vietnam-fortytwo",
+    description="Vietnam on the 42-card deck (2s, 3s, 4s removed, jokers kept): 10 cards each.",
+)
+register(
+    VIETNAM_SPADES,
+    "vietnam-spades-trump",
+    description="Vietnam with spades always trump: the declarer names nothing.",
+)
+register(
+    VIETNAM_CUTTHROAT,
+    "vietnam-singles",
+    description="Vietnam without partnerships: each player scores alone.",
+)
+register(BAB_ONLINE, "bab", "back-alley-bridge", description=PRESET_NOTES["bab-online"])
+register(GAMERULES_26, "twenty-six", description=PRESET_NOTES["gamerules-26"])
+register(HOOK, "gamerules-hook", description=PRESET_NOTES["hook"])
+register(STRICT_TRUMP, "discard-breaks-trump", description=PRESET_NOTES["strict-trump"])
+register(SPADES_NO_JOKERS, "spades", description=PRESET_NOTES["spades-no-jokers"])
+register(TEN_PER_TRICK, "ten", description=PRESET_NOTES["ten-per-trick"])
+register(CUTTHROAT_3, "three-players", description=PRESET_NOTES["cutthroat-3"])
+register(CUTTHROAT_5, "five-players", description=PRESET_NOTES["cutthroat-5"])
+register(
+    SCORE_KEEPER_5,
+    "score-keeper",
+    "five-player-score-sheet",
+    description=PRESET_NOTES["score-keeper-5"],
+)
+register(EXACT_BID, "exact", "exact-bid-4", description=PRESET_NOTES["exact-bid"])
+register(VIETNAM_LADDER, "vietnam-13-1-13", description=PRESET_NOTES["vietnam-ladder"])
+register(ROTATING_TRUMP, "rotating", description=PRESET_NOTES["rotating-trump"])
+register(MUST_HEAD, "head", description=PRESET_NOTES["must-head"])
+register(VIETNAM_LITERAL, "vietnam-word-by-word", description=PRESET_NOTES["vietnam-literal"])

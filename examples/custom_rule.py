@@ -4,9 +4,12 @@ One class implementing the ranking part's protocol (here by subclassing
 ``OrderedRanking`` and giving each card's strength), registered under a tag of
 our own.  Composed with the gamerules game it validates, plays, saves and
 loads like a built-in rule, and shows in the rules sheet through its own
-``describe()``.
+``describe()``; registered as the variant ``our-table``, with a description,
+the command line finds it once this file is imported.
 
-Run it:  python examples/custom_rule.py
+Run it:          python examples/custom_rule.py
+List it:         backalley --import examples/custom_rule.py variants
+Play it:         backalley --import examples/custom_rule.py play --variant our-table
 """
 
 from __future__ import annotations
@@ -47,8 +50,14 @@ class JokersBelowAce(OrderedRanking):
         )
 
 
+OUR_TABLE = ba.variants.register(
+    ba.variants.GAMERULES.replace(ranking=JokersBelowAce(), name="our-table"),
+    description="The gamerules game with the jokers just below the ace of trumps.",
+)
+
+
 def main() -> int:
-    rules = ba.variants.GAMERULES.replace(ranking=JokersBelowAce(), name="our-table")
+    rules = OUR_TABLE
     state = ba.new_game(rules, seed=2026)
     rng = random.Random(2026)
     while not state.is_over:

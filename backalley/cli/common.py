@@ -16,7 +16,8 @@ from typing import Any, TextIO
 
 from backalley import RuleSet, parse_seat, variants
 from backalley.bots import bot_names, make_bot
-from backalley.errors import BackAlleyError
+from backalley.errors import BackAlleyError, UnknownVariantError
+from backalley.io.serialize.common import known_once_imported
 
 __all__ = [
     "EXIT_ILLEGAL",
@@ -52,7 +53,10 @@ def load_rules(spec: str) -> RuleSet:
         from backalley.io.houserules import load
 
         return load(path)
-    return variants.get(spec)
+    try:
+        return variants.get(spec)
+    except UnknownVariantError as exc:
+        raise UsageError(f"{exc} {known_once_imported('variant')}") from None
 
 
 def seat_option(rules: RuleSet, text: str, option: str) -> int:
@@ -87,7 +91,9 @@ def player_names(spec: str | None, players: int, *, option: str = "--players") -
         try:
             make_bot(name, seed=0)
         except BackAlleyError as exc:
-            raise UsageError(f"{option}: {exc}") from None
+            unknown = name.strip().lower() not in bot_names()  # as make_bot reads a name
+            hint = f" {known_once_imported('bot')}" if unknown and name.strip() else ""
+            raise UsageError(f"{option}: {exc}{hint}") from None
     return names
 
 

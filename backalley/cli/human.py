@@ -28,7 +28,6 @@ than :data:`MAX_LINE` characters ends the input, like its end.
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 from collections.abc import Callable
@@ -97,7 +96,6 @@ CALL_SEARCH_LIMIT = 64
 at most, for a call its bidding part knows but has not yet allowed."""
 
 
-@functools.lru_cache(maxsize=32)
 def call_examples(rules: RuleSet) -> tuple[str, ...]:
     """How the calls the rule set can ever use are typed, in the order
     ``bid 3``, ``pass``, ``board``, ``counter``, ``trump H``, ``trump NT``.

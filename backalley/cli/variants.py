@@ -1,4 +1,5 @@
-"""``backalley variants``: the registered variants, each with what it is."""
+"""``backalley variants``: the registered variants, each with what it is
+(the description it was registered with, :func:`backalley.variants.description`)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,7 @@ from typing import TextIO
 from backalley import variants
 from backalley.cli.common import EXIT_OK
 
-__all__ = ["DESCRIPTIONS", "add_parser", "run"]
-
-DESCRIPTIONS: dict[str, str] = {
-    "gamerules": "The default game: 13..1..13 cards, turn-up trump, bids once around, boards.",
-    "vietnam": "The Vietnam-era game: two 13-card games, an ascending auction with counters; "
-    "the declarer names trump and leads.",
-    "vietnam-no-jokers": "Vietnam with a plain 52-card deck (so no blooper rules).",
-    "vietnam-42": "Vietnam on the 42-card deck (2s, 3s, 4s removed, jokers kept): 10 cards each.",
-    "vietnam-spades": "Vietnam with spades always trump: the declarer names nothing.",
-    "vietnam-cutthroat": "Vietnam without partnerships: each player scores alone.",
-}
-"""What each seed variant is (the presets are described by ``variants.PRESET_NOTES``)."""
+__all__ = ["add_parser", "describe", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def describe(name: str) -> str:
     """A variant's one-paragraph description (empty for one registered without)."""
-    return variants.PRESET_NOTES.get(name) or DESCRIPTIONS.get(name, "")
+    return variants.description(name)
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:

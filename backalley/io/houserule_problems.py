@@ -26,7 +26,7 @@ import attrs
 from backalley import variants
 from backalley.errors import BackAlleyError, RuleSetError, SerializationError
 from backalley.io.houserule_keys import TableType, table_types
-from backalley.io.serialize.common import _show
+from backalley.io.serialize.common import _show, known_once_imported
 from backalley.io.serialize.rules_doc import _param
 from backalley.rules.registry import PART_NAMES
 from backalley.rules.ruleset import RuleSet
@@ -81,7 +81,8 @@ def problems_of(data: Any) -> list[Problem]:
                 base, base_known = variants.get(given), True
             except BackAlleyError:
                 known = ", ".join(variants.names())
-                out.append(_at("$.base", f"there is no variant {given!r}; give one of {known}"))
+                why = f"there is no variant {given!r}; give one of {known} "
+                out.append(_at("$.base", why + known_once_imported("variant")))
     parts = base.parts()
     every_part = True
     for part in (key for key in data if key in PART_NAMES):  # in the file's order
@@ -254,6 +255,5 @@ def _unknown_type(part: str, tag: Any, kinds: dict[str, TableType]) -> str:
     close = _close(tag, kinds) if isinstance(tag, str) else ""
     known = ", ".join(repr(k) for k in kinds)
     return (
-        f"there is no {part} type {_show(tag)}{close}; give one of {known} "
-        "(a rule of your own is known once its module is imported: backalley --import MODULE)"
+        f"there is no {part} type {_show(tag)}{close}; give one of {known} " + known_once_imported()
     )

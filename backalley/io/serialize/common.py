@@ -26,6 +26,14 @@ MAX_DOCUMENT_SIZE = 16_000_000
 """The largest JSON text :func:`~backalley.from_json` reads, in characters or bytes."""
 
 
+def known_once_imported(what: str = "rule") -> str:
+    """The hint after a name that is not registered (a rule type, a variant,
+    a bot): ``(a rule of your own is known once its module is imported:
+    backalley --import MODULE)``, since a plug-in's names are registered
+    only when its module is imported."""
+    return f"(a {what} of your own is known once its module is imported: backalley --import MODULE)"
+
+
 def read_at_most(path: str | Path, limit: int, what: str) -> bytes:
     """The bytes of the file at ``path``, never reading more than ``limit + 1``.
 

@@ -23,6 +23,7 @@ from backalley.io.serialize.common import (
     _object,
     _show,
     _suit,
+    known_once_imported,
     same_data,
 )
 from backalley.rules.registry import PART_NAMES, option_types, part_classes
@@ -155,7 +156,10 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
         else:
             raise _fail(f"{path}.type", f"missing key 'type'; one of: {', '.join(classes)}")
     if not isinstance(tag, str) or tag not in classes:
-        raise _fail(f"{path}.type", f"unknown {part} type {tag!r}; known: {', '.join(classes)}")
+        raise _fail(
+            f"{path}.type",
+            f"unknown {part} type {tag!r}; known: {', '.join(classes)} {known_once_imported()}",
+        )
     cls = classes[tag]
     params = option_types(cls)
     kwargs: dict[str, Any] = {}
@@ -220,7 +224,7 @@ def _rules_from_object(obj: dict[str, Any], path: str, allow_base: bool) -> Rule
         try:
             base = variants.get(name)
         except BackAlleyError as exc:
-            raise _fail(f"{path}.base", str(exc)) from None
+            raise _fail(f"{path}.base", f"{exc} {known_once_imported('variant')}") from None
     parts = base.parts()
     for part in PART_NAMES:
         if part in obj:
