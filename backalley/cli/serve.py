@@ -3,7 +3,8 @@
 Starts the server (the optional extra ``server``: ``pip install
 'backalley[server]'``) on SQLite in a data folder, or on PostgreSQL with
 ``--database postgresql://...``, bound to 127.0.0.1 unless ``--host`` says
-otherwise, and prints the address to open.
+otherwise, and prints the address to open.  With ``--web DIR`` (a folder
+written by ``backalley build-web``) it also serves the library in the browser.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SECONDS",
         help="seconds between two bots' moves, so a person can follow them (default 0.4)",
     )
+    serve.add_argument(
+        "--web",
+        metavar="DIR",
+        help="also serve the rules in the browser from DIR (written by backalley build-web) at "
+        "/web/: the table that needs no server, and the library in the table page",
+    )
     serve.set_defaults(run=run)
 
 
@@ -107,13 +114,17 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise UsageError(
             f"the server needs its extra: pip install 'backalley[server]' ({exc.name} is missing)"
         ) from None
+    if args.web is not None:
+        from backalley.server.web import web_folder
+
+        web_folder(args.web)  # a folder build-web did not write: one line, before anything starts
     try:
         listener = socket.create_server((args.host, args.port))
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     store, where = _store(args)
     try:
-        app = create_app(store, bot_delay=args.bot_delay)
+        app = create_app(store, bot_delay=args.bot_delay, web=args.web)
         host, port = listener.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(

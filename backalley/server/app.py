@@ -5,6 +5,10 @@
 OpenAPI document at ``/openapi.json`` describes each):
 
 - ``GET /`` the browser table; ``GET /static/...`` its script and style;
+- with ``web`` (a folder written by ``backalley build-web``): ``GET /web/...``
+  the library in the browser (the table that needs no server, backalley.js,
+  the Pyodide runtime, the wheels), which the table page then loads too
+  (:mod:`backalley.server.web`);
 - ``GET /api/variants``, ``GET /api/variants/{name}``, ``GET /api/bots``;
 - ``GET /api/tables``, ``POST /api/tables``, ``GET /api/tables/{table}``;
 - ``POST /api/tables/{table}/seats/{seat}/join`` (answers the seat token);
@@ -35,7 +39,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -49,6 +53,7 @@ from backalley.server.openapi import openapi_document
 from backalley.server.store import Store
 from backalley.server.tables import TableService
 from backalley.server.tokens import token_hash
+from backalley.server.web import WASM_PAGE_POLICY, WebFiles, page_with_library, web_folder
 
 __all__ = ["LISTED", "SEND_SECONDS", "STATIC", "Hub", "create_app"]
 
@@ -369,14 +374,18 @@ def create_app(
     store: Store,
     *,
     settings: ServerSettings | None = None,
+    web: str | Path | None = None,
     **limits: Any,
 ) -> Starlette:
     """The server's ASGI application over ``store``.
 
     ``settings`` (or its fields as keywords: ``bot_delay=0``,
     ``move_rate=...``; see :class:`~backalley.server.ServerSettings`) set
-    the limits.  The caller owns ``store`` and closes it.
+    the limits.  ``web``, a folder written by ``backalley build-web``, is
+    served at ``/web/`` and the table page loads the library from it
+    (:mod:`backalley.server.web`).  The caller owns ``store`` and closes it.
     """
+    library = web_folder(web) if web is not None else None
     if settings is None:
         try:
             settings = ServerSettings(**limits)
@@ -388,7 +397,11 @@ def create_app(
     app = _App(service, settings)
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=_PAGE_HEADERS)
+        if library is None:
+            return FileResponse(STATIC / "index.html", headers=_PAGE_HEADERS)
+        html = page_with_library((STATIC / "index.html").read_text(encoding="utf-8"))
+        headers = {**_PAGE_HEADERS, "Content-Security-Policy": WASM_PAGE_POLICY}
+        return HTMLResponse(html, headers=headers)
 
     async def openapi(request: Request) -> Response:
         return _json(openapi_document())
@@ -597,6 +610,8 @@ def create_app(
         WebSocketRoute("/api/tables/{table}/socket", public_socket),
         Mount("/static", _Headers(StaticFiles(directory=STATIC)), name="static"),
     ]
+    if library is not None:
+        routes.append(Mount("/web", WebFiles(library), name="web"))
     server = Starlette(
         routes=routes,
         lifespan=app.lifespan,
