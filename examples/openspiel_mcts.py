@@ -10,11 +10,18 @@ Run: ``python examples/openspiel_mcts.py``
 
 from __future__ import annotations
 
-import numpy as np
-from open_spiel.python.algorithms import mcts
-
 import backalley as ba
-from backalley.adapters.openspiel import load_game
+
+try:
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    from backalley.adapters.openspiel import load_game
+except ModuleNotFoundError as missing:  # one line: which extra to install
+    raise SystemExit(
+        f"openspiel_mcts.py: needs the extra: pip install 'backalley[openspiel]' "
+        f"({missing.name} is missing)"
+    ) from None
 
 
 def play(seed: int = 1, simulations: int = 60) -> object:

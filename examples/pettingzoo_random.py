@@ -1,15 +1,18 @@
 """Random agents play a Back Alley game in the PettingZoo environment.
 
-Each agent samples a legal action from its action mask; the rewards come per
-deal (the points its side scored), so their sum over the game is the side's
-final score.
+Each agent samples a legal action from its action mask (in its info); the
+rewards come per deal (the points its side scored), so their sum over the
+game is the side's final score.
 
 Run: ``python examples/pettingzoo_random.py``
 """
 
 from __future__ import annotations
 
-from backalley.adapters.pettingzoo import env
+try:
+    from backalley.adapters.pettingzoo import env
+except ModuleNotFoundError as missing:  # one line: which extra to install
+    raise SystemExit(f"pettingzoo_random.py: {missing}") from None
 
 
 def play(variant: str = "vietnam", seed: int = 7) -> dict[str, float]:
@@ -19,12 +22,12 @@ def play(variant: str = "vietnam", seed: int = 7) -> dict[str, float]:
     game.action_space("player_0").seed(seed)
     totals = dict.fromkeys(game.possible_agents, 0.0)
     for agent in game.agent_iter():
-        observation, reward, termination, truncation, _info = game.last()
+        _observation, reward, termination, truncation, info = game.last()
         totals[agent] += reward
         if termination or truncation:
             action = None
         else:
-            action = game.action_space(agent).sample(observation["action_mask"])
+            action = game.action_space(agent).sample(info["action_mask"])
         game.step(action)
     print(game.unwrapped.render())
     print("total rewards:", totals)

@@ -190,8 +190,8 @@ def test_the_pettingzoo_extra_alone_steps_the_environment(wheel: Path, tmp_path:
         "game = env('gamerules')\n"
         "game.reset(seed=3)\n"
         "agent = game.agent_selection\n"
-        "observation, *_ = game.last()\n"
-        "action = game.action_space(agent).sample(observation['action_mask'])\n"
+        "*_, info = game.last()\n"
+        "action = game.action_space(agent).sample(info['action_mask'])\n"
         "game.step(action)\n"
         "print(agent, game.agent_selection)\n"
     )

@@ -1,11 +1,16 @@
 """The PettingZoo environment (backalley.adapters.pettingzoo): PettingZoo's API test on
-every variant, rewards per deal that add up to the scores, masks that are the
-legal moves, the observation shared with the OpenSpiel game, and rendering."""
+every variant, without a warning (observations are NumPy arrays, in a bounded
+Box; the action masks are in the infos), rewards per deal that add up to the
+scores, masks that are the legal moves, the observation shared with the
+OpenSpiel game, rendering, and a missing extra named."""
 
 from __future__ import annotations
 
+import os
 import random
 import runpy
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -14,6 +19,7 @@ import pytest
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 np = pytest.importorskip("numpy")
+gymnasium = pytest.importorskip("gymnasium")
 
 import backalley as ba  # noqa: E402
 from backalley.adapters.encoding import Actions, observation_layout  # noqa: E402
@@ -23,12 +29,38 @@ HAND_AT = 4 + 5 + 4 + 4 + 13  # seat, phase, to_act, dealer, hand_size (module d
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_random.py"
 
 
+def api_test_quietly(environment: object) -> None:
+    """PettingZoo's API test, which must pass without a single warning (such
+    as ``Observation is not a NumPy array``)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(environment, num_cycles=1000)
+    assert [str(w.message) for w in caught] == []
+
+
 @pytest.mark.parametrize("name", ba.variants.names())
 def test_api_test_passes_for_every_variant(name: str) -> None:
-    with warnings.catch_warnings():
-        # PettingZoo suggests Box or Discrete spaces; a dict with an action mask is its own advice.
-        warnings.simplefilter("ignore", UserWarning)
-        pettingzoo_test.api_test(env(name), num_cycles=1000)
+    api_test_quietly(env(name))
+
+
+def test_observations_are_numpy_arrays_in_a_bounded_box() -> None:
+    game = raw_env("gamerules")
+    game.reset(seed=1)
+    space = game.observation_space("player_0")
+    assert isinstance(space, gymnasium.spaces.Box) and space.dtype == np.float32
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    names = [name for name, size in observation_layout(4, 2, Actions()) for _ in range(size)]
+    scores = [k for k, name in enumerate(names) if name == "scores"]
+    assert scores and (space.high[scores] > 1e30).all() and (space.low[scores] < -1e30).all()
+    others = [k for k, name in enumerate(names) if name != "scores"]
+    assert (space.low[others] == 0).all() and (space.high[others] == 1).all()
+    rng = random.Random(3)
+    for _ in range(300):
+        for agent in game.possible_agents:
+            observation = game.observe(agent)
+            assert type(observation) is np.ndarray and space.contains(observation)
+        mask = game.infos[game.agent_selection]["action_mask"]
+        game.step(rng.choice(list(np.flatnonzero(mask))))
 
 
 def play(game: object, seed: int) -> dict[str, float]:
@@ -36,12 +68,13 @@ def play(game: object, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     totals: dict[str, float] = {}
     for agent in game.agent_iter():  # type: ignore[attr-defined]
-        observation, reward, termination, truncation, _info = game.last()  # type: ignore[attr-defined]
+        _observation, reward, termination, truncation, info = game.last()  # type: ignore[attr-defined]
         totals[agent] = totals.get(agent, 0.0) + reward
         if termination or truncation:
             game.step(None)  # type: ignore[attr-defined]
             continue
-        mask = observation["action_mask"]
+        mask = info["action_mask"]
+        assert np.array_equal(mask, game.unwrapped.action_mask(agent))  # type: ignore[attr-defined]
         legal = [int(i) for i in np.flatnonzero(mask)]
         state = game.unwrapped.state  # type: ignore[attr-defined]
         seat = int(agent.split("_")[1])
@@ -71,7 +104,7 @@ def test_rewards_arrive_when_a_deal_is_scored() -> None:
     rng = random.Random(1)
     while game.state.deals_played == 0:
         assert all(r == 0 for r in game.rewards.values())
-        mask = game.observe(game.agent_selection)["action_mask"]
+        mask = game.action_mask(game.agent_selection)
         game.step(rng.choice(list(np.flatnonzero(mask))))
     points = game.state.deal_results[0].points
     assert game.rewards == {f"player_{s}": points[s % 2] for s in range(4)}
@@ -99,11 +132,12 @@ def test_masks_are_empty_for_seats_not_to_act_and_hands_stay_hidden() -> None:
     acting = game.agent_selection
     for agent in game.possible_agents:
         obs = game.observe(agent)
-        assert obs["observation"].dtype == np.float32
-        assert obs["action_mask"].dtype == np.int8
-        assert obs["action_mask"].any() == (agent == acting)
+        mask = game.infos[agent]["action_mask"]
+        assert obs.dtype == np.float32
+        assert mask.dtype == np.int8 and np.array_equal(mask, game.action_mask(agent))
+        assert mask.any() == (agent == acting)
         seat = int(agent.split("_")[1])
-        hand = obs["observation"][HAND_AT : HAND_AT + 54]
+        hand = obs[HAND_AT : HAND_AT + 54]
         assert sorted(np.flatnonzero(hand)) == [c.index for c in game.state.hands[seat]]
 
 
@@ -121,8 +155,8 @@ def test_the_observation_is_the_openspiel_observation_tensor() -> None:
     game.state = state.engine_state
     for seat in range(4):
         ours = game.observe(f"player_{seat}")
-        assert np.array_equal(ours["observation"], np.asarray(state.observation_tensor(seat)))
-        mask = [int(i) for i in np.flatnonzero(ours["action_mask"])]
+        assert np.array_equal(ours, np.asarray(state.observation_tensor(seat)))
+        mask = [int(i) for i in np.flatnonzero(game.action_mask(f"player_{seat}"))]
         assert mask == state.legal_actions(seat)
 
 
@@ -221,7 +255,52 @@ def test_api_test_passes_with_direct_counters() -> None:
         bidding=attrs.evolve(auction, counter_style=ba.rules.CounterStyle.DIRECT), name=None
     )
     environment = env(rules, deals=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        pettingzoo_test.api_test(environment, num_cycles=1000)
+    api_test_quietly(environment)
     assert environment.unwrapped.action_space("player_0").n == 79
+
+
+@pytest.mark.parametrize(
+    ("example", "hidden", "extra"),
+    [
+        (EXAMPLE, "gymnasium", "pettingzoo"),
+        (EXAMPLE, "pettingzoo", "pettingzoo"),
+        (EXAMPLE.parent / "openspiel_mcts.py", "pyspiel", "openspiel"),
+        (EXAMPLE.parent / "openspiel_mcts.py", "numpy", "openspiel"),
+    ],
+)
+def test_an_example_without_its_extra_says_in_one_line_which_to_install(
+    example: Path, hidden: str, extra: str
+) -> None:
+    """As if the module were not installed (``None`` in ``sys.modules``)."""
+    program = (
+        f"import sys, runpy; sys.modules[{hidden!r}] = None; "
+        f"runpy.run_path({str(example)!r}, run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(EXAMPLE.parents[1])},
+    )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert f"pip install 'backalley[{extra}]'" in done.stderr
+    assert f"({hidden}" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_adapter_without_its_extra_names_it() -> None:
+    program = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "try:\n"
+        "    import backalley.adapters.pettingzoo\n"
+        "except ModuleNotFoundError as exc:\n"
+        "    print(exc.name, '|', exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(EXAMPLE.parents[1])},
+    )  # fmt: skip
+    assert done.stdout == (
+        "gymnasium | the PettingZoo adapter needs its extra: "
+        "pip install 'backalley[pettingzoo]' (gymnasium is missing)\n"
+    ), done.stderr

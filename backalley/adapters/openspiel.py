@@ -54,8 +54,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
-import numpy as np
-import pyspiel
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as exc:  # the extra is not installed: say which to install
+    raise ModuleNotFoundError(
+        "the OpenSpiel adapter needs its extra: pip install 'backalley[openspiel]' "
+        f"({exc.name} is missing)",
+        name=exc.name,
+    ) from None
 
 from backalley.adapters.checks import first_deals, is_whole, optional_whole, whole_number
 from backalley.adapters.encoding import (

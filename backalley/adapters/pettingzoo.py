@@ -11,13 +11,17 @@ agent per seat (``player_0`` .. ``player_3``)::
         if termination or truncation:
             action = None
         else:
-            action = game.action_space(agent).sample(observation["action_mask"])
+            action = game.action_space(agent).sample(info["action_mask"])
         game.step(action)
 
-- **Observations** are dicts: ``"observation"``, the seat's observation
-  tensor (float32, laid out as :mod:`backalley.adapters.encoding` describes), and
-  ``"action_mask"`` (int8, one entry per action id, 1 for the legal moves of
-  the agent to act, all zero for the others).
+- **Observations** are NumPy arrays: the seat's observation tensor (float32,
+  laid out as :mod:`backalley.adapters.encoding` describes), in a ``Box``
+  observation space whose bounds are each entry's (0 to 1; the scores, in
+  hundreds of points, any float32).
+- **Action masks** are in each agent's info (``info["action_mask"]``, as
+  PettingZoo has it for array observations; also :meth:`BackAlleyEnv.action_mask`):
+  int8, one entry per action id, 1 for the legal moves of the agent to act,
+  all zero for the others.
 - **Actions** are the ids of :class:`backalley.adapters.encoding.Actions`, the same as
   the OpenSpiel game's: cards 0..53 by index, then pass, bid 0..13, board,
   counter, trump C/D/H/S/NT.
@@ -28,6 +32,8 @@ agent per seat (``player_0`` .. ``player_3``)::
   game for the same actions.
 - ``render_mode="ansi"``: :meth:`~BackAlleyEnv.render` returns a text table
   of the position.
+- **Without the extra** (``pettingzoo``, ``gymnasium``, ``numpy``), importing
+  this module raises :class:`ModuleNotFoundError` saying which extra to install.
 - **Arguments** are checked as the OpenSpiel game checks its parameters
   (:mod:`backalley.adapters.checks`): ``deals`` is ``None`` or 1 up to the
   schedule's number of deals, ``render_mode`` ``None`` or ``"ansi"``; others
@@ -38,12 +44,20 @@ agent per seat (``player_0`` .. ``player_3``)::
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import gymnasium
-import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as exc:  # the extra is not installed: say which to install
+    raise ModuleNotFoundError(
+        "the PettingZoo adapter needs its extra: pip install 'backalley[pettingzoo]' "
+        f"({exc.name} is missing)",
+        name=exc.name,
+    ) from None
 
 from backalley.adapters.checks import first_deals
 from backalley.adapters.encoding import (
@@ -99,6 +113,21 @@ def raw_env(
     return BackAlleyEnv(rules, render_mode)
 
 
+def _bounds(
+    layout: Sequence[tuple[str, int]],
+) -> tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]:
+    """The least and greatest value of each entry of the observation tensor:
+    0 and 1 (one-hot entries, counts and fractions), and for the scores (in
+    hundreds of points, unbounded by the rules) the float32 range."""
+    biggest = float(np.finfo(np.float32).max)
+    low: list[float] = []
+    high: list[float] = []
+    for name, size in layout:
+        low += [-biggest if name == "scores" else 0.0] * size
+        high += [biggest if name == "scores" else 1.0] * size
+    return np.array(low, np.float32), np.array(high, np.float32)
+
+
 def render_text(state: GameState) -> str:
     """A short text table of a position: every hand, the calls, the trick, the scores."""
     lines = [repr(state)]
@@ -148,13 +177,9 @@ class BackAlleyEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {
             agent: gymnasium.spaces.Discrete(self.actions.size) for agent in self.possible_agents
         }
+        low, high = _bounds(observation_layout(n, len(rules.teams), self.actions))
         self.observation_spaces = {
-            agent: gymnasium.spaces.Dict(
-                {
-                    "observation": gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32),
-                    "action_mask": gymnasium.spaces.Box(0, 1, (self.actions.size,), np.int8),
-                }
-            )
+            agent: gymnasium.spaces.Box(low, high, (size,), np.float32)
             for agent in self.possible_agents
         }
         self._side = {seat: k for k, team in enumerate(rules.teams) for seat in team}
@@ -187,16 +212,29 @@ class BackAlleyEnv(AECEnv):  # type: ignore[misc]
         seat = self.state.to_act
         assert seat is not None
         self.agent_selection = self._agent(seat)
+        self._tell_masks()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        seat = self._seat(agent)
-        view = self.state.view(seat)
+    def observe(self, agent: str) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The observation tensor of ``agent``'s seat (float32)."""
+        view = self.state.view(self._seat(agent))
         observation = np.zeros(self._size, np.float32)
         encode(table_of_view(view), self.actions, observation)
+        return observation
+
+    def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """1 for each action id ``agent`` may take now, else 0 (int8): all zero
+        for an agent that is not to act."""
         mask = np.zeros(self.actions.size, np.int8)
-        for move in view.legal_moves():
-            mask[self.actions.id_of(move)] = 1
-        return {"observation": observation, "action_mask": mask}
+        seat = self._seat(agent)
+        if self.state.to_act == seat:  # no other seat has a legal move
+            for move in self.state.view(seat).legal_moves():
+                mask[self.actions.id_of(move)] = 1
+        return mask
+
+    def _tell_masks(self) -> None:
+        """Each agent's info holds its action mask (see :meth:`action_mask`)."""
+        for agent in self.agents:
+            self.infos[agent] = {"action_mask": self.action_mask(agent)}
 
     def step(self, action: Any) -> None:
         """Play ``action`` (an action id) for the agent to act.
@@ -224,6 +262,7 @@ class BackAlleyEnv(AECEnv):  # type: ignore[misc]
             seat = after.to_act
             assert seat is not None
             self.agent_selection = self._agent(seat)
+        self._tell_masks()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
