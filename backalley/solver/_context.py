@@ -58,6 +58,7 @@ class Context:
         "legal_at",
         "lspecial",
         "n",
+        "owners",
         "plan",
         "played_root",
         "rem_root",
@@ -107,6 +108,9 @@ class Context:
         for c in position.trick:
             rem |= 1 << c
         self.rem_root = rem
+        # who held each card when the deal opened: the cards played before a
+        # trick, seat by seat, are each seat's share of them
+        self.owners = position.owners()
         free: dict[tuple[int, bool], bool] = {}
         self.free = free
         """The plan's claims that following a group is free, by (group,
@@ -134,6 +138,7 @@ class Context:
         memo = self.table.legal
         history = self.history
         played_root, rem_root = self.played_root, self.rem_root
+        owners = self.owners
         # the deal's context for each set of cards played before a trick and
         # trump broken or not (every position of a trick's subtree shares one)
         contexts: dict[tuple[int, bool], DealContext] = {}
@@ -153,7 +158,7 @@ class Context:
             if ctx is None:
                 if len(contexts) >= 4096:
                     contexts.clear()
-                ctx = contexts[key] = _rules.context(rules, trump, played, broken)
+                ctx = contexts[key] = _rules.context(rules, trump, played, broken, owners)
             cards = legal_in(rules, ctx, hand, trick, broken, seat, leader)
             if checking and trick:
                 lead = trick[0]
@@ -222,6 +227,7 @@ class Context:
         breaks_memo = table.breaks
         ask_winner = _rules.trick_winner
         ask_breaks = _rules.breaks_trump
+        owners = self.owners
 
         def winner(trick: tuple[int, ...]) -> int:
             """The position in the full ``trick`` of the card that wins it:
@@ -243,7 +249,7 @@ class Context:
             key = (trick, played)
             found = breaks_memo.get(key)
             if found is None:
-                found = ask_breaks(rules, trick, trump, played)
+                found = ask_breaks(rules, trick, trump, played, owners)
                 if len(breaks_memo) >= MEMO_LIMIT:
                     breaks_memo.clear()
                 breaks_memo[key] = found

@@ -56,6 +56,14 @@ last tricks, with as many cards played before as a real deal has then):
   the table's entries compare which of them remain and who holds each (so
   positions that differ in the cards of those groups already played are
   never one entry).
+- The play *reads the seats* (``by_seat``) when what a seat may lead or
+  play depends on who played the cards of the earlier tricks (a trump lead
+  allowed only to a player who has trumped before), checked for each card
+  of the deck played before the trick by the seat to play or by another.
+  Then the play reads the history too (those cards' groups), and a
+  :class:`~backalley.solver.Solver` keeps a table of its own for each
+  layout of the cards (who held which card when the deal opened), since
+  the same cards left tell who played the others only within one layout.
 - Following a group is *free* (:meth:`Plan.free_follow`) when a seat
   holding it may play any card of it and a seat void in it any card.
 
@@ -209,6 +217,7 @@ class Plan:
         "_groups",
         "_rules",
         "_trump",
+        "by_seat",
         "follows",
         "group",
         "group_masks",
@@ -243,10 +252,16 @@ class Plan:
         self._free: dict[int, bool] = {}
         self.history = True  # until the probe below says otherwise
         self.history_mask = 0
+        seats = _reads_seats(rules, trump, cards)
+        self.by_seat = bool(seats)
         groups = order.groups
         if groups is None:
             return
         self.history_mask = _reads_history(rules, trump, cards, groups)
+        for members in groups:
+            if any(seats >> c & 1 for c in members):
+                for c in members:
+                    self.history_mask |= 1 << c
         self.history = bool(self.history_mask)
         if not order.standard or order.refuted:
             return
@@ -508,6 +523,43 @@ def _reads_history(
                     found |= 1 << c
                 break
             below |= 1 << led
+    return found
+
+
+def _reads_seats(rules: DealRules, trump: int, cards: tuple[int, ...]) -> int:
+    """The cards (a bit set) whose playing to an earlier trick by the seat to
+    play, rather than by another seat, changes what that seat may lead or
+    play (trump broken or not): for each card ``c`` of the deck, a hand of
+    every other card leading, and answering the lead of another card, with
+    ``c`` played before the trick by seat 0 or by seat 1."""
+    deck = 0
+    for c in cards:
+        deck |= 1 << c
+    seats = len(_rules.seat_teams(rules))
+    if seats < 2:
+        return 0
+    none = frozenset[int]()
+    found = 0
+    for c in cards:
+        bit = 1 << c
+        hand = deck & ~bit
+        by_me = (bit,) + (0,) * (seats - 1)
+        by_other = (0, bit) + (0,) * (seats - 2)
+        other = next(x for x in cards if x != c)
+        for broken in (False, True):
+            if _rules.legal_mask(
+                rules, hand, (), trump, broken, 0, 0, none, bit, by_me
+            ) != _rules.legal_mask(rules, hand, (), trump, broken, 0, 0, none, bit, by_other):
+                found |= bit
+                break
+            answer = hand & ~(1 << other)
+            if _rules.legal_mask(
+                rules, answer, (other,), trump, broken, 0, 1, none, bit, by_me
+            ) != _rules.legal_mask(
+                rules, answer, (other,), trump, broken, 0, 1, none, bit, by_other
+            ):
+                found |= bit
+                break
     return found
 
 

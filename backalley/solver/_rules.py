@@ -10,8 +10,14 @@ so a new rule is solved correctly without touching the solver:
   the legal plays with a context made once by :func:`context`);
 - :func:`position`: a state's raw facts (hands as bit sets, the trick so far,
   who leads it, whether trump is broken, the effective trump, the seats that
-  bid board, the cards played to the deal's earlier tricks), read through
-  :mod:`backalley.engine.lowlevel`.
+  bid board, the cards played to the deal's earlier tricks, in all and seat
+  by seat), read through :mod:`backalley.engine.lowlevel`.
+
+The cards each seat played to the earlier tricks (the context's
+``played_by``) are given to the plan as the share of the cards ``played``
+that each seat *owned*: ``owners`` holds, per seat, the cards it held when
+the deal opened (a search knows them: its root's hands, the root trick's
+cards and the cards played before the root, seat by seat).
 
 ``trump`` is the effective trump: a suit index 0..3, or 4 in a deal without a
 trump suit.  ``rules`` below is a :class:`DealRules`: the rule set with the
@@ -53,23 +59,38 @@ class DealRules(NamedTuple):
     ctx: DealContext
 
 
-def _ctx(rules: DealRules, trump: int, played: int = 0) -> DealContext:
+def _ctx(
+    rules: DealRules, trump: int, played: int = 0, owners: tuple[int, ...] | None = None
+) -> DealContext:
     """The deal's context with the raw trump ``trump`` (0..4) and the cards
-    ``played`` to the deal's earlier tricks (a bit set)."""
+    ``played`` to the deal's earlier tricks (a bit set); with ``owners`` (the
+    cards each seat held when the deal opened), also the cards each seat
+    played to them."""
     ctx = rules.ctx
     suit = TRUMP_OF_INDEX[trump]
     if ctx.trump is not suit:
         ctx = ctx._replace(trump=suit)
+    if owners is not None and played:
+        return ctx._replace(
+            played=CardSet(played), played_by=tuple([CardSet(o & played) for o in owners])
+        )
     return ctx._replace(played=CardSet(played)) if played else ctx
 
 
-def context(rules: DealRules, trump: int, played: int = 0, broken: bool = False) -> DealContext:
+def context(
+    rules: DealRules,
+    trump: int,
+    played: int = 0,
+    broken: bool = False,
+    owners: tuple[int, ...] | None = None,
+) -> DealContext:
     """The deal's context as the rule set's plan is asked with it: the raw
     trump ``trump`` (0..4), the cards ``played`` to the earlier tricks (a
-    bit set), whether trump is ``broken``; for :func:`legal_in`, which a
-    search may call many times with one context (and the same ``broken``,
-    so that the plan need not make another)."""
-    ctx = _ctx(rules, trump, played)
+    bit set) - seat by seat too, given the ``owners`` of the cards -,
+    whether trump is ``broken``; for :func:`legal_in`, which a search may
+    call many times with one context (and the same ``broken``, so that the
+    plan need not make another)."""
+    ctx = _ctx(rules, trump, played, owners)
     return ctx if ctx.broken is broken else ctx._replace(broken=broken)
 
 
@@ -96,12 +117,14 @@ def legal_mask(
     leader: int,
     board_bidders: frozenset[int],
     played: int = 0,
+    owners: tuple[int, ...] | None = None,
 ) -> int:
     """The cards of ``hand`` (a bit set) that ``seat`` may play to ``trick``,
-    ``played`` (a bit set) having been played to the deal's earlier tricks
-    (the board bidders are the deal's own, from its context)."""
+    ``played`` (a bit set) having been played to the deal's earlier tricks,
+    by the seats that ``owners`` says held them (the board bidders are the
+    deal's own, from its context)."""
     return rules.rules.plan.play_mask(
-        _ctx(rules, trump, played), seat, hand, tuple(trick), leader, broken
+        _ctx(rules, trump, played, owners), seat, hand, tuple(trick), leader, broken
     )
 
 
@@ -110,11 +133,18 @@ def trick_winner(rules: DealRules, trick: Sequence[int], trump: int) -> int:
     return rules.rules.plan.trick_position(_ctx(rules, trump), tuple(trick))
 
 
-def breaks_trump(rules: DealRules, trick: Sequence[int], trump: int, played: int = 0) -> bool:
+def breaks_trump(
+    rules: DealRules,
+    trick: Sequence[int],
+    trump: int,
+    played: int = 0,
+    owners: tuple[int, ...] | None = None,
+) -> bool:
     """Whether the completed ``trick`` breaks trump for the rest of the deal,
     ``played`` (a bit set) having been played to the deal's earlier tricks
-    and trump not broken by them (the engine asks only then)."""
-    return rules.rules.plan.breaks_trump(_ctx(rules, trump, played), tuple(trick))
+    (by the seats that ``owners`` says held them) and trump not broken by
+    them (the engine asks only then)."""
+    return rules.rules.plan.breaks_trump(_ctx(rules, trump, played, owners), tuple(trick))
 
 
 def deck_indices(rules: DealRules) -> tuple[int, ...]:
@@ -139,6 +169,19 @@ class Position(NamedTuple):
     board_bidders: frozenset[int]
     played: int = 0
     """The cards played to the deal's earlier tricks (a bit set)."""
+    played_by: tuple[int, ...] = ()
+    """The same cards seat by seat (bit sets; empty before the first trick is complete)."""
+
+    def owners(self) -> tuple[int, ...]:
+        """The cards each seat held when the deal opened (bit sets): its hand,
+        its card in the trick, and the cards it played to the earlier tricks."""
+        owned = list(self.hands)
+        for s, cards in enumerate(self.played_by):
+            owned[s] |= cards
+        n = len(owned)
+        for k, c in enumerate(self.trick):
+            owned[(self.leader + k) % n] |= 1 << c
+        return tuple(owned)
 
 
 def position(state: GameState) -> Position | None:
@@ -147,6 +190,7 @@ def position(state: GameState) -> Position | None:
         return None
     ctx = lowlevel.deal_context(state)
     played = int(ctx.played)
+    played_by = tuple(map(int, ctx.played_by))
     if played or ctx.broken:  # the deal's context, the same for every position of the deal
         ctx = ctx._replace(played=CardSet(), broken=False, played_by=())
     return Position(
@@ -158,4 +202,5 @@ def position(state: GameState) -> Position | None:
         TRUMP_INDEX[ctx.trump],
         ctx.board_bidders,
         played,
+        played_by,
     )

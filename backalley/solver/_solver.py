@@ -183,7 +183,11 @@ class Solver:
         side = tuple(team == teams[seat] for team in teams)
         plan = plan_for(pos.rules, pos.trump)
         key: object = (pos.rules, pos.trump, side)
-        if plan.history:
+        if plan.by_seat:
+            # the legal plays read who played the cards before: who held each
+            # card of the deal tells it from the cards left, in this layout only
+            key = (key, pos.owners())
+        elif plan.history:
             # the legal plays read the cards played before: the cards of the
             # deal tell them from the cards left, in this deal only
             dealt = pos.played
