@@ -153,6 +153,11 @@ def deal_points(
     return plan.score(ctx, tuple(tricks), (0,) * plan.players)
 
 
+QUIET_CALLS = 1_000
+"""The most quiet calls :func:`outcome_if` makes (the bidding part's
+``speaker`` ends the bidding; this only stops a part that never does)."""
+
+
 def outcome_if(view: PlayerView, call: Move) -> BiddingOutcome | None:
     """The bidding's outcome if this seat makes ``call`` and every later seat
     makes its quietest call (a pass where offered, else the lowest bid);
@@ -161,7 +166,7 @@ def outcome_if(view: PlayerView, call: Move) -> BiddingOutcome | None:
     plan = rules.plan
     deal = lowlevel.deal_context(view)
     calls: tuple[Move, ...] = (*view.calls, call)
-    for _ in range(rules.players):
+    for _ in range(QUIET_CALLS):
         ctx = plan.bidding_context(deal, calls)
         legal = plan.legal_calls(ctx)  # none once the bidding part's speaker ends the bidding
         if not legal:

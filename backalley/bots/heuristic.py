@@ -39,7 +39,8 @@ contract is made, or set, and the other side's fate is settled under a
 scoring without overtrick points.  When the trick is worth taking the bot
 wins it as cheaply as it safely can (a winner no later seat can beat,
 the lowest trump to ruff), lets a partner's sure winner stand, and plays
-second hand low; when it is not, it ducks with its highest losing card.
+second hand low; when it is not, it ducks with its highest losing card.  Playing the trick's last card, it asks the
+ranking part who takes the trick with each of its cards.
 Leading, it cashes its masters (top trumps first while opponents may hold
 trumps, then plain masters no void opponent can ruff), else leads low from
 its longest plain suit; following rules are the view's legal moves.
@@ -312,25 +313,31 @@ def points_table(view: PlayerView, outcome: BiddingOutcome) -> tuple[tuple[int, 
     declarer), when ``s`` takes that many tricks and the other sides share the
     rest as evenly as can be.  A side's points are read with every side's
     tricks and contract, so a scoring that weighs one side's result against
-    another's is followed.  Remembered per rule set, deal (its index, dealer,
-    hand size, trump and what its opening showed) and outcome."""
-    ctx = lowlevel.deal_context(view)
-    key = (
-        view.rules.plan, outcome, ctx.deal_index, ctx.dealer, ctx.hand_size, ctx.trump, ctx.shown
-    )  # fmt: skip
+    another's is followed.  Remembered per rule set and what the scoring part
+    declares it reads of the deal (its ``score_key``, when the plan trusts
+    it), else per deal (its index, dealer, hand size, trump and what its
+    opening showed) and outcome."""
+    ctx = lowlevel.deal_context(view)._replace(outcome=outcome)
+    plan = view.rules.plan
+    declared = plan.score_key
+    if declared is not None:
+        key: tuple[object, ...] = (plan, declared(ctx))
+    else:
+        key = (plan, outcome, ctx.deal_index, ctx.dealer, ctx.hand_size, ctx.trump, ctx.shown)
     table = _TABLES.get(key)
     if table is None:
         if len(_TABLES) > 100_000:
             _TABLES.clear()
         h = ctx.hand_size
         sides = len(ctx.teams)
+        dealt = (0,) * plan.players  # bonuses of the hands as dealt left out (not known)
         rows = []
         for s in range(sides):
             row = []
             for k in range(h + 1):
                 tricks = _shares(h - k, sides - 1)
                 tricks.insert(s, k)
-                row.append(R.deal_points(view, tricks, outcome)[s])
+                row.append(plan.score(ctx, tuple(tricks), dealt)[s])
             rows.append(tuple(row))
         table = _TABLES[key] = tuple(rows)
     return table
@@ -674,6 +681,13 @@ class HeuristicBot:
             return self._lead(view, order, legal, cards, value, unseen, cost)
         pos = len(trick)
         leader = view.leader
+        if pos == n - 1:
+            # the trick's last card: who takes it with each card is the ranking part's answer
+            taker = {c: (leader + order.winner((*trick, c))) % n for c in cards}
+            if value <= 0:
+                return max([c for c in cards if taker[c] != me] or cards, key=cost)
+            side = R.side_of(rules, me)
+            return min([c for c in cards if R.side_of(rules, taker[c]) == side] or cards, key=cost)
         later = [(leader + k) % n for k in range(pos + 1, n)]
         later_bits = 0
         for s in later:

@@ -20,7 +20,7 @@ the result per trump (:meth:`Plan.card_order <backalley.rules.plan.Plan.card_ord
   strongest card of the suit led.  That claim is checked against the ranking
   part on longer tricks, up to the full trick of every seat: each pair of
   cards with the other seats' cards discarded from other suits, the second
-  card at each place, and seeded random tricks of every length.
+  card played second or last, and seeded random tricks of every length.
 - When every answer fits (:attr:`CardOrder.standard`), the tools use the
   order.  When one does not - a ranking whose full tricks are won otherwise
   than its two-card tricks say, or no total order at all - the order falls
@@ -277,9 +277,9 @@ def _longer_tricks_agree(
     win: Winner, players: int, deck: tuple[int, ...], groups: list[list[int]], trumps: int
 ) -> bool:
     """Whether the ranking part wins the longer tricks as the order says:
-    every pair of cards at every pair of places of a full trick whose other
-    cards are discarded from other suits, and seeded random tricks of each
-    length from 3 cards to the full trick."""
+    every pair of cards, the first led and the second played second or last
+    to a full trick whose other cards are discarded from other suits, and
+    seeded random tricks of each length from 3 cards to the full trick."""
     if players <= 2:
         return True
     suit: dict[int, int] = {}
@@ -302,7 +302,7 @@ def _longer_tricks_agree(
                 ][: players - 2]
             if len(fillers) < players - 2:
                 continue  # not enough cards of other suits to fill the trick
-            for place in range(1, players):
+            for place in (1, players - 1):  # b second, or last (random tricks try the rest)
                 trick = (a, *fillers[: place - 1], b, *fillers[place - 1 :])
                 if win(trick) != _predict(trick, suit, rank, trumps):
                     return False

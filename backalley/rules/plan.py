@@ -214,6 +214,7 @@ class Plan:
         "hand_sizes",
         "players",
         "rules",
+        "score_key",
         "seat_teams",
         "shuffles_per_deal",
         "teams",
@@ -243,6 +244,13 @@ class Plan:
         """How many shuffles of the deck each deal takes: the deal's own, after
         the one the trump is drawn from, if any."""
         self._key = trusted_answer_key(bidding)
+        self.score_key: Callable[[DealContext], Hashable] | None = trusted_declaration(
+            rules.scoring, "score_key"
+        )
+        """What the scoring part declares its points read of a deal besides the
+        tricks and the hands as dealt (its ``score_key(ctx)``), when trusted
+        (:func:`trusted_declaration`); ``None`` otherwise.  A tool may remember
+        points by it; the plan asks ``score`` for every deal."""
         self._lead = rules.lead.restrictions
         self._follow = rules.follow.restrictions
         self._roots: dict[tuple[int, int], CallNode] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from itertools import repeat
 from typing import Any, ClassVar
 
@@ -156,6 +156,22 @@ def _side_bound(
                 for a in announced:
                     best = max(best, abs(points + part.announcement_points(a, tricks)))
     return best + _rainbow_bound(part.rainbow, ctx)
+
+
+def _side_key(part: Any, ctx: DealContext, announcements: bool = False) -> Hashable:
+    """What side-by-side points read of the deal (a score key): the hand size,
+    the sides' seats and contracts, the trump where a rainbow bonus is
+    counted on this deal, and (``announcements``) the sides' announcements."""
+    outcome = ctx.outcome
+    rainbow = part.rainbow
+    counted = rainbow is not None and rainbow.hand_size == ctx.hand_size
+    return (
+        ctx.hand_size,
+        ctx.teams,
+        None if outcome is None else outcome.contracts,
+        ctx.trump if counted else None,
+        outcome.announcements if announcements and outcome is not None else (),
+    )
 
 
 class _SideScoring(Part):
@@ -315,6 +331,11 @@ class ContractScoring(_HandSizeScoring):
         :meth:`contract_points` for each contract and number of tricks, with
         the rainbow bonus of a whole side."""
         return _side_bound(self, ctx, contracts)
+
+    def score_key(self, ctx: DealContext) -> Hashable:
+        """What :meth:`score` reads of the deal besides the tricks and the hands
+        as dealt (declared, so that a tool may remember points by it)."""
+        return _side_key(self, ctx)
 
     def rates(self, hand_size: int) -> tuple[int, int, int, int, int]:
         """The rates of the ``hand_size``-card deal: per bid trick, per
@@ -491,6 +512,11 @@ class ExactBidScoring(_HandSizeScoring):
         the rainbow bonus of a whole side."""
         return _side_bound(self, ctx, contracts)
 
+    def score_key(self, ctx: DealContext) -> Hashable:
+        """What :meth:`score` reads of the deal besides the tricks and the hands
+        as dealt (declared, so that a tool may remember points by it)."""
+        return _side_key(self, ctx)
+
     def base_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         if contract is None:
             return tricks
@@ -607,6 +633,12 @@ class AuctionScoring(_SideScoring):
         ``own-announcement``), with the rainbow bonus of a whole side."""
         own = self.defenders_score is DefendersScore.OWN_ANNOUNCEMENT
         return _side_bound(self, ctx, contracts, own)
+
+    def score_key(self, ctx: DealContext) -> Hashable:
+        """What :meth:`score` reads of the deal besides the tricks and the hands
+        as dealt (declared, so that a tool may remember points by it): with
+        ``own-announcement``, the sides' announcements too."""
+        return _side_key(self, ctx, self.defenders_score is DefendersScore.OWN_ANNOUNCEMENT)
 
     def announcement_points(self, announced: int | None, tricks: int) -> int:
         """What a defending side scores for its own highest announcement
