@@ -345,13 +345,21 @@ def test_every_json_example_is_a_document_the_library_loads(block: Block) -> Non
             pytest.fail(f"{block.where}: the {kind} example is refused: {exc}")
 
 
+TOML_TABLE = re.compile(r"^\[\[?[\w.\"-]+\]\]?\s*(#.*)?$")
+"""A TOML table header (``[scoring]``, ``[[scoring.hand_size_rates]]``)."""
+
+
 def _literal_data(block: Block) -> str | None:
-    """``"json"`` or ``"toml"`` when an untagged block is data in that language."""
+    """``"json"`` or ``"toml"`` when an untagged block is data in that
+    language: it parses as such, or (TOML, even one that does not parse)
+    it starts with a table header."""
     try:
         if isinstance(json.loads(block.text), (dict, list)):
             return "json"
     except ValueError:
         pass
+    if TOML_TABLE.match(block.text.lstrip().split("\n", 1)[0]):
+        return "toml"
     try:
         if _toml(block.text):
             return "toml"
