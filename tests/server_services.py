@@ -254,7 +254,7 @@ def shared_postgres() -> Iterator[PostgresCluster]:
 
 
 class Served:
-    """``python -m backalley serve --data DATA --port 0 --bot-delay 0``
+    """``python -m backalley serve --data DATA --port 0 --bot-delay 0 --deal-pause 0``
     (``database``: ``--database URL`` instead of SQLite) as a subprocess,
     run by this interpreter on the project's source, or by ``python`` (an
     environment's interpreter, on what is installed there).
@@ -266,6 +266,7 @@ class Served:
         *,
         database: str | None = None,
         bot_delay: float = 0.0,
+        deal_pause: float = 0.0,
         timeout: float = 30.0,
         python: Path | None = None,
     ) -> None:
@@ -273,6 +274,7 @@ class Served:
         self.python = python
         self.database = database
         self.bot_delay = bot_delay
+        self.deal_pause = deal_pause
         self.timeout = timeout
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
@@ -292,6 +294,8 @@ class Served:
             "0",
             "--bot-delay",
             str(self.bot_delay),
+            "--deal-pause",
+            str(self.deal_pause),
         ]
         if self.database:
             command += ["--database", self.database]

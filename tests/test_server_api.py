@@ -57,6 +57,7 @@ def store(tmp_path: Path) -> Iterator[SqliteStore]:
 
 def _client(store: SqliteStore, **limits: Any) -> TestClient:
     limits.setdefault("bot_delay", 0)
+    limits.setdefault("deal_pause", 0)
     limits.setdefault("create_burst", 1000)
     return TestClient(create_app(store, **limits))
 

@@ -13,8 +13,9 @@ message is searched for every card its receiver may not know at that
 version - the other seats' unplayed cards and the stock's unshown cards - as
 a whole token (``QS``, and its ``play QS`` and ``Q♠`` forms), and for the
 seed's digits.  A card turned up in an earlier deal is public in that deal's
-result (``deal_results[].turn_up``): such a card may be named as often as
-the document's results name it, and no more.  Each seat's documents are
+result (``deal_results[].turn_up``), and a card played in the last trick of
+the last deal in ``deal_end.last_trick``: such a card may be named as often
+as the document's results and deal end name it, and no more.  Each seat's documents are
 also checked against the library's state at the version they name (the
 seat, its hand, the hands' sizes, the calls, the phase, the seat to act,
 and, in short games, the whole view), and the spectator's against the
@@ -195,15 +196,22 @@ class Replayed:
         for stored in store.moves(table):
             state = state.apply(ba.parse_move(stored.move))
             self.states.append(state)
+        moves = [ba.parse_move(stored.move) for stored in store.moves(table)]
         self.earlier_turn_ups: list[frozenset[str]] = []
         seen: dict[int, str] = {}  # deal -> its turn-up
-        for state in self.states:
+        played: dict[int, set[str]] = {}  # deal -> the cards played in it
+        for version, state in enumerate(self.states):
             deal = len(state.deal_results) + lowlevel.thrown_in(state)
             if state.turn_up is not None and not state.is_over:
                 seen.setdefault(deal, str(state.turn_up))
-            self.earlier_turn_ups.append(
-                frozenset(card for number, card in seen.items() if number < deal)
-            )
+            move = moves[version] if version < len(moves) else None
+            if isinstance(move, ba.Play):
+                played.setdefault(deal, set()).add(str(move.card))
+            earlier = {card for number, card in seen.items() if number < deal}
+            for number, cards in played.items():
+                if number < deal:
+                    earlier |= cards
+            self.earlier_turn_ups.append(frozenset(earlier))
 
     @cache  # noqa: B019 - one replay per test
     def hidden(self, version: int, receiver: int) -> frozenset[str]:
@@ -253,14 +261,18 @@ def _cards_in(text: str) -> list[str]:
 
 
 def _past_turn_ups(document: Any) -> Counter[str]:
-    """The turn-ups of the earlier deals' results a seat's or the public
-    view document shows (``deal_results[].turn_up``)."""
+    """The cards of earlier deals a seat's or the public document shows: the
+    turn-ups of the deals' results (``deal_results[].turn_up``) and the last
+    deal's last trick (``deal_end.last_trick.cards``)."""
     found: Counter[str] = Counter()
     if not isinstance(document, dict):
         return found
     for key in ("view", "public"):
         results = document.get(key, {}).get("deal_results", [])
         found.update(r["turn_up"] for r in results if isinstance(r.get("turn_up"), str))
+    end = document.get("deal_end")
+    if isinstance(end, dict) and isinstance(end.get("last_trick"), dict):
+        found.update(end["last_trick"]["cards"])
     return found
 
 
@@ -397,7 +409,7 @@ def test_no_receiver_is_sent_a_card_it_may_not_know(
 ) -> None:
     rng = random.Random(repr(rules))
     humans = [seat for seat, kind in enumerate(seats) if kind == "human"]
-    app = create_app(store, bot_delay=0, move_rate=1e6, move_burst=1e6)
+    app = create_app(store, bot_delay=0, deal_pause=0, move_rate=1e6, move_burst=1e6)
     with TestClient(app) as client:
         table = Table(client, store)
         made = table.request(

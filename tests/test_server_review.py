@@ -126,7 +126,7 @@ def test_unknown_addresses_and_methods_are_answered_as_json(client: TestClient) 
 
 
 def test_a_failure_of_the_server_is_answered_as_json(store: SqliteStore) -> None:
-    app = create_app(store, bot_delay=0)
+    app = create_app(store, bot_delay=0, deal_pause=0)
     app.state.service.summary = _broken  # a store that fails under one route
     with TestClient(app, raise_server_exceptions=False) as client:
         answer = client.get("/api/tables/x")
@@ -247,7 +247,7 @@ def test_the_variants_list_names_each_ones_seats(tmp_path: Path) -> None:
 
     store = SqliteStore(tmp_path / "seats.db")
     try:
-        with TestClient(create_app(store, bot_delay=0)) as client:
+        with TestClient(create_app(store, bot_delay=0, deal_pause=0)) as client:
             answer = client.get("/api/variants").json()
         assert set(answer["players"]) == set(answer["variants"]) == set(ba.variants.names())
         for name, players in answer["players"].items():

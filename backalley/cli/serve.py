@@ -37,6 +37,18 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _pause(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"a pause is a number of seconds from 0 to 3600, not {text!r}"
+        )
+    return value
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser(
         "serve",
@@ -72,6 +84,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=0.4,
         metavar="SECONDS",
         help="seconds between two bots' moves, so a person can follow them (default 0.4)",
+    )
+    serve.add_argument(
+        "--deal-pause",
+        type=_pause,
+        default=60.0,
+        metavar="SECONDS",
+        help="the longest the bots wait at the end of a deal for the people at the table to "
+        "continue (default 60; 0: they do not wait)",
     )
     serve.add_argument(
         "--web",
@@ -124,7 +144,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     store, where = _store(args)
     try:
-        app = create_app(store, bot_delay=args.bot_delay, web=args.web)
+        app = create_app(store, bot_delay=args.bot_delay, deal_pause=args.deal_pause, web=args.web)
         host, port = listener.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(

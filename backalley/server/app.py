@@ -12,6 +12,9 @@ OpenAPI document at ``/openapi.json`` describes each):
 - ``GET /api/variants``, ``GET /api/variants/{name}``, ``GET /api/bots``;
 - ``GET /api/tables``, ``POST /api/tables``, ``GET /api/tables/{table}``;
 - ``POST /api/tables/{table}/seats/{seat}/join`` (answers the seat token);
+- ``POST /api/tables/{table}/seats/{seat}/continue`` (the seat has seen the
+  end of the last deal: the bots need not wait for it);
+- ``GET /api/health`` (whether the server can open WebSockets);
 - ``GET /api/tables/{table}/seats/{seat}/view`` and
   ``POST /api/tables/{table}/seats/{seat}/moves`` (``Authorization: Bearer
   <token>``);
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -47,6 +51,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import backalley as ba
 from backalley.bots import bot_names
+from backalley.rules.seats import seat_names
 from backalley.server.errors import ServerError
 from backalley.server.limits import RateLimiter, ServerSettings
 from backalley.server.openapi import openapi_document
@@ -210,6 +215,8 @@ class _App:
         self.runs: dict[str, asyncio.Task[None]] = {}
         self.kicked: set[str] = set()
         """Tables kicked since their bot run last looked whether a bot is to act."""
+        self.wakes: dict[str, asyncio.TimerHandle] = {}
+        """Tables whose bots wait at the end of a deal: the kick when the wait is over."""
 
     # -- sockets -----------------------------------------------------------
 
@@ -259,11 +266,27 @@ class _App:
                         break
                     await self.hub.push(table)
                 await self.hub.push(table)
+            # the bots wait at the end of a deal: look again when the wait is over
+            held = await run_in_threadpool(service.held, table)
+            if held > 0:
+                self.wake(table, held)
         except Exception:  # a store that failed: the next kick (or the poll) tries again
             _log.exception("table %s: the bots' run stopped", table)
         finally:  # a finished run is not kept: one entry per table ever kicked would grow
             if self.runs.get(table) is asyncio.current_task():
                 del self.runs[table]
+
+    def wake(self, table: str, seconds: float) -> None:
+        """Kick ``table`` in ``seconds`` (once: a later call replaces it)."""
+        old = self.wakes.pop(table, None)
+        if old is not None:
+            old.cancel()
+
+        def kick() -> None:
+            self.wakes.pop(table, None)
+            self.kick(table)
+
+        self.wakes[table] = asyncio.get_running_loop().call_later(seconds + 0.05, kick)
 
     async def _poll(self) -> None:
         """Push the moves other server processes stored, for watched tables."""
@@ -300,6 +323,8 @@ class _App:
         finally:
             resume.cancel()
             poll.cancel()
+            for handle in self.wakes.values():
+                handle.cancel()
             for task in self.runs.values():
                 task.cancel()
             for task in [resume, poll, *self.runs.values()]:
@@ -340,12 +365,31 @@ async def _text(socket: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
+_NO_WEBSOCKETS = (
+    "this server cannot open WebSockets, which the table needs for its live updates: "
+    "the ASGI server has no WebSocket support installed "
+    "(pip install 'backalley[server]' brings it: websockets)"
+)
+
+
+def _websocket_library() -> bool:
+    """Whether a WebSocket library uvicorn uses (websockets, wsproto) is installed."""
+    return any(importlib.util.find_spec(name) is not None for name in ("websockets", "wsproto"))
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     """An unknown address or method (or a failure of the server's own, which
     is logged as well), answered as JSON like every refusal."""
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
-    if status == 404:
+    if status == 404 and request.headers.get("upgrade", "").lower() == "websocket":
+        # a WebSocket's address asked as plain HTTP with the upgrade header:
+        # the ASGI server did not open the socket (uvicorn without websockets
+        # or wsproto); GET /api/health tells the page so from now on
+        request.app.state.no_upgrade = True
+        code, message = "no-websockets", _NO_WEBSOCKETS
+        status = 501
+    elif status == 404:
         code, message = "no-route", "there is nothing at this address: the API is in /openapi.json"
     elif status == 405:
         code, message = "bad-method", f"{request.method[:10]} is not taken here (see Allow)"
@@ -393,7 +437,12 @@ def create_app(
             raise ba.SetupError(f"unknown server setting: {exc}") from None
     elif limits:
         raise ba.SetupError("give either settings or its fields as keywords, not both")
-    service = TableService(store, max_tables=settings.max_tables, max_live=settings.max_live)
+    service = TableService(
+        store,
+        max_tables=settings.max_tables,
+        max_live=settings.max_live,
+        deal_pause=settings.deal_pause,
+    )
     app = _App(service, settings)
 
     async def page(request: Request) -> Response:
@@ -409,8 +458,14 @@ def create_app(
     @_route
     async def variants(request: Request) -> Response:
         names = list(ba.variants.names())
+        found = {name: ba.variants.get(name) for name in names}
         return _json(
-            {"variants": names, "players": {name: ba.variants.get(name).players for name in names}}
+            {
+                "variants": names,
+                "players": {name: rules.players for name, rules in found.items()},
+                "descriptions": {name: ba.variants.description(name) for name in names},
+                "seat_names": {name: list(seat_names(rules)) for name, rules in found.items()},
+            }
         )
 
     @_route
@@ -501,6 +556,28 @@ def create_app(
         return _json(
             {"number": done.number, "repeated": done.repeated, **found},
         )
+
+    @_route
+    async def continue_deal(request: Request) -> Response:
+        table, seat = request.path_params["table"], request.path_params["seat"]
+        token = _bearer(request)
+        await run_in_threadpool(service.authorize, table, seat, token)
+        limited = _limited(app.moves, token_hash(token or ""), "too many moves: wait a little")
+        if limited is not None:
+            return limited
+        body = await app.body(request)
+        unknown = sorted(set(body) - {"deal"})
+        if unknown:
+            raise ServerError(422, "bad-request", f"unknown field {unknown[0][:40]!r}")
+        done = await run_in_threadpool(service.continue_deal, table, seat, token, body.get("deal"))
+        await app.hub.push(table)
+        app.kick(table)
+        return _json(done)
+
+    async def health(request: Request) -> Response:
+        # no library, or a socket's request that came as plain HTTP: no WebSockets
+        ok = _websocket_library() and not request.app.state.no_upgrade
+        return _json({"websockets": ok, "message": None if ok else _NO_WEBSOCKETS})
 
     @_route
     async def public(request: Request) -> Response:
@@ -604,6 +681,8 @@ def create_app(
         Route("/api/tables/{table}/seats/{seat}/join", join, methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/view", view),
         Route("/api/tables/{table}/seats/{seat}/moves", move, methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat}/continue", continue_deal, methods=["POST"]),
+        Route("/api/health", health),
         Route("/api/tables/{table}/public", public),
         Route("/api/tables/{table}/record", record),
         WebSocketRoute("/api/tables/{table}/seats/{seat}/socket", seat_socket),
@@ -618,6 +697,7 @@ def create_app(
         exception_handlers={HTTPException: _http_error, Exception: _http_error},
     )
     server.state.service = service
+    server.state.no_upgrade = False  # set when a WebSocket request came as plain HTTP
     server.state.settings = settings
     server.state.runs = app.runs  # the tables whose bots are moving now (for tests)
     return server

@@ -51,6 +51,11 @@ class ServerSettings:
     spectators')."""
     bot_delay: float = attrs.field(default=0.4, validator=_not_negative)
     """Seconds between two bot moves, so people can follow them."""
+    deal_pause: float = attrs.field(default=60.0, validator=_not_negative)
+    """The longest the bots wait at the end of a deal, in seconds, for the
+    people at the table to continue (each seat a person had joined: its page's
+    Continue, ``POST .../continue``, or a move of its own); 0: they do not
+    wait."""
     poll_seconds: float = attrs.field(default=1.0, validator=_positive)
     """How often moves stored by other server processes are looked for, for
     the tables someone watches."""

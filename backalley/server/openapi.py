@@ -27,6 +27,10 @@ _SEAT = {
     "required": ["seat", "player", "open"],
     "properties": {
         "seat": {"type": "integer", "minimum": 0},
+        "name": {
+            "type": "string",
+            "description": "the seat's name: North, East, ... or Seat 1, ...",
+        },
         "player": {"type": "string", "description": "'human' or a bot's name"},
         "open": {"type": "boolean", "description": "a human seat nobody has joined"},
     },
@@ -42,6 +46,56 @@ _SUMMARY = {
         "phase": {"type": "string", "enum": ["bidding", "naming-trump", "playing", "game-over"]},
         "version": {"type": "integer", "minimum": 0, "description": "moves applied"},
         "over": {"type": "boolean"},
+        "deals_played": {"type": "integer", "minimum": 0, "description": "deals scored"},
+        "deals": {"type": "integer", "minimum": 1, "description": "deals in all"},
+        "created": {"type": "number", "description": "when it was made (seconds since 1970)"},
+    },
+}
+
+_DEAL_END = {
+    "type": ["object", "null"],
+    "description": (
+        "the end of the last scored deal (null before the first): the library deals the "
+        "next deal within the move that ends one, so its last trick is kept here; the "
+        "deal's contracts, tricks and points are the view's deal_results entry of that "
+        "number.  The bots wait (holding) until every seat in waiting has continued or "
+        "seconds_left have passed"
+    ),
+    "required": ["deal", "last_trick", "made", "waiting", "holding", "seconds_left"],
+    "additionalProperties": False,
+    "properties": {
+        "deal": {"type": "integer", "minimum": 1},
+        "last_trick": {
+            "type": ["object", "null"],
+            "required": ["leader", "cards", "winner"],
+            "properties": {
+                "leader": {"type": "integer", "minimum": 0},
+                "cards": {"type": "array", "items": {"type": "string"}},
+                "winner": {"type": "integer", "minimum": 0},
+            },
+        },
+        "made": {
+            "type": "array",
+            "items": {"type": ["boolean", "null"]},
+            "description": "per side: its contract made (null: no contract)",
+        },
+        "waiting": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+            "description": "the seats of people who have not continued yet",
+        },
+        "holding": {"type": "boolean", "description": "whether the bots wait now"},
+        "seconds_left": {"type": ["number", "null"], "minimum": 0},
+    },
+}
+
+_CONTINUED = {
+    "type": "object",
+    "required": ["table", "seat", "deal_end"],
+    "properties": {
+        "table": {"type": "string"},
+        "seat": {"type": "integer", "minimum": 0},
+        "deal_end": {"$ref": "#/components/schemas/DealEnd"},
     },
 }
 
@@ -65,6 +119,7 @@ _SEAT_VIEW = {
             "required": ["format", "seat", "phase", "hand", "legal_moves", "cards"],
         },
         "facts": {"$ref": "#/components/schemas/TableFacts"},
+        "deal_end": {"$ref": "#/components/schemas/DealEnd"},
     },
 }
 
@@ -124,6 +179,7 @@ _PUBLIC = {
             "required": ["phase", "calls", "tricks", "trick", "scores"],
         },
         "facts": {"$ref": "#/components/schemas/TableFacts"},
+        "deal_end": {"$ref": "#/components/schemas/DealEnd"},
     },
 }
 
@@ -200,16 +256,30 @@ _DOCUMENT: dict[str, Any] = {
     "paths": {
         "/api/variants": {
             "get": {
-                "summary": "The registered variants' names, and each one's number of seats",
+                "summary": (
+                    "The registered variants' names, and each one's number of seats, "
+                    "description and seats' names"
+                ),
                 "responses": _ok(
                     {
                         "type": "object",
-                        "required": ["variants", "players"],
+                        "required": ["variants", "players", "descriptions", "seat_names"],
                         "properties": {
                             "variants": {"type": "array", "items": {"type": "string"}},
                             "players": {
                                 "type": "object",
                                 "additionalProperties": {"type": "integer", "minimum": 1},
+                            },
+                            "descriptions": {
+                                "type": "object",
+                                "additionalProperties": {"type": "string"},
+                            },
+                            "seat_names": {
+                                "type": "object",
+                                "additionalProperties": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                },
                             },
                         },
                     }
@@ -324,6 +394,55 @@ _DOCUMENT: dict[str, Any] = {
                 },
             }
         },
+        "/api/tables/{table}/seats/{seat}/continue": {
+            "post": {
+                "summary": (
+                    "The seat has seen the end of the last deal: the bots need not wait for it"
+                ),
+                "parameters": [_TABLE, _SEAT_N],
+                "security": _AUTH,
+                "requestBody": {
+                    "required": False,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "properties": {
+                                    "deal": {
+                                        "type": "integer",
+                                        "minimum": 1,
+                                        "description": "the deal that ended (checked when given)",
+                                    }
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    **_ok("Continued"),
+                    **_err(400, 401, 404, 409, 413, 422, 429),
+                },
+            }
+        },
+        "/api/health": {
+            "get": {
+                "summary": "Whether the server can open the WebSockets the table needs",
+                "responses": _ok(
+                    {
+                        "type": "object",
+                        "required": ["websockets", "message"],
+                        "properties": {
+                            "websockets": {"type": "boolean"},
+                            "message": {
+                                "type": ["string", "null"],
+                                "description": "why not, for a person",
+                            },
+                        },
+                    }
+                ),
+            }
+        },
         "/api/tables/{table}/public": {
             "get": {
                 "summary": "What a spectator may know",
@@ -352,6 +471,8 @@ _DOCUMENT: dict[str, Any] = {
             "Moved": _MOVED,
             "Public": _PUBLIC,
             "TableFacts": _FACTS,
+            "DealEnd": _DEAL_END,
+            "Continued": _CONTINUED,
             "NewTable": _NEW_TABLE,
             "Move": _MOVE,
         },

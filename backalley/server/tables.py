@@ -11,6 +11,13 @@ table is rebuilt after a restart by replaying its stored moves.
 Every accepted move is committed to the store before it is answered; a move
 whose commit loses a race (another server process stored a move first) is
 refused with ``conflict`` and nothing changes.
+
+The end of a deal is held for the people at the table (:class:`DealEnd`):
+the library scores a deal and deals the next one within the move that plays
+the last card, so the service keeps that deal's last trick, and its bots make
+no move until every seat a person had joined when the deal ended has said it
+continues (:meth:`TableService.continue_deal`, or a move of its own) or
+``deal_pause`` seconds have passed.
 """
 
 from __future__ import annotations
@@ -29,12 +36,13 @@ import attrs
 import backalley as ba
 from backalley.bots import Bot, bot_names, check_throw_ins, make_bot
 from backalley.io import houserules
+from backalley.rules.seats import seat_names
 from backalley.server.errors import ServerError
 from backalley.server.facts import table_facts
 from backalley.server.store import DUPLICATE, STORED, MoveRow, Store, TableRow
 from backalley.server.tokens import new_token, token_hash, token_matches
 
-__all__ = ["HUMAN", "PRIVATE_KEYS", "Submitted", "TableService"]
+__all__ = ["HUMAN", "PRIVATE_KEYS", "DealEnd", "Submitted", "TableService"]
 
 HUMAN = "human"
 """What a seat played by a person is called in a table's seats."""
@@ -65,6 +73,45 @@ class Submitted:
 
 
 @attrs.define
+class DealEnd:
+    """The end of a table's last scored deal, kept beside its state (the
+    library's state has dealt the next deal already): the deal's last trick,
+    which sides made their contracts, and the people it waits for."""
+
+    deal: int
+    """The deal's number (its entry in the state's ``deal_results``)."""
+    last_trick: tuple[int, tuple[ba.Card, ...], int] | None
+    """The last trick: its leader, its cards in the order played, its winner
+    (``None`` for a deal scored without its last card played)."""
+    made: tuple[bool | None, ...]
+    """Per side: whether it took at least the tricks it contracted for (a
+    board: every trick), ``None`` for a side without a contract."""
+    since: float
+    """When the deal ended (the service's ``timer``)."""
+    waiting: set[int] = attrs.field(factory=set)
+    """The seats a person had joined when the deal ended and that have not
+    continued yet (the seat's move, or :meth:`TableService.continue_deal`)."""
+    over: bool = False
+    """``True`` once a bot moved after the deal's end: the hold is over."""
+
+    def to_data(self, held: float) -> dict[str, Any]:
+        """As JSON data, with ``held``: the seconds the bots still wait (0: they
+        do not)."""
+        trick = None
+        if self.last_trick is not None:
+            leader, cards, winner = self.last_trick
+            trick = {"leader": leader, "cards": [str(c) for c in cards], "winner": winner}
+        return {
+            "deal": self.deal,
+            "last_trick": trick,
+            "made": list(self.made),
+            "waiting": sorted(self.waiting),
+            "holding": held > 0,
+            "seconds_left": round(held, 1) if held > 0 else None,
+        }
+
+
+@attrs.define
 class _Live:
     """A table in memory: its start and the state its stored moves reach."""
 
@@ -76,6 +123,8 @@ class _Live:
     hashes: dict[int, str] = attrs.field(factory=dict)
     stalled: str | None = None
     """Why the bots cannot go on (a game that keeps being thrown in)."""
+    deal_end: DealEnd | None = None
+    """The end of the last scored deal (``None`` before the first)."""
 
 
 def _not_found(table_id: object) -> ServerError:
@@ -88,7 +137,11 @@ class TableService:
     ``max_tables`` bounds the tables a store may hold; ``max_live`` the
     tables kept in memory (the least recently used one past it is let go and
     replayed from the store when it is asked for again); ``clock`` gives the
-    creation times.
+    creation times.  ``deal_pause``: the longest the bots wait, in seconds, at
+    the end of a deal for the people at the table to continue (0, the
+    default here: they do not wait; :func:`~backalley.server.create_app`
+    passes :attr:`ServerSettings.deal_pause <backalley.server.ServerSettings.deal_pause>`);
+    ``timer`` measures that wait.
     """
 
     def __init__(
@@ -98,11 +151,15 @@ class TableService:
         max_tables: int = 10_000,
         max_live: int = 2_000,
         clock: Callable[[], float] = time.time,
+        deal_pause: float = 0.0,
+        timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.max_tables = max_tables
         self.max_live = max_live
+        self.deal_pause = deal_pause
         self._clock = clock
+        self._timer = timer
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -167,11 +224,13 @@ class TableService:
                     500, "corrupt", f"table {live.row.id}: move {stored.number} is out of order"
                 )
             try:
-                state = state.apply(ba.parse_move(stored.move))
+                move = ba.parse_move(stored.move)
+                before, state = state, state.apply(move)
             except ba.BackAlleyError as exc:
                 raise ServerError(
                     500, "corrupt", f"table {live.row.id}: stored move {stored.number}: {exc}"
                 ) from None
+            self._moved(live, before, move, state)
             live.state = state
             live.version += 1
 
@@ -244,6 +303,7 @@ class TableService:
         live = self._table(table_id)
         with live.lock:  # the version and the state it names, together
             version, state = live.version, live.state
+            end = self._deal_end_data(live)
         view = state.view(seat)
         return {
             "table": live.row.id,
@@ -252,6 +312,7 @@ class TableService:
             "seats": list(live.row.seats),
             "view": json.loads(ba.to_json(view)),
             "facts": table_facts(view),
+            "deal_end": end,
         }
 
     def public(self, table_id: str) -> dict[str, Any]:
@@ -260,6 +321,7 @@ class TableService:
         live = self._table(table_id)
         with live.lock:  # the version and the state it names, together
             version, state = live.version, live.state
+            end = self._deal_end_data(live)
         seen = state.view(0)
         data = json.loads(ba.to_json(seen))
         for key in (*PRIVATE_KEYS, "format", "version"):
@@ -271,26 +333,33 @@ class TableService:
             "stalled": live.stalled,
             "public": data,
             "facts": table_facts(seen),
+            "deal_end": end,
         }
 
     def summary(self, table_id: str) -> dict[str, Any]:
-        """A line of the table list: rules, seats (joined or not), phase, version."""
+        """A line of the table list: rules, seats (their names, who plays them,
+        joined or not), phase, version, deals played and in all, when made."""
         live = self._table(table_id)
         state = live.state
+        names = seat_names(state.rules)
         return {
             "table": live.row.id,
             "rules": state.rules.name,
             "seats": [
                 {
                     "seat": seat,
+                    "name": names[seat],
                     "player": kind,
-                    "open": kind == HUMAN and self.store.seat_hash(live.row.id, seat) is None,
+                    "open": kind == HUMAN and not self._joined(live, seat),
                 }
                 for seat, kind in enumerate(live.row.seats)
             ],
             "phase": state.phase.value,
             "version": live.version,
             "over": state.is_over,
+            "deals_played": state.deals_played,
+            "deals": state.rules.schedule.deals,
+            "created": live.row.created,
         }
 
     def record(self, table_id: str) -> str:
@@ -379,6 +448,7 @@ class TableService:
                     "conflict",
                     "another move was applied to this table first: read the view again",
                 )
+            self._moved(live, state, move, after)
             live.state = after
             live.version += 1
             return Submitted(row.number, live.version)
@@ -397,7 +467,113 @@ class TableService:
         live = self._table(table_id)
         state = live.state
         seat = state.to_act
-        return seat is not None and seat in live.bots and live.stalled is None
+        return (
+            seat is not None and seat in live.bots and live.stalled is None and not self._held(live)
+        )
+
+    # -- the end of a deal -------------------------------------------------------
+
+    def _moved(self, live: _Live, before: ba.GameState, move: ba.Move, after: ba.GameState) -> None:
+        """Note what ``move`` (from ``before`` to ``after``) does to the hold at
+        the end of a deal: a move that scores a deal starts one; a person's
+        move ends that person's wait, a bot's (the hold was over) the hold's."""
+        seat = before.to_act
+        if len(after.deal_results) > len(before.deal_results):
+            live.deal_end = self._deal_end(live, before, move, after)
+            return
+        end = live.deal_end
+        if end is None or seat is None:
+            return
+        if seat in live.bots:
+            end.over = True
+        end.waiting.discard(seat)
+
+    def _deal_end(
+        self, live: _Live, before: ba.GameState, move: ba.Move, after: ba.GameState
+    ) -> DealEnd:
+        result = after.deal_results[-1]
+        trick: tuple[int, tuple[ba.Card, ...], int] | None = None
+        if isinstance(move, ba.Play) and before.to_act is not None:
+            # the trick the move completed: the state after it has dealt the
+            # next deal, so its winner is asked of the rules' ranking part, as
+            # the library's own trick ends ask it
+            cards = (*(card for _, card in before.trick), move.card)
+            leader = before.trick[0][0] if before.trick else before.to_act
+            position = before.rules.ranking.trick_winner(cards, before.trump)
+            trick = (leader, cards, (leader + int(position)) % before.rules.players)
+        made = tuple(
+            None if contract is None else taken >= contract.tricks
+            for contract, taken in zip(result.contracts, result.tricks)
+        )
+        waiting = {
+            seat
+            for seat, kind in enumerate(live.row.seats)
+            if kind == HUMAN and self._joined(live, seat)
+        }
+        return DealEnd(result.number, trick, made, self._timer(), waiting)
+
+    def _joined(self, live: _Live, seat: int) -> bool:
+        if seat not in live.hashes:
+            found = self.store.seat_hash(live.row.id, seat)
+            if found is None:
+                return False
+            live.hashes[seat] = found
+        return True
+
+    def _held(self, live: _Live) -> float:
+        """The seconds the bots of ``live`` still wait at the end of a deal (0:
+        they do not)."""
+        end = live.deal_end
+        if end is None or end.over or not end.waiting or not self.deal_pause:
+            return 0.0
+        if live.state.is_over:
+            return 0.0
+        return max(0.0, end.since + self.deal_pause - self._timer())
+
+    def held(self, table_id: str) -> float:
+        """The seconds the bots of the table still wait for the people at the
+        end of a deal (0: they do not wait)."""
+        return self._held(self._table(table_id))
+
+    def deal_end(self, table_id: str) -> dict[str, Any] | None:
+        """The end of the table's last scored deal as JSON data (``None``
+        before the first): ``deal`` (its number), ``last_trick`` (``leader``,
+        ``cards`` in the order played, ``winner``), ``made`` (per side, or
+        ``null`` without a contract), ``waiting`` (the seats that have not
+        continued), ``holding`` and ``seconds_left`` (whether the bots wait,
+        and how much longer at most)."""
+        live = self._table(table_id)
+        return self._deal_end_data(live)
+
+    def _deal_end_data(self, live: _Live) -> dict[str, Any] | None:
+        end = live.deal_end
+        return None if end is None else end.to_data(self._held(live))
+
+    def continue_deal(
+        self, table_id: str, seat: object, token: str | None, deal: object = None
+    ) -> dict[str, Any]:
+        """The token's seat has seen the end of the last scored deal (``deal``,
+        when given, must be its number): the bots no longer wait for it.
+        Answers the table's :meth:`deal_end`.  Refused with ``no-deal-end``
+        (no deal was scored yet), ``bad-deal`` or ``stale-deal`` (``deal`` is
+        not the last scored deal's number)."""
+        live, number = self.authorize(table_id, seat, token)
+        if deal is not None and (type(deal) is not int or deal < 1):
+            raise ServerError(422, "bad-deal", "deal is the number of a deal, from 1")
+        with live.lock:
+            self._catch_up(live)
+            end = live.deal_end
+            if end is None:
+                raise ServerError(409, "no-deal-end", "no deal of this table has ended yet")
+            if deal is not None and deal != end.deal:
+                raise ServerError(
+                    409,
+                    "stale-deal",
+                    f"deal {deal} is not the last deal that ended (deal {end.deal})",
+                )
+            end.waiting.discard(number)
+            data = end.to_data(self._held(live))
+        return {"table": live.row.id, "seat": number, "deal_end": data}
 
     def bot_step(self, table_id: str) -> bool:
         """Play one move of the bot to act, committed like a person's.  ``True``
@@ -408,6 +584,8 @@ class TableService:
             version, state = live.version, live.state
         seat = state.to_act
         if seat is None or seat not in live.bots or live.stalled is not None:
+            return False
+        if self._held(live):
             return False
         name = live.row.seats[seat]
         try:
@@ -430,6 +608,7 @@ class TableService:
             if self.store.append(live.row.id, MoveRow(version, seat, str(move))) != STORED:
                 self._catch_up(live)  # another process stored this move first
                 return True
+            self._moved(live, state, move, after)
             live.state = after
             live.version += 1
         return True
