@@ -295,11 +295,18 @@ def test_heuristic_bids_board_with_an_obvious_hand() -> None:
 
 def test_heuristic_names_its_strongest_suit() -> None:
     rules = short(ba.variants.VIETNAM, 4)
-    state = _position(rules, ["AS KS QS JS", "2D 3D 4D 5D", "2H 3H 4H 5H", "2C 3C 4C 5C"], "6C", [])
+    hands = ["AS KS QS JS", "2D 3D 4D 5D", "2H 3H 4H 5H", "2C 3C 4C 5C"]
+    state = _position(rules, hands, "6C", [])
     while state.phase is ba.Phase.BIDDING:
         state = state.apply(HeuristicBot().choose(state.view(state.to_act)))  # type: ignore[arg-type]
+    # the spade hand's side holds the contract, or has doubled the other side's
     assert state.phase is ba.Phase.NAMING_TRUMP
-    assert state.to_act == 0  # the spade hand wins the auction
+    contract = state.contracts[0] or state.contracts[1]
+    assert contract is not None
+    assert state.contracts[0] is not None or contract.multiplier > 1
+    # declaring, the spade hand names spades
+    state = _position(rules, hands, "6C", ["pass", "pass", "pass", "bid 4"])
+    assert state.phase is ba.Phase.NAMING_TRUMP and state.to_act == 0
     assert HeuristicBot().choose(state.view(0)) == ba.NameTrump(ba.Suit.SPADES)
 
 

@@ -583,8 +583,9 @@ def test_countering_side_sheet_says_what_it_does_to_play() -> None:
     assert (
         "Under this reading a counter costs nothing: it takes any contract over at the same "
         "number; where every trick taken scores at the multiplier, as in the Vietnam scoring, "
-        "the last side to speak takes every deal by countering the first number, however low "
-        "(bid 1, double, triple, quadruple)."
+        "the last side to speak can take over any number it can make, however low, at the "
+        "highest multiplier (after bid 1, double, triple, quadruple, the quadrupling side "
+        "scores four times every trick it takes)."
     ) in text
     assert "Under this reading" not in sheet(V.VIETNAM)
 

@@ -29,7 +29,11 @@ set's scoring).  The other sides' bids cap what is left.  A board is weighed
 on every deal where it is legal, against the numbers, by the same expected
 points, so it is bid when the side takes every trick with high confidence.
 In an ascending auction a partner's bid raises the side's estimate, and
-every call, counters included, is weighed by the same expected points.
+every call, counters included, is weighed by the same expected points, each
+later seat answering it with the call that is best for its own side by that
+estimate (its side's tricks are the others'), so that a number the other
+side would overbid, or a contract it would double, is seen as such
+(:meth:`HeuristicBot.auction_value`).
 Naming trump, the declarer names the suit in which its hand is strongest.
 
 **Play.** A trick is worth, to the bot's side, the points one more trick adds
@@ -50,6 +54,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -440,6 +445,10 @@ PASS_SHARE = 0.4
 THROW_IN_PENALTY = 1e-6
 """How much less than nothing a call that throws the deal in is worth (a tie-break)."""
 
+AUCTION_WINDOW = 1
+"""In an ascending auction, the numbers a later seat is taken to weigh: those
+within this many tricks of its side's expected tricks, and the lowest one offered."""
+
 
 class HeuristicBot:
     """Bids from hand strength and plays by card-play rules (see the module
@@ -503,6 +512,19 @@ class HeuristicBot:
                 # the partner's bid: the side's tricks as it judged them
                 mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
                 sigma = math.sqrt(est.pair_sigma**2 + 0.5)
+            # the other sides' highest number: the tricks it leaves are a
+            # second estimate of the side's
+            their_bids = [
+                c.tricks
+                for s, c in said.items()
+                if isinstance(c, Bid) and R.side_of(rules, s) != my_side
+            ]
+            if their_bids and OPPONENTS_WEIGHT:
+                left = max(0.0, h - max(their_bids))
+                var = sigma**2
+                var_left = (est.pair_sigma**2 + 1.0 / 12.0) / OPPONENTS_WEIGHT
+                mean = (mean * var_left + left * var) / (var + var_left)
+                sigma = math.sqrt(var * var_left / (var + var_left))
             own_bids = 0
             later = False
         else:
@@ -547,7 +569,10 @@ class HeuristicBot:
                 mean = min(mean, max(float(est.sure), h - claimed + 0.5 * SHARE_MARGIN))
             sigma = math.sqrt(var)
         dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
-        choice = self._best_call(view, moves, dist, mean - own_bids)
+        if ascending:
+            choice = self._auction_call(view, moves, dist, mean)
+        else:
+            choice = self._best_call(view, moves, dist, mean - own_bids)
         if later and (isinstance(choice, Bid) or choice == Pass()):
             return self._share_call(moves, est.share - SHARE_MARGIN, choice)
         return choice
@@ -607,6 +632,107 @@ class HeuristicBot:
             if best is None or key > best:
                 best, choice = key, move
         return choice
+
+    def _auction_call(
+        self, view: PlayerView, moves: Sequence[Move], dist: Sequence[float], target: float
+    ) -> Move:
+        """In an ascending auction, the legal call with the best
+        :meth:`auction_value` for the side (the numbers weighed as in
+        :meth:`_best_call`; of equal calls, the lowest number, else the
+        earliest call)."""
+        numeric = [m for m in moves if isinstance(m, Bid)]
+        weighed = [
+            m
+            for m in moves
+            if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - target) <= 3.5
+        ]
+        values = self.auction_value(view, weighed, dist, target)
+
+        def key(i: int) -> tuple[float, bool, int]:
+            # equal values: a number (the lowest) before a pass or a counter, so
+            # that a side that may contract does so rather than leave it to later
+            return (round(values[i], 9), isinstance(weighed[i], Bid), -i)
+
+        return weighed[max(range(len(weighed)), key=key)]
+
+    @staticmethod
+    def auction_value(
+        view: PlayerView, calls: Sequence[Move], dist: Sequence[float], target: float
+    ) -> list[float]:
+        """What each of ``calls`` (legal for the view's seat) is worth to its
+        side in an ascending auction: the side's expected points less the
+        other sides', over ``dist`` (the side's tricks; the other sides share
+        the rest), once every later seat has answered with its best call by
+        the same measure for its own side.  A later seat weighs pass, the
+        counters, the lowest number and the numbers within
+        :data:`AUCTION_WINDOW` of its side's expected tricks (``target`` for
+        the bot's side).  The calls, the bidding's end and its outcome are
+        the bidding part's, through the rule set's plan."""
+        rules = view.rules
+        plan = rules.plan
+        h = view.hand_size
+        sides = len(R.teams(rules))
+        my_side = R.side_of(rules, view.seat)
+        deal = lowlevel.deal_context(view)
+        root = plan.call_node(deal, view.calls)
+        expected = [
+            target if s == my_side else (h - target) / max(1, sides - 1) for s in range(sides)
+        ]
+        leaves: dict[BiddingOutcome, tuple[float, ...]] = {}
+        nodes: dict[Any, tuple[float, ...]] = {}  # by node (kept alive while asked)
+
+        def leaf(outcome: BiddingOutcome) -> tuple[float, ...]:
+            """Each side's expected points less the others' at this outcome."""
+            found = leaves.get(outcome)
+            if found is None:
+                if outcome.thrown_in:
+                    found = (-THROW_IN_PENALTY,) * sides
+                else:
+                    tables = points_table(view, outcome)
+                    totals = [0.0] * sides
+                    for k, p in enumerate(dist):
+                        if p < 1e-4:
+                            continue
+                        each = round((h - k) / (sides - 1)) if sides > 1 else 0
+                        got = [tables[s][k if s == my_side else each] for s in range(sides)]
+                        whole = sum(got)
+                        for s in range(sides):
+                            rest = (whole - got[s]) / (sides - 1) if sides > 1 else 0.0
+                            totals[s] += p * (got[s] - rest)
+                    found = tuple(totals)
+                leaves[outcome] = found
+            return found
+
+        def value(node: Any) -> tuple[float, ...]:
+            """Each side's value once the seats still to speak have spoken."""
+            known = nodes.get(node)
+            if known is not None:
+                return known
+            if not node.open:
+                out = leaf(node.outcome)
+            else:
+                side = R.side_of(rules, node.ctx.seat)
+                legal = node.legal
+                numbers = [m for m in legal if isinstance(m, Bid)]
+                want = expected[side]
+                options = [
+                    m
+                    for m in legal
+                    if not isinstance(m, Bid)
+                    or m is numbers[0]
+                    or abs(m.tricks - want) <= AUCTION_WINDOW
+                ]
+                best: tuple[float, ...] | None = None
+                for m in options:
+                    got = value(node.after(m))
+                    if best is None or got[side] > best[side]:
+                        best = got
+                assert best is not None
+                out = best
+            nodes[node] = out
+            return out
+
+        return [value(root.after(root.find(call) or call))[my_side] for call in calls]
 
     # ---------------------------------------------------------------- play
 

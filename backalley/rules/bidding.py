@@ -653,18 +653,19 @@ class Auction(_BiddingPart):
     - ``direct``: one call ``counter xK`` (K from 2 to ``counters + 1``) on a
       contract not yet countered; it cannot be answered, so every later
       player may only pass;
-
-    and by ``counter_holder``, a countered contract stays with the side that
-    announced the number (``announcer``: the counters multiply what it wins
-    and loses, as doubles in bridge; a step counter answers the last call of
-    the other side) or passes to the countering side (``countering-side``);
     - ``multiple-bid``: no counter calls; a number of at least K times the
       highest number so far, called by a side other than the one holding it,
       carries the multiplier K (the largest such K up to ``counters + 1``);
       with ``multiple = exact`` only exactly K times does (K from 2 to
       ``counters + 1``), and any other number is a plain overbid.
 
-    The last winning call makes its player the declarer.  The outcome also
+    By ``counter_holder``, a countered contract stays with the side that
+    announced the number (``announcer``: the counters multiply what it wins
+    and loses, as doubles in bridge, and a step counter answers the last call
+    of the other side) or passes to the countering side (``countering-side``).
+
+    The last winning call makes its player the declarer (with ``announcer``,
+    the caller of the highest number, countered or not).  The outcome also
     tells each side's highest announcement, for the defenders' scoring
     (``defenders_score = own-announcement`` of the auction scoring).
 
@@ -1238,8 +1239,11 @@ class Auction(_BiddingPart):
                     " Under this reading a counter costs nothing: it takes any contract over "
                     "at the same number; where every trick taken scores at the multiplier, "
                     "as in the Vietnam scoring, the last "
-                    f"{'player' if alone else 'side'} to speak takes every deal by countering "
-                    "the first number, however low (bid 1, double, triple, quadruple)."
+                    f"{'player' if alone else 'side'} to speak can take over any number "
+                    f"{'they' if alone else 'it'} can make, however low, at the highest "
+                    "multiplier (after bid 1, double, triple, quadruple, the quadrupling "
+                    f"{'player' if alone else 'side'} scores four times every trick "
+                    f"{'they take' if alone else 'it takes'})."
                 )
             else:
                 text += (
