@@ -62,7 +62,7 @@ def test_ci_runs_the_readme_test_command_in_a_fresh_environment() -> None:
     assert "mktemp -d" in before and "-m venv" in before and "/bin/activate" in before
     # the system packages .ci/run installs are the ones the README names
     installed = set(re.findall(r"need\+=\((\w+)\)", before))
-    assert installed == {"chromium", "postgresql", "nodejs"}
+    assert installed == {"chromium", "postgresql", "nodejs", "npm"}
     readme = README.read_text(encoding="utf-8")
     assert f"apt-get install {' '.join(sorted(installed))}" in readme
 
