@@ -32,6 +32,10 @@ from .strategies import option_values, registered_part, registry_rule_sets
 
 V = ba.variants
 GR = V.GAMERULES
+
+# exact-bid scoring over the gamerules bidding throws in a deal everyone bid 0, and says
+# so (tests/test_fidelity_readings.py); these tests use such rule sets on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::backalley.errors.RuleSetWarning")
 EXACT = V.EXACT_BID
 KEEPER = V.SCORE_KEEPER_5
 X = HandSizeMultiplier
