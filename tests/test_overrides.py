@@ -258,9 +258,11 @@ def test_a_lead_rule_that_allows_nothing_is_refused_naming_the_part() -> None:
     sub = _subclass(ba.rules.LeadPolicy, "Nothing", "restrictions", nothing)
     rules = ba.variants.GAMERULES.replace(lead=sub())
     state = ba.new_game(rules, seed=1)
+    while state.phase is ba.Phase.BIDDING:
+        state = state.apply(state.legal_moves()[-1])
+    # the legal moves are worked out when asked: the first asking names the part
     with pytest.raises(ba.RuleSetError, match=r"lead: LeadPolicyNothing\.restrictions leave seat"):
-        while state.phase is ba.Phase.BIDDING:
-            state = state.apply(state.legal_moves()[-1])
+        state.legal_moves()
 
 
 def test_a_bidding_that_refuses_every_call_is_refused_naming_the_part() -> None:
@@ -739,3 +741,409 @@ def test_the_search_refutes_what_its_plan_derived_and_starts_again(
         assert _solver_disagreements(positions) == []
     assert refuted, "no search met the override"
     assert all(refuted) == (part == "ranking")  # the card order, or the deal's following
+
+
+# ------------------------- the bots, the samplers and the adapters follow every override
+
+
+def _lowest_led_wins_full_tricks(self: Any, trick: tuple[ba.Card, ...], trump: Any) -> int:
+    """A full trick (four cards) without a trump is won by the lowest card of
+    the suit led; any shorter trick, or one with a trump, as the parent ranks it."""
+    parent = ba.rules.JokersHigh.trick_winner(self, trick, trump)
+    if len(trick) < 4 or trick[parent] in self.trumps(trump):
+        return parent
+    led = self.suit_cards(trick[0], trump)
+    return min((i for i, c in enumerate(trick) if c in led), key=lambda i: trick[i].index)
+
+
+def _low_full_tricks(rules: ba.RuleSet = ba.variants.GAMERULES) -> ba.RuleSet:
+    """``rules`` with a ranking that differs from its own only in full tricks."""
+    sub = _subclass(ba.rules.JokersHigh, "LowFull", "trick_winner", _lowest_led_wins_full_tricks)
+    return rules.replace(ranking=sub())
+
+
+def _taker(state: ba.GameState | ba.PlayerView, card: ba.Card, rules: ba.RuleSet) -> int:
+    """The seat that takes the current trick when the seat to act plays
+    ``card`` to it last, as ``rules``' ranking part says."""
+    cards = (*(c.index for _seat, c in state.trick), card.index)
+    ctx = lowlevel.deal_context(state)
+    return (state.leader + rules.plan.trick_position(ctx, cards)) % rules.players
+
+
+def _heuristic_positions(rules: ba.RuleSet, seeds: range) -> Iterator[ba.GameState]:
+    """Every position of games of ``rules`` played by the heuristic bot."""
+    bot = make_bot("heuristic", 0)
+    for seed in seeds:
+        state = ba.new_game(rules, seed=seed)
+        while not state.is_over:
+            yield state
+            state = state.apply(bot.choose(state.view(state.to_act)))  # type: ignore[arg-type]
+
+
+def test_the_card_order_falls_back_to_a_ranking_that_differs_only_in_full_tricks() -> None:
+    """The plan's card order is checked on full tricks: a ranking whose full
+    tricks are won otherwise than its two-card tricks say is no standard
+    order, and the cards that would win a trick are the ranking part's
+    answers, card by card (the parent's order would answer otherwise)."""
+    from backalley.bots import _rules as R
+
+    rules = _low_full_tricks()
+    base = R.card_order(ba.variants.GAMERULES, 3)
+    order = R.card_order(rules, 3)
+    assert base.standard and not order.standard
+    plan = rules.plan
+    ctx = plan.deal_context(0, 0, 13, trump=ba.Suit.SPADES)
+    rng = random.Random(32)
+    differ = 0
+    for _ in range(150):
+        cards = rng.sample(plan.deck_cards, 4)
+        trick, last = tuple(cards[:3]), cards[3]
+        wins = plan.trick_position(ctx, (*trick, last)) == 3
+        assert bool(order.beaters(trick) >> last & 1) == wins
+        differ += bool(base.beaters(trick) >> last & 1) != wins
+    assert differ >= 5
+
+
+def test_the_heuristic_takes_the_last_card_s_trick_as_the_ranking_part_says() -> None:
+    """Under a ranking that differs only in full tricks, the heuristic bot
+    playing a trick's last card, and wanting the trick, plays a card with
+    which its side takes it whenever it holds one; wanting none, a card with
+    which it does not take it itself.  In some of these positions the
+    ranking's parent would have given the trick to another card."""
+    rules = _low_full_tricks()
+    bot = make_bot("heuristic", 0)
+    checked = differ = 0
+    for state in _heuristic_positions(rules, range(3)):
+        if state.phase is not ba.Phase.PLAYING or len(state.trick) != rules.players - 1:
+            continue
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        legal = [m.card for m in state.legal_moves()]  # type: ignore[union-attr]
+        if len(legal) < 2:
+            continue
+        side = rules.seat_teams[seat]
+        ours = {c for c in legal if rules.seat_teams[_taker(state, c, rules)] == side}
+        mine = {c for c in legal if _taker(state, c, rules) == seat}
+        parent = {c for c in legal if _taker(state, c, ba.variants.GAMERULES) == seat}
+        card = bot.choose(view).card  # type: ignore[attr-defined]
+        if bot.trick_value(view) > 0:  # type: ignore[attr-defined]
+            assert card in ours or not ours, (state, card)
+        else:
+            assert card not in mine or mine == set(legal), (state, card)
+        checked += 1
+        differ += mine != parent
+    assert checked >= 20 and differ >= 3
+
+
+def test_montecarlo_follows_a_ranking_that_differs_only_in_full_tricks() -> None:
+    """The montecarlo bot joins no touching cards under a ranking whose
+    answers fit no card order (its order would wrongly join them), and
+    playing a trick's last card with an evaluator that counts its side's
+    tricks, it takes the trick - as the ranking part says - whenever it can."""
+    from backalley.bots import MonteCarloBot
+
+    rules = _low_full_tricks()
+
+    def side_tricks(state: ba.GameState, seat: int) -> float:
+        return float(state.side_tricks[rules.seat_teams[seat]])
+
+    bot = MonteCarloBot(seed=3, samples=2, budget=None, evaluator=side_tricks)
+    checked = joined = 0
+    for state in _heuristic_positions(rules, range(2)):
+        if state.phase is not ba.Phase.PLAYING or state.hand_size - len(state.tricks) < 2:
+            continue
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        moves = view.legal_moves()
+        if len(moves) < 2:
+            continue
+        assert bot.candidates(view, moves) == list(moves)
+        joined += len(MonteCarloBot(evaluator=side_tricks).candidates(view, moves)) < len(moves)
+        if len(state.trick) == rules.players - 1:
+            side = rules.seat_teams[seat]
+            ours = [m for m in moves if rules.seat_teams[_taker(state, m.card, rules)] == side]  # type: ignore[attr-defined]
+            if ours and len(ours) < len(moves):
+                assert bot.choose(view) in ours
+                checked += 1
+    assert checked >= 5
+    assert joined == 0
+    # the same positions under the parent ranking: its order joins touching cards
+    base_joined = sum(
+        len(MonteCarloBot().candidates(s.view(s.to_act), s.legal_moves())) < len(s.legal_moves())  # type: ignore[arg-type]
+        for s in _heuristic_positions(ba.variants.GAMERULES, range(1))
+        if s.phase is ba.Phase.PLAYING
+    )
+    assert base_joined > 0
+
+
+def _view_in_play(rules: ba.RuleSet, seed: int, deal: int, plays: int) -> ba.PlayerView | None:
+    """The view of the seat to act after ``plays`` random plays of deal
+    number ``deal`` (from 0) of a random game of ``rules``, if it gets there."""
+    rng = random.Random(seed)
+    state = ba.new_game(rules, seed=seed)
+    while len(state.deal_results) < deal and not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+    while state.phase is not ba.Phase.PLAYING and not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+    for _ in range(plays):
+        if state.is_over or len(state.deal_results) != deal:
+            return None
+        state = state.apply(rng.choice(state.legal_moves()))
+    if state.is_over or len(state.deal_results) != deal:
+        return None
+    return state.view(state.to_act)  # type: ignore[arg-type]
+
+
+def test_the_samplers_deal_views_of_a_ranking_that_differs_only_in_full_tricks() -> None:
+    """A view's hidden hands drawn and dealt (the samplers, the bots'
+    ``determinise``) replay to a state whose tricks are the view's: won as
+    the overriding ranking says."""
+    from backalley.bots import _rules as R
+    from backalley.engine import sampling
+
+    rules = _low_full_tricks()
+    dealt = 0
+    for seed in range(12):
+        view = _view_in_play(rules, seed, seed % 2, 5 + seed)
+        if view is None:
+            continue
+        hands = sampling.sample_hands(view, random.Random(seed))
+        assert hands is not None
+        full = R.determinise(view, hands)
+        assert full.tricks == view.tricks and full.trick == view.trick
+        assert full.view(view.seat).legal_moves() == view.legal_moves()
+        dealt += bool(view.tricks)
+    assert dealt >= 6
+
+
+def _swap_for_the_second_card_later(self: Any, ctx: Any, hands: Any, stock: Any) -> Any:
+    """From the second deal on, the holder of the other joker swaps it for
+    the *second* stock card after a turned joker (the first deal as the parent)."""
+    parent = ba.rules.TurnUpTrump.opening(self, ctx, hands, stock)
+    if ctx.deal_index == 0 or not stock[0].is_joker or not parent.discards:
+        return parent
+    other = ba.CardSet.of(c for c in (ba.parse_card("LJ"), ba.parse_card("BJ")) if c != stock[0])
+    rest = list(stock[1:])
+    drawn = rest.pop(1)
+    held = tuple((h - other) | ba.CardSet.of([drawn]) if h & other else h for h in hands)
+    return ba.rules.TrumpSetup(held, tuple(rest), stock[0], None, other)
+
+
+def test_the_samplers_follow_a_trump_part_s_own_joker_swap_in_later_deals() -> None:
+    """A trump part whose joker swap, from the second deal on, draws the
+    second stock card: the samplers find the deck order of a view of such a
+    deal by letting the part open each candidate, and the montecarlo bot
+    decides there from samples (none fails)."""
+    from backalley.bots import MonteCarloBot
+    from backalley.engine import sampling
+
+    sub = _subclass(ba.rules.TurnUpTrump, "SecondCard", "opening", _swap_for_the_second_card_later)
+    rules = ba.variants.GAMERULES.replace(trump=sub(), schedule=ba.rules.Schedule((3, 4)))
+    jokers = [ba.parse_card("BJ"), ba.parse_card("LJ")]
+    plain = [c for c in ba.CARDS if not c.is_joker]
+    first = list(ba.CARDS)
+    # the second deal: four cards each from the dealer's left, the Little
+    # Blooper in a hand, the Big Blooper turned up
+    second = [*plain[:15], jokers[1], jokers[0], *plain[15:]]
+
+    def bid(state: ba.GameState, rng: random.Random) -> ba.GameState:
+        """A random call other than a pass (no deal is thrown in)."""
+        return state.apply(rng.choice([m for m in state.legal_moves() if m != ba.Pass()]))
+
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = ba.new_game(rules, seed=seed, dealer=0, decks=[first, second])
+        while state.phase is ba.Phase.BIDDING:
+            state = bid(state, rng)
+        while not state.deal_results:
+            state = state.apply(rng.choice(state.legal_moves()))
+        assert state.turn_up == jokers[0] and state.discards == (jokers[1],)
+        while state.phase is ba.Phase.BIDDING:
+            state = bid(state, rng)
+        for _ in range(seed + 1):
+            state = state.apply(rng.choice(state.legal_moves()))
+        view = state.view(state.to_act)  # type: ignore[arg-type]
+        hands = sampling.sample_hands(view, rng)
+        assert hands is not None
+        _order, opening = sampling.deck_for(view, hands)
+        assert opening.turn_up == view.turn_up and opening.discards == view.discards
+        assert lowlevel.deal_context(opening).deal_index == 1
+        bot = MonteCarloBot(seed=seed, samples=3, budget=None, evaluator="rollout")
+        assert bot.choose(view) in view.legal_moves()
+        assert bot.stats.failed == 0 and bot.stats.fallbacks == 0
+        checked += 1
+    assert checked == 4
+
+
+def _zero_sum_later_double(self: Any, ctx: Any, tricks: Any, dealt: Any) -> tuple[int, ...]:
+    """Each side scores its own points less the other side's, the deals after
+    the first counting twice: a side's points depend on the other side's
+    contract and tricks, and on the deal."""
+    own = ba.rules.ContractScoring.score(self, ctx, tricks, dealt)
+    times = 1 if ctx.deal_index == 0 else 2
+    return tuple(times * (own[s] - own[1 - s]) for s in range(2))
+
+
+def test_the_heuristic_s_points_follow_a_scoring_across_sides_and_deals() -> None:
+    """Under a scoring where a side's points depend on the other side's
+    contract and on the deal, the heuristic's points table is the scoring
+    part's answer for the deal's own context, every side's tricks and
+    contract together: not the parent's, and not the first deal's."""
+    from backalley.bots import heuristic as H
+
+    sub = _subclass(ba.rules.ContractScoring, "ZeroSum", "score", _zero_sum_later_double)
+    rules = ba.variants.GAMERULES.replace(scoring=sub(), schedule=ba.rules.Schedule((4, 5, 6)))
+    assert rules.plan.score_key is None and ba.variants.GAMERULES.plan.score_key is not None
+    compared = 0
+    for seed in range(6):
+        view = _view_in_play(rules, seed, 1 + seed % 2, 2)
+        if view is None:
+            continue
+        outcome = lowlevel.deal_context(view).outcome
+        assert outcome is not None
+        table = H.points_table(view, outcome)
+        ctx = lowlevel.deal_context(view)
+        h = view.hand_size
+        for side in range(2):
+            for k in range(h + 1):
+                tricks = (k, h - k) if side == 0 else (h - k, k)
+                assert table[side][k] == rules.plan.score(ctx, tricks, (0,) * 4)[side]
+        base_view = _view_in_play(
+            ba.variants.GAMERULES.replace(schedule=rules.schedule), seed, 1 + seed % 2, 2
+        )
+        assert base_view is not None
+        assert table != H.points_table(base_view, outcome)
+        compared += 1
+    assert compared >= 3
+
+
+def _tenfold_later(self: Any, ctx: Any, tricks: Any, dealt: Any) -> tuple[int, ...]:
+    """The parent's points, ten times over from the second deal on."""
+    points = ba.rules.ContractScoring.score(self, ctx, tricks, dealt)
+    return tuple(p * (1 if ctx.deal_index == 0 else 10) for p in points)
+
+
+def test_the_openspiel_bounds_and_returns_follow_a_scoring_override() -> None:
+    """A scoring that counts ten times over from the second deal: the
+    OpenSpiel game's utility bound asks it on each deal's own context (ten
+    times the parent's bound for the later deals), and its returns are the
+    overriding points, within the bound."""
+    pytest.importorskip("pyspiel")
+    from backalley.adapters import openspiel as O
+    from backalley.rules import bounds
+
+    short = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 3)))
+    sub = _subclass(ba.rules.ContractScoring, "TenfoldLater", "score", _tenfold_later)
+    rules = short.replace(scoring=sub())
+    expected = bounds.points_bound(short, 0) + 10 * bounds.points_bound(short, 1)
+    assert O.utility_bound(rules) == expected
+    game = O.load_game(rules, dealer=0)
+    assert game.max_utility() == expected and game.min_utility() == -expected
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        engine = state.track.state
+        results = engine.deal_results
+        points = [r.points for r in results]
+        assert points[-1] == tuple(10 * p for p in _parent_points(short, results[-1]))
+        returns = state.returns()
+        assert returns == [float(engine.scores[rules.seat_teams[s]]) for s in range(4)]
+        assert all(abs(r) <= expected for r in returns)
+
+
+def _parent_points(rules: ba.RuleSet, result: Any) -> tuple[int, ...]:
+    """The points the parent scoring gives a deal result (its contracts and tricks)."""
+    outcome = ba.rules.BiddingOutcome(result.contracts)
+    ctx = rules.plan.deal_context(
+        result.number - 1, result.dealer, result.hand_size, outcome, result.trump
+    )
+    return rules.plan.score(ctx, result.tricks, (0,) * rules.players)
+
+
+def test_a_scoring_bound_a_game_exceeds_is_refused_naming_the_part() -> None:
+    """A scoring part that declares a bound its points exceed: the OpenSpiel
+    game's returns raise a RuleSetError naming it."""
+    pytest.importorskip("pyspiel")
+    from backalley.adapters import openspiel as O
+
+    sub = _subclass(ba.rules.ContractScoring, "TooSmall", "points_bound", lambda self, ctx, c: 0)
+    rules = ba.variants.GAMERULES.replace(scoring=sub(), schedule=ba.rules.Schedule((3,)))
+    assert O.utility_bound(rules) == 1
+    game = O.load_game(rules, dealer=0)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    if all(abs(s) <= 1 for s in state.track.state.scores):
+        pytest.skip("this game scored within the bound")
+    with pytest.raises(ba.RuleSetError, match=r"scoring: ContractScoringTooSmall scored"):
+        state.returns()
+
+
+def _two_more_calls(self: Any, ctx: Any) -> int | None:
+    """Every player calls once, then the first two bidders call again."""
+    return ctx.seat if len(ctx.calls) < ctx.players + 2 else None
+
+
+def test_the_openspiel_game_length_follows_a_bidding_with_more_calls_than_players() -> None:
+    """A bidding whose speaker lets two seats call twice: the OpenSpiel game's
+    longest game asks the bidding (by walking it), so no game is longer,
+    though each is longer than n calls a deal would allow."""
+    pytest.importorskip("pyspiel")
+    from backalley.adapters import openspiel as O
+
+    sub = _subclass(ba.rules.OnceAroundBidding, "TwoMore", "speaker", _two_more_calls)
+    rules = ba.variants.GAMERULES.replace(bidding=sub(), schedule=ba.rules.Schedule((2, 3)))
+    sizes = rules.schedule.hand_sizes
+    assert O.max_game_length(rules, 0) == sum(6 + 1 + 4 * h for h in sizes)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = ba.new_game(rules, seed=seed)
+        moves = 0
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_moves()))
+            moves += 1
+        thrown = lowlevel.thrown_in(state)
+        assert moves <= O.max_game_length(rules, thrown)
+        if not thrown:
+            assert moves > sum(4 + 1 + 4 * h for h in sizes)  # beyond n calls a deal
+
+
+def test_the_pettingzoo_rewards_follow_a_scoring_override() -> None:
+    """The PettingZoo environment rewards each deal's overriding points
+    (ten times over from the second deal) to every agent of the side."""
+    pytest.importorskip("pettingzoo")
+    from backalley.adapters.pettingzoo import raw_env
+
+    short = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 3)))
+    sub = _subclass(ba.rules.ContractScoring, "TenfoldLaterPZ", "score", _tenfold_later)
+    env = raw_env(short.replace(scoring=sub()))
+    env.reset(seed=5)
+    rng = random.Random(5)
+    rewards: list[dict[str, float]] = []
+    while not all(env.terminations.values()):
+        agent = env.agent_selection
+        mask = env.action_mask(agent)
+        deals = env.state.deals_played
+        env.step(rng.choice([a for a, ok in enumerate(mask) if ok]))
+        if env.state.deals_played > deals:
+            rewards.append(dict(env.rewards))
+    results = env.state.deal_results
+    assert len(rewards) == len(results) == 2
+    for got, result in zip(rewards, results):
+        for seat in range(4):
+            assert got[f"player_{seat}"] == result.points[short.seat_teams[seat]]
+    assert results[1].points == tuple(10 * p for p in _parent_points(short, results[1]))

@@ -170,7 +170,7 @@ def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], G
     raise BackAlleyError("no deal reproduces this view's turn-up and discards")
 
 
-LAYOUTS = 64
+LAYOUTS = 96
 """The most layouts :func:`deck_for` deals before it gives up."""
 
 
@@ -179,16 +179,16 @@ def _layouts(
 ) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """Where the cards an opening put aside may have been before it (the
     hands before the opening, the stock top first), the simplest first, at
-    most :data:`LAYOUTS`: the hands as they are, the turn-up and the discards
-    on top of the stock (in each order); then each choice of discards held
-    by one seat each in place of one of its cards, which the opening gave it
-    from the stock (from the top, after the cards turned, or from the
-    bottom).  Nothing here says which layout a trump part makes: each is
-    dealt and opened by the part itself."""
+    most :data:`LAYOUTS`: the turn-up and each discard on top of the stock
+    (in each order), or a discard held by a seat in place of one of its
+    cards, which the opening gave it from the stock - from just below the
+    cards turned, from the bottom, then from each place between.  Nothing
+    here says which layout a trump part makes: each is dealt and opened by
+    the part itself."""
     up = [] if turn_up is None else [turn_up]
     disc = _bits(discards)
     seats = range(len(dealt))
-    count = 0
+    assignments: list[tuple[tuple[int, ...], list[int], list[int]]] = []
     for held in range(len(disc) + 1):
         for kept in itertools.combinations(disc, held):
             turned = [c for c in disc if c not in kept] + up
@@ -203,14 +203,14 @@ def _layouts(
                     before[seat] = (before[seat] & ~(1 << swap)) | 1 << card
                     drawn.append(swap)
                 else:
-                    for top in itertools.permutations(turned):
-                        for stock in (
-                            [*top, *drawn, *rest],
-                            [*top, *rest, *drawn],
-                        ):
-                            yield tuple(before), stock
-                            count += 1
-                            if count >= LAYOUTS:
-                                return
-                            if not drawn:
-                                break
+                    assignments.append((tuple(before), drawn, turned))
+    count = 0
+    for depth in dict.fromkeys([0, len(rest), *range(1, len(rest))]):
+        for hands, given, aside in assignments:
+            if depth and not given:
+                continue
+            for top in itertools.permutations(aside):
+                yield hands, [*top, *rest[:depth], *given, *rest[depth:]]
+                count += 1
+                if count >= LAYOUTS:
+                    return
