@@ -50,10 +50,9 @@ def test_no_rule_part_defines_a_fast_form_of_its_rule(path: Path) -> None:
 
 
 BUILDERS: dict[str, set[str]] = {
-    # the one builder of each value built on every move, by slot stores
-    "backalley/engine/state.py": {"_state"},
-    "backalley/engine/views.py": {"make_view"},
-    "backalley/engine/kernel.py": {"_deal"},
+    # the one builder of the value built on every move, by slot stores, and
+    # the cache slot of its legal moves, filled when they are first asked
+    "backalley/engine/state.py": {"_state", "_legal_of"},
 }
 """The functions allowed to write into frozen instances (their modules may
 also look the slot descriptors up once, at module level)."""

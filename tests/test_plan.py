@@ -322,15 +322,15 @@ def test_every_deal_opens_at_the_plans_shared_first_node() -> None:
     plan = rules.plan
     state = ba.new_game(rules, seed=5)
     first = rules.bidding.first(state.dealer, rules.players)
-    node = lowlevel.core(state).deal.node
+    node = lowlevel.core(state).node
     assert node is plan.opening_node(state.hand_size, first)
     assert node is plan.call_node(lowlevel.deal_context(state))
     assert plan.first_bidders == tuple(rules.bidding.first(d, 4) for d in range(4))
     reread = pickle.loads(pickle.dumps(state))
     first_node = reread.rules.plan.opening_node(state.hand_size, first)
-    assert lowlevel.core(reread).deal.node is first_node
+    assert lowlevel.core(reread).node is first_node
     again = lowlevel.deal_order(state, tuple(reversed(plan.deck_cards)))
-    assert lowlevel.core(again).deal.node is node
+    assert lowlevel.core(again).node is node
     assert again.legal_moves() == state.legal_moves()
 
 

@@ -1,20 +1,26 @@
 """The step kernel: the raw form of a game, its one transition, and the one
 builder of each of its values.
 
-A game's raw form is a plain tuple, :data:`Raw`: the rule set, the
+A game's raw form is one typed value, :class:`Raw`: the rule set, the
 :class:`Match` (what changes at most once a deal), the :class:`Deal` (what
-changes at most during the bidding), the phase, the hands (bit sets), the
-leader, the current trick (card indices), the completed tricks and whether
-trump is broken.  Every way of moving a game on goes through this module:
+changes at most once a deal phase: the hands as dealt, the stock, the
+turn-up, the discards, the trump call), the phase, the hands (bit sets), the
+leader, the current trick (card indices), the completed tricks, whether trump
+is broken, the deal's :class:`~backalley.rules.context.DealContext` as the
+parts see it now, the calls so far and - during the bidding - the plan's
+bidding node.  Every way of moving a game on goes through this module:
 
 - :func:`start` deals a deal (a given deck order, else the seed's shuffle),
   lets the trump part open it and opens the bidding;
-- :func:`call` makes a call (the bidding goes on, is thrown in and dealt again,
-  goes to the declarer to name trump, or is played);
-- :func:`name_trump` names the declarer's trump;
-- :func:`play` plays a card: the trick goes on, or it is complete (its winner
-  leads next), or it was the deal's last (the deal is scored and the next one
-  dealt, or the game is over).
+- :func:`step` is the one transition of a legal move, whatever the phase:
+  :func:`call` (the bidding goes on, is thrown in and dealt again, goes to
+  the declarer to name trump, or is played), :func:`name_trump`, and
+  :func:`play` (the trick goes on, or it is complete - its winner leads next -,
+  or it was the deal's last: the deal is scored and the next one dealt, or the
+  game is over);
+- :func:`legal` works out the legal moves of a raw form (asked when a state
+  is asked, never at its building), :func:`find` the legal move equal to a
+  given one.
 
 :meth:`GameState.apply <backalley.GameState.apply>`, ``apply_unchecked``,
 :func:`backalley.engine.lowlevel.playout`, record replay and document loading all
@@ -25,8 +31,9 @@ and checks their answers; this module only moves the facts on.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from operator import add
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -35,7 +42,7 @@ from backalley.cards import CARDS
 from backalley.cardset import CardSet
 from backalley.engine.public import bids_of
 from backalley.errors import RuleSetError
-from backalley.moves import PLAYS, Move, NameTrump
+from backalley.moves import PLAYS, Move, NameTrump, Play
 from backalley.reprs import fields_repr
 from backalley.rules.context import DealContext
 from backalley.rules.plan import CallNode, Plan
@@ -45,6 +52,7 @@ from backalley.values import DealResult, Phase, RawTrick
 __all__ = [
     "BITS",
     "Deal",
+    "Legal",
     "Match",
     "Raw",
     "begin",
@@ -52,14 +60,18 @@ __all__ = [
     "deal_moves",
     "deals_over",
     "deck_order",
+    "find",
     "impose",
+    "legal",
     "name_trump",
     "open_public",
     "play",
     "receiver",
+    "reduced",
     "restore",
     "resume",
     "start",
+    "step",
     "to_act",
 ]
 
@@ -94,95 +106,95 @@ class Match:
 
 @attrs.frozen(slots=True, repr=False)
 class Deal:
-    """The parts of a deal that change at most during the bidding: its
-    :class:`~backalley.rules.context.DealContext` (dealer, hand size, bidding
-    outcome, trump; during the play also the cards played before the current
-    trick and whether trump is broken, moved on at the end of each trick but
-    the deal's last), the hands as dealt, the stock, the turn-up, the
-    discards, the calls and the declarer's trump call."""
+    """The parts of a deal that are fixed once it is dealt (the hands as
+    dealt, the stock, the turn-up, the discards) and the declarer's trump
+    call, once made.  Built twice a deal at most, through its constructor."""
 
     __repr__ = fields_repr
 
-    ctx: DealContext
     dealt_bits: tuple[int, ...]
     stock_order: tuple[int, ...]
     turn_up_index: int | None
     discard_bits: int
-    calls: tuple[Move, ...] = ()
     trump_call: NameTrump | None = None
-    node: CallNode | None = attrs.field(default=None, eq=False, hash=False, repr=False)
-    """The plan's bidding node after ``calls`` while the bidding goes on (not compared, not pickled)."""
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (
-            Deal,
-            (
-                self.ctx,
-                self.dealt_bits,
-                self.stock_order,
-                self.turn_up_index,
-                self.discard_bits,
-                self.calls,
-                self.trump_call,
-            ),
-        )
 
 
-_new = object.__new__
-_cardset = int.__new__  # a CardSet of the engine's own bit set
+class Raw(NamedTuple):
+    """A game's raw form: one frozen value per moment of the game, typed field
+    by field (a named tuple: built by the kernel alone, in one step, on every
+    move).  :func:`backalley.engine.lowlevel.core` gives it to tools."""
+
+    rules: RuleSet
+    match: Match
+    deal: Deal
+    phase: Phase
+    hand_bits: tuple[int, ...]
+    """Every seat's hand now, as a bit set."""
+    leader: int
+    """Who leads the current trick (the first bidder before the play)."""
+    trick_cards: tuple[int, ...]
+    """The current trick's cards in the order played."""
+    history: tuple[RawTrick, ...]
+    """This deal's completed tricks: ``(leader, cards, winner)``."""
+    broken: bool
+    """Whether trump is broken (after the deal's last trick: by it too)."""
+    ctx: DealContext
+    """The deal's context as the parts see it now: during the play, with the
+    cards played before the current trick and whether trump is broken."""
+    calls: tuple[Move, ...]
+    """This deal's calls so far."""
+    node: CallNode | None
+    """The plan's bidding node after :attr:`calls` while the bidding goes on,
+    else ``None`` (not pickled: :func:`reduced` and :func:`restore`)."""
+
+
+Legal = int | tuple[Move, ...]
+"""The legal moves of a raw form, as :func:`legal` gives them: the legal
+plays as a bit set while playing, the tuple of legal moves otherwise."""
+
 _tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame
-_DEAL_STORES = tuple(Deal.__dict__[a.name].__set__ for a in attrs.fields(Deal))
+_cardset = int.__new__  # a CardSet of the engine's own bit set
+_or = int.__or__  # the union of two bit sets (CardSets too) as a plain int
 
 
-def _deal(
+def _raw(
+    rules: RuleSet,
+    match: Match,
+    deal: Deal,
+    phase: Phase,
+    hands: tuple[int, ...],
+    leader: int,
+    trick: tuple[int, ...],
+    history: tuple[RawTrick, ...],
+    broken: bool,
     ctx: DealContext,
-    dealt: tuple[int, ...],
-    stock: tuple[int, ...],
-    turn_up: int | None,
-    discards: int,
     calls: tuple[Move, ...],
-    trump_call: NameTrump | None,
     node: CallNode | None,
-) -> Deal:
-    """The builder of a :class:`Deal` as the bidding goes on (slot stores:
-    one is built per call, from the deal's own, checked facts)."""
-    deal = _new(Deal)
-    s_ctx, s_dealt, s_stock, s_turn_up, s_discards, s_calls, s_trump_call, s_node = _DEAL_STORES
-    s_ctx(deal, ctx)
-    s_dealt(deal, dealt)
-    s_stock(deal, stock)
-    s_turn_up(deal, turn_up)
-    s_discards(deal, discards)
-    s_calls(deal, calls)
-    s_trump_call(deal, trump_call)
-    s_node(deal, node)
-    return deal
+) -> Raw:
+    """The one builder of a :class:`Raw` (in one step, from checked facts)."""
+    return _tuple(
+        Raw, (rules, match, deal, phase, hands, leader, trick, history, broken, ctx, calls, node)
+    )
 
 
-Raw = tuple[
-    RuleSet,
-    Match,
-    Deal,
-    Phase,
-    tuple[int, ...],
-    int,
-    tuple[int, ...],
-    tuple[RawTrick, ...],
-    bool,
-]
-"""A game's raw form: rules, match, deal, phase, hands (bit sets), leader,
-current trick (card indices), completed tricks, trump broken."""
+def _node(raw: Raw) -> CallNode:
+    """The bidding node of a raw form in the bidding."""
+    node = raw.node
+    if node is None:  # pragma: no cover - the kernel gives every bidding its node
+        raise AssertionError("a bidding without its node")
+    return node
 
 
 def to_act(raw: Raw) -> int | None:
     """The seat whose move it is (``None`` once the game is over)."""
-    rules, _match, deal, phase, _hands, leader, trick, _history, _broken = raw
+    phase = raw.phase
     if phase is PLAYING:
-        return (leader + len(trick)) % rules.players
+        return (raw.leader + len(raw.trick_cards)) % raw.rules.players
     if phase is BIDDING:
-        return (leader + len(deal.calls)) % rules.players
+        return (raw.leader + len(raw.calls)) % raw.rules.players
     if phase is NAMING:
-        return deal.ctx.outcome.declarer  # type: ignore[union-attr]
+        outcome = raw.ctx.outcome
+        return None if outcome is None else outcome.declarer
     return None
 
 
@@ -190,16 +202,67 @@ def deals_over(raw: Raw) -> int:
     """How many deals of the game are over - scored or thrown in: the deals
     dealt, less the one in progress.  A move ended a deal exactly when it
     raised this count (the one fact the tools read "did the deal end" from)."""
-    return raw[1].deal_number - (raw[3] is not GAME_OVER)
+    return raw.match.deal_number - (raw.phase is not GAME_OVER)
 
 
 def deal_moves(
-    deal: Deal, history: tuple[RawTrick, ...], trick: tuple[int, ...]
+    calls: tuple[Move, ...],
+    deal: Deal,
+    history: tuple[RawTrick, ...],
+    trick: tuple[int, ...],
 ) -> tuple[Move, ...]:
     """The moves of a deal so far: its calls, the trump call, the plays in order."""
     named: tuple[Move, ...] = () if deal.trump_call is None else (deal.trump_call,)
     plays = tuple(PLAYS[c] for _leader, cards, _winner in history for c in cards)
-    return deal.calls + named + plays + tuple(PLAYS[c] for c in trick)
+    return calls + named + plays + tuple(PLAYS[c] for c in trick)
+
+
+# ------------------------------------------------------------ legal moves
+
+
+def legal(raw: Raw) -> Legal:
+    """The legal moves of the seat to act: the legal plays as a bit set while
+    playing (the lead and follow parts' restrictions), the legal calls of the
+    bidding node, the declarer's trump calls, or none."""
+    phase = raw.phase
+    if phase is PLAYING:
+        trick = raw.trick_cards
+        leader = raw.leader
+        seat = (leader + len(trick)) % raw.rules.players
+        return raw.rules.plan.play_mask(
+            raw.ctx, seat, raw.hand_bits[seat], trick, leader, raw.broken
+        )
+    if phase is BIDDING:
+        return _node(raw).legal
+    if phase is NAMING:
+        return raw.rules.plan.trump_calls(raw.ctx)
+    return ()
+
+
+def find(raw: Raw, legal: Legal, move: object) -> Move | None:
+    """The legal move equal to ``move`` (``None`` if it is not legal), given
+    the raw form's :func:`legal` moves."""
+    if isinstance(legal, int):
+        return move if type(move) is Play and legal >> move.card.index & 1 else None
+    if raw.phase is BIDDING:
+        return _node(raw).find(move)
+    for found in legal:
+        if found == move:
+            return found
+    return None
+
+
+def step(raw: Raw, move: Move) -> Raw:
+    """The one transition: the game after the seat to act makes ``move``,
+    which must be legal (one of :func:`legal`'s moves)."""
+    phase = raw.phase
+    if type(move) is Play:  # a legal play: the phase is the play
+        return play(raw, move.card.index)
+    if phase is BIDDING:
+        return call(raw, move)
+    if phase is NAMING and type(move) is NameTrump:
+        return name_trump(raw, move)
+    raise AssertionError(f"{move} is no move of phase {phase.value}")  # pragma: no cover
 
 
 # ------------------------------------------------------------------ dealing
@@ -263,22 +326,21 @@ def open_public(
     first = plan.first_bidders[ctx.dealer]
     node = plan.opening_node(ctx.hand_size, first)
     match = Match(0, ctx.dealer, (), len(results) + 1, scores, results)
-    deal = _deal(ctx, hands, (), turn_up, discards, (), None, node)
-    return (rules, match, deal, BIDDING, hands, first, (), (), False)
+    deal = Deal(hands, (), turn_up, discards)
+    return _raw(rules, match, deal, BIDDING, hands, first, (), (), False, ctx, (), node)
+
+
+def reduced(raw: Raw) -> Raw:
+    """The raw form as it is pickled: without the bidding's node (a table of
+    the plan), which :func:`restore` finds again."""
+    return raw if raw.node is None else raw._replace(node=None)
 
 
 def restore(raw: Raw) -> Raw:
-    """A raw form read back from a pickle, with the bidding's node found again
-    (a deal's node is not pickled)."""
-    rules, match, deal, phase = raw[:4]
-    if phase is not BIDDING or deal.node is not None:
+    """A raw form read back from a pickle, with the bidding's node found again."""
+    if raw.phase is not BIDDING or raw.node is not None:
         return raw
-    node = rules.plan.call_node(deal.ctx, deal.calls)
-    deal = _deal(
-        deal.ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
-        deal.calls, deal.trump_call, node,
-    )  # fmt: skip
-    return (rules, match, deal, *raw[3:])
+    return raw._replace(node=raw.rules.plan.call_node(raw.ctx, raw.calls))
 
 
 def _shuffle(plan: Plan, match: Match, index: int) -> tuple[int, ...]:
@@ -373,14 +435,14 @@ def start(
         ctx = ctx._replace(shown=shown)
     first = plan.first_bidders[dealer]
     node = plan.opening_node(hand_size, first)
-    deal = _deal(ctx, hands_t, stock, turn_up, discards, (), None, node)
-    return (rules, match, deal, BIDDING, hands_t, first, (), (), False)
+    deal = Deal(hands_t, stock, turn_up, discards)
+    return _raw(rules, match, deal, BIDDING, hands_t, first, (), (), False, ctx, (), node)
 
 
 def impose(raw: Raw, order: Sequence[int]) -> Raw:
     """The current deal, still before its first call, dealt again from the deck
     ``order``; the match remembers the order (so a replay deals it too)."""
-    rules, match, deal, _phase, _hands, _leader, _trick, _history, _broken = raw
+    rules, match = raw.rules, raw.match
     k = match.deal_number - 1
     decks = list(match.decks)
     plan = rules.plan
@@ -389,25 +451,23 @@ def impose(raw: Raw, order: Sequence[int]) -> Raw:
         decks.append(tuple(chance.shuffled(match.seed, len(decks), plan.deck_cards)))
     decks[index : index + 1] = [tuple(order)]
     before = attrs.evolve(match, decks=tuple(decks), deal_number=k)
-    return start(rules, before, deal.ctx.dealer, deal.ctx.hand_size, order)
+    return start(rules, before, raw.ctx.dealer, raw.ctx.hand_size, order)
 
 
 # ------------------------------------------------------------------ bidding
 
 
-def call(raw: Raw, child: CallNode) -> Raw:
-    """The game after the call that leads to the bidding node ``child`` (the
-    node after the current one): the bidding goes on, or it ends and the deal
-    is thrown in, goes to the declarer to name trump, or is played."""
-    rules, match, deal, _phase, hands, leader, _trick, history, broken = raw
+def call(raw: Raw, move: Move) -> Raw:
+    """The game after the seat to speak makes the legal call ``move``: the
+    bidding goes on, or it ends and the deal is thrown in, goes to the
+    declarer to name trump, or is played."""
+    rules, match, deal, _phase, hands, leader, _trick, history, broken, ctx, _calls, _at = raw
+    child = _node(raw).after(move)
     calls = child.ctx.calls
-    ctx = deal.ctx
     if child.open:
-        new = _deal(
-            ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
-            calls, None, child,
-        )  # fmt: skip
-        return (rules, match, new, BIDDING, hands, leader, (), history, broken)
+        return _raw(
+            rules, match, deal, BIDDING, hands, leader, (), history, broken, ctx, calls, child
+        )
     outcome = child.outcome
     plan = rules.plan
     if outcome.thrown_in:
@@ -417,10 +477,6 @@ def call(raw: Raw, child: CallNode) -> Raw:
         )  # fmt: skip
         return start(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
     ctx = ctx._replace(outcome=outcome)
-    new = _deal(
-        ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits, calls,
-        None, None,
-    )  # fmt: skip
     if plan.trump_choices(ctx):
         if outcome.declarer is None:
             raise RuleSetError(
@@ -429,19 +485,20 @@ def call(raw: Raw, child: CallNode) -> Raw:
                     f"trump, but {type(rules.bidding).__name__}.outcome named no declarer"
                 ]
             )
-        return (rules, match, new, NAMING, hands, leader, (), history, broken)
-    return (rules, match, new, PLAYING, hands, plan.first_leader(ctx), (), history, broken)
+        return _raw(
+            rules, match, deal, NAMING, hands, leader, (), history, broken, ctx, calls, None
+        )
+    first = plan.first_leader(ctx)
+    return _raw(rules, match, deal, PLAYING, hands, first, (), history, broken, ctx, calls, None)
 
 
 def name_trump(raw: Raw, move: NameTrump) -> Raw:
     """The game after the declarer names trump (``move.suit``; ``None``: no trump)."""
-    rules, match, deal, _phase, hands, _leader, _trick, history, broken = raw
-    ctx = deal.ctx._replace(trump=move.suit)
-    new = _deal(
-        ctx, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
-        deal.calls, move, None,
-    )  # fmt: skip
-    return (rules, match, new, PLAYING, hands, rules.plan.first_leader(ctx), (), history, broken)
+    rules, match, deal, _phase, hands, _leader, _trick, history, broken, ctx, calls, _at = raw
+    ctx = ctx._replace(trump=move.suit)
+    deal = Deal(deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits, move)
+    first = rules.plan.first_leader(ctx)
+    return _raw(rules, match, deal, PLAYING, hands, first, (), history, broken, ctx, calls, None)
 
 
 # --------------------------------------------------------------------- play
@@ -449,56 +506,64 @@ def name_trump(raw: Raw, move: NameTrump) -> Raw:
 
 def play(raw: Raw, card: int) -> Raw:
     """The game after the seat to act plays ``card`` (which it may play)."""
-    rules, match, deal, _phase, hands, leader, trick, history, broken = raw
+    rules, match, deal, _phase, hands, leader, trick, history, broken, ctx, calls, _at = raw
     n = rules.players
     seat = (leader + len(trick)) % n
     held = list(hands)
     held[seat] ^= BITS[card]
     trick = (*trick, card)
     if len(trick) < n:
-        return (rules, match, deal, PLAYING, tuple(held), leader, trick, history, broken)
-    return end_trick(rules, match, deal, tuple(held), leader, trick, history, broken)
+        return _tuple(
+            Raw,
+            (
+                rules,
+                match,
+                deal,
+                PLAYING,
+                tuple(held),
+                leader,
+                trick,
+                history,
+                broken,
+                ctx,
+                calls,
+                None,
+            ),
+        )
+    return end_trick(raw, tuple(held), trick)
 
 
-def end_trick(
-    rules: RuleSet,
-    match: Match,
-    deal: Deal,
-    hands: tuple[int, ...],
-    leader: int,
-    trick: tuple[int, ...],
-    history: tuple[RawTrick, ...],
-    broken: bool,
-) -> Raw:
+def end_trick(raw: Raw, hands: tuple[int, ...], trick: tuple[int, ...]) -> Raw:
     """The game after the play that completes ``trick`` (``hands`` without its
     cards): its winner leads the next trick, or the deal is over."""
+    rules, match, deal, _phase, _hands, leader, _trick, history, broken, ctx, calls, _at = raw
     plan = rules.plan
-    ctx = deal.ctx
     winner, broken = plan.trick_end(ctx, trick, leader, broken)
     history = (*history, (leader, trick, winner))
     if len(history) < ctx.hand_size:
         # the next trick's context: the cards played before it, whether trump
-        # is broken, the cards each seat played before it
-        *facts, played, _broken, played_by = ctx  # the deal's facts, then the play's
-        played |= sum(map(BITS.__getitem__, trick))  # distinct cards: the sum is the union
+        # is broken, the cards each seat played before it (int operations:
+        # the bit sets are wrapped as CardSets once)
         n = plan.players
-        by = list(played_by) if played_by else [0] * n
-        for k, card in enumerate(trick):
-            seat = (leader + k) % n
-            by[seat] = _cardset(CardSet, by[seat] | BITS[card])
-        after = _tuple(DealContext, (*facts, _cardset(CardSet, played), broken, tuple(by)))
-        deal = _deal(
-            after, deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits,
-            deal.calls, deal.trump_call, None,
-        )  # fmt: skip
-        return (rules, match, deal, PLAYING, hands, winner, (), history, broken)
-    return end_deal(rules, match, deal, hands, winner, history, broken)
+        played = _cardset(CardSet, _or(ctx.played, sum(map(BITS.__getitem__, trick))))
+        by_seat = trick[n - leader :] + trick[: n - leader]  # the trick's cards seat by seat
+        before = ctx.played_by or _NO_CARDS[n]
+        played_by = tuple(
+            map(_cardset, repeat(CardSet), map(_or, before, map(BITS.__getitem__, by_seat)))
+        )
+        after = _tuple(DealContext, (*ctx[:10], played, broken, played_by))
+        return _raw(
+            rules, match, deal, PLAYING, hands, winner, (), history, broken, after, calls, None
+        )
+    return end_deal(raw, hands, winner, history, broken)
+
+
+_NO_CARDS: tuple[tuple[CardSet, ...], ...] = tuple((CardSet(),) * n for n in range(9))
+"""No card played yet, for each seat of a table of up to 8 players."""
 
 
 def end_deal(
-    rules: RuleSet,
-    match: Match,
-    deal: Deal,
+    raw: Raw,
     hands: tuple[int, ...],
     leader: int,
     history: tuple[RawTrick, ...],
@@ -506,8 +571,8 @@ def end_deal(
 ) -> Raw:
     """Score the finished deal (its tricks in ``history``), then deal the next
     one or end the game."""
+    rules, match, deal, ctx, calls = raw.rules, raw.match, raw.deal, raw.ctx, raw.calls
     plan = rules.plan
-    ctx = deal.ctx
     seat_teams = plan.seat_teams
     tally = [0] * len(plan.teams)
     for _leader, _cards, winner in history:
@@ -523,7 +588,7 @@ def end_deal(
         ctx.hand_size,
         None if turn_up is None else CARDS[turn_up],
         ctx.trump,
-        bids_of(plan.players, plan.first_bidders[ctx.dealer], deal.calls),
+        bids_of(plan.players, plan.first_bidders[ctx.dealer], calls),
         outcome.contracts,
         outcome.declarer,
         tricks,
@@ -536,9 +601,11 @@ def end_deal(
         match.deal_number,
         tuple(map(add, match.scores, points)),
         (*match.results, result),
-        match.moves + deal_moves(deal, history, ()),
+        match.moves + deal_moves(calls, deal, history, ()),
     )
     if len(match.results) >= len(plan.hand_sizes):
-        return (rules, match, deal, GAME_OVER, hands, leader, (), history, broken)
+        return _raw(
+            rules, match, deal, GAME_OVER, hands, leader, (), history, broken, ctx, calls, None
+        )
     dealer = plan.dealer_after(ctx, points)
     return start(rules, match, dealer, plan.hand_sizes[len(match.results)])

@@ -19,23 +19,19 @@ moves for bots and simulations without building a state per move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from backalley.cards import Card, parse_card
 from backalley.engine import kernel
 from backalley.engine.kernel import Deal, Match
 from backalley.engine.legality import legal_play_mask as _legal_play_mask
 from backalley.engine.public import PublicFacts
-from backalley.engine.state import Core, GameState, _state, legal_of
+from backalley.engine.state import Core, GameState, _state
 from backalley.engine.views import PlayerView
 from backalley.errors import NotationError, SetupError
 from backalley.moves import Move, Play
 from backalley.rules.context import TRUMP_INDEX, DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase, RawTrick
-
-if TYPE_CHECKING:
-    from backalley.rules.plan import CallNode
 
 __all__ = [
     "Core",
@@ -68,9 +64,12 @@ Position = GameState | PlayerView
 
 
 def core(state: GameState) -> Core:
-    """The state's fields in one tuple: rules, match, deal, phase, hands (bit
-    sets), leader, current trick (card indices), completed tricks, trump broken."""
-    return state._core
+    """The state's fields in one named tuple (its raw form,
+    :class:`~backalley.engine.kernel.Raw`): rules, match, deal, phase, hands
+    (bit sets, ``hand_bits``), leader, current trick (card indices,
+    ``trick_cards``), completed tricks, trump broken, the deal's context, the
+    calls so far and the bidding's node."""
+    return state._raw
 
 
 def deal_context(position: PublicFacts) -> DealContext:
@@ -93,7 +92,7 @@ def deals_over(state: GameState) -> int:
 def thrown_in(state: GameState) -> int:
     """How many deals of the game so far were thrown in (dealt, nobody
     contracted, dealt again): the deals over that were not scored."""
-    return kernel.deals_over(state._raw) - len(state._core.match.results)
+    return kernel.deals_over(state._raw) - len(state._raw.match.results)
 
 
 def receiver(k: int, dealer: int, players: int, hand_size: int) -> int | None:
@@ -108,19 +107,19 @@ def played_from_start(state: GameState) -> bool:
     """Whether ``state`` was played from a new game (its moves replay to it
     from ``new_game``), not opened mid-game as :func:`opening` opens a sample
     of a later deal: the moves of the deals over hold every card they scored."""
-    match = state._core.match
+    match = state._raw.match
     plays = sum(1 for move in match.moves if type(move) is Play)
     return not match.results or plays == state.players * sum(r.hand_size for r in match.results)
 
 
 def dealt_bits(state: GameState) -> tuple[int, ...]:
     """Every hand as dealt this deal (after the trump part's turn-up handling)."""
-    return state._core.deal.dealt_bits
+    return state._raw.deal.dealt_bits
 
 
 def stock_order(state: GameState) -> tuple[int, ...]:
     """The undealt cards, top first."""
-    return state._core.deal.stock_order
+    return state._raw.deal.stock_order
 
 
 def turn_up_index(position: PublicFacts) -> int | None:
@@ -180,8 +179,8 @@ def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState
     Raises :class:`~backalley.SetupError` otherwise, or for an order that is not
     exactly the rule set's deck.
     """
-    core = state._core
-    if core.phase is not Phase.BIDDING or core.deal.calls:
+    core = state._raw
+    if core.phase is not Phase.BIDDING or core.calls:
         raise SetupError("a deck order can be dealt only at the opening of a deal (no call yet)")
     return _state(kernel.impose(state._raw, _deck(core.rules, order)))
 
@@ -260,9 +259,6 @@ def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:
 
 
 _UNTIL = ("game", "deal", "trick")
-_PLAYING = Phase.PLAYING
-_BIDDING = Phase.BIDDING
-_NAMING = Phase.NAMING_TRUMP
 _GAME_OVER = Phase.GAME_OVER
 
 
@@ -305,36 +301,24 @@ def playout(
     stop_trick = until == "trick"
     stop_deal = until != "game"
     raw = state._raw
-    plan = raw[0].plan
-    n = plan.players
-    play_mask, plays, remembered = plan.play_mask, plan.plays, plan._plays.get
-    while budget:
-        _rules, match, deal, phase, hands, leader, trick, history, broken = raw
-        if phase is _PLAYING:
-            seat = (leader + len(trick)) % n
-            mask = play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
-            move = choose(remembered(mask) or plays(mask))
-            if type(move) is not Play or not mask >> move.card.index & 1:
-                _state(raw).apply(move)  # raises, with the reason
-            raw = kernel.play(raw, move.card.index)  # type: ignore[union-attr]
-        elif phase is _BIDDING:
-            node: CallNode = deal.node  # type: ignore[assignment]
-            move = choose(node.legal)
-            found = node.find(move)
-            if found is None:
-                _state(raw).apply(move)  # raises, with the reason
-            raw = kernel.call(raw, node.after(found))  # type: ignore[arg-type]
-        elif phase is _NAMING:
-            legal = legal_of(raw)
-            move = choose(legal)
-            if move not in legal:
-                _state(raw).apply(move)  # raises, with the reason
-            raw = kernel.name_trump(raw, move)  # type: ignore[arg-type]
+    plan = raw.rules.plan
+    plays, remembered = plan.plays, plan._plays.get
+    legal_of, find, step = kernel.legal, kernel.find, kernel.step
+    while budget and raw.phase is not _GAME_OVER:
+        legal = legal_of(raw)
+        if isinstance(legal, int):
+            move = choose(remembered(legal) or plays(legal))
         else:
-            break
+            move = choose(legal)
+        found = find(raw, legal, move)
+        if found is None:
+            _state(raw).apply(move)  # raises, with the reason
+            raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
+        before = raw
+        raw = step(raw, found)
         budget -= 1
-        if stop_deal and (raw[1].results is not match.results or raw[3] is _GAME_OVER):
+        if stop_deal and (raw.match.results is not before.match.results or raw.phase is _GAME_OVER):
             break
-        if stop_trick and raw[7] is not history:  # a trick is complete
+        if stop_trick and raw.history is not before.history:  # a trick is complete
             break
     return state if raw is state._raw else _state(raw)

@@ -16,42 +16,28 @@ values, and :mod:`backalley.engine.lowlevel` documents the raw forms.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
 from backalley.cards import CARDS, Card, cards_of_mask
 from backalley.engine import kernel
-from backalley.engine.kernel import BITS, Deal, Match, Raw
+from backalley.engine.kernel import BITS, Deal, Legal, Match, Raw
 from backalley.engine.legality import refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.engine.views import PlayerView, make_view
 from backalley.errors import IllegalMoveError
-from backalley.moves import Move, Play, parse_move
+from backalley.moves import Move, parse_move
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
-from backalley.values import DealResult, Phase, RawTrick, Trick
+from backalley.values import BiddingOutcome, DealResult, Phase, RawTrick, Trick
 
 __all__ = ["BITS", "Core", "Deal", "DealResult", "GameState", "Match", "Phase", "Raw", "Trick"]
 
-_PLAYING = Phase.PLAYING
-_BIDDING = Phase.BIDDING
-_NAMING = Phase.NAMING_TRUMP
 _GAME_OVER = Phase.GAME_OVER
 
-
-class Core(NamedTuple):
-    """A state's fields, named (see :func:`backalley.engine.lowlevel.core`)."""
-
-    rules: RuleSet
-    match: Match
-    deal: Deal
-    phase: Phase
-    hand_bits: tuple[int, ...]
-    leader: int
-    trick_cards: tuple[int, ...]
-    history: tuple[RawTrick, ...]
-    broken: bool
+Core = Raw
+"""A state's fields, named: its raw form (see :func:`backalley.engine.lowlevel.core`)."""
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -65,32 +51,35 @@ class GameState(PublicFacts):
     """
 
     _raw: Raw
-    """The game's raw form (see :data:`backalley.engine.kernel.Raw` and :attr:`_core`)."""
-    _legal: Any = attrs.field(eq=False, hash=False, repr=False)
-    """The legal moves, worked out by the state's builder: the legal plays as a
-    bit set while playing, the tuple of legal moves otherwise."""
+    """The game's raw form (see :class:`backalley.engine.kernel.Raw`)."""
+    _legal: Legal | None = attrs.field(default=None, eq=False, hash=False, repr=False)
+    """The legal moves once asked (:func:`backalley.engine.kernel.legal`: the
+    legal plays as a bit set while playing, the tuple of legal moves
+    otherwise); ``None`` until then.  Worked out when first asked - by
+    :meth:`legal_moves`, :meth:`apply` or :meth:`check` - and remembered: not
+    compared, hashed, shown or pickled."""
 
     @property
     def _core(self) -> Core:
-        """The state's fields as a :class:`Core` (see :func:`backalley.engine.lowlevel.core`)."""
-        return Core(*self._raw)
+        """The state's fields (see :func:`backalley.engine.lowlevel.core`)."""
+        return self._raw
 
     @property
     def rules(self) -> RuleSet:
-        return self._raw[0]
+        return self._raw.rules
 
     @property
     def phase(self) -> Phase:
-        return self._raw[3]
+        return self._raw.phase
 
     @property
     def leader(self) -> int:
         """Who leads the current trick (the first bidder before the play)."""
-        return self._raw[5]
+        return self._raw.leader
 
     @property
     def is_over(self) -> bool:
-        return self._raw[3] is _GAME_OVER
+        return self._raw.phase is _GAME_OVER
 
     @property
     def to_act(self) -> int | None:
@@ -100,61 +89,63 @@ class GameState(PublicFacts):
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move made since the game began, in order (thrown-in deals included)."""
-        _rules, match, deal, phase, _hands, _leader, trick, history, _broken = self._raw
-        if phase is _GAME_OVER:
-            return match.moves
-        return match.moves + kernel.deal_moves(deal, history, trick)
+        raw = self._raw
+        if raw.phase is _GAME_OVER:
+            return raw.match.moves
+        return raw.match.moves + kernel.deal_moves(
+            raw.calls, raw.deal, raw.history, raw.trick_cards
+        )
 
     @property
     def calls(self) -> tuple[Move, ...]:
         """This deal's calls in the order spoken."""
-        return self._raw[2].calls
+        return self._raw.calls
 
     @property
-    def outcome(self) -> Any:
+    def outcome(self) -> BiddingOutcome | None:
         """The bidding's result once every player has called (a
         :class:`~backalley.values.BiddingOutcome`), else ``None``."""
-        return self._raw[2].ctx.outcome
+        return self._raw.ctx.outcome
 
     @property
     def dealer(self) -> int:
-        return self._raw[2].ctx.dealer
+        return self._raw.ctx.dealer
 
     @property
     def hand_size(self) -> int:
-        return self._raw[2].ctx.hand_size
+        return self._raw.ctx.hand_size
 
     # the raw forms PublicFacts reads (see backalley.engine.lowlevel)
     @property
     def _ctx(self) -> DealContext:
-        return self._raw[2].ctx
+        return self._raw.ctx
 
     @property
     def _trick_cards(self) -> tuple[int, ...]:
-        return self._raw[6]
+        return self._raw.trick_cards
 
     @property
     def _history(self) -> tuple[RawTrick, ...]:
-        return self._raw[7]
+        return self._raw.history
 
     @property
     def _broken(self) -> bool:
-        return self._raw[8]
+        return self._raw.broken
 
     @property
     def _turn_up_index(self) -> int | None:
-        return self._raw[2].turn_up_index
+        return self._raw.deal.turn_up_index
 
     @property
     def _discard_bits(self) -> int:
-        return self._raw[2].discard_bits
+        return self._raw.deal.discard_bits
 
     def _hand_mask(self, seat: int) -> int:
-        return self._raw[4][seat]
+        return self._raw.hand_bits[seat]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the state is its raw form; the bidding node and the legal moves are worked out again
-        return (_restore, (self._raw,))
+        return (_restore, (kernel.reduced(self._raw),))
 
     # ------------------------------------------------------------------ reading
 
@@ -170,45 +161,47 @@ class GameState(PublicFacts):
     @property
     def seed(self) -> int:
         """The seed all chance in this game comes from (full information only)."""
-        return self._raw[1].seed
+        return self._raw.match.seed
 
     @property
     def first_dealer(self) -> int:
-        return self._raw[1].first_dealer
+        return self._raw.match.first_dealer
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's hand, each in card order."""
-        return tuple(cards_of_mask(h) for h in self._raw[4])
+        return tuple(cards_of_mask(h) for h in self._raw.hand_bits)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The hand of ``seat``, in card order."""
-        return cards_of_mask(self._raw[4][seat_number(self.players, seat)])
+        return cards_of_mask(self._raw.hand_bits[seat_number(self.players, seat)])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first (the turn-up is not among them)."""
-        return tuple(CARDS[i] for i in self._raw[2].stock_order)
+        return tuple(CARDS[i] for i in self._raw.deal.stock_order)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative points per side (team, or seat in a cutthroat game)."""
-        return self._raw[1].scores
+        return self._raw.match.scores
 
     @property
     def deal_results(self) -> tuple[DealResult, ...]:
         """One record per scored deal."""
-        return self._raw[1].results
+        return self._raw.match.results
 
     # ---------------------------------------------------------------- legality
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the seat to act, in a deterministic order."""
         legal = self._legal
-        if type(legal) is int:
-            plan = self._raw[0].plan
+        if legal is None:
+            legal = _legal_of(self)
+        if isinstance(legal, int):
+            plan = self._raw.rules.plan
             return plan._plays.get(legal) or plan.plays(legal)
-        return legal  # type: ignore[no-any-return]
+        return legal
 
     def is_legal(self, move: object) -> bool:
         """Whether ``move`` is legal for the seat to act now."""
@@ -217,11 +210,9 @@ class GameState(PublicFacts):
     def _find(self, move: object) -> Move | None:
         """The legal move equal to ``move`` (``None`` if it is not legal)."""
         legal = self._legal
-        if type(legal) is int:
-            return move if type(move) is Play and legal >> move.card.index & 1 else None
-        if self._raw[3] is _BIDDING:
-            return self._raw[2].node.find(move)  # type: ignore[union-attr]
-        return move if move in legal else None  # type: ignore[return-value]
+        if legal is None:
+            legal = _legal_of(self)
+        return kernel.find(self._raw, legal, move)
 
     def check(self, move: object, seat: int | None = None) -> None:
         """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
@@ -249,26 +240,15 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
-        legal = self._legal
-        if type(legal) is int:  # playing: a bit test
-            if type(move) is not Play or not legal >> move.card.index & 1:
-                self.check(move)  # raises, with the reason
-            raw = kernel.play(self._raw, move.card.index)  # type: ignore[union-attr]
-            return _state(raw)
         raw = self._raw
-        if raw[3] is _BIDDING:
-            node = raw[2].node
-            try:
-                call = node.answers.by_value.get(move)  # type: ignore[union-attr]
-            except TypeError:  # not hashable: not a move
-                call = None
-            if call is None:
-                self.check(move)  # raises, with the reason
-            return _state(kernel.call(raw, node.after(call)))  # type: ignore[union-attr, arg-type]
-        found = self._find(move)
+        legal = self._legal
+        if legal is None:
+            legal = _legal_of(self)
+        found = kernel.find(raw, legal, move)
         if found is None:
             self.check(move)  # raises, with the reason
-        return self._step(found)  # type: ignore[arg-type]
+            raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
+        return _state(kernel.step(raw, found))
 
     def apply_text(self, text: str) -> GameState:
         """The state after the move written ``text`` (``"bid 3"``, ``"QS"``,
@@ -286,20 +266,7 @@ class GameState(PublicFacts):
         Only for moves taken from :meth:`legal_moves` of this very state; any
         other move gives an undefined (but still immutable) result.
         """
-        return self._step(move)
-
-    def _step(self, move: Move) -> GameState:
-        """The state after the legal ``move``: the kernel's one transition."""
-        raw = self._raw
-        phase = raw[3]
-        if phase is _PLAYING:
-            raw = kernel.play(raw, move.card.index)  # type: ignore[union-attr]
-        elif phase is _BIDDING:
-            node = raw[2].node
-            raw = kernel.call(raw, node.after(node.find(move) or move))  # type: ignore[union-attr]
-        else:
-            raw = kernel.name_trump(raw, move)  # type: ignore[arg-type]
-        return _state(raw)
+        return _state(kernel.step(self._raw, move))
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: see :class:`~backalley.PlayerView`."""
@@ -317,33 +284,27 @@ class GameState(PublicFacts):
         return diagram(self, ascii=ascii)
 
 
-def legal_of(raw: Raw) -> Any:
-    """The legal moves of the game ``raw``, as a state holds them: the legal
-    plays as a bit set while playing (the lead and follow parts' restrictions),
-    the legal calls of the bidding node, the declarer's trump calls, or none."""
-    rules, _match, deal, phase, hands, leader, trick, _history, broken = raw
-    if phase is _PLAYING:
-        seat = (leader + len(trick)) % rules.players
-        return rules.plan.play_mask(deal.ctx, seat, hands[seat], trick, leader, broken)
-    if phase is _BIDDING:
-        return deal.node.legal  # type: ignore[union-attr]
-    if phase is _NAMING:
-        return rules.plan.trump_calls(deal.ctx)
-    return ()
-
-
 _new = object.__new__
 _set_raw = GameState.__dict__["_raw"].__set__
 _set_legal = GameState.__dict__["_legal"].__set__
 
 
 def _state(raw: Raw) -> GameState:
-    """The one builder of a :class:`GameState`: its raw form and the legal
-    moves there (two slot stores: a state is built on every move)."""
+    """The one builder of a :class:`GameState`: its raw form, the legal moves
+    not yet asked (two slot stores: a state is built on every move)."""
     state = _new(GameState)
     _set_raw(state, raw)
-    _set_legal(state, legal_of(raw))
+    _set_legal(state, None)
     return state
+
+
+def _legal_of(state: GameState) -> Legal:
+    """The legal moves of ``state``, worked out on the first asking and kept
+    in its cache slot (the builder's other store: the answer is a function of
+    the state, so the state's value does not change)."""
+    legal = kernel.legal(state._raw)
+    _set_legal(state, legal)
+    return legal
 
 
 def _restore(raw: Raw) -> GameState:

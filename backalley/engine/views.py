@@ -198,52 +198,30 @@ def _legal_of(view: PlayerView) -> tuple[Move, ...]:
 
 def make_view(state: GameState, seat: int) -> PlayerView:
     """The view of ``state`` from ``seat``: the state's own public fields
-    (shared, not copied), the seat's hand and the number of cards in each hand."""
-    rules, match, deal, phase, hands, leader, trick, history, broken = state._raw
-    seat_number(rules.players, seat)
+    (shared, not copied), the seat's hand and the number of cards in each
+    hand, built through the view's constructor."""
+    raw = state._raw
+    hands = raw.hand_bits
+    seat_number(raw.rules.players, seat)
     to_act = state.to_act
-    view = _new(PlayerView)
-    (
-        s0,
-        s1,
-        s2,
-        s3,
-        s4,
-        s5,
-        s6,
-        s7,
-        s8,
-        s9,
-        s10,
-        s11,
-        s12,
-        s13,
-        s14,
-        s15,
-        s16,
-    ) = _STORES
-    s0(view, rules)
-    s1(view, seat)
-    s2(view, phase)
-    s3(view, to_act)
-    s4(view, deal.ctx)
-    s5(view, hands[seat])
-    s6(view, tuple([h.bit_count() for h in hands]))
-    s7(view, deal.turn_up_index)
-    s8(view, deal.discard_bits)
-    s9(view, deal.calls)
-    s10(view, leader)
-    s11(view, trick)
-    s12(view, history)
-    s13(view, broken)
-    s14(view, match.scores)
-    s15(view, match.results)
-    s16(view, state.legal_moves() if to_act == seat else ())
-    return view
-
-
-_new = object.__new__
-_STORES = tuple(PlayerView.__dict__[a.name].__set__ for a in attrs.fields(PlayerView))
-"""The slot stores of every field of :class:`PlayerView`, in order: :func:`make_view`
-is a view's builder from a state's own, checked fields (a view is built per move
-by bots and user interfaces)."""
+    deal = raw.deal
+    match = raw.match
+    return PlayerView(
+        raw.rules,
+        seat,
+        raw.phase,
+        to_act,
+        raw.ctx,
+        hands[seat],
+        tuple([h.bit_count() for h in hands]),
+        deal.turn_up_index,
+        deal.discard_bits,
+        raw.calls,
+        raw.leader,
+        raw.trick_cards,
+        raw.history,
+        raw.broken,
+        match.scores,
+        match.results,
+        state.legal_moves() if to_act == seat else (),
+    )

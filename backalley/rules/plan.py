@@ -152,6 +152,13 @@ class CallNode:
         self._children: dict[Move, CallNode] = {}
         self._outcome: BiddingOutcome | None = None
 
+    def __eq__(self, other: object) -> bool:
+        # a node is its point of the bidding: equal rule sets meet equal nodes
+        return self is other or (type(other) is CallNode and other.ctx == self.ctx)
+
+    def __hash__(self) -> int:
+        return hash(self.ctx)
+
     @property
     def open(self) -> bool:
         """Whether a seat is still to speak (the bidding part's ``speaker``)."""

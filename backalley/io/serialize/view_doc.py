@@ -401,7 +401,7 @@ def load_view(
     for i, call in enumerate(calls):
         if raw[3] is not Phase.BIDDING:
             raise fail(f"calls[{i}]", "the bidding is over already")
-        node = raw[2].node
+        node = raw.node
         assert node is not None
         found = node.find(call)
         if found is None:
@@ -410,9 +410,9 @@ def load_view(
         child = node.after(found)
         if not child.open and child.outcome.thrown_in:
             raise fail("calls", "these calls throw the deal in; the view would be of the next deal")
-        raw = kernel.call(raw, child)
+        raw = kernel.call(raw, found)
     reached = raw[3]
-    choices = plan.trump_choices(raw[2].ctx) if reached is not Phase.BIDDING else ()
+    choices = plan.trump_choices(raw.ctx) if reached is not Phase.BIDDING else ()
     # the phase of the deal
     if reached is Phase.BIDDING:
         expected_phase = Phase.BIDDING
@@ -432,9 +432,9 @@ def load_view(
                 f"the declarer may name only {', '.join(str(c or 'no trump') for c in choices)}",
             )
         raw = kernel.name_trump(raw, NameTrump(trump))
-    elif trump is not raw[2].ctx.trump or (choices and trump is not None):
+    elif trump is not raw.ctx.trump or (choices and trump is not None):
         raise fail("trump", "the trump does not follow from the rules and the turn-up")
-    ctx = raw[2].ctx
+    ctx = raw.ctx
     # the turn-up and the discards
     seen = own
     allowed = int(rules.trump.discardable(ctx, turn_up))
@@ -474,7 +474,7 @@ def load_view(
                     f"{CARDS[c]} is out of place",
                 )
             if player == seat:
-                why = plan.play_refusal(raw[2].ctx, seat, raw[4][seat], raw[6], raw[5], raw[8], c)
+                why = plan.play_refusal(raw.ctx, seat, raw[4][seat], raw[6], raw[5], raw[8], c)
                 if why is not None:
                     raise fail(
                         f"{where}.cards[{k}]" if complete else f"trick[{k}]",
@@ -485,14 +485,14 @@ def load_view(
             if not (ends_deal and k == n - 1):
                 raw = kernel.play(raw, c)
         if ends_deal:
-            taker, broken = plan.trick_end(raw[2].ctx, cards, t_lead, raw[8])
+            taker, broken = plan.trick_end(raw.ctx, cards, t_lead, raw[8])
             after_end = winner
         elif complete:
             taker, broken = raw[7][-1][2], raw[8]
         if complete and winner != taker:
             raise fail(f"{where}.winner", "the winner is not who took the trick")
     lead = raw[5]
-    ctx = raw[2].ctx  # with the cards played before the current trick, as the kernel moved it on
+    ctx = raw.ctx  # with the cards played before the current trick, as the kernel moved it on
     if over and history:  # the deal's last trick was ended by the plan: its taker leads
         lead = history[-1][2]
     else:
