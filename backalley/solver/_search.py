@@ -236,6 +236,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
     # the rule set's answers at the end of a trick, remembered (see Context)
     trick_winner = ctx.winner
     trick_breaks = ctx.breaks
+    winners = ctx.table.winners
     # the card order's model: the search predicts each trick's winner by it
     # and checks every full trick's prediction against the rule set's answer
     standard = ctx.standard
@@ -296,12 +297,31 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                         rel = 1 << w
                         break
             return (RESULT | rel) if is_max[(leader + at) % n] else rel
+        side_sure: tuple[int, int] | list[int] = (0, 0)
+        side_rel: tuple[int, int] | list[int] = (0, 0)
         if fast:
-            full = 0
-            lengths = 0
             if n == 4:
                 h0, h1, h2, h3 = hands
                 rem = h0 | h1 | h2 | h3
+            else:
+                rem = 0
+                for h in hands:
+                    rem |= h
+            if tmask and rem & tmask:
+                # each side's sure trump tricks (remembered per trump
+                # holding): cheaper than the table's key, so asked first
+                if n == 4:
+                    tparts: tuple[int, ...] = (h0 & tmask, h1 & tmask, h2 & tmask, h3 & tmask)
+                else:
+                    tparts = tuple([h & tmask for h in hands])
+                side_sure, side_rel = sure_trumps(tparts)
+                if side_sure[1] >= target:
+                    return RESULT | side_rel[1]
+                if left - side_sure[0] < target:
+                    return side_rel[0]
+            full = 0
+            lengths = 0
+            if n == 4:
                 for gm in gmasks:
                     parts: tuple[int, ...] = (h0 & gm, h1 & gm, h2 & gm, h3 & gm)
                     held = holdings.get(parts)
@@ -310,9 +330,6 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                     full = (full << held[1]) | held[0]
                     lengths = (lengths << 24) | held[2]
             else:
-                rem = 0
-                for h in hands:
-                    rem |= h
                 for gm in gmasks:
                     parts = tuple(map(gm.__and__, hands))
                     held = holdings.get(parts)
@@ -346,18 +363,6 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             slots = []
             masks = {}
             tt[bucket] = (slots, masks)
-        side_sure: tuple[int, int] | list[int] = (0, 0)
-        side_rel: tuple[int, int] | list[int] = (0, 0)
-        if fast and tmask and rem & tmask:
-            if n == 4:
-                tparts: tuple[int, ...] = (h0 & tmask, h1 & tmask, h2 & tmask, h3 & tmask)
-            else:
-                tparts = tuple([h & tmask for h in hands])
-            side_sure, side_rel = sure_trumps(tparts)
-            if side_sure[1] >= target:
-                return RESULT | side_rel[1]
-            if left - side_sure[0] < target:
-                return side_rel[0]
         if quick_ok:
             lm = is_max[leader]
             need = target if lm else left - target + 1
@@ -535,7 +540,9 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             else:
                 w = -1
             if last:
-                at = trick_winner(played)
+                at = winners.get(played, -1)  # the rule set's answer, remembered
+                if at < 0:
+                    at = trick_winner(played)
                 if standard and at != (pos if w == c else win_at):
                     raise Refuted(plan, True, _mispredicted(played, at))
                 winner = (leader + at) % n
