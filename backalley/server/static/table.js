@@ -9,25 +9,28 @@
  * as do each seat's call, the contracts and the tricks (`bids`, `contracts`,
  * `tricks_won`, `side_tricks`, ...), and the names of seats and sides and the
  * status line from the message's `facts`.  Text is only ever set with
- * textContent.  Served with `--web DIR`, the page also loads the library
- * itself (local.js): the answers are then the page's own, and a move the
- * library refuses is explained without being sent.  The offline table
+ * textContent.
+ *
+ * The picture is drawn at the width of its box in CSS pixels, so that its
+ * text is at least 12 px and a card of the hand at least 44 px wide to tap,
+ * from 400 px wide windows up.  At the end of each deal (the message's
+ * `deal_end`) the page shows the deal's last trick and result until the
+ * player continues; the server's bots wait meanwhile (at most the server's
+ * deal pause).  A socket that cannot be opened is tried a few times, then
+ * the page asks the server why (GET /api/health) and says so.
+ *
+ * Served with `--web DIR`, the page also loads the library itself
+ * (local.js): the answers are then the page's own, and a move the library
+ * refuses is explained without being sent.  The offline table
  * (offline.js) draws with this same code (window.backalleyTable).
  */
 "use strict";
 
 (() => {
-  // -- the picture's measures and colours (as in backalley/render/svg.py) ----
+  // -- the picture's measures and colours (a card's as in backalley/render/svg.py) ----
   const SVGNS = "http://www.w3.org/2000/svg";
-  const WIDTH = 480;
-  const HEADER = 42;
-  const TABLE = 440;
-  const FOOTER = 46;
-  const HEIGHT = HEADER + TABLE + FOOTER;
   const CW = 36;
   const CH = 50;
-  const CENTER = [WIDTH / 2, 220];
-  const COLUMN_LABEL = 190;
   const FONT = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif";
   const FELT = "#1d6a44";
   const FELT_EDGE = "#124a2f";
@@ -190,128 +193,61 @@
     }, parent);
   }
 
-  function cardFace(parent, card, x, y, attrs) {
-    const g = svg("g", { class: "card", "data-card": card, ...(attrs || {}) }, parent);
+  // A card is drawn at the library's measures (CW x CH, as svg.py draws it)
+  // and scaled to `width`: a hand card is at least 44 px wide on the screen.
+  function cardGroup(parent, x, y, width, attrs) {
+    const g = svg("g", attrs, parent);
+    const k = width / CW;
+    const inner = svg("g", { transform: `translate(${num(x)},${num(y)}) scale(${k.toFixed(4)})` }, g);
+    return [g, inner];
+  }
+
+  function cardFace(parent, card, x, y, attrs, width, extra) {
+    const [g, inner] = cardGroup(parent, x, y, width || CW, { class: "card", "data-card": card, ...(attrs || {}) });
     const title = svg("title", {}, g);
     title.textContent = cardText(card);
     svg("rect", {
-      x: num(x), y: num(y), width: CW, height: CH, rx: 3.5,
-      fill: "#ffffff", stroke: "#6b6b6b", "stroke-width": 0.8,
-    }, g);
+      x: 0, y: 0, width: CW, height: CH, rx: 3.5, fill: "#ffffff", stroke: "#6b6b6b", "stroke-width": 0.8,
+    }, inner);
     const color = cardColor(card);
     if (isJoker(card)) {
-      svgText(g, x + 3, y + 13, card, { size: 12, fill: color, weight: "bold" });
-      pip(g, null, x + CW / 2 - 9, y + CH / 2 - 4, 18, color);
+      svgText(inner, 3, 13, card, { size: 12, fill: color, weight: "bold" });
+      pip(inner, null, CW / 2 - 9, CH / 2 - 4, 18, color);
     } else {
       const label = rankText(card);
-      svgText(g, x + 2.5, y + 13, label, { size: 13, fill: color, weight: "bold", spacing: "-0.5" });
+      svgText(inner, 2.5, 13, label, { size: 13, fill: color, weight: "bold", spacing: "-0.5" });
       // the small pip just after the rank (svg.py's 9 or 14.5, wider for Q, K, A)
-      const width = Math.max(label.length === 2 ? 14.5 : 9, textWidth(label, 13, true) - 0.5 * label.length + 2);
-      pip(g, suitOf(card), x + 2.5 + width, y + 3.5, 9.5, color);
-      pip(g, suitOf(card), x + CW / 2 - 9, y + CH / 2 - 5, 18, color);
+      const w = Math.max(label.length === 2 ? 14.5 : 9, textWidth(label, 13, true) - 0.5 * label.length + 2);
+      pip(inner, suitOf(card), 2.5 + w, 3.5, 9.5, color);
+      pip(inner, suitOf(card), CW / 2 - 9, CH / 2 - 5, 18, color);
     }
+    if (extra) extra(inner);
     return g;
   }
 
-  function cardBack(parent, x, y) {
-    const g = svg("g", { class: "card back" }, parent);
+  function cardBack(parent, x, y, width) {
+    const [, inner] = cardGroup(parent, x, y, width || CW, { class: "card back" });
     svg("rect", {
-      x: num(x), y: num(y), width: CW, height: CH, rx: 3.5,
-      fill: "#ffffff", stroke: "#6b6b6b", "stroke-width": 0.8,
-    }, g);
-    svg("rect", {
-      x: num(x + 3), y: num(y + 3), width: CW - 6, height: CH - 6, rx: 2, fill: BACK,
-    }, g);
+      x: 0, y: 0, width: CW, height: CH, rx: 3.5, fill: "#ffffff", stroke: "#6b6b6b", "stroke-width": 0.8,
+    }, inner);
+    svg("rect", { x: 3, y: 3, width: CW - 6, height: CH - 6, rx: 2, fill: BACK }, inner);
     svg("path", {
-      d: `M${num(x + CW / 2)} ${num(y + 8)} L${num(x + CW - 8)} ${num(y + CH / 2)} ` +
-        `L${num(x + CW / 2)} ${num(y + CH - 8)} L${num(x + 8)} ${num(y + CH / 2)} Z`,
+      d: `M${CW / 2} 8 L${CW - 8} ${CH / 2} L${CW / 2} ${CH - 8} L8 ${CH / 2} Z`,
       fill: "none", stroke: "#ffffff", "stroke-opacity": 0.55, "stroke-width": 1.2,
-    }, g);
+    }, inner);
   }
 
-  function outline(parent, x, y, color, width, cls) {
+  function outline(inner, color, width, cls) {
     svg("rect", {
-      class: cls || null,
-      x: num(x - 1), y: num(y - 1), width: CW + 2, height: CH + 2, rx: 4.5,
+      class: cls || null, x: -1, y: -1, width: CW + 2, height: CH + 2, rx: 4.5,
       fill: "none", stroke: color, "stroke-width": width || 2.6,
-    }, parent);
+    }, inner);
   }
 
-  function shade(parent, x, y) {
+  function shade(inner) {
     svg("rect", {
-      class: "shade",
-      x: num(x), y: num(y), width: CW, height: CH, rx: 3.5,
-      fill: "#000000", "fill-opacity": 0.38,
-    }, parent);
-  }
-
-  // -- layout (as svg.py's _slots and _fan) ---------------------------------------
-
-  function slots(n) {
-    const rows = [[[52, 366, 428, 416], [WIDTH / 2, 434], "middle"]];
-    if (n === 2) {
-      rows.push([[52, 24, 428, 74], [WIDTH / 2, 16], "middle"]);
-    } else {
-      const topParts = n - 3;
-      const sideTop = topParts <= 1 ? 134 : 146;
-      rows.push([[6, sideTop, 96, 356], [8, sideTop - 22], "start"]);
-      if (topParts) {
-        const y1 = topParts === 1 ? 74 : 106;
-        const width = 376 / topParts;
-        for (let k = 0; k < topParts; k++) {
-          const x0 = 52 + k * width;
-          rows.push([[x0 + 2, 24, x0 + width - 2, y1], [x0 + width / 2, 16], "middle"]);
-        }
-      }
-      rows.push([[384, sideTop, 474, 356], [472, sideTop - 22], "end"]);
-    }
-    const [cx, cy] = CENTER;
-    return rows.map(([box, label, anchor]) => {
-      const bx = (box[0] + box[2]) / 2;
-      const by = (box[1] + box[3]) / 2;
-      const angle = Math.atan2(by - cy, bx - cx);
-      const tx = cx + 74 * Math.cos(angle) - CW / 2;
-      const ty = cy + 50 * Math.sin(angle) - CH / 2;
-      const room = anchor === "middle" ? box[2] - box[0] - 6 : COLUMN_LABEL;
-      return {
-        box, label, anchor, room,
-        trick: [Math.round(tx * 10) / 10, Math.round(ty * 10) / 10],
-      };
-    });
-  }
-
-  function fan(count, box) {
-    const [x0, y0, x1, y1] = box;
-    const width = x1 - x0;
-    const height = y1 - y0;
-    if (count === 0) return [];
-    let best = null;
-    for (const minStep of [27, 22, 16, 10, 4]) {
-      for (let rows = 1; rows <= count; rows++) {
-        const perRow = Math.ceil(count / rows);
-        if (perRow > 1 && CW + (perRow - 1) * minStep > width) continue;
-        const stepX = perRow === 1 ? 30 : Math.min(30, (width - CW) / (perRow - 1));
-        const stepY = rows === 1 ? 0 : Math.min(CH + 4, (height - CH) / (rows - 1));
-        if (rows > 1 && stepY < Math.min(18, minStep)) continue;
-        best = [perRow, stepX, stepY];
-        break;
-      }
-      if (best) break;
-    }
-    if (!best) best = [count, (width - CW) / Math.max(count - 1, 1), 0];
-    const [perRow, stepX, stepY] = best;
-    const rows = Math.ceil(count / perRow);
-    const usedH = CH + (rows - 1) * stepY;
-    const top = rows > 1 ? y0 + Math.max(0, (height - usedH) / 2) : y0;
-    const out = [];
-    for (let i = 0; i < count; i++) {
-      const r = Math.floor(i / perRow);
-      const c = i % perRow;
-      const inRow = Math.min(perRow, count - r * perRow);
-      const rowW = CW + (inRow - 1) * stepX;
-      out.push([x0 + (width - rowW) / 2 + c * stepX, top + r * stepY]);
-    }
-    return out;
+      class: "shade", x: 0, y: 0, width: CW, height: CH, rx: 3.5, fill: "#000000", "fill-opacity": 0.38,
+    }, inner);
   }
 
   // -- the table's facts, from a view (or a spectator's document) ----------------
@@ -328,6 +264,7 @@
     const seats = [];
     for (let s = 0; s < n; s++) {
       let player = kinds[s] || null;
+      if (player === "human") player = "person";
       if (s === viewer) player = "you";
       seats.push({
         seat: s,
@@ -347,6 +284,12 @@
       const done = doc.tricks[doc.tricks.length - 1];
       lastTrick = [done.cards.map((card, k) => [(done.leader + k) % n, card]), done.winner];
     }
+    const end = message.deal_end;
+    if (doc.phase === "game-over" && end && end.last_trick) {
+      // the game's last trick, which the server keeps (the view has none)
+      const done = end.last_trick;
+      lastTrick = [done.cards.map((card, k) => [(done.leader + k) % n, card]), done.winner];
+    }
     const sides = doc.scores.map((_, i) => ({
       name: (facts.side_names || [])[i] || `Side ${i + 1}`,
       seats: (doc.side_seats || [])[i] || [],
@@ -355,90 +298,294 @@
       doc, facts, n, names, viewer, seats, trick, lastTrick, sides,
       phase: doc.phase,
       cards: message.view ? doc.cards : null,
+      end: null,
     };
   }
 
-  // -- drawing the table (as svg.py's board) -------------------------------------------
+  // The end of a deal (the message's `deal_end`, with the deal's entry of
+  // `deal_results`): the table as it was when the deal's last card was played.
+  function endedTable(table, end) {
+    const result = (table.doc.deal_results || []).find((r) => r.number === end.deal);
+    if (!result) return table;
+    const n = table.n;
+    const trick = end.last_trick;
+    const seats = table.seats.map((seat) => ({
+      ...seat,
+      call: result.bids ? result.bids[seat.seat] : null,
+      won: null,
+      count: 0,
+      dealer: seat.seat === result.dealer,
+      declarer: result.declarer !== null && result.declarer !== undefined && seat.seat === result.declarer,
+      toAct: false,
+    }));
+    return {
+      ...table,
+      seats,
+      trick: [],
+      lastTrick: trick ? [trick.cards.map((card, k) => [(trick.leader + k) % n, card]), trick.winner] : null,
+      cards: null,
+      end: { ...end, result },
+    };
+  }
 
-  const PLAYER_SIZE = 12;
-  const BUTTON = 21;
+  // -- drawing the table ------------------------------------------------------------
+  //
+  // The picture is drawn in CSS pixels at the width of its box (one unit, one
+  // pixel), so its text is the size it says (12 px at least) and a hand card
+  // is at least 44 px wide, at 400 px as at 1280.
 
-  function fit(player, room) {
-    let text = ` (${player})`;
-    if (textWidth(text, PLAYER_SIZE) <= room) return text;
-    for (let keep = player.length - 1; keep > 2; keep--) {
-      text = ` (${player.slice(0, keep).trimEnd()}\u2026)`;
-      if (textWidth(text, PLAYER_SIZE) <= room) return text;
+  const NAME = 14;
+  const SMALL = 12;
+  const MIN_TAP = 44;
+
+  function boardWidth() {
+    const box = document.querySelector("#board");
+    const width = box ? box.clientWidth : 0;
+    return Math.max(300, Math.min(width || 480, 860));
+  }
+
+  function measures(width) {
+    const wide = width >= 560;
+    const trickW = wide ? 52 : 44;
+    const handW = wide ? 58 : 48;
+    return {
+      W: width,
+      trickW, trickH: trickW * CH / CW,
+      handW, handH: handW * CH / CW,
+      backW: 26, backH: 26 * CH / CW,
+      cornerW: 36, cornerH: 50,
+    };
+  }
+
+  // The other seats around the table, clockwise from the viewer's left:
+  // [position, top index, tops] per seat.
+  function around(count) {
+    if (count === 1) return [["top", 0, 1]];
+    if (count === 2) return [["left"], ["right"]];
+    const tops = count - 2;
+    const out = [["left"]];
+    for (let k = 0; k < tops; k++) out.push(["top", k, tops]);
+    out.push(["right"]);
+    return out;
+  }
+
+  function miniFan(parent, count, x0, y, room, m, anchor) {
+    if (!count) return;
+    const step = count > 1 ? Math.min(10, (room - m.backW) / (count - 1)) : 0;
+    const width = m.backW + step * (count - 1);
+    let x = x0 - width / 2;
+    if (anchor === "start") x = x0;
+    else if (anchor === "end") x = x0 - width;
+    for (let i = 0; i < count; i++, x += step) cardBack(parent, x, y, m.backW);
+  }
+
+  function seatDetail(seat, playing) {
+    const parts = [];
+    if (seat.declarer) parts.push("declarer");
+    if (seat.call !== null && seat.call !== undefined) parts.push(seat.call);
+    if (playing && seat.won !== null && seat.won !== undefined) parts.push(`won ${seat.won}`);
+    return parts.join(" \u00b7 ");
+  }
+
+  function fit(text, size, room, bold) {
+    if (textWidth(text, size, bold) <= room) return text;
+    for (let keep = text.length - 1; keep > 2; keep--) {
+      const cut = `${text.slice(0, keep).trimEnd()}\u2026`;
+      if (textWidth(cut, size, bold) <= room) return cut;
     }
     return "";
   }
 
-  function drawLabel(parent, seat, slot, playing) {
-    const parts = seat.call === null || seat.call === undefined ? [] : [seat.call];
-    if (seat.declarer) parts.unshift("declarer");
-    if (playing) parts.push(`won ${seat.won}`);
-    if (!seat.hand) parts.push(`${seat.count} card${seat.count !== 1 ? "s" : ""}`);
-    const detail = parts.join(" \u00b7 ");
-    const [x, y] = slot.label;
-    const seatW = textWidth(seat.name, 13, true);
-    const detailW = textWidth(detail, 11);
-    const button = seat.dealer ? BUTTON : 0;
-    const room = slot.room - seatW - button - (slot.anchor === "middle" ? detailW + 8 : 0);
-    const player = seat.player ? fit(seat.player, room) : "";
-    const nameW = seatW + textWidth(player, PLAYER_SIZE);
-    let nameX;
-    let detailX;
-    const lineY = y;
-    let detailY = y;
-    if (slot.anchor === "middle") {
-      const total = button + nameW + 8 + detailW;
-      nameX = x - total / 2 + button;
-      detailX = nameX + nameW + 8;
-    } else {
-      nameX = slot.anchor === "start" ? x : x - nameW;
-      detailX = slot.anchor === "start" ? x : x - detailW;
-      detailY = y + 15;
+  // `text`'s parts (joined by " \u00b7 ") on as few lines of `room` pixels as they fit.
+  function wrap(text, room) {
+    const lines = [];
+    for (const part of text ? text.split(" \u00b7 ") : []) {
+      const last = lines.length ? `${lines[lines.length - 1]} \u00b7 ${part}` : null;
+      if (last !== null && textWidth(last, SMALL) <= room) lines[lines.length - 1] = last;
+      else lines.push(fit(part, SMALL, room, false));
     }
+    return lines;
+  }
+
+  // The seat's name (on gold when it is to act), its player and its call,
+  // tricks and cards from (x, y), in at most `room` pixels: on one line when
+  // `oneLine` and it fits (else the details on a second), or one item a line.
+  // Answers the number of lines.
+  function drawLabel(parent, seat, x, y, anchor, room, playing, oneLine) {
+    const g = svg("g", { class: "seat-label", "data-seat-label": seat.seat }, parent);
+    const button = seat.dealer ? 22 : 0;
+    const name = fit(seat.name, NAME, room - button, true);
+    const nameW = textWidth(name, NAME, true);
+    const cards = seat.hand || !seat.count ? "" : `${seat.count} card${seat.count !== 1 ? "s" : ""}`;
+    const detail = [seatDetail(seat, playing), cards].filter(Boolean).join(" \u00b7 ");
+    let player = seat.player ? `(${seat.player})` : "";
+    const playerW = player ? textWidth(player, SMALL) + 6 : 0;
+    const detailW = detail ? textWidth(detail, SMALL) + 12 : 0;
+    let lines = [];
+    let headW = button + nameW;
+    if (oneLine && headW + playerW + detailW <= room) {
+      headW += playerW + detailW;
+    } else if (oneLine) {
+      player = fit(player, SMALL, room - headW - 6, false);
+      if (player) headW += textWidth(player, SMALL) + 6;
+      if (detail) lines = [fit(detail, SMALL, room, false)];
+    } else {
+      lines = [fit(player, SMALL, room, false), ...wrap(detail, room)].filter(Boolean);
+      player = "";
+    }
+    const together = oneLine && !lines.length;
+    let x0 = x;
+    if (anchor === "middle") x0 = x - headW / 2;
+    else if (anchor === "end") x0 = x - headW;
+    const nameX = x0 + button;
     if (seat.toAct) {
       svg("rect", {
-        class: "to-act",
-        x: num(nameX - 4), y: num(lineY - 12), width: num(nameW + 8), height: 16, rx: 8,
+        class: "to-act", x: num(nameX - 5), y: num(y - NAME), width: num(nameW + 10), height: NAME + 6, rx: 9,
         fill: GOLD,
-      }, parent);
+      }, g);
     }
-    const name = svg("text", {
-      class: "seat-name", x: num(nameX), y: num(lineY), "font-size": 13,
-      fill: seat.toAct ? INK : "#ffffff", "font-weight": "bold",
-    }, parent);
-    name.appendChild(document.createTextNode(seat.name));
-    if (player) {
-      const span = svg("tspan", {
-        class: "player", "font-size": PLAYER_SIZE, "font-weight": "normal",
-      }, name);
-      span.textContent = player;
-    }
-    svgText(parent, detailX, detailY, detail, { size: 11, fill: PALE, cls: "seat-detail" });
     if (seat.dealer) {
-      const bx = slot.anchor === "start" ? nameX + nameW + 13 : nameX - 13;
       svg("circle", {
-        class: "dealer", cx: num(bx), cy: num(lineY - 4.5), r: 7.5,
-        fill: "#ffffff", stroke: INK, "stroke-width": 0.8,
-      }, parent);
-      svgText(parent, bx, lineY - 1, "D", { size: 10, weight: "bold", anchor: "middle" });
+        class: "dealer", cx: num(x0 + 9), cy: num(y - 5), r: 9, fill: "#ffffff", stroke: INK, "stroke-width": 0.8,
+      }, g);
+      svgText(g, x0 + 9, y - 0.5, "D", { size: SMALL, weight: "bold", anchor: "middle" });
+    }
+    svgText(g, nameX, y, name, { size: NAME, weight: "bold", fill: seat.toAct ? INK : "#ffffff", cls: "seat-name" });
+    let after = nameX + nameW;
+    if (player) {
+      svgText(g, after + 6, y, player, { size: SMALL, fill: PALE, cls: "player" });
+      after += textWidth(player, SMALL) + 6;
+    }
+    if (together && detail) svgText(g, after + 12, y, detail, { size: SMALL, fill: PALE, cls: "seat-detail" });
+    lines.forEach((text, k) => {
+      svgText(g, x, y + 16 * (k + 1), text, {
+        size: SMALL, fill: PALE, anchor: anchor === "start" ? null : anchor, cls: "seat-detail",
+      });
+    });
+    return 1 + lines.length;
+  }
+
+  function pill(parent, cx, cy, text, cls, fill) {
+    const w = textWidth(text, SMALL, true) + 12;
+    const h = 18;
+    const g = svg("g", { class: cls }, parent);
+    svg("rect", {
+      x: num(cx - w / 2), y: num(cy - h / 2), width: num(w), height: h, rx: h / 2,
+      fill: fill || "#ffffff", stroke: INK, "stroke-width": 0.8,
+    }, g);
+    svgText(g, cx, cy + 4.3, text, { size: SMALL, weight: "bold", anchor: "middle" });
+    return g;
+  }
+
+  // Where each seat's card of a trick lies: toward the seat, around (cx, cy).
+  function trickPlaces(table, place, m, cx, cy) {
+    const out = {};
+    for (const seat of table.seats) {
+      const where = place[seat.seat];
+      let dx = 0;
+      let dy = 0;
+      if (where.position === "bottom") dy = 1;
+      else if (where.position === "left") dx = -1;
+      else if (where.position === "right") dx = 1;
+      else {
+        dy = -1;
+        if (where.tops > 1) dx = (where.index - (where.tops - 1) / 2) * 1.1;
+      }
+      const x = cx + dx * (m.trickW + 10) - m.trickW / 2;
+      const y = cy + dy * (m.trickH / 2 + 6) - m.trickH / 2;
+      out[seat.seat] = [x, y];
+    }
+    return out;
+  }
+
+  function drawMiddle(parent, table, places, m, cx, cy) {
+    const g = svg("g", { class: "middle" }, parent);
+    const cardAt = (group, seat, card) => {
+      const [x, y] = places[seat];
+      cardFace(group, card, x, y, { "data-trick-seat": seat }, m.trickW);
+    };
+    const tag = (seat, text, kind) => {
+      const [x, y] = places[seat];
+      pill(g, x + m.trickW / 2, y + m.trickH - 2, text, `${kind} tag`, kind.includes("won") ? GOLD : "#ffffff")
+        .setAttribute("data-seat", seat);
+    };
+    if (table.trick.length) {
+      const trick = svg("g", { class: "trick" }, g);
+      for (const [seat, card] of table.trick) cardAt(trick, seat, card);
+      tag(table.trick[0][0], "led", "lead");
+    } else if (table.lastTrick) {
+      const [plays, winner] = table.lastTrick;
+      const ending = table.end !== null;
+      const last = svg("g", { class: ending ? "last-trick deal-last-trick" : "last-trick", opacity: ending ? 1 : 0.6 }, g);
+      for (const [seat, card] of plays) cardAt(last, seat, card);
+      const leader = plays[0][0];
+      if (leader === winner) {
+        tag(leader, "led \u00b7 won", "lead won");
+      } else {
+        tag(leader, "led", "lead");
+        tag(winner, "won", "won");
+      }
+      if (!ending) svgText(g, cx, cy + 4, "last trick", { size: SMALL, fill: PALE, anchor: "middle" });
+    } else if (table.phase === "bidding" || table.phase === "naming-trump") {
+      for (const seat of table.seats) {
+        if (seat.call === null || seat.call === undefined) continue;
+        const [x, y] = places[seat.seat];
+        const label = seat.call.startsWith("bid ") ? seat.call.slice(4) : seat.call;
+        pill(g, x + m.trickW / 2, y + m.trickH / 2, label, "chip call").setAttribute("data-call-seat", seat.seat);
+      }
     }
   }
 
-  function drawSeat(parent, table, seat, slot, handler) {
-    const g = svg("g", { class: "seat", "data-seat": seat.seat }, parent);
-    const playing = table.phase === "playing" || table.phase === "game-over";
-    drawLabel(g, seat, slot, playing);
-    const corners = fan(seat.hand ? seat.hand.length : seat.count, slot.box);
-    if (!seat.hand) {
-      for (const [x, y] of corners) cardBack(g, x, y);
-      return;
+  function drawCorners(parent, table, m) {
+    const doc = table.doc;
+    const turnUp = table.end ? table.end.result.turn_up : doc.turn_up;
+    const trump = table.end ? table.end.result.trump : doc.trump;
+    const y = 10;
+    if (turnUp) {
+      cardFace(parent, turnUp, 10, y, { "data-turn-up": turnUp }, m.cornerW);
+      svgText(parent, 10 + m.cornerW / 2, y + m.cornerH + 15, "turn-up", { size: SMALL, fill: PALE, anchor: "middle" });
     }
+    const x = m.W - 10 - m.cornerW;
+    const g = svg("g", { class: "trump", "data-trump": trump || "" }, parent);
+    svg("rect", {
+      x, y, width: m.cornerW, height: m.cornerH, rx: 6, fill: "#ffffff", "fill-opacity": 0.92, stroke: FELT_EDGE,
+    }, g);
+    if (trump) {
+      const color = trump === "H" || trump === "D" ? RED : BLACK;
+      pip(g, trump, x + m.cornerW / 2 - 12, y + m.cornerH / 2 - 12, 24, color);
+      const title = svg("title", {}, g);
+      title.textContent = `trump: ${SUIT_NAMES[trump]}`;
+    } else {
+      const known = table.end !== null || doc.trump_known !== false;
+      const word = known ? "none" : "?";
+      svgText(g, x + m.cornerW / 2, y + m.cornerH / 2 + 5, word, {
+        size: word === "?" ? 14 : SMALL, anchor: "middle", weight: "bold",
+      });
+    }
+    svgText(parent, x + m.cornerW / 2, y + m.cornerH + 15, "trump", { size: SMALL, fill: PALE, anchor: "middle" });
+  }
+
+  // The viewer's hand below the felt: rows of cards, each at least 44 px to
+  // tap (the part of a card not under the next one).
+  function handRows(count, m) {
+    const room = m.W - 16;
+    if (!count) return { rows: 0, perRow: 0, step: 0 };
+    let perRow = Math.max(1, Math.floor((room - m.handW) / MIN_TAP) + 1);
+    const rows = Math.ceil(count / perRow);
+    perRow = Math.ceil(count / rows);
+    const step = perRow > 1 ? Math.min(m.handW + 6, (room - m.handW) / (perRow - 1)) : 0;
+    return { rows, perRow, step };
+  }
+
+  function drawHand(parent, seat, top, m, handler) {
+    const { perRow, step } = handRows(seat.hand.length, m);
+    const g = svg("g", { class: "seat hand", "data-seat": seat.seat }, parent);
     seat.hand.forEach((item, i) => {
-      const [x, y] = corners[i];
+      const row = Math.floor(i / perRow);
+      const inRow = Math.min(perRow, seat.hand.length - row * perRow);
+      const rowW = m.handW + (inRow - 1) * step;
+      const x = (m.W - rowW) / 2 + (i % perRow) * step;
+      const y = top + row * (m.handH + 8);
       const card = cardFace(g, item.card, x, y, {
         class: `card hand-card ${item.playable ? "playable" : "refused"}`,
         "data-hand-card": item.card,
@@ -447,12 +594,10 @@
         role: "button",
         tabindex: 0,
         "aria-label": `${cardText(item.card)}${item.playable ? "" : ` (${item.message || "not playable"})`}`,
+      }, m.handW, (inner) => {
+        if (item.playable) outline(inner, GREEN, 2.2, "legal");
+        else shade(inner);
       });
-      if (item.playable) {
-        outline(card, x, y, GREEN, 2.2, "legal");
-      } else {
-        shade(card, x, y);
-      }
       card.addEventListener("click", () => handler(item));
       card.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
@@ -463,184 +608,130 @@
     });
   }
 
-  function chip(parent, x, y, text, cls) {
-    const size = 12;
-    const w = textWidth(text, size, true) + 12;
-    const h = 20;
-    const g = svg("g", { class: cls || "chip" }, parent);
-    svg("rect", {
-      x: num(x - w / 2), y: num(y - h / 2), width: num(w), height: h, rx: h / 2,
-      fill: "#ffffff", stroke: INK, "stroke-width": 0.8,
-    }, g);
-    svgText(g, x - w / 2 + 6, y + size * 0.36, text, { size, weight: "bold" });
-    return g;
-  }
-
-  function beside(parent, slot, seat, text, kind) {
-    const [cx, cy] = CENTER;
-    const [x, y] = slot.trick;
-    const mx = x + CW / 2;
-    const my = y + CH / 2;
-    const dx = mx - cx;
-    const dy = my - cy;
-    const length = Math.hypot(dx, dy);
-    const ux = length ? dx / length : 0;
-    const uy = length ? dy / length : 1;
-    const w = textWidth(text, 10, true) + 10;
-    const h = 15;
-    const reach = (hw, hh) => Math.min(ux ? hw / Math.abs(ux) : Infinity, uy ? hh / Math.abs(uy) : Infinity);
-    const step = reach(CW / 2, CH / 2) + reach(w / 2, h / 2) + 3;
-    const tx = mx + ux * step;
-    const ty = my + uy * step;
-    const g = svg("g", { class: kind, "data-seat": seat }, parent);
-    svg("rect", {
-      x: num(tx - w / 2), y: num(ty - h / 2), width: num(w), height: num(h), rx: 7.5,
-      fill: kind.split(" ").includes("lead") ? GOLD : "#ffffff", stroke: INK, "stroke-width": 0.6,
-    }, g);
-    svgText(g, tx, ty + 3.6, text, { size: 10, weight: "bold", anchor: "middle" });
-  }
-
-  function drawMiddle(parent, table, place) {
-    const [cx, cy] = CENTER;
-    const g = svg("g", { class: "middle" }, parent);
-    if (table.trick.length) {
-      const trick = svg("g", { class: "trick" }, g);
-      for (const [seat, card] of table.trick) {
-        const [x, y] = place[seat].trick;
-        cardFace(trick, card, x, y, { "data-trick-seat": seat });
-      }
-      const leader = table.trick[0][0];
-      beside(g, place[leader], leader, "led", "lead");
-    } else if (table.lastTrick) {
-      const [plays, winner] = table.lastTrick;
-      const last = svg("g", { class: "last-trick", opacity: 0.55 }, g);
-      for (const [seat, card] of plays) {
-        const [x, y] = place[seat].trick;
-        cardFace(last, card, x, y, { "data-trick-seat": seat });
-      }
-      const leader = plays[0][0];
-      if (leader === winner) {
-        beside(g, place[leader], leader, "led \u00b7 won", "lead won");
-      } else {
-        beside(g, place[leader], leader, "led", "lead");
-        beside(g, place[winner], winner, "won", "won");
-      }
-      svgText(g, cx, cy + 4, "last trick", { size: 11, fill: PALE, anchor: "middle" });
-    } else if (table.phase === "bidding" || table.phase === "naming-trump") {
-      for (const seat of table.seats) {
-        if (seat.call === null || seat.call === undefined) continue;
-        const [x, y] = place[seat.seat].trick;
-        const label = seat.call.startsWith("bid ") ? seat.call.slice(4) : seat.call;
-        const c = chip(g, x + CW / 2, y + CH / 2, label, "chip call");
-        c.setAttribute("data-call-seat", seat.seat);
-      }
-    } else if (table.phase === "game-over") {
-      const winner = table.doc.winner;
-      const side = winner === null || winner === undefined ? "a draw" : `${table.sides[winner].name} won`;
-      svgText(g, cx, cy - 4, "Game over", { size: 20, weight: "bold", fill: "#ffffff", anchor: "middle" });
-      svgText(g, cx, cy + 18, side, { size: 14, fill: "#ffffff", anchor: "middle" });
-    }
-  }
-
-  function drawCorners(parent, table) {
-    const doc = table.doc;
-    if (doc.turn_up) {
-      cardFace(parent, doc.turn_up, 8, 24, { "data-turn-up": doc.turn_up });
-      svgText(parent, 26, 88, "turn-up", { size: 10, fill: PALE, anchor: "middle" });
-    }
-    const x = WIDTH - 8 - CW;
-    const y = 24;
-    const g = svg("g", { class: "trump", "data-trump": doc.trump || "" }, parent);
-    svg("rect", {
-      x, y, width: CW, height: CH, rx: 6, fill: "#ffffff", "fill-opacity": 0.92, stroke: FELT_EDGE,
-    }, g);
-    if (doc.trump) {
-      const color = doc.trump === "H" || doc.trump === "D" ? RED : BLACK;
-      pip(g, doc.trump, x + CW / 2 - 12, y + CH / 2 - 12, 24, color);
-      const title = svg("title", {}, g);
-      title.textContent = `trump: ${SUIT_NAMES[doc.trump]}`;
-    } else {
-      const known = table.doc.trump_known !== false;
-      const word = known ? "none" : "?";
-      svgText(g, x + CW / 2, y + CH / 2 + 5, word, {
-        size: word === "?" ? 13 : 11, anchor: "middle", weight: "bold",
-      });
-    }
-    svgText(parent, x + CW / 2, 88, "trump", { size: 10, fill: PALE, anchor: "middle" });
-  }
-
-  function drawFooter(parent, table) {
-    const top = HEADER + TABLE;
+  function drawFooter(parent, table, top, m) {
     const k = table.sides.length;
-    const col = WIDTH / k;
-    const narrow = col < 130;
+    const columns = m.W / k >= 150 ? k : 1;
+    const colW = m.W / columns;
     const over = table.phase === "game-over";
-    const contracts = table.doc.contracts;
-    const sideTricks = table.doc.side_tricks || [];
+    const end = table.end;
+    const contracts = end ? end.result.contracts : table.doc.contracts;
+    const sideTricks = end ? end.result.tricks : table.doc.side_tricks || [];
+    let height = 0;
     table.sides.forEach((side, i) => {
-      const x = col * i + col / 2;
+      const col = i % columns;
+      const row = Math.floor(i / columns);
+      const x = colW * col + colW / 2;
+      const y = top + row * 42;
+      height = Math.max(height, (row + 1) * 42);
       const won = over && table.doc.winner === i;
       const g = svg("g", { class: "side-score", "data-side": i }, parent);
       if (won) {
-        svg("rect", {
-          x: num(col * i + 4), y: top + 4, width: num(col - 8), height: FOOTER - 8, rx: 6, fill: GOLD,
-        }, g);
+        svg("rect", { x: num(colW * col + 4), y: y + 2, width: num(colW - 8), height: 38, rx: 6, fill: GOLD }, g);
       }
-      const line = svg("text", {
-        x: num(x), y: top + 20, "font-size": 13, fill: INK, "text-anchor": "middle",
-      }, g);
+      const line = svg("text", { x: num(x), y: y + 18, "font-size": NAME, fill: INK, "text-anchor": "middle" }, g);
       const name = svg("tspan", { "font-weight": "bold" }, line);
       name.textContent = side.name;
       const score = svg("tspan", { dx: 6 }, line);
       score.textContent = minus(table.doc.scores[i]);
       let detail = "";
-      if (over) {
+      if (end) {
+        const made = end.made ? end.made[i] : null;
+        detail = contracts && contracts[i] ? `contract ${contractText(contracts[i])} \u00b7 won ${sideTricks[i]}` : `won ${sideTricks[i]}`;
+        if (made !== null && made !== undefined) detail += made ? " \u00b7 made" : " \u00b7 set";
+      } else if (over) {
         detail = won ? "winner" : "";
       } else if (contracts) {
         const contract = contracts[i];
         detail = contract === null ? "no contract" : `contract ${contractText(contract)}`;
-        if (!narrow && sideTricks.length) detail += ` \u00b7 won ${sideTricks[i]}`;
+        if (sideTricks.length) detail += ` \u00b7 won ${sideTricks[i]}`;
       }
-      if (detail) {
-        svgText(g, x, top + 36, detail, { size: narrow ? 9.5 : 10.5, fill: GREY, anchor: "middle" });
-      }
+      if (detail) svgText(g, x, y + 34, fit(detail, SMALL, colW - 8, false), { size: SMALL, fill: GREY, anchor: "middle" });
     });
+    return height;
   }
 
-  function drawBoard(message, handler) {
-    const table = tableOf(message);
+  // The table drawn from a seat's view (or a spectator's document):
+  // `options.dealEnd` (the message's `deal_end`) draws the end of that deal
+  // instead - its last trick, its calls and its result.
+  function drawBoard(message, handler, options) {
+    let table = tableOf(message);
+    const dealEnd = options && options.dealEnd;
+    if (dealEnd) table = endedTable(table, dealEnd);
     const n = table.n;
+    const m = measures(boardWidth());
     let bottom = table.viewer;
     if (bottom === null) bottom = n === 4 && table.names[2] === "South" ? 2 : 0;
     if (table.viewer !== null && table.cards) {
       table.seats[table.viewer].hand = sortedCards(table.cards, (item) => item.card);
     }
-    const places = slots(n);
-    const place = {};
-    for (let k = 0; k < n; k++) place[(bottom + k) % n] = places[k];
+    const place = { [bottom]: { position: "bottom" } };
+    around(n - 1).forEach(([position, index, tops], k) => {
+      place[(bottom + 1 + k) % n] = { position, index, tops };
+    });
 
     const facts = table.facts;
-    const title = `${facts.title || "Back Alley"} \u00b7 deal ${facts.deal} of ${table.doc.deals} \u00b7 ` +
-      `${table.doc.hand_size} card${table.doc.hand_size === 1 ? "" : "s"}`;
-    let status = facts.status || "";
+    const deal = table.end ? table.end.deal : facts.deal;
+    const handSize = table.end ? table.end.result.hand_size : table.doc.hand_size;
+    const title = `${facts.title || "Back Alley"} \u00b7 deal ${deal} of ${table.doc.deals} \u00b7 ` +
+      `${handSize} card${handSize === 1 ? "" : "s"}`;
+
+    // the felt: the top seats, the sides and the trick between them, the viewer
+    const header = 28;
+    const topH = 92;
+    const midH = Math.max(2 * m.trickH + 30, 136);
+    const hand = table.viewer !== null ? table.seats[table.viewer].hand : null;
+    // a spectator sees the bottom seat's backs under its name; a seat, its
+    // hand below the felt
+    const bottomBacks = !hand && !table.end && table.seats[bottom].count > 0;
+    const feltH = topH + midH + (bottomBacks ? 52 + m.backH : 46);
+    const { rows } = handRows(hand ? hand.length : 0, m);
+    const handTop = header + feltH + 10;
+    const handH = rows ? rows * (m.handH + 8) + 6 : 0;
+    const footTop = handTop + handH;
+    const footRows = m.W / table.sides.length >= 150 ? 1 : table.sides.length;
+    const height = footTop + footRows * 42 + 6;
+
     const root = svg("svg", {
-      version: "1.1", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "group",
-      "font-family": FONT, class: "board",
-      "aria-label": `${facts.title || "Back Alley"}, deal ${facts.deal} of ${table.doc.deals}. ${status}`,
+      version: "1.1", viewBox: `0 0 ${num(m.W)} ${num(height)}`, width: num(m.W), height: num(height),
+      role: "group", "font-family": FONT, class: "board", "data-width": num(m.W),
+      "aria-label": `${title}. ${facts.status || ""}`,
     });
-    svg("rect", { width: WIDTH, height: HEIGHT, fill: "#f7f5ef" }, root);
-    if (table.viewer !== null) status += ` \u2014 ${table.names[table.viewer]}'s view`;
-    else status += " \u2014 watching";
-    svgText(root, 10, 18, title, { size: 14, weight: "bold" });
-    svgText(root, 10, 35, status, { size: 12, fill: GREY });
-    const felt = svg("g", { transform: `translate(0,${HEADER})` }, root);
+    svg("rect", { width: num(m.W), height: num(height), fill: "#f7f5ef" }, root);
+    svgText(root, 8, 19, fit(title, NAME, m.W - 16, true), { size: NAME, weight: "bold", cls: "board-title" });
+    const felt = svg("g", { class: "felt", transform: `translate(0,${header})` }, root);
     svg("rect", {
-      x: 1, y: 1, width: WIDTH - 2, height: TABLE - 2, rx: 14, fill: FELT, stroke: FELT_EDGE, "stroke-width": 2,
+      x: 1, y: 1, width: num(m.W - 2), height: num(feltH - 2), rx: 14, fill: FELT, stroke: FELT_EDGE, "stroke-width": 2,
     }, felt);
-    drawCorners(felt, table);
-    for (const seat of table.seats) drawSeat(felt, table, seat, place[seat.seat], handler);
-    drawMiddle(felt, table, place);
-    drawFooter(root, table);
+    drawCorners(felt, table, m);
+    const playing = table.phase === "playing" || table.phase === "game-over" || table.end !== null;
+    const cx = m.W / 2;
+    const cy = topH + midH / 2;
+    const crossW = 3 * m.trickW + 20;
+    const sideRoom = Math.max(60, (m.W - crossW) / 2 - 14);
+    for (const seat of table.seats) {
+      const where = place[seat.seat];
+      const g = svg("g", { class: "seat", "data-seat": seat.seat, "data-position": where.position }, felt);
+      const backs = table.end || seat.hand ? 0 : seat.count;
+      if (where.position === "top") {
+        const slotW = (m.W - 2 * (m.cornerW + 18)) / where.tops;
+        const x = m.cornerW + 18 + slotW * (where.index + 0.5);
+        const lines = drawLabel(g, seat, x, 24, "middle", slotW - 8, playing, true);
+        miniFan(g, backs, x, 24 + 16 * (lines - 1) + 10, Math.min(slotW - 8, 170), m);
+      } else if (where.position === "left" || where.position === "right") {
+        const left = where.position === "left";
+        const x = left ? 10 : m.W - 10;
+        const y = topH + 8;
+        const anchor = left ? "start" : "end";
+        const lines = drawLabel(g, seat, x, y, anchor, sideRoom, playing, sideRoom >= 200);
+        miniFan(g, backs, x, y + 16 * (lines - 1) + 10, Math.min(sideRoom, 170), m, anchor);
+      } else {
+        const lines = drawLabel(g, seat, cx, topH + midH + 20, "middle", m.W - 24, playing, true);
+        miniFan(g, backs, cx, topH + midH + 20 + 16 * (lines - 1) + 10, 170, m);
+      }
+    }
+    drawMiddle(felt, table, trickPlaces(table, place, m, cx, cy), m, cx, cy);
+    if (hand && hand.length) drawHand(root, table.seats[table.viewer], handTop, m, handler);
+    drawFooter(root, table, footTop, m);
     return { root, table };
   }
 
@@ -757,16 +848,24 @@
 
   // -- the lobby ---------------------------------------------------------------------------------
 
-  const lobby = { variants: [], seatsOf: {}, bots: [], players: 4, loaded: false };
+  const lobby = {
+    variants: [], seatsOf: {}, descriptions: {}, seatNames: {}, bots: [], players: 4, loaded: false,
+  };
+
+  function seatNamesOf(name, players) {
+    const names = lobby.seatNames[name];
+    return names && names.length === players ? names : Array.from({ length: players }, (_, s) => `Seat ${s + 1}`);
+  }
 
   function drawSeatChoices() {
     const box = $("#seat-choices");
     const before = Array.from(box.querySelectorAll("select"), (s) => s.value);
     box.replaceChildren();
     const fallback = lobby.bots.includes("heuristic") ? "heuristic" : lobby.bots[0];
+    const names = seatNamesOf($("#variant").value, lobby.players);
     for (let s = 0; s < lobby.players; s++) {
       const row = html("div", { class: "row" });
-      row.append(html("label", { for: `seat-${s}` }, `Seat ${s + 1}`));
+      row.append(html("label", { for: `seat-${s}` }, names[s]));
       const select = html("select", { id: `seat-${s}`, "data-seat-choice": s });
       select.append(html("option", { value: "human" }, "a person"));
       for (const bot of lobby.bots) select.append(html("option", { value: bot }, `${bot} bot`));
@@ -777,10 +876,11 @@
   }
 
   async function chooseVariant() {
-    // the number of seats is the server's answer (GET /api/variants), never
-    // worked out here from the rules
+    // the number of seats, their names and the description are the server's
+    // answers (GET /api/variants), never worked out here from the rules
     const name = $("#variant").value;
     lobby.players = lobby.seatsOf[name] || lobby.players;
+    $("#variant-description").textContent = lobby.descriptions[name] || "";
     drawSeatChoices();
   }
 
@@ -793,6 +893,8 @@
       }
       lobby.variants = variants.data.variants;
       lobby.seatsOf = variants.data.players;
+      lobby.descriptions = variants.data.descriptions || {};
+      lobby.seatNames = variants.data.seat_names || {};
       lobby.bots = bots.data.bots;
       const select = $("#variant");
       select.replaceChildren();
@@ -865,60 +967,94 @@
     return true;
   }
 
+  // A table is named by its rules and its players ("gamerules: 1 person,
+  // 3 heuristic bots"), with when it was made and how far its game is.
+  function playersText(seats) {
+    const counts = new Map();
+    for (const seat of seats) {
+      const what = seat.player === "human" ? "person" : `${seat.player} bot`;
+      counts.set(what, (counts.get(what) || 0) + 1);
+    }
+    return Array.from(counts, ([what, k]) => {
+      if (k === 1) return `1 ${what}`;
+      return `${k} ${what === "person" ? "people" : `${what}s`}`;
+    }).join(", ");
+  }
+
+  function madeText(created) {
+    if (typeof created !== "number") return "";
+    const when = new Date(created * 1000);
+    const today = new Date().toDateString() === when.toDateString();
+    const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return today ? `made at ${time}` : `made ${when.toLocaleDateString()} ${time}`;
+  }
+
+  function progressText(summary) {
+    if (summary.over) return "game over";
+    if (typeof summary.deals !== "number") return summary.phase.replace("-", " ");
+    return `deal ${Math.min((summary.deals_played || 0) + 1, summary.deals)} of ${summary.deals}`;
+  }
+
   async function listTables() {
     const answer = await api("GET", "/api/tables");
-    const body = $("#tables tbody");
-    body.replaceChildren();
+    const list = $("#tables");
+    list.replaceChildren();
     if (!answer.ok) {
       notice(refusal(answer), "error");
       return;
     }
-    const found = answer.data.tables.slice(-30).reverse();
+    const found = answer.data.tables.slice(0, 30);
     $("#no-tables").hidden = found.length > 0;
-    $("#tables").hidden = found.length === 0;
+    list.hidden = found.length === 0;
     for (const summary of found) {
-      const row = html("tr", { "data-table": summary.table });
-      row.append(html("td", { class: "mono" }, summary.table), html("td", {}, summary.rules),
-        html("td", {}, summary.over ? "game over" : summary.phase));
-      const seats = html("td", { class: "seats" });
+      const item = html("li", { class: "table-item", "data-table": summary.table });
+      item.append(html("div", { class: "table-name" }, `${summary.rules || "custom rules"}: ${playersText(summary.seats)}`));
+      const meta = [madeText(summary.created), progressText(summary)].filter(Boolean).join(" \u00b7 ");
+      item.append(html("div", { class: "table-meta" }, meta));
+      const actions = html("div", { class: "table-actions" });
       for (const seat of summary.seats) {
-        const mine = sessionStorage.getItem(tokenKey(summary.table, seat.seat));
-        if (mine) {
+        const name = seat.name || `Seat ${seat.seat + 1}`;
+        if (sessionStorage.getItem(tokenKey(summary.table, seat.seat))) {
           const go = html("button", {
             type: "button", class: "small", "data-resume": `${summary.table}:${seat.seat}`,
-          }, `back to seat ${seat.seat + 1}`);
+          }, `Back to ${name}`);
           go.addEventListener("click", () => {
             location.hash = `#table/${summary.table}/seat/${seat.seat}`;
           });
-          seats.append(go);
+          actions.append(go);
         } else if (seat.open) {
           const join = html("button", {
             type: "button", class: "small", "data-join": `${summary.table}:${seat.seat}`,
-          }, `join seat ${seat.seat + 1}`);
+          }, `Join as ${name}`);
           join.addEventListener("click", () => joinSeat(summary.table, seat.seat));
-          seats.append(join);
-        } else {
-          seats.append(html("span", { class: "taken" }, `${seat.seat + 1}: ${seat.player}`));
+          actions.append(join);
         }
       }
-      row.append(seats);
-      const watch = html("td");
-      const button = html("button", { type: "button", class: "small", "data-watch": summary.table }, "watch");
-      button.addEventListener("click", () => {
+      const watch = html("button", { type: "button", class: "small", "data-watch": summary.table }, "Watch");
+      watch.addEventListener("click", () => {
         location.hash = `#watch/${summary.table}`;
       });
-      watch.append(button);
-      row.append(watch);
-      body.append(row);
+      actions.append(watch);
+      item.append(actions);
+      list.append(item);
     }
   }
 
   // -- the table -----------------------------------------------------------------------------------
 
+  const FAILURES = 3;
+  /* Attempts in a row at opening the socket that bring no message: past
+   * them the page stops trying, asks the server why and says so. */
+
   const game = {
     table: null, seat: null, token: null, socket: null, message: null, version: -1,
-    attempts: 0, timer: null, busy: false, closed: true, generation: 0,
+    attempts: 0, failures: 0, timer: null, busy: false, closed: true, generation: 0,
+    pause: null, continued: 0, first: true,
   };
+
+  function continuedKey(table, seat) {
+    return `backalley:continued:${table}:${seat === null ? "watch" : seat}`;
+  }
 
   function leaveTable() {
     game.closed = true;
@@ -934,6 +1070,9 @@
     game.message = null;
     game.version = -1;
     game.busy = false;
+    game.pause = null;
+    const board = document.querySelector("#board");
+    if (board) board.replaceChildren();
   }
 
   function openTable(table, seat) {
@@ -943,11 +1082,17 @@
     game.token = seat === null ? null : sessionStorage.getItem(tokenKey(table, seat));
     game.closed = false;
     game.attempts = 0;
+    game.failures = 0;
+    game.first = true;
+    game.continued = Number(sessionStorage.getItem(continuedKey(table, seat))) || 0;
     $("#board").replaceChildren();
     $("#calls").replaceChildren();
     $("#hint").textContent = "";
     $("#game-over").hidden = true;
+    $("#deal-end").hidden = true;
+    $("#actions").hidden = false;
     $("#join-box").hidden = true;
+    trouble("");
     $("#phase").textContent = "";
     $("#phase").setAttribute("data-phase", "");
     $("#status").textContent = "";
@@ -955,8 +1100,10 @@
     section.setAttribute("data-table", table);
     section.setAttribute("data-seat", seat === null ? "" : seat);
     section.setAttribute("data-version", "");
+    section.setAttribute("data-phase", "");
+    section.setAttribute("data-paused", "");
     if (seat !== null && !game.token) {
-      notice(`This tab has not joined seat ${seat + 1} of table ${table}.`, "error");
+      notice(`This tab has not joined this table's seat ${seat + 1}.`, "error");
       $("#join-box").hidden = false;
       $("#actions-title").textContent = "Not seated";
       connection("idle", "");
@@ -976,11 +1123,12 @@
     try {
       socket = new WebSocket(socketUrl(path));
     } catch (err) {
-      retry(generation);
+      failed(generation);
       return;
     }
     game.socket = socket;
     let refused = false;
+    let heard = false;
     socket.addEventListener("open", () => {
       if (game.seat !== null) socket.send(JSON.stringify({ token: game.token }));
     });
@@ -994,11 +1142,16 @@
       }
       if (message.type === "error") {
         refused = true;
-        notice(refusal({ data: message, status: 0 }), "error");
+        const text = refusal({ data: message, status: 0 });
+        if (message.error === "not-found") trouble(`This table is gone: ${text}.`);
+        else notice(text, "error");
         return;
       }
       if (message.type === "view" || message.type === "public") {
+        heard = true;
         game.attempts = 0;
+        game.failures = 0;
+        trouble("");
         connection("open", "connected");
         show(message);
       }
@@ -1012,8 +1165,16 @@
         connection("closed", "not connected");
         return;
       }
-      retry(generation);
+      if (heard) retry(generation); // a live connection lost: connect again
+      else failed(generation);
     });
+  }
+
+  function failed(generation) {
+    // a socket that never brought a message: a few more tries, then why
+    game.failures += 1;
+    if (game.failures >= FAILURES) diagnose(generation);
+    else retry(generation);
   }
 
   function retry(generation) {
@@ -1027,39 +1188,181 @@
     }, delay);
   }
 
+  // The socket cannot be opened: ask the server (GET /api/health, and the
+  // table) and say why, with a button to try again.
+  async function diagnose(generation) {
+    if (game.closed || generation !== game.generation) return;
+    connection("closed", "not connected");
+    let text;
+    try {
+      const [health, table] = await Promise.all([
+        api("GET", "/api/health"),
+        api("GET", `/api/tables/${encodeURIComponent(game.table)}`),
+      ]);
+      if (table.status === 404) {
+        text = `This table is gone: ${refusal(table)}.`;
+      } else if (health.ok && health.data.websockets === false) {
+        text = `The table cannot be played live: ${health.data.message}.`;
+      } else if (!health.ok || !table.ok) {
+        text = `The server refuses: ${refusal(health.ok ? table : health)}.`;
+      } else {
+        text = "The live connection to the server fails again and again, though the server answers: " +
+          "something between them (a proxy?) may not pass WebSockets.";
+      }
+    } catch (_) {
+      text = "The server cannot be reached: it may have stopped, or this computer is offline.";
+    }
+    if (generation !== game.generation) return;
+    trouble(text);
+  }
+
+  function trouble(text) {
+    $("#trouble").hidden = !text;
+    $("#trouble-text").textContent = text || "";
+  }
+
   function show(message) {
     if (message.table !== game.table) return;
     if (message.version < game.version) return;
     game.version = message.version;
     game.message = message;
+    const pausing = game.pause === null;
+    considerPause(message);
     redraw();
+    if (pausing && game.pause !== null) {
+      const button = $("#continue");
+      if (button) button.focus({ preventScroll: true });
+    }
+  }
+
+  // The end of a deal is shown until the player continues: a seat's page
+  // while the server says the seat has not continued (so also after a
+  // reload), a spectator's for the deals that end while it watches.
+  function considerPause(message) {
+    const end = message.deal_end;
+    const first = game.first;
+    game.first = false;
+    if (!end) return;
+    if (game.pause !== null) {
+      if (game.pause.deal === end.deal) game.pause = end; // who is waiting, now
+      return;
+    }
+    if (end.deal <= game.continued) {
+      // continued here, but not known to the server (it was restarted)
+      if (game.seat !== null && end.waiting.includes(game.seat)) postContinue(end.deal);
+      return;
+    }
+    const waited = game.seat === null ? !first : end.waiting.includes(game.seat);
+    if (waited) game.pause = end;
+    else setContinued(end.deal);
+  }
+
+  function setContinued(deal) {
+    game.continued = deal;
+    sessionStorage.setItem(continuedKey(game.table, game.seat), String(deal));
+  }
+
+  async function continueDeal() {
+    const end = game.pause;
+    if (end === null) return;
+    game.pause = null;
+    setContinued(end.deal);
+    redraw();
+    if (game.seat !== null) await postContinue(end.deal);
+  }
+
+  async function postContinue(deal) {
+    const path = `/api/tables/${encodeURIComponent(game.table)}/seats/${game.seat}/continue`;
+    let answer = null;
+    try {
+      answer = await api("POST", path, { deal }, game.token);
+    } catch (_) {
+      return; // the server gives up waiting by itself
+    }
+    // 409: a later deal has ended meanwhile, which the socket brings
+    if (!answer.ok && answer.status !== 409) notice(refusal(answer), "error");
   }
 
   function redraw() {
     if (!game.message) return;
     // with the library loaded in the page (local.js), the seat's answers are its own
     const message = hooks.annotate ? hooks.annotate(game.message) : game.message;
-    const { root, table } = drawBoard(message, clickCard);
+    const end = game.pause;
+    const { root, table } = drawBoard(message, end ? () => {} : clickCard, end ? { dealEnd: end } : null);
     $("#board").replaceChildren(root);
     const doc = table.doc;
     const section = $("#game");
     section.setAttribute("data-version", message.version);
     section.setAttribute("data-phase", doc.phase);
+    section.setAttribute("data-paused", end ? end.deal : "");
     const phase = $("#phase");
     phase.textContent = doc.phase.replace("-", " ");
     phase.setAttribute("data-phase", doc.phase);
-    $("#status").textContent = table.facts.status || "";
+    // the one line of status: the deal's end while it is shown, else the server's
+    $("#status").textContent = end ? `Deal ${end.deal} of ${doc.deals} is over` : table.facts.status || "";
+    drawDealEnd(table);
+    const over = doc.phase === "game-over" && !end;
+    $("#actions").hidden = over || end !== null;
     drawCalls(table);
     drawScores(table);
-    const over = doc.phase === "game-over";
     $("#game-over").hidden = !over;
     if (over) {
       const parts = table.sides.map((side, i) => `${side.name} ${minus(doc.scores[i])}`);
-      $("#final").textContent = `${table.facts.status || "Game over"}. Final scores: ${parts.join(", ")}.`;
+      $("#final").textContent = `${parts.join(", ")}.`;
       $("#record-link").setAttribute("href", `/api/tables/${encodeURIComponent(game.table)}/record`);
       $("#record-link").setAttribute("download", `backalley-${game.table}.json`);
     }
     if (message.stalled) notice(message.stalled, "error");
+  }
+
+  function signed(points) {
+    return points > 0 ? `+${points}` : minus(points);
+  }
+
+  // The deal's result beside its last trick: each side's contract, tricks,
+  // made or set and points; who the bots wait for; the button to go on.
+  function drawDealEnd(table) {
+    const box = $("#deal-end");
+    const end = table.end;
+    box.hidden = end === null;
+    if (end === null) return;
+    const result = end.result;
+    const body = $("#deal-result tbody");
+    body.replaceChildren();
+    table.sides.forEach((side, i) => {
+      const row = html("tr", { "data-side": i });
+      const contract = result.contracts ? result.contracts[i] : null;
+      const made = end.made ? end.made[i] : null;
+      const verdict = made === null || made === undefined ? "no contract" : made ? "made" : "set";
+      row.append(
+        html("th", { scope: "row" }, side.name),
+        html("td", {}, contractText(contract)),
+        html("td", {}, result.tricks[i]),
+        html("td", { class: made === false ? "set" : made ? "made" : null }, verdict),
+        html("td", { class: "points" }, signed(result.points[i])),
+      );
+      body.append(row);
+    });
+    let trick = "";
+    if (table.lastTrick) {
+      const [plays, winner] = table.lastTrick;
+      const cards = plays.map(([seat, card], k) => `${table.names[seat]}${k ? "" : " led"} ${cardText(card)}`);
+      trick = `Last trick: ${cards.join(", ")}; ${table.names[winner]} won it.`;
+    }
+    $("#deal-end-trick").textContent = trick;
+    let wait = "";
+    const others = end.waiting.filter((seat) => seat !== table.viewer).map((seat) => table.names[seat]);
+    if (end.holding && end.seconds_left !== null) {
+      const most = `at most ${Math.ceil(end.seconds_left)} s`;
+      if (table.viewer !== null && end.waiting.includes(table.viewer)) {
+        wait = others.length ? `The bots wait for you and ${others.join(", ")} (${most}).`
+          : `The bots wait until you continue (${most}).`;
+      } else if (others.length) {
+        wait = `The bots wait for ${others.join(", ")} (${most}).`;
+      }
+    }
+    $("#deal-end-wait").textContent = wait;
+    $("#continue").textContent = table.phase === "game-over" ? "See the final scores" : "Continue";
   }
 
   function callLabel(move) {
@@ -1075,21 +1378,18 @@
     const title = $("#actions-title");
     const hint = $("#hint");
     hint.textContent = "";
+    if (table.end || doc.phase === "game-over") return;
     if (table.viewer === null) {
       title.textContent = "Watching";
       hint.textContent = "You watch this table: only what every player knows is shown.";
       return;
     }
     const mine = doc.to_act === table.viewer;
-    if (doc.phase === "game-over") {
-      title.textContent = "The game is over";
-      return;
-    }
     // every legal move that is not a card's play is a button
     const calls = mine ? doc.legal_moves.filter((move) => !move.startsWith("play ")) : [];
     if (doc.phase === "playing" && !calls.length) {
       title.textContent = mine ? "Your play" : "Playing";
-      hint.textContent = mine ? "Click a card that is not greyed out." : `${table.names[doc.to_act]} to play.`;
+      hint.textContent = mine ? "Tap a card that is not greyed out." : `${table.names[doc.to_act]} to play.`;
       return;
     }
     title.textContent = doc.phase === "naming-trump" ? "Name the trump" : "Your call";
@@ -1152,6 +1452,7 @@
       if (answer.data.view && answer.data.table === game.table && answer.data.version > game.version) {
         game.version = answer.data.version;
         game.message = { type: "view", ...answer.data };
+        considerPause(game.message);
       }
     }
     redraw();
@@ -1209,7 +1510,26 @@
         if (await joinSeat(table, seat)) openTable(table, seat);
       }
     });
+    $("#continue").addEventListener("click", () => {
+      continueDeal().catch(() => notice("The server cannot be reached.", "error"));
+    });
+    $("#try-again").addEventListener("click", () => {
+      trouble("");
+      game.failures = 0;
+      game.attempts = 0;
+      if (game.timer) clearTimeout(game.timer);
+      game.timer = null;
+      connect();
+    });
     $("#notice").addEventListener("click", () => notice(""));
+    // the picture is drawn at its box's width: drawn again when that changes
+    let resized = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resized);
+      resized = setTimeout(() => {
+        if (!$("#game").hidden) redraw();
+      }, 120);
+    });
     window.addEventListener("hashchange", route);
     route();
   }
@@ -1228,3 +1548,4 @@
     else start();
   }
 })();
+
