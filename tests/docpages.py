@@ -301,6 +301,10 @@ SKIPPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^sphinx-build\b", "builds the docs (test_the_doctest_build_passes runs Sphinx)"),
         (r"^createdb\b", "needs a PostgreSQL server"),
         (r"^backalley serve\b", "serves until interrupted (the server tests start it)"),
+        (r"^npm\b", "installs the npm package pyodide (tests/web.py installs it in a cache folder)"),
+        (r"^backalley build-web\b", "needs the npm package pyodide (the web tests build the folder)"),
+        (r"^cp -r examples/browser\b", "copies the example page into that folder (a web test does)"),
+        (r"^python3? -m http\.server\b", "serves until interrupted (the web tests serve the folder)"),
         (r"^backalley .*--import myclub\b", "imports myclub, the reader's own module"),
     )
 )

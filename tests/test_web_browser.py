@@ -12,6 +12,7 @@ Playwright; never ``playwright install``).
   view with it (its cards greyed by the page's own answers), explains a
   refused card without a request and still sends a legal move to the
   server; only that page's policy allows WebAssembly.
+- The example page (examples/browser) beside the built folder.
 
 Needs the npm package pyodide (see tests/web.py), Chromium at
 /usr/bin/chromium and Playwright; skipped, saying why, without them.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 import socket
 import threading
 import time
@@ -35,7 +37,7 @@ import backalley as ba
 from backalley.cli import main
 
 from .browser import ARGS, CHROMIUM
-from .web import build_site, pyodide_package, static_host
+from .web import ROOT, build_site, pyodide_package, static_host
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="pip package playwright (the 'test' extra) is not installed"
@@ -44,6 +46,7 @@ pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason=f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)"
 )
 
+EXAMPLE = ROOT / "examples" / "browser"
 LOAD_MS = 90_000
 """The longest the library may take to load in the page."""
 WAIT_MS = 15_000
@@ -268,4 +271,42 @@ def test_the_served_table_reads_each_view_with_the_library_in_the_page(
         assert "wasm" not in page.request.get(url + "/static/table.js").headers.get(
             "content-security-policy", ""
         )
+    assert aborted == [] and errors == []
+
+
+# -- the example page --------------------------------------------------------------------
+
+
+def test_the_example_page_shows_a_refused_cards_sentence_from_the_library(
+    site: Path, tmp_path: Path
+) -> None:
+    """examples/browser beside the built folder, as its instructions say:
+    South's hand with each card's answer, and a refused card's sentence on a
+    click - the Python library's at the same position."""
+    from backalley.bots import make_bot
+
+    folder = tmp_path / "site"
+    shutil.copytree(site, folder)
+    shutil.copytree(EXAMPLE, folder / "example")
+    with static_host(folder) as origin, _browser() as browser:
+        page = browser.new_page()
+        page.set_default_timeout(WAIT_MS)
+        aborted, errors = _watch(page, origin)
+        page.goto(f"{origin}/example/")
+        page.wait_for_selector("html[data-ready='true']", timeout=LOAD_MS)
+        shown = [b.text_content() for b in page.locator("#hand button").all()]
+        page.locator("#hand button.refused").first.click()
+        answer = page.text_content("#answer") or ""
+        reason = page.get_attribute("#answer", "data-reason")
+    # the same game in Python: seed 36, the heuristic bots seeded by their seats
+    state = ba.new_game("gamerules", seed=36)
+    bots = [make_bot("heuristic", str(seat)) for seat in range(4)]
+    while state.to_act != 2:
+        assert state.to_act is not None
+        state = state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+    view = json.loads(ba.to_json(state.view(2)))
+    assert shown == [a["card"] for a in view["cards"]]
+    first = next(a for a in view["cards"] if not a["playable"])
+    assert answer == f"play {first['card']}: {first['message']} ({first['reason']})"
+    assert reason == first["reason"]
     assert aborted == [] and errors == []

@@ -372,6 +372,7 @@ async function main() {
   connection.setAttribute("data-state", "open");
   connection.textContent = `no server: backalley ${lib.ba.version} in this page (${seconds} s)`;
   fillLobby();
+  document.documentElement.setAttribute("data-load-ms", String(Math.round(lib.ba.timings.total)));
   document.documentElement.setAttribute("data-ready", "true");
   route();
 }
