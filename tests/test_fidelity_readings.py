@@ -483,3 +483,15 @@ def test_the_registry_strategies_draw_hand_size_rates() -> None:
         settings=FIND,
     )
     assert scoring.hand_size_rates
+
+
+def test_counter_holder_in_a_house_rules_file() -> None:
+    """The TOML key ``counter_holder`` of the auction: ``announcer`` (the default, the
+    vietnam variants') or ``countering-side``; another value is refused with the choices."""
+    rules = houserules.loads('base = "vietnam"\n[bidding]\ncounter_holder = "countering-side"\n')
+    assert rules.bidding == ba.rules.Auction(counter_holder=ba.rules.CounterHolder.COUNTERING_SIDE)
+    assert V.VIETNAM.bidding.counter_holder is ba.rules.CounterHolder.ANNOUNCER
+    with pytest.raises(houserules.HouseRulesError) as info:
+        houserules.loads('base = "vietnam"\n[bidding]\ncounter_holder = "doubler"\n')
+    assert "bidding.counter_holder" in str(info.value)
+    assert "give one of announcer, countering-side" in str(info.value)
