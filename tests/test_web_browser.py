@@ -53,6 +53,7 @@ WAIT_MS = 15_000
 """The longest any other wait in the page may take."""
 READY = ", ".join(
     [
+        "#continue-box:not([hidden]) #continue",
         "#calls button[data-move]:not([disabled])",
         '#board .hand-card[data-playable="true"]',
         '#game[data-phase="game-over"]',
@@ -118,18 +119,30 @@ def _greyed_click(page: Any) -> dict[str, str]:
     return seen
 
 
-def _play(page: Any, seconds: float = 90.0) -> list[dict[str, str]]:
+def _play(page: Any, shots: Path, seconds: float = 90.0) -> tuple[list[dict[str, str]], int]:
     """Play seat 0 until the game is over: a bid of 1 where offered (so the
     deal is not thrown in), else the first call, else the first playable
-    card; once in the bidding and once in the play, click a greyed card."""
+    card; once in the bidding and once in the play, click a greyed card;
+    continue after each deal's end.  Answers the greyed cards clicked and
+    the deals' ends seen."""
     greyed: list[dict[str, str]] = []
+    ends = 0
     deadline = time.monotonic() + seconds
     while True:
         assert time.monotonic() < deadline, "the game did not end in time"
         page.wait_for_selector(READY)
+        if page.locator("#continue-box:not([hidden]) #continue").count():
+            # the end of a deal, held until the person continues (offline)
+            paused = page.get_attribute("#game", "data-paused")
+            assert paused and page.locator("#board .last-trick, #board .trick").count()
+            page.screenshot(path=str(shots / f"deal-end-{paused}.png"))
+            ends += 1
+            page.click("#continue")
+            page.wait_for_selector("#game[data-paused='']")
+            continue
         phase = page.get_attribute("#game", "data-phase")
         if phase == "game-over":
-            return greyed
+            return greyed, ends
         version = page.get_attribute("#game", "data-version")
         if page.locator('#board .hand-card[data-playable="false"]').count() and phase not in {
             g["phase"] for g in greyed
@@ -166,7 +179,8 @@ def test_the_offline_table_plays_a_deal_against_bots_from_a_static_folder(
         page.fill("#hand-sizes", "3")
         page.click("#create")
         page.wait_for_selector("#game:not([hidden])")
-        greyed = _play(page)
+        greyed, ends = _play(page, tmp_path)
+        assert ends == 1, "the deal's end is held until the person continues"
 
         assert greyed and greyed[0]["phase"] == "bidding", greyed
         page.locator("#game-over").wait_for(state="visible")

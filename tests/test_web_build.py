@@ -261,3 +261,45 @@ def test_the_bridge_reads_names_json_and_toml_and_resumes_every_document() -> No
         over = over.apply(over.legal_moves()[-1])
     assert json.loads(bridge.view(over).error or "")["message"].startswith("the game is over")
     assert json.loads(bridge.view(over, 2).value)["seat"] == 2
+
+
+@pytest.mark.parametrize("variant", ["gamerules", "vietnam", "vietnam-cutthroat"])
+def test_the_end_of_a_deal_names_the_last_trick_the_scores_count(variant: str) -> None:
+    """deal_end (the offline table's pause, backalley.js's dealEnd): the last
+    trick's winner is the seat whose side the deal's result credits with
+    one more trick than before the last card."""
+    import random
+
+    from backalley.render.facts import deal_end
+
+    rng = random.Random(variant)
+    state = ba.new_game(variant, seed=4)
+    ends = 0
+    while not state.is_over and ends < 2:
+        move = rng.choice(state.legal_moves())
+        after = state.apply(move)
+        end = deal_end(state, move, after)
+        if len(after.deal_results) == len(state.deal_results):
+            assert end is None
+        else:
+            assert end is not None and end["deal"] == after.deal_results[-1].number
+            trick = end["last_trick"]
+            assert trick["cards"][-1] == str(move.card)  # type: ignore[attr-defined]
+            sides = json.loads(ba.to_json(state.view(0)))["side_seats"]
+            (won,) = [i for i, seats in enumerate(sides) if trick["winner"] in seats]
+            expected = list(state.side_tricks)
+            expected[won] += 1
+            assert list(after.deal_results[-1].tricks) == expected
+            result = after.deal_results[-1]
+            assert end["made"] == [
+                None if c is None else t >= c.tricks
+                for c, t in zip(result.contracts, result.tricks)
+            ]
+            answer = bridge.deal_end(state, str(move), after)
+            assert json.loads(answer.value) == end
+            ends += 1
+        state = after
+    assert ends == 2
+    assert json.loads(bridge.deal_end(state.view(0), "pass", state).error or "")["kind"] == (
+        "SetupError"
+    )

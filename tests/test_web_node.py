@@ -23,7 +23,7 @@ import backalley as ba
 from backalley.bots import make_bot
 from backalley.cli import main
 from backalley.io import houserules
-from backalley.render.facts import table_facts
+from backalley.render.facts import deal_end, table_facts
 from tests.web import NODE, ROOT, build_site, pyodide_package
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not on PATH")
@@ -204,10 +204,19 @@ def test_the_javascript_api_reads_rules_seeds_refusals_views_records_and_bots(
     # the bots in the page are the library's: the same seeds, the same game
     game = ba.new_game(house, seed=11)
     players = [make_bot("heuristic", f"s:{seat}") for seat in range(4)]
+    ends = []
     while not game.is_over:
         assert game.to_act is not None
-        game = game.apply(players[game.to_act].choose(game.view(game.to_act)))
+        move = players[game.to_act].choose(game.view(game.to_act))
+        after = game.apply(move)
+        end = deal_end(game, move, after)
+        if end is not None:
+            ends.append(end)
+        game = after
     assert api["botGame"] == ba.to_json(game)
+    # the end of each deal, as a table holds it: the last trick and who made it
+    assert api["dealEnds"] == ends and [end["deal"] for end in ends] == [1, 2]
+    assert all(end["last_trick"] and len(end["last_trick"]["cards"]) == 4 for end in ends)
 
 
 def test_the_conformance_vectors_pass_through_the_javascript_api(

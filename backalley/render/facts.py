@@ -19,9 +19,10 @@ from typing import Any
 
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
+from backalley.moves import Move, Play
 from backalley.render.diagram import table_of
 
-__all__ = ["table_facts"]
+__all__ = ["deal_end", "table_facts"]
 
 
 def table_facts(view: PlayerView | GameState) -> dict[str, Any]:
@@ -44,3 +45,35 @@ def table_facts(view: PlayerView | GameState) -> dict[str, Any]:
         "seat_names": [seat.name for seat in table.seats],
         "side_names": list(table.sides),
     }
+
+
+def deal_end(before: GameState, move: Move, after: GameState) -> dict[str, Any] | None:
+    """The end of the deal that ``move`` (made in ``before``, reaching
+    ``after``) scored, as JSON data - what a table shows while it holds the
+    deal's end: ``deal`` (its number), ``last_trick`` (``leader``, ``cards`` in
+    the order played, ``winner``; ``null`` when the deal did not end on a
+    card) and ``made`` (per side, in the order of the scores: whether its
+    contract was made, ``null`` for a side without one).  ``None`` when
+    ``move`` scored no deal.
+
+    The state after the last card has dealt the next deal, so the last
+    trick's winner is asked of the rules' ranking part, as the library's own
+    trick ends ask it."""
+    if len(after.deal_results) <= len(before.deal_results):
+        return None
+    result = after.deal_results[-1]
+    trick = None
+    if isinstance(move, Play) and before.to_act is not None:
+        cards = (*(card for _, card in before.trick), move.card)
+        leader = before.trick[0][0] if before.trick else before.to_act
+        position = before.rules.ranking.trick_winner(cards, before.trump)
+        trick = {
+            "leader": leader,
+            "cards": [str(card) for card in cards],
+            "winner": (leader + int(position)) % before.rules.players,
+        }
+    made = [
+        None if contract is None else taken >= contract.tricks
+        for contract, taken in zip(result.contracts, result.tricks)
+    ]
+    return {"deal": result.number, "last_trick": trick, "made": made}

@@ -31,6 +31,7 @@ from backalley.bots import Bot, make_bot
 from backalley.bots import bot_names as _bot_names
 from backalley.errors import BackAlleyError
 from backalley.io import houserules
+from backalley.render.facts import deal_end as _deal_end
 from backalley.render.facts import table_facts
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "bot_move",
     "bot_names",
     "check",
+    "deal_end",
     "document",
     "error_data",
     "facts",
@@ -349,6 +351,16 @@ def apply(game: Game, text: str, seat: object = None) -> ba.GameState:
     if seat is not None:
         game.check(move, seat=_seat(seat))
     return game.apply(move)
+
+
+@_answers
+def deal_end(before: Game, text: str, after: Game) -> str:
+    """The end of the deal the move (text) made in ``before`` scored,
+    reaching ``after``, as JSON (:func:`backalley.render.facts.deal_end`:
+    ``deal``, ``last_trick``, ``made``), or ``null`` when it scored none."""
+    if not isinstance(before, ba.GameState) or not isinstance(after, ba.GameState):
+        raise ba.SetupError("the end of a deal is read from two states, not from views")
+    return json.dumps(_deal_end(before, ba.parse_move(text), after))
 
 
 @_answers

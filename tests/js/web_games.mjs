@@ -113,7 +113,14 @@ api.fromRecord = ba.resume(g36.record()).json() === g36.json();
 api.bots = ba.bots();
 let bots = ba.newGame(house, { seed: 11 });
 const players = [0, 1, 2, 3].map((s) => ba.bot("heuristic", `s:${s}`));
-while (!bots.isOver) bots = bots.apply(players[bots.toAct].choose(bots));
+api.dealEnds = [];
+while (!bots.isOver) {
+  const move = players[bots.toAct].choose(bots);
+  const next = bots.apply(move);
+  const end = ba.dealEnd(bots, move, next);
+  if (end) api.dealEnds.push(end);
+  bots = next;
+}
 api.botGame = bots.json();
 api.unknownBot = thrown(() => ba.bot("no-such-bot"));
 out({ api });

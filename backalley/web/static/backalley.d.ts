@@ -96,6 +96,13 @@ export interface Facts {
   side_names: string[];
 }
 
+/** The end of a scored deal, as a table holds it: the last trick and whether each side made its contract. */
+export interface DealEnd {
+  deal: number;
+  last_trick: { leader: number; cards: CardText[]; winner: number } | null;
+  made: (boolean | null)[];
+}
+
 /** An error of the library: its kind, the Reason of a refused move and the sentence. */
 export declare class BackAlleyError extends Error {
   /** The library's exception: "IllegalMoveError", "NotationError", "SerializationError",
@@ -177,6 +184,8 @@ export declare class Backalley {
   newGame(rules?: RulesSpec, options?: GameOptions): Game;
   /** A game from a state document, a seat's view document or a record (object or JSON text). */
   resume(document: StateDocument | ViewDocument | RecordDocument | string): Game;
+  /** The end of the deal `move` scored (made in `before`, reaching `after`), or null. */
+  dealEnd(before: Game, move: MoveText, after: Game): DealEnd | null;
   /** A registered bot (default: "heuristic"), reproducible from `seed`. */
   bot(name?: string, seed?: string | number | null): Bot;
 }

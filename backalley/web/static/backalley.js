@@ -216,6 +216,14 @@ export class Backalley {
     return new Game(this, call(this.bridge.resume, text(doc, "a game")));
   }
 
+  /** The end of the deal that `move`, made in the state `before`, scored
+   * (`after` = before.apply(move)): {deal, last_trick: {leader, cards,
+   * winner}, made} as the table server shows it, or null when the move
+   * scored no deal. */
+  dealEnd(before, move, after) {
+    return JSON.parse(call(this.bridge.deal_end, before.proxy, String(move), after.proxy));
+  }
+
   /** A registered bot, reproducible from `seed` (text or a number). */
   bot(name = "heuristic", seed = null) {
     const proxy = call(this.bridge.make_bot_named, name, seed === null ? undefined : String(seed));

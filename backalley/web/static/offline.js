@@ -8,7 +8,9 @@
  * decides nothing: the legal moves, the greyed cards and their sentences,
  * the names and the status line all come from the library's view document
  * and facts, exactly as the server sends them, and a move is applied by the
- * library, which refuses an illegal one with its reason.  Every move is
+ * library, which refuses an illegal one with its reason.  At the end of each
+ * deal the table holds its last trick and result until a person continues
+ * (the bots wait), as the served table does.  Every move is
  * saved in this browser (the state document), and the record of the game
  * can be downloaded for `backalley check`.
  *
@@ -31,6 +33,7 @@ const play = {
   bots: [], // per seat: a Bot, or null for a person
   shown: null, // the person's seat whose hand is shown
   covered: false, // the screen is covered until the next person shows their hand
+  pause: null, // the end of the deal just scored, held until a person continues
   timer: null,
   record: null, // the object URL of the record offered for download
 };
@@ -165,6 +168,7 @@ function begin(game, seats) {
   const persons = people();
   play.shown = persons.includes(game.toAct) ? game.toAct : (persons[0] ?? null);
   play.covered = false;
+  play.pause = null;
   save();
   if (location.hash !== "#game") location.hash = "#game";
   else route();
@@ -179,6 +183,10 @@ function step() {
   stop();
   const game = play.game;
   const seat = game.toAct;
+  if (play.pause) {
+    draw(); // the bots wait for a person to continue
+    return;
+  }
   if (seat !== null && play.seats[seat] === PERSON && seat !== play.shown) {
     // pass-and-play: another person's turn covers the screen until they show their hand
     play.covered = true;
@@ -194,30 +202,41 @@ function botMove() {
   const seat = game.toAct;
   if (seat === null || !play.bots[seat]) return;
   try {
-    play.game = game.apply(play.bots[seat].choose(game, seat), seat);
+    moved(game, play.bots[seat].choose(game, seat), seat);
   } catch (err) {
     T.notice(`The ${play.seats[seat]} bot at seat ${seat + 1} stopped: ${err.message}`, "error");
     return;
   }
-  save();
   step();
 }
 
 function move(text) {
   const game = play.game;
   const seat = game.toAct;
-  if (seat === null || play.seats[seat] !== PERSON || play.covered) return;
-  let next;
+  if (seat === null || play.seats[seat] !== PERSON || play.covered || play.pause) return;
   try {
-    next = game.apply(text, seat);
+    moved(game, text, seat);
   } catch (err) {
     if (!(err instanceof BackAlleyError)) throw err;
     T.notice(err.message, "refused", err.reason);
     return;
   }
   T.notice("");
+  step();
+}
+
+/** Apply a move (the library refuses an illegal one: it throws) and hold
+ * the end of a deal it scores while a person sits at the table. */
+function moved(game, text, seat) {
+  const next = game.apply(text, seat);
+  play.pause = people().length ? lib.ba.dealEnd(game, text, next) : null;
   play.game = next;
   save();
+}
+
+function proceed() {
+  play.pause = null;
+  T.notice("");
   step();
 }
 
@@ -259,20 +278,24 @@ function message() {
 
 function draw() {
   const msg = message();
-  const { root, table } = T.drawBoard(msg, clickCard);
+  const end = play.pause;
+  // the served table's drawing of a deal's end: its last trick and result
+  const held = end ? { dealEnd: { ...end, waiting: [], holding: false, seconds_left: null } } : undefined;
+  const { root, table } = T.drawBoard(msg, end ? () => {} : clickCard, held);
   $("#board").replaceChildren(root);
   const doc = table.doc;
   const section = $("#game");
   section.setAttribute("data-version", msg.version);
   section.setAttribute("data-phase", doc.phase);
   section.setAttribute("data-seat", msg.type === "view" ? msg.seat : "");
+  section.setAttribute("data-paused", end ? end.deal : "");
   const phase = $("#phase");
   phase.textContent = doc.phase.replace("-", " ");
   phase.setAttribute("data-phase", doc.phase);
-  $("#status").textContent = table.facts.status || "";
+  $("#status").textContent = end ? `Deal ${end.deal} of ${doc.deals} is over` : table.facts.status || "";
   drawCalls(table, msg);
   T.drawScores(table);
-  const over = doc.phase === "game-over";
+  const over = doc.phase === "game-over" && !end;
   $("#game-over").hidden = !over;
   if (over) drawRecord(table, doc);
 }
@@ -285,6 +308,14 @@ function drawCalls(table, msg) {
   const hint = $("#hint");
   hint.textContent = "";
   $("#cover-box").hidden = true;
+  $("#continue-box").hidden = true;
+  if (play.pause) {
+    title.textContent = `Deal ${play.pause.deal} is over`;
+    hint.textContent = "Its last trick and each side's result are shown; the bots wait.";
+    $("#continue").textContent = doc.phase === "game-over" ? "See the final scores" : "Continue";
+    $("#continue-box").hidden = false;
+    return;
+  }
   if (doc.phase === "game-over") {
     title.textContent = "The game is over";
     return;
@@ -358,6 +389,7 @@ async function main() {
   $("#create").addEventListener("click", startGame);
   $("#resume").addEventListener("click", resumeSaved);
   $("#reveal").addEventListener("click", reveal);
+  $("#continue").addEventListener("click", proceed);
   window.addEventListener("hashchange", route);
   const connection = $("#connection");
   try {
