@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
 import attrs
 
@@ -65,7 +65,9 @@ from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.views import PlayerView
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
+from backalley.rules.context import DealContext
 from backalley.rules.order import CardOrder
+from backalley.rules.plan import Plan
 from backalley.values import BiddingOutcome
 
 __all__ = [
@@ -76,6 +78,7 @@ __all__ = [
     "features_of",
     "hand_chances",
     "hand_features",
+    "PointsRow",
     "points_table",
     "side_distribution",
     "sure_tricks",
@@ -301,7 +304,7 @@ def trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
-_TABLES: dict[tuple[object, ...], tuple[tuple[int, ...], ...]] = {}
+_TABLES: dict[tuple[object, ...], tuple[PointsRow, ...]] = {}
 """The points tables met (:func:`points_table`), emptied beyond 100,000."""
 
 
@@ -311,17 +314,77 @@ def _shares(tricks: int, sides: int) -> list[int]:
     return [each + (k < extra) for k in range(sides)]
 
 
-def points_table(view: PlayerView, outcome: BiddingOutcome) -> tuple[tuple[int, ...], ...]:
+class _Asker:
+    """The scoring part's answers for one deal context and outcome, per
+    tricks of every side (asked once each)."""
+
+    __slots__ = ("answers", "ctx", "dealt", "plan", "sides")
+
+    def __init__(self, plan: Plan, ctx: DealContext) -> None:
+        self.plan = plan
+        self.ctx = ctx
+        self.sides = len(ctx.teams)
+        self.dealt = (0,) * plan.players  # bonuses of the hands as dealt left out (not known)
+        self.answers: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def points(self, side: int, k: int) -> int:
+        """``side``'s points when it takes ``k`` tricks and the others share the rest."""
+        tricks = _shares(self.ctx.hand_size - k, self.sides - 1)
+        tricks.insert(side, k)
+        key = tuple(tricks)
+        found = self.answers.get(key)
+        if found is None:
+            found = self.answers[key] = self.plan.score(self.ctx, key, self.dealt)
+        return found[side]
+
+
+class PointsRow(Sequence[int]):
+    """One side's points for 0..hand size tricks (see :func:`points_table`),
+    each asked of the scoring part when first read."""
+
+    __slots__ = ("_asker", "_side", "_values")
+
+    def __init__(self, asker: _Asker, side: int) -> None:
+        self._asker = asker
+        self._side = side
+        self._values: list[int | None] = [None] * (asker.ctx.hand_size + 1)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, k: int) -> int: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[int]: ...
+    def __getitem__(self, k: int | slice) -> int | list[int]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self._values)))]
+        found = self._values[k]
+        if found is None:
+            found = self._values[k] = self._asker.points(self._side, k % len(self._values))
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PointsRow({list(self)})"
+
+
+def points_table(view: PlayerView, outcome: BiddingOutcome) -> tuple[PointsRow, ...]:
     """Per side ``s``, its points for 0..hand size tricks: the scoring part's
     answer for the deal's own context (deal index, dealer, hand size, trump)
     and the bidding's ``outcome`` (every side's contract, announcements and
     declarer), when ``s`` takes that many tricks and the other sides share the
     rest as evenly as can be.  A side's points are read with every side's
     tricks and contract, so a scoring that weighs one side's result against
-    another's is followed.  Remembered per rule set and what the scoring part
-    declares it reads of the deal (its ``score_key``, when the plan trusts
-    it), else per deal (its index, dealer, hand size, trump and what its
-    opening showed) and outcome."""
+    another's is followed.  Each entry is asked when first read (one question
+    of every side's tricks serves every side); the tables are remembered per
+    rule set and what the scoring part declares it reads of the deal (its
+    ``score_key``, when the plan trusts it), else per deal (its index,
+    dealer, hand size, trump and what its opening showed) and outcome."""
     ctx = lowlevel.deal_context(view)._replace(outcome=outcome)
     plan = view.rules.plan
     declared = plan.score_key
@@ -333,18 +396,8 @@ def points_table(view: PlayerView, outcome: BiddingOutcome) -> tuple[tuple[int, 
     if table is None:
         if len(_TABLES) > 100_000:
             _TABLES.clear()
-        h = ctx.hand_size
-        sides = len(ctx.teams)
-        dealt = (0,) * plan.players  # bonuses of the hands as dealt left out (not known)
-        rows = []
-        for s in range(sides):
-            row = []
-            for k in range(h + 1):
-                tricks = _shares(h - k, sides - 1)
-                tricks.insert(s, k)
-                row.append(plan.score(ctx, tuple(tricks), dealt)[s])
-            rows.append(tuple(row))
-        table = _TABLES[key] = tuple(rows)
+        asker = _Asker(plan, ctx)
+        table = _TABLES[key] = tuple(PointsRow(asker, s) for s in range(asker.sides))
     return table
 
 
