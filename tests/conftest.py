@@ -3,6 +3,12 @@
 Hypothesis: no per-example deadline (CI machines are shared and their timing
 says nothing about correctness), and under CI (``CI`` set) a derandomized
 run, so that a submission's result does not depend on luck.
+
+The rule sets' plans check every key a part declares (``BACKALLEY_CHECK_KEYS=1``,
+unless the environment says otherwise): wherever a plan would answer from
+what it remembers by a key, it asks the part again and raises
+:class:`~backalley.RuleSetError` when the answers differ.  Set before the
+library is imported (the plans read it when they are built).
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ import contextlib
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
+
+os.environ.setdefault("BACKALLEY_CHECK_KEYS", "1")
 
 import pytest
 from hypothesis import HealthCheck, settings

@@ -22,11 +22,16 @@ from backalley.errors import Reason
 from backalley.rules import (
     BlooperForced,
     FirstLead,
+    FirstTrickTrumpLead,
     FollowPolicy,
     LeadPolicy,
+    LittleLead,
     OrderedRanking,
     TrumpBrokenBy,
+    TrumpBrokenFor,
+    TrumpBrokenWhen,
     TrumpLead,
+    TrumpPlay,
     register,
 )
 from backalley.rules import plan as plan_module
@@ -113,7 +118,7 @@ class NoHighBids(ba.rules.OnceAroundBidding):
         return super().refusal(ctx, move)
 
 
-TEST_PARTS = (JokersLow, FlatRanking, NoAceLeads, DoubledBoards, NoHighBids)
+TEST_PARTS: tuple[type, ...] = (JokersLow, FlatRanking, NoAceLeads, DoubledBoards, NoHighBids)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -132,19 +137,33 @@ LEADS = [
     LeadPolicy(trump_lead=TrumpLead.AFTER_BROKEN),
     LeadPolicy(trump_lead=TrumpLead.ANY_TIME),
     LeadPolicy(trump_broken_by=TrumpBrokenBy.DISCARD, first_lead=FirstLead.LEFT_OF_DEALER),
+    LeadPolicy(trump_broken_for=TrumpBrokenFor.THE_LEADER),
+    LeadPolicy(first_trick_trump_lead=FirstTrickTrumpLead.NEVER, trump_lead=TrumpLead.ANY_TIME),
+    LeadPolicy(
+        first_trick_trump_lead=FirstTrickTrumpLead.NEVER, trump_broken_for=TrumpBrokenFor.THE_LEADER
+    ),
+    NoAceLeads(),
 ]
 FOLLOWS = [
     FollowPolicy(),
     FollowPolicy(blooper_forced=BlooperForced.OPPONENTS),
     FollowPolicy(little_blooper_forcing=False),
     FollowPolicy(blooper_lead_forcing=False),
+    FollowPolicy(little_lead=LittleLead.LOWEST_TRUMP),
+    FollowPolicy(little_lead=LittleLead.LOWEST_TRUMP, blooper_forced=BlooperForced.OPPONENTS),
+    FollowPolicy(trump_play=TrumpPlay.NOT_UNTIL_BROKEN),
+    FollowPolicy(
+        trump_play=TrumpPlay.NOT_UNTIL_BROKEN, trump_broken_when=TrumpBrokenWhen.ANY_TRUMP_SO_FAR
+    ),
+    ba.rules.MustTrumpWhenVoid(),
 ]
 RANKINGS = [ba.rules.JokersHigh(), JokersLow(), FlatRanking()]  # instances need no registry
 
 
 @st.composite
 def positions(draw: Any) -> tuple[Any, ...]:
-    """A rule set, a deal context and a position of the play (hand, trick)."""
+    """A rule set, a deal context and a position of the play (hand, trick),
+    with cards played to earlier tricks (by every seat) and cards shown."""
     base = ba.variants.get(draw(st.sampled_from(VARIANTS)))
     rules = base.replace(
         lead=draw(st.sampled_from(LEADS)),
@@ -160,6 +179,12 @@ def positions(draw: Any) -> tuple[Any, ...]:
     for c in cards[:size]:
         hand |= 1 << c
     trick = tuple(cards[size : size + draw(st.integers(0, n - 1))])
+    rest = cards[size + len(trick) :]
+    earlier = rest[: draw(st.integers(0, min(len(rest), 3 * n)))]
+    shown = sum(1 << c for c in rest[len(earlier) : len(earlier) + draw(st.integers(0, 2))])
+    by_seat = [0] * n
+    for k, c in enumerate(earlier):
+        by_seat[k % n] |= 1 << c
     seat = draw(st.integers(0, n - 1))
     leader = (seat - len(trick)) % n
     board = frozenset(draw(st.sets(st.integers(0, n - 1), max_size=2)))
@@ -167,6 +192,11 @@ def positions(draw: Any) -> tuple[Any, ...]:
         tuple(Contract(1) for _ in rules.teams), highest_bidder=0, board_bidders=board
     )
     ctx = plan.deal_context(0, 0, size, outcome, draw(st.sampled_from([*ba.Suit, None])))
+    ctx = ctx._replace(
+        played=ba.CardSet(sum(by_seat)),
+        played_by=tuple(map(ba.CardSet, by_seat)) if earlier else (),
+        shown=ba.CardSet(shown),
+    )
     return rules, ctx, seat, hand, trick, leader, draw(st.booleans())
 
 
@@ -228,14 +258,17 @@ def test_a_closed_bidding_has_no_next_call() -> None:
     assert again.find(ba.moves.bid(1)) is None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(positions())
 def test_the_legal_plays_are_the_hand_narrowed_by_each_restriction(pos: tuple[Any, ...]) -> None:
     """The plan's legal plays are the hand narrowed by every restriction of the
     lead part (leading) or the follow part (following), and each other card of
-    the hand is refused with the reason of the first restriction excluding it."""
+    the hand is refused with the reason of the first restriction excluding it:
+    also when the plan answers from what it remembers by the parts' keys (the
+    rule sets of the examples are few, so their plans remember many answers)."""
     rules, ctx, seat, hand, trick, leader, broken = pos
     plan = rules.plan
+    ctx = ctx._replace(broken=broken)
     if trick:
         cards = tuple(ba.CARDS[c] for c in trick)
         found = rules.follow.restrictions(ctx, seat, ba.CardSet(hand), cards, leader)
@@ -249,6 +282,245 @@ def test_the_legal_plays_are_the_hand_narrowed_by_each_restriction(pos: tuple[An
         if hand >> card & 1:
             why = plan.play_refusal(ctx, seat, hand, trick, leader, broken, card)
             assert (why is None) == bool(want >> card & 1)
+
+
+def _narrowed(rules: Any, ctx: Any, seat: int, hand: int, trick: Any, leader: int) -> int:
+    """The hand narrowed by the lead or follow part's restrictions, asked directly."""
+    if trick:
+        cards = tuple(ba.CARDS[c] for c in trick)
+        found = rules.follow.restrictions(ctx, seat, ba.CardSet(hand), cards, leader)
+    else:
+        found = rules.lead.restrictions(ctx, seat, ba.CardSet(hand), ctx.broken)
+    for allowed, _reason in found:
+        hand &= allowed
+    return hand
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.data())
+def test_remembered_answers_are_the_parts_answers_for_every_hand(
+    pos: tuple[Any, ...], data: st.DataObject
+) -> None:
+    """Many hands met in one situation (the same rule set, deal, trick and
+    seat): the plan asks the part once per key and serves the others from
+    what it remembers, and every answer is the part's own - the legal cards
+    and each refused card's reason (the built-in parts' keys hold for every
+    option; the plan is not in the checking mode here)."""
+    rules, ctx, seat, _hand, trick, leader, broken = pos
+    plan = Plan(rules)
+    plan._check = False
+    ctx = ctx._replace(broken=broken)
+    free = [c for c in plan.deck_cards if c not in trick and not (ctx.played | ctx.shown) >> c & 1]
+    for _ in range(12):
+        held = data.draw(st.lists(st.sampled_from(free), min_size=1, max_size=13, unique=True))
+        hand = sum(1 << c for c in held)
+        want = _narrowed(rules, ctx, seat, hand, trick, leader)
+        assert plan.play_mask(ctx, seat, hand, trick, leader, broken) == want
+        for card in held:
+            why = plan.play_refusal(ctx, seat, hand, trick, leader, broken, card)
+            assert (why is None) == bool(want >> card & 1)
+
+
+@pytest.mark.parametrize("follow", FOLLOWS, ids=lambda part: part.summary())
+def test_the_follow_parts_keys_hold_after_every_card_led(follow: Any) -> None:
+    """After every card that may be led, under every trump and with trump
+    broken or not, hands rich in the suit led (and in trumps) that share a key
+    get the follow part's own answers from the plan."""
+    rules = ba.variants.GAMERULES.replace(follow=follow)
+    rng = random.Random(7)
+    for broken in (False, True):
+        plan = Plan(rules)
+        plan._check = False
+        for trump in (*ba.Suit, None):
+            ctx = plan.deal_context(0, 0, 13, trump=trump)._replace(broken=broken)
+            trumps = int(rules.ranking.trumps(trump))
+            for led in plan.deck_cards:
+                suit = int(rules.ranking.suit_cards(ba.CARDS[led], trump)) & ~(1 << led)
+                pool = [c for c in plan.deck_cards if c != led]
+                rich = [c for c in pool if (suit | trumps) >> c & 1]
+                for k in range(8):
+                    leader = k % 4
+                    seat = (leader + 1 + k % 3) % 4
+                    trick = (
+                        led,
+                        *rng.sample([c for c in pool if c != led], (seat - leader) % 4 - 1),
+                    )
+                    held = [c for c in rng.sample(rich, min(len(rich), 4)) if c not in trick]
+                    held += [c for c in rng.sample(pool, 3) if c not in trick and c not in held]
+                    hand = sum(1 << c for c in held)
+                    want = _narrowed(rules, ctx, seat, hand, trick, leader)
+                    assert plan.play_mask(ctx, seat, hand, trick, leader, broken) == want
+
+
+@pytest.mark.parametrize("lead", LEADS, ids=lambda part: part.summary())
+def test_the_lead_parts_keys_hold_for_every_hand(lead: Any) -> None:
+    """Leads from hands of few and of many trumps, in the first trick and
+    later, trump broken or not, by a board bidder or not, by a seat that has
+    played a trump or not: the plan's answers are the lead part's own."""
+    rules = ba.variants.GAMERULES.replace(lead=lead)
+    rng = random.Random(3)
+    plan = Plan(rules)
+    plan._check = False
+    deck = list(plan.deck_cards)
+    for trump in (*ba.Suit, None):
+        trumps = [c for c in deck if rules.ranking.trumps(trump) >> c & 1]
+        for k in range(60):
+            earlier = rng.sample(deck, rng.choice((0, 4, 8)))
+            by_seat = [sum(1 << c for c in earlier[s::4]) for s in range(4)]
+            board = frozenset({k % 4}) if k % 3 == 0 else frozenset()
+            outcome = BiddingOutcome((Contract(1), Contract(1)), 0, board_bidders=board)
+            ctx = plan.deal_context(0, 0, 13, outcome, trump)._replace(
+                played=ba.CardSet(sum(by_seat)),
+                played_by=tuple(map(ba.CardSet, by_seat)) if earlier else (),
+                broken=k % 2 == 1,
+            )
+            free = [c for c in deck if c not in earlier]
+            free_trumps = [c for c in trumps if c in free]
+            held = set(rng.sample(free_trumps, min(len(free_trumps), k % 5)))
+            held |= set(rng.sample(free, k % 4))
+            hand = sum(1 << c for c in held)
+            seat = k % 4
+            want = _narrowed(rules, ctx, seat, hand, (), seat)
+            assert plan.play_mask(ctx, seat, hand, (), seat, ctx.broken) == want
+
+
+@attrs.frozen(slots=True)
+class ForgetfulFollow(FollowPolicy):
+    """A follow part whose key claims too little: that its answer depends
+    only on the card led (not on whether the hand holds its suit)."""
+
+    tag: ClassVar[str] = "test-forgetful-follow"
+
+    def restrictions_key(self, ranking: Any, trump: Any, led: Any) -> ba.rules.PlayKey:
+        return ba.rules.PlayKey()
+
+
+@attrs.frozen(slots=True)
+class HandFollow(FollowPolicy):
+    """A follow part that keys its answer well but allows the hand's own
+    cards of the suit led (not every card of the suit): an allowed set that
+    depends on more than the key."""
+
+    tag: ClassVar[str] = "test-hand-follow"
+
+    def restrictions(
+        self, ctx: Any, seat: int, hand: ba.CardSet, trick: Any, leader: int
+    ) -> tuple[tuple[ba.CardSet, Reason], ...]:
+        return tuple(
+            (allowed & hand, reason)
+            for allowed, reason in super().restrictions(ctx, seat, hand, trick, leader)
+        )
+
+    def restrictions_key(self, ranking: Any, trump: Any, led: Any) -> ba.rules.PlayKey | None:
+        return super().restrictions_key(ranking, trump, led)
+
+
+@attrs.frozen(slots=True)
+class ConstantKeyBidding(ba.rules.OnceAroundBidding):
+    """A bidding part whose key claims its calls never depend on the bidding."""
+
+    tag: ClassVar[str] = "test-constant-key"
+
+    def answer_key(self, ctx: Any) -> Any:
+        return ctx.hand_size
+
+
+TEST_PARTS += (ForgetfulFollow, HandFollow, ConstantKeyBidding)
+
+
+def _play_until_refused(rules: ba.RuleSet, games: int = 3) -> None:
+    for seed in range(games):
+        state = ba.new_game(rules, seed=seed)
+        choice = random.Random(seed).choice
+        while not state.is_over:
+            state = state.apply(choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("part", [ForgetfulFollow(), HandFollow()], ids=lambda p: type(p).__name__)
+def test_a_wrong_play_key_is_caught_naming_the_part(
+    monkeypatch: pytest.MonkeyPatch, part: Any
+) -> None:
+    """The checking mode asks the part again wherever the plan would answer
+    from what it remembers by the part's key, and refuses a key that gives
+    two positions the same key but the part different answers (a key that
+    leaves out what the rule reads, or allowed cards taken from the hand)."""
+    monkeypatch.setattr(plan_module, "CHECK_KEYS", True)
+    rules = ba.variants.GAMERULES.replace(follow=part)
+    assert rules.plan._follow_key is not None  # the class's own key is trusted
+    name = type(part).__name__
+    with pytest.raises(
+        ba.RuleSetError, match=rf"follow: {name}\.restrictions_key gives a position"
+    ):
+        _play_until_refused(rules)
+
+
+def test_a_wrong_bidding_key_is_caught_naming_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plan_module, "CHECK_KEYS", True)
+    rules = ba.variants.GAMERULES.replace(bidding=ConstantKeyBidding())
+    with pytest.raises(
+        ba.RuleSetError, match=r"bidding: ConstantKeyBidding\.answer_key gives the bidding after"
+    ):
+        _play_until_refused(rules)
+
+
+def test_without_the_checking_mode_a_wrong_key_is_the_parts_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without the checking mode the plan believes a key: a forgetful one
+    gives a later position an earlier position's answer (here a hand void in
+    the suit led is left nothing to play, which the plan refuses)."""
+    monkeypatch.setattr(plan_module, "CHECK_KEYS", False)
+    rules = ba.variants.GAMERULES.replace(follow=ForgetfulFollow())
+    with pytest.raises(ba.RuleSetError, match=r"follow: ForgetfulFollow\.restrictions leave seat"):
+        _play_until_refused(rules)
+
+
+def test_a_key_is_trusted_only_from_the_class_that_decides() -> None:
+    """A part that overrides a decision method of a part with a key is asked
+    at every position (its parent's key would be a claim about another
+    rule); its own key, and a parent's when it only describes itself
+    otherwise, are trusted; a part without a key is asked every time."""
+    gamerules = ba.variants.GAMERULES
+    assert gamerules.plan._lead_key is not None and gamerules.plan._follow_key is not None
+    assert gamerules.replace(lead=NoAceLeads()).plan._lead_key is None
+    must_trump = gamerules.replace(follow=ba.rules.MustTrumpWhenVoid())
+    assert must_trump.plan._follow_key is None
+    assert gamerules.replace(follow=HandFollow()).plan._follow_key is not None
+    assert plan_module.trusted_answer_key(ConstantKeyBidding()) is not None
+
+
+def test_optional_hooks_are_found_once_as_protocols() -> None:
+    """The optional methods a part may give are runtime-checkable protocols,
+    found when the plan is built."""
+    from backalley.rules import protocols
+
+    vietnam, gamerules = ba.variants.VIETNAM, ba.variants.GAMERULES
+    assert isinstance(gamerules.trump, protocols.ShowsStock)
+    assert gamerules.plan._stock_shown is gamerules.trump
+    assert isinstance(gamerules.bidding, protocols.KeyedBidding)
+    assert isinstance(gamerules.lead, protocols.KeyedLead)
+    assert isinstance(gamerules.follow, protocols.KeyedFollow)
+    assert not isinstance(gamerules.trump, protocols.DrawsTrumpBeforeDeal)
+    assert not gamerules.plan.draws_before_deal
+    turned = ba.variants.get("vietnam-literal")
+    assert turned.plan.draws_before_deal == isinstance(turned.trump, protocols.DrawsTrumpBeforeDeal)
+    assert vietnam.plan.direct_counters == (
+        tuple(vietnam.bidding.direct_counters())
+        if isinstance(vietnam.bidding, protocols.DirectCounters)
+        else ()
+    )
+
+
+def test_the_play_answers_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plan_module, "PLAY_ANSWERS_LIMIT", 20)
+    rules = ba.variants.GAMERULES
+    plan = Plan(rules)
+    rng = random.Random(1)
+    ctx = plan.deal_context(0, 0, 13, trump=ba.Suit.SPADES)
+    for _ in range(200):
+        hand = sum(1 << c for c in rng.sample(plan.deck_cards, 6))
+        plan.play_mask(ctx, 0, hand, (rng.choice(plan.deck_cards),), 3, rng.random() < 0.5)
+        assert len(plan._play_answers) <= 20
 
 
 @settings(max_examples=200, deadline=None)

@@ -6,13 +6,14 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import CARDS, Card
+from backalley.cards import CARDS, Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
+from backalley.rules.keys import PlayFact, PlayKey
 from backalley.rules.lead import TrumpBrokenBy, TrumpBrokenFor, TrumpLead
-from backalley.rules.protocols import Restriction
+from backalley.rules.protocols import Ranking, Restriction
 from backalley.rules.registry import register
 
 __all__ = ["BlooperForced", "FollowPolicy", "LittleLead", "TrumpBrokenWhen", "TrumpPlay"]
@@ -127,7 +128,8 @@ class FollowPolicy(Part):
         nothing but trumps."""
         led = trick[0]
         ranking = ctx.ranking
-        same = hand & ranking.suit_cards(led, ctx.trump)
+        suit = ranking.suit_cards(led, ctx.trump)
+        same = hand & suit
         if not same:
             if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN and not ctx.broken:
                 every = ranking.trumps(ctx.trump)
@@ -140,7 +142,7 @@ class FollowPolicy(Part):
                         and any(card in every for card in trick)
                     )
                 ):
-                    return ((hand - trumps, Reason.MAY_NOT_TRUMP),)
+                    return ((~every, Reason.MAY_NOT_TRUMP),)
             return ()
         if led.is_joker or self.little_lead is LittleLead.LOWEST_TRUMP:
             forced = self.forced_by(ctx, led)
@@ -151,8 +153,37 @@ class FollowPolicy(Part):
                     card = ranking.highest(same, ctx.trump)
                 else:
                     card = ranking.lowest(same, ctx.trump)
-                return ((CardSet.of((card,)), forced), (same, Reason.MUST_FOLLOW_SUIT))
-        return ((same, Reason.MUST_FOLLOW_SUIT),)
+                return ((CardSet.of((card,)), forced), (suit, Reason.MUST_FOLLOW_SUIT))
+        return ((suit, Reason.MUST_FOLLOW_SUIT),)
+
+    def restrictions_key(self, ranking: Ranking, trump: Suit | None, led: Card) -> PlayKey:
+        """What :meth:`restrictions` reads of a trick led with ``led`` (its
+        key): whether the hand holds the suit led; with ``trump_play =
+        not-until-broken``, whether it holds a trump and a card that is not
+        one, whether trump is broken and (``any-trump-so-far``) whether the
+        trick holds a trump; after a lead that may force the highest or lowest
+        trump, the hand's cards of the suit led, whether the seat is the
+        leader's opponent (``blooper_forced = opponents``) and, for the lowest
+        trump still out, the cards played and shown."""
+        suit = ranking.suit_cards(led, trump)
+        every = ranking.trumps(trump)
+        holds: tuple[CardSet, ...] = (suit,)
+        trick_holds: tuple[CardSet, ...] = ()
+        facts = set()
+        if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN:
+            holds = (suit, every, ~every)
+            facts.add(PlayFact.BROKEN)
+            if self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR:
+                trick_holds = (every,)
+        exactly = CardSet()
+        lowest_out = self.little_lead is LittleLead.LOWEST_TRUMP and led in every
+        if self.blooper_lead_forcing and (led.is_joker or lowest_out):
+            exactly = suit
+            if self.blooper_forced is BlooperForced.OPPONENTS:
+                facts.add(PlayFact.LEADER_SIDE)
+            if lowest_out:
+                facts |= {PlayFact.PLAYED, PlayFact.SHOWN}
+        return PlayKey(holds=holds, holds_exactly=exactly, trick_holds=trick_holds, facts=facts)
 
     def explain(
         self,

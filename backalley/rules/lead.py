@@ -7,12 +7,13 @@ from typing import Any, ClassVar
 
 import attrs
 
-from backalley.cards import Card
+from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers
 from backalley.rules.context import DealContext
-from backalley.rules.protocols import Restriction
+from backalley.rules.keys import PlayFact, PlayKey
+from backalley.rules.protocols import Ranking, Restriction
 from backalley.rules.registry import register
 
 __all__ = [
@@ -177,7 +178,26 @@ class LeadPolicy(Part):
             and seat in ctx.board_bidders
         ):
             return ()
-        return ((hand - trumps, Reason.TRUMP_NOT_BROKEN),)
+        return ((~ctx.ranking.trumps(ctx.trump), Reason.TRUMP_NOT_BROKEN),)
+
+    def restrictions_key(self, ranking: Ranking, trump: Suit | None) -> PlayKey:
+        """What :meth:`restrictions` reads of a lead (its key): whether the
+        hand holds a trump and a card that is not one, whether trump is broken
+        (or, with ``trump_broken_for = the-leader``, whether the seat has
+        played a trump to an earlier trick), and - as the options ask -
+        whether this is the first trick and whether the seat bid board."""
+        trumps = ranking.trumps(trump)
+        facts = set()
+        seat_played: tuple[CardSet, ...] = ()
+        if self.trump_broken_for is TrumpBrokenFor.THE_LEADER:
+            seat_played = (trumps,)
+        else:
+            facts.add(PlayFact.BROKEN)
+        if self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER:
+            facts.add(PlayFact.FIRST_TRICK)
+        if self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD:
+            facts.add(PlayFact.BOARD_BIDDER)
+        return PlayKey(holds=(trumps, ~trumps), seat_played_holds=seat_played, facts=facts)
 
     def explain(self, ctx: DealContext, reason: Reason, card: Card, allowed: CardSet) -> str:
         if self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER and ctx.first_trick:

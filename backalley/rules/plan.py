@@ -29,16 +29,26 @@ never restates one.  It is built once per :class:`~backalley.RuleSet`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backalley.cards import CARDS, Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason, RuleSetError, SetupError
 from backalley.moves import PLAYS, Bid, BoardBid, Counter, Move, NameTrump, Pass, Play
 from backalley.rules.context import BiddingContext, DealContext
+from backalley.rules.keys import PlayFact, PlayKey
 from backalley.rules.order import CardOrder, learn
-from backalley.rules.protocols import Refusal
+from backalley.rules.protocols import (
+    DirectCounters,
+    DrawsTrumpBeforeDeal,
+    KeyedBidding,
+    KeyedFollow,
+    KeyedLead,
+    Refusal,
+    ShowsStock,
+)
 from backalley.values import BiddingOutcome
 
 if TYPE_CHECKING:
@@ -46,7 +56,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALL_NODE_LIMIT",
+    "CHECK_KEYS",
     "PLAYS_LIMIT",
+    "PLAY_ANSWERS_LIMIT",
     "CallAnswers",
     "CallNode",
     "Plan",
@@ -56,6 +68,17 @@ __all__ = [
 
 CALL_NODE_LIMIT = 8_192
 """The most bidding nodes (and answer sets) a plan keeps; its tables start afresh beyond."""
+
+PLAY_ANSWERS_LIMIT = 16_384
+"""The most answers of the lead and follow parts a plan keeps by their keys;
+the table starts afresh beyond."""
+
+CHECK_KEYS: bool = os.environ.get("BACKALLEY_CHECK_KEYS", "").strip() not in ("", "0")
+"""The checking mode of keys (``BACKALLEY_CHECK_KEYS=1`` in the environment,
+read once, when the library is imported; a plan reads it when it is built):
+every answer the plan would give from what it remembers by a part's key, it
+asks the part again and compares, and raises
+:class:`~backalley.RuleSetError` naming the part when they differ."""
 
 PLAYS_LIMIT = 4_096
 """The most sets of legal plays spanning several suits a plan keeps whole (sets
@@ -80,9 +103,12 @@ def _defines_decisions(cls: type) -> bool:
 
 
 def trusted_answer_key(part: object) -> Callable[[BiddingContext], Hashable] | None:
-    """The part's ``answer_key`` when the plan may trust it: declared by the
-    part's class, or by an ancestor below which no class defines a method of
-    its own (see the module's description)."""
+    """The part's ``answer_key`` (:class:`~backalley.rules.protocols.KeyedBidding`)
+    when the plan may trust it: declared by the part's class, or by an
+    ancestor below which no class defines a method of its own (see the
+    module's description)."""
+    if not isinstance(part, KeyedBidding):
+        return None
     return trusted_declaration(part, "answer_key")
 
 
@@ -122,6 +148,46 @@ def _refusal_of(why: object, method: str) -> Refusal:
 def _cards(trick: tuple[int, ...]) -> tuple[Card, ...]:
     """The cards of a trick (the engine keeps card indices)."""
     return tuple(map(CARDS.__getitem__, trick))
+
+
+_BITS: tuple[int, ...] = tuple(1 << i for i in range(54))
+
+
+class _Spec(NamedTuple):
+    """A lead or follow part's :class:`~backalley.rules.keys.PlayKey` for one
+    situation, in bit sets: what the plan reads of a position for its key."""
+
+    sid: int
+    """The situation (one per key declared: a trump, and for a follow part a card led)."""
+    holds: tuple[int, ...]
+    holds_exactly: int
+    trick_holds: tuple[int, ...]
+    seat_played_holds: tuple[int, ...]
+    facts: tuple[PlayFact, ...]
+
+
+_UNKEYED = _Spec(-1, (), 0, (), (), ())
+"""The spec of a situation the part declares no key for: the part is asked every time."""
+
+_Answer = tuple[int, tuple[tuple[int, Reason], ...]]
+"""A remembered answer of a lead or follow part: the cards every restriction
+allows together, and the restrictions (allowed cards, reason) in order."""
+
+
+def _effect(
+    hand: int, restrictions: tuple[tuple[int, Reason], ...]
+) -> tuple[int, tuple[tuple[int, Reason, int], ...]]:
+    """What restrictions make of ``hand``: the legal cards, and for each
+    restriction that refuses cards of it, those cards, its reason and what it
+    keeps (what the part's ``explain`` is told): all a player can see of them."""
+    remaining = hand
+    refused = []
+    for allowed, reason in restrictions:
+        narrowed = remaining & allowed
+        if narrowed != remaining:
+            refused.append((remaining & ~narrowed, reason, narrowed))
+        remaining = narrowed
+    return remaining, tuple(refused)
 
 
 class CallAnswers:
@@ -205,14 +271,23 @@ class Plan:
 
     __slots__ = (
         "_answers",
+        "_check",
         "_follow",
+        "_follow_key",
+        "_follow_specs",
         "_key",
         "_lead",
+        "_lead_key",
+        "_lead_specs",
         "_nodes",
         "_orders",
+        "_play_answers",
         "_plays",
         "_roots",
         "_runs",
+        "_specs",
+        "_stock_shown",
+        "_trump_drawn",
         "deck_cards",
         "deck_mask",
         "direct_counters",
@@ -242,10 +317,15 @@ class Plan:
             for dealer in range(self.players)
         )
         """The seat that speaks first in the bidding, by dealer (the bidding part's ``first``)."""
-        hook = getattr(bidding, "direct_counters", None)
-        self.direct_counters: tuple[int, ...] = tuple(hook()) if hook is not None else ()
+        # the optional hooks (runtime-checkable protocols), found once
+        self.direct_counters: tuple[int, ...] = (
+            tuple(bidding.direct_counters()) if isinstance(bidding, DirectCounters) else ()
+        )
         """The multipliers a direct counter call may name (the bidding part's ``direct_counters()``)."""
-        self.draws_before_deal: bool = callable(getattr(rules.trump, "trump_before_deal", None))
+        trump = rules.trump
+        self._trump_drawn = trump if isinstance(trump, DrawsTrumpBeforeDeal) else None
+        self._stock_shown = trump if isinstance(trump, ShowsStock) else None
+        self.draws_before_deal: bool = self._trump_drawn is not None
         """Whether the trump part draws trump from a shuffle of its own before each deal."""
         self.shuffles_per_deal: int = 2 if self.draws_before_deal else 1
         """How many shuffles of the deck each deal takes: the deal's own, after
@@ -260,6 +340,20 @@ class Plan:
         points by it; the plan asks ``score`` for every deal."""
         self._lead = rules.lead.restrictions
         self._follow = rules.follow.restrictions
+        self._check = CHECK_KEYS
+        lead, follow = rules.lead, rules.follow
+        self._lead_key = (
+            trusted_declaration(lead, "restrictions_key") if isinstance(lead, KeyedLead) else None
+        )
+        self._follow_key = (
+            trusted_declaration(follow, "restrictions_key")
+            if isinstance(follow, KeyedFollow)
+            else None
+        )
+        self._lead_specs: dict[Suit | None, _Spec] = {}
+        self._follow_specs: dict[Suit | None, list[_Spec | None]] = {}
+        self._specs: list[_Spec] = []
+        self._play_answers: dict[tuple[object, ...], _Answer] = {}
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._answers: dict[Hashable, CallAnswers] = {}
         self._plays: dict[int, tuple[Play, ...]] = {}
@@ -324,6 +418,19 @@ class Plan:
         found = self._answers.get(key)
         if found is None:
             found = self._answers[key] = self._ask_calls(ctx)
+        elif self._check and self._key is not None:
+            fresh = self._ask_calls(ctx)
+            if fresh.open != found.open or fresh.legal != found.legal:
+                name = type(self.rules.bidding).__name__
+                raise RuleSetError(
+                    [
+                        f"bidding: {name}.answer_key gives the bidding after "
+                        f"{', '.join(map(str, ctx.calls)) or 'no call'} ({ctx.hand_size} cards, "
+                        f"seat {ctx.first} first) the key of an earlier one, but {name} answers "
+                        f"it differently: {', '.join(map(str, fresh.legal)) or 'the end'}, not "
+                        f"{', '.join(map(str, found.legal)) or 'the end'}"
+                    ]
+                )
         return found
 
     def _ask_calls(self, ctx: BiddingContext) -> CallAnswers:
@@ -457,24 +564,211 @@ class Plan:
         narrowed by each restriction of the lead part (leading) or the follow
         part (following).  A rule that leaves a non-empty hand nothing to play
         raises :class:`~backalley.RuleSetError` naming the part.  The parts see
-        ``broken`` as given here, also as ``ctx.broken``."""
-        if ctx.broken is not broken:
-            ctx = ctx._replace(broken=broken)
+        ``broken`` as given here, also as ``ctx.broken``.
+
+        Where the part declares a key (:class:`~backalley.rules.keys.PlayKey`)
+        the answer is the one remembered for the position's key (asked of the
+        part the first time, and every time in the checking mode)."""
         if trick:
-            found = self._follow(ctx, seat, _cardset(CardSet, hand), _cards(trick), leader)
+            specs = self._follow_specs.get(ctx.trump)
+            spec = None if specs is None else specs[trick[0]]
+            if spec is None:
+                spec = self._follow_spec(ctx.trump, trick[0])
         else:
-            found = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
-        mask = hand
-        try:
-            for allowed, _reason in found:
-                mask = _and(mask, allowed)
-        except (TypeError, ValueError):
-            raise self._bad_restrictions(trick, found) from None
-        if type(mask) is not int:  # an ``allowed`` that is not a set of cards
-            raise self._bad_restrictions(trick, found)
+            spec = self._lead_specs.get(ctx.trump) or self._lead_spec(ctx.trump)
+        if spec is not _UNKEYED:
+            sid, holds, exact, trick_holds, seat_holds, facts = spec
+            bits = 0
+            for m in holds:
+                bits += bits + (1 if hand & m else 0)
+            if trick_holds or seat_holds or facts:
+                key: tuple[object, ...] = self._long_key(
+                    spec, bits, ctx, seat, hand, trick, leader, broken
+                )
+            else:
+                key = (sid, bits, hand & exact)
+            found = self._play_answers.get(key)
+            if found is None:
+                found = self._remember(key, ctx, seat, hand, trick, leader, broken)
+            elif self._check:
+                self._check_answer(found, ctx, seat, hand, trick, leader, broken)
+            mask = hand & found[0]
+        else:
+            if ctx.broken is not broken:
+                ctx = ctx._replace(broken=broken)
+            if trick:
+                answer = self._follow(ctx, seat, _cardset(CardSet, hand), _cards(trick), leader)
+            else:
+                answer = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
+            mask = hand
+            try:
+                for allowed, _reason in answer:
+                    mask = _and(mask, allowed)
+            except (TypeError, ValueError):
+                raise self._bad_restrictions(trick, answer) from None
+            if type(mask) is not int:  # an ``allowed`` that is not a set of cards
+                raise self._bad_restrictions(trick, answer)
         if not mask and hand:
             raise self._nothing_to_play(ctx, seat, trick)
         return mask
+
+    def _restrictions(
+        self,
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
+    ) -> tuple[tuple[int, Reason], ...]:
+        """The lead or follow part's restrictions at this position, asked now
+        and checked: ``(allowed cards, reason)`` pairs of bit sets."""
+        if ctx.broken is not broken:
+            ctx = ctx._replace(broken=broken)
+        if trick:
+            answer = self._follow(ctx, seat, _cardset(CardSet, hand), _cards(trick), leader)
+        else:
+            answer = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
+        try:
+            out = tuple([(_and(allowed, -1), reason) for allowed, reason in answer])
+        except (TypeError, ValueError):
+            raise self._bad_restrictions(trick, answer) from None
+        if not all(type(a) is int and isinstance(r, Reason) for a, r in out):
+            raise self._bad_restrictions(trick, answer)
+        return out
+
+    def _lead_spec(self, trump: Suit | None) -> _Spec:
+        """The lead part's key under ``trump`` (its ``restrictions_key``), compiled once."""
+        declare = self._lead_key
+        spec = (
+            _UNKEYED if declare is None else self._spec("lead", declare(self.rules.ranking, trump))
+        )
+        self._lead_specs[trump] = spec
+        return spec
+
+    def _follow_spec(self, trump: Suit | None, led: int) -> _Spec:
+        """The follow part's key for a trick led with card ``led`` under
+        ``trump`` (its ``restrictions_key``), compiled once."""
+        declare = self._follow_key
+        spec = (
+            _UNKEYED
+            if declare is None
+            else self._spec("follow", declare(self.rules.ranking, trump, CARDS[led]))
+        )
+        self._follow_specs.setdefault(trump, [None] * 54)[led] = spec
+        return spec
+
+    def _spec(self, part: str, key: object) -> _Spec:
+        """A part's :class:`~backalley.rules.keys.PlayKey` in the plan's raw form."""
+        if key is None:
+            return _UNKEYED
+        if not isinstance(key, PlayKey):
+            name = type(getattr(self.rules, part)).__name__
+            raise RuleSetError(
+                [f"{part}: {name}.restrictions_key must answer a PlayKey or None, not {key!r}"]
+            )
+        spec = _Spec(
+            len(self._specs),
+            tuple(int(s) for s in key.holds),
+            int(key.holds_exactly),
+            tuple(int(s) for s in key.trick_holds),
+            tuple(int(s) for s in key.seat_played_holds),
+            tuple(fact for fact in PlayFact if fact in key.facts),
+        )
+        self._specs.append(spec)
+        return spec
+
+    def _long_key(
+        self,
+        spec: _Spec,
+        bits: int,
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
+    ) -> tuple[object, ...]:
+        """The key of a position under a spec that reads the trick, the seat's
+        earlier plays or facts of the position (see :class:`PlayKey`)."""
+        sid, _holds, exact, trick_holds, seat_holds, facts = spec
+        if trick_holds:
+            cards = sum(map(_BITS.__getitem__, trick))  # distinct cards: the sum is the union
+            for m in trick_holds:
+                bits += bits + (1 if cards & m else 0)
+        if seat_holds:
+            played = ctx.seat_played(seat)
+            for m in seat_holds:
+                bits += bits + (1 if played & m else 0)
+        values: list[object] = [sid, bits, hand & exact]
+        for fact in facts:
+            if fact is PlayFact.BROKEN:
+                values.append(broken)
+            elif fact is PlayFact.FIRST_TRICK:
+                values.append(not ctx.played)
+            elif fact is PlayFact.BOARD_BIDDER:
+                values.append(seat in ctx.board_bidders)
+            elif fact is PlayFact.LEADER_SIDE:
+                values.append(ctx.is_opponent(seat, leader))
+            elif fact is PlayFact.PLAYED:
+                values.append(int(ctx.played))
+            else:  # PlayFact.SHOWN
+                values.append(int(ctx.shown))
+        return tuple(values)
+
+    def _remember(
+        self,
+        key: tuple[object, ...],
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
+    ) -> _Answer:
+        """Ask the part at a position whose key is not remembered yet, and remember its answer."""
+        found = self._restrictions(ctx, seat, hand, trick, leader, broken)
+        every = -1
+        for allowed, _reason in found:
+            every &= allowed
+        answer = (every, found)
+        table = self._play_answers
+        if len(table) >= PLAY_ANSWERS_LIMIT:  # bounded: start afresh
+            table.clear()
+        table[key] = answer
+        return answer
+
+    def _check_answer(
+        self,
+        found: _Answer,
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
+    ) -> None:
+        """The checking mode: ask the part again and compare what its answer
+        makes of this hand (the legal cards, and each refused card's reason
+        and what the refusing restriction allows) with the remembered one's."""
+        fresh = self._restrictions(ctx, seat, hand, trick, leader, broken)
+        now, before = _effect(hand, fresh), _effect(hand, found[1])
+        if now == before:
+            return
+        part = "follow" if trick else "lead"
+        name = type(getattr(self.rules, part)).__name__
+        where = f"following {' '.join(str(CARDS[c]) for c in trick)}" if trick else "leading"
+        raise RuleSetError(
+            [
+                f"{part}: {name}.restrictions_key gives a position ({where}, seat {seat}, "
+                f"hand {CardSet(hand)}, deal {ctx.deal_index + 1}) the key of an earlier one, "
+                f"but {name}.restrictions answers it differently (it allows "
+                f"{CardSet(now[0]) or 'nothing'}, the remembered answer "
+                f"{CardSet(before[0]) or 'nothing'}; or it refuses a card for another "
+                "reason): the key leaves out something the rule reads, or an allowed set "
+                "depends on the rest of the hand"
+            ]
+        )
 
     def trick_position(self, ctx: DealContext, trick: tuple[int, ...]) -> int:
         """The position in a completed trick (0 = the lead) of the card that
@@ -530,39 +824,31 @@ class Plan:
         card: int,
     ) -> Refusal | None:
         """Why ``seat`` may not play ``card`` now, or ``None`` if it may: the
-        first restriction that excludes it, explained by the same part."""
+        first restriction that excludes it, explained by the same part (asked
+        now, not remembered: a refusal is worked out only for a refused move)."""
         bit = 1 << card
         if not self.deck_mask & bit:
             return (Reason.NOT_IN_DECK, f"{CARDS[card]} is not in this game's deck")
         if not hand & bit:
             return (Reason.NOT_IN_HAND, f"you do not hold {CARDS[card]}")
         rules = self.rules
-        cards = _cards(trick)
+        found = self._restrictions(ctx, seat, hand, trick, leader, broken)
         if ctx.broken is not broken:
             ctx = ctx._replace(broken=broken)
-        if trick:
-            found = self._follow(ctx, seat, _cardset(CardSet, hand), cards, leader)
-        else:
-            found = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
         remaining = hand
         part = "follow" if trick else "lead"
-        try:
-            for allowed, reason in found:
-                narrowed = _and(allowed, remaining)
-                if type(narrowed) is not int or not isinstance(reason, Reason):
-                    raise TypeError
-                if not narrowed & bit:
-                    kept = _cardset(CardSet, narrowed)
-                    if trick:
-                        text = rules.follow.explain(ctx, reason, CARDS[card], kept, cards)
-                    else:
-                        text = rules.lead.explain(ctx, reason, CARDS[card], kept)
-                    return _refusal_of(
-                        (reason, text), f"{part}: {type(getattr(rules, part)).__name__}.explain"
-                    )
-                remaining = narrowed
-        except (TypeError, ValueError):
-            raise self._bad_restrictions(trick, found) from None
+        for allowed, reason in found:
+            narrowed = allowed & remaining
+            if not narrowed & bit:
+                kept = _cardset(CardSet, narrowed)
+                if trick:
+                    text = rules.follow.explain(ctx, reason, CARDS[card], kept, _cards(trick))
+                else:
+                    text = rules.lead.explain(ctx, reason, CARDS[card], kept)
+                return _refusal_of(
+                    (reason, text), f"{part}: {type(getattr(rules, part)).__name__}.explain"
+                )
+            remaining = narrowed
         return None
 
     def plays(self, mask: int) -> tuple[Play, ...]:
@@ -680,9 +966,10 @@ class Plan:
     def trump_before_deal(self, ctx: DealContext, shuffle: tuple[int, ...]) -> Suit | None:
         """The trump the trump part draws from ``shuffle`` (the whole deck,
         shuffled before the deal; its ``trump_before_deal``)."""
-        trump = self.rules.trump.trump_before_deal(  # type: ignore[attr-defined]
-            ctx, tuple(map(CARDS.__getitem__, shuffle))
-        )
+        part = self._trump_drawn
+        if part is None:
+            raise SetupError("these rules draw no trump before the deal")
+        trump = part.trump_before_deal(ctx, tuple(map(CARDS.__getitem__, shuffle)))
         if not (trump is None or isinstance(trump, Suit)):
             name = type(self.rules.trump).__name__
             raise RuleSetError(
@@ -713,10 +1000,12 @@ class Plan:
         """The cards the deal's opening shows to be in no hand (the trump
         part's ``left_in_stock``; nothing for a part without it), as a bit set
         of the deck's cards."""
-        ask = getattr(self.rules.trump, "left_in_stock", None)
-        if ask is None:
+        part = self._stock_shown
+        if part is None:
             return 0
-        shown = ask(ctx, None if turn_up is None else CARDS[turn_up], _cardset(CardSet, discards))
+        shown = part.left_in_stock(
+            ctx, None if turn_up is None else CARDS[turn_up], _cardset(CardSet, discards)
+        )
         if not isinstance(shown, int) or isinstance(shown, bool):
             name = type(self.rules.trump).__name__
             raise RuleSetError(

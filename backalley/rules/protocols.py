@@ -22,8 +22,8 @@ refusals therefore come from the same method of the same part.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
@@ -33,6 +33,7 @@ from backalley.values import BiddingOutcome
 
 if TYPE_CHECKING:
     from backalley.rules.context import BiddingContext, DealContext
+    from backalley.rules.keys import PlayKey
     from backalley.rules.ruleset import RuleSet
     from backalley.rules.trump import TrumpSetup
 
@@ -40,8 +41,13 @@ __all__ = [
     "BiddingRule",
     "DealerRule",
     "DeckRule",
+    "DirectCounters",
+    "DrawsTrumpBeforeDeal",
     "EndRule",
     "FollowRule",
+    "KeyedBidding",
+    "KeyedFollow",
+    "KeyedLead",
     "LeadRule",
     "Ranking",
     "Refusal",
@@ -50,6 +56,7 @@ __all__ = [
     "ScheduleRule",
     "ScoringRule",
     "SeatingRule",
+    "ShowsStock",
     "TrumpRule",
 ]
 
@@ -149,11 +156,11 @@ class TrumpRule(RulePart, Protocol):
     """How each deal's trump is fixed.
 
     A part may also draw the trump before the deal, from a shuffle of the
-    whole deck of its own: it then has a method ``trump_before_deal(ctx,
-    deck) -> Suit | None`` (``deck``: that shuffle, top card first), and each
-    deal is dealt from a second shuffle, its :meth:`opening` called with
+    whole deck of its own (:class:`DrawsTrumpBeforeDeal`): each deal is then
+    dealt from a second shuffle, its :meth:`opening` called with
     ``ctx.trump`` set to the answer.  A part without the method draws
-    nothing before the deal."""
+    nothing before the deal.  And a part may show cards to be left in the
+    stock (:class:`ShowsStock`)."""
 
     def opening(
         self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
@@ -183,12 +190,6 @@ class TrumpRule(RulePart, Protocol):
         player's view, which shows the discards)."""
         ...
 
-    def left_in_stock(self, ctx: DealContext, turn_up: Card | None, discards: CardSet) -> CardSet:
-        """The cards an opening with this turn-up and these discards shows to
-        be in no hand (left in the stock), for what a player may infer of the
-        other hands.  Optional: a part without it shows nothing."""
-        ...
-
 
 class BiddingRule(RulePart, Protocol):
     """The calls, and the contracts they make."""
@@ -213,9 +214,9 @@ class BiddingRule(RulePart, Protocol):
 
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         """Why the seat to speak may not call ``move`` now, or ``None`` if it
-        may: the one place that says no to a call.  (A part may also give
-        ``answer_key(ctx)``: what its :meth:`speaker` and :meth:`refusal`
-        answers depend on, so that the rule set's plan can remember them.)"""
+        may: the one place that says no to a call.  (A part may also say
+        what its :meth:`speaker` and :meth:`refusal` answers depend on,
+        :class:`KeyedBidding`, so that the rule set's plan can remember them.)"""
         ...
 
     def outcome(self, ctx: BiddingContext) -> BiddingOutcome:
@@ -313,4 +314,80 @@ class EndRule(RulePart, Protocol):
 
     def winner(self, scores: Sequence[int]) -> int | None:
         """The winning side, or ``None`` for a draw."""
+        ...
+
+
+# ----------------------------------------------------------- optional hooks
+#
+# A part may give any of these methods besides its protocol's.  The rule
+# set's plan finds them once, when it is built (``isinstance`` against these
+# runtime-checkable protocols); a key - something a part claims of its own
+# answers - is trusted only from the class that decides (see
+# :func:`backalley.rules.plan.trusted_declaration`) and checked in the
+# checking mode (``BACKALLEY_CHECK_KEYS=1``).
+
+
+@runtime_checkable
+class KeyedBidding(Protocol):
+    """A bidding part that says what its answers at a point of the bidding
+    depend on."""
+
+    def answer_key(self, ctx: BiddingContext) -> Hashable:
+        """What :meth:`BiddingRule.speaker`, :meth:`BiddingRule.calls` and
+        :meth:`BiddingRule.refusal` read of ``ctx``: two points of a bidding
+        with equal keys get the same answers (the plan remembers them per key)."""
+        ...
+
+
+@runtime_checkable
+class DirectCounters(Protocol):
+    """A bidding part whose counter calls may name their multiplier."""
+
+    def direct_counters(self) -> Sequence[int]:
+        """The multipliers a direct counter call (``counter xK``) may name,
+        which gives them action ids in the research adapters."""
+        ...
+
+
+@runtime_checkable
+class KeyedLead(Protocol):
+    """A lead part that says what its ``restrictions`` depend on."""
+
+    def restrictions_key(self, ranking: Ranking, trump: Suit | None) -> PlayKey | None:
+        """What :meth:`LeadRule.restrictions` reads of a lead under ``trump``
+        (see :class:`~backalley.rules.keys.PlayKey`), or ``None`` when the
+        plan should ask it at every lead."""
+        ...
+
+
+@runtime_checkable
+class KeyedFollow(Protocol):
+    """A follow part that says what its ``restrictions`` depend on."""
+
+    def restrictions_key(self, ranking: Ranking, trump: Suit | None, led: Card) -> PlayKey | None:
+        """What :meth:`FollowRule.restrictions` reads of a trick led with
+        ``led`` under ``trump`` (see :class:`~backalley.rules.keys.PlayKey`),
+        or ``None`` when the plan should ask it at every such play."""
+        ...
+
+
+@runtime_checkable
+class DrawsTrumpBeforeDeal(Protocol):
+    """A trump part that draws each deal's trump from a shuffle of its own
+    before the deal."""
+
+    def trump_before_deal(self, ctx: DealContext, deck: tuple[Card, ...]) -> Suit | None:
+        """The trump drawn from ``deck`` (that shuffle of the whole deck, top
+        card first)."""
+        ...
+
+
+@runtime_checkable
+class ShowsStock(Protocol):
+    """A trump part whose opening shows cards to be left in the stock."""
+
+    def left_in_stock(self, ctx: DealContext, turn_up: Card | None, discards: CardSet) -> CardSet:
+        """The cards an opening with this turn-up and these discards shows to
+        be in no hand (left in the stock), for what a player may infer of the
+        other hands.  A part without it shows nothing."""
         ...
