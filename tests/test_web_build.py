@@ -303,3 +303,52 @@ def test_the_end_of_a_deal_names_the_last_trick_the_scores_count(variant: str) -
     assert json.loads(bridge.deal_end(state.view(0), "pass", state).error or "")["kind"] == (
         "SetupError"
     )
+
+
+# -- the server's --web --------------------------------------------------------------------------
+
+
+def test_the_server_serves_the_folder_and_only_its_pages_may_compile_webassembly(
+    runtime: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("starlette", reason="the server's extra (starlette) is not installed")
+    from starlette.testclient import TestClient
+
+    from backalley.server import SqliteStore, create_app
+
+    site = tmp_path / "site"
+    build_web(site, pyodide=runtime)
+    store = SqliteStore(tmp_path / "tables.db")
+    try:
+        with TestClient(create_app(store, bot_delay=0)) as plain:
+            page = plain.get("/")
+            assert "wasm" not in page.headers["content-security-policy"]
+            assert "local.js" not in page.text
+            assert plain.get("/web/").status_code == 404
+        with TestClient(create_app(store, bot_delay=0, web=site)) as client:
+            page = client.get("/")
+            policy = page.headers["content-security-policy"]
+            assert "script-src 'self' 'wasm-unsafe-eval'" in policy
+            assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+            assert '<script type="module" src="/web/local.js"></script>' in page.text
+            offline = client.get("/web/")
+            assert offline.status_code == 200 and 'data-table="offline"' in offline.text
+            assert "'wasm-unsafe-eval'" in offline.headers["content-security-policy"]
+            module = client.get("/web/pyodide/pyodide.mjs")
+            assert module.headers["content-type"].startswith("text/javascript")
+            assert client.get("/web/pyodide/pyodide.asm.wasm").headers["content-type"] == (
+                "application/wasm"
+            )
+            assert client.get("/web/manifest.json").json()["format"] == "backalley/web"
+            static = client.get("/static/table.js")
+            assert "wasm" not in static.headers.get("content-security-policy", "")
+            assert client.get("/web/../tables.db").status_code == 404
+    finally:
+        store.close()
+    with pytest.raises(ba.SetupError, match="not a folder written by 'backalley build-web DIR'"):
+        create_app(store, web=tmp_path)
+    code, _, err = _run(
+        "serve", "--web", str(tmp_path), "--port", "0", "--data", str(tmp_path / "d")
+    )
+    assert code == 2 and err.count("\n") == 1 and "is not a folder written by" in err
+    assert not (tmp_path / "d").exists(), "nothing was started"
