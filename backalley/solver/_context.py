@@ -44,6 +44,7 @@ class Context:
         "bidders",
         "bits",
         "breaks",
+        "context_at",
         "exact",
         "fast",
         "follows",
@@ -115,6 +116,23 @@ class Context:
         self.free = free
         """The plan's claims that following a group is free, by (group,
         trump broken), as the search's shortcuts have asked them."""
+        # the deal's context for each set of cards played before a trick and
+        # trump broken or not (every question of a trick's subtree shares one)
+        contexts: dict[tuple[int, bool], DealContext] = {}
+        rules, trump, owners = self.rules, self.trump, self.owners
+
+        def context_at(played: int, broken: bool) -> DealContext:
+            """The deal's context at a trick: ``played`` (a bit set) played
+            before it, by the seats that held them, and trump ``broken`` or not."""
+            key = (played, broken)
+            ctx = contexts.get(key)
+            if ctx is None:
+                if len(contexts) >= 4096:
+                    contexts.clear()
+                ctx = contexts[key] = _rules.context(rules, trump, played, broken, owners)
+            return ctx
+
+        self.context_at = context_at
         self.legal, self.legal_at = self._make_legal()
         self.winner, self.breaks = self._make_trick_end()
 
@@ -133,15 +151,12 @@ class Context:
         Callable[[int, tuple[int, ...], int, bool, int, int], int],
         Callable[[int, tuple[int, ...], int, bool, int, int], int],
     ]:
-        rules, trump = self.rules, self.trump
+        rules = self.rules
         legal_in = _rules.legal_in
         memo = self.table.legal
         history = self.history
         played_root, rem_root = self.played_root, self.rem_root
-        owners = self.owners
-        # the deal's context for each set of cards played before a trick and
-        # trump broken or not (every position of a trick's subtree shares one)
-        contexts: dict[tuple[int, bool], DealContext] = {}
+        context_at = self.context_at
         # what the shortcuts take from the plan about following, checked
         # against every legal set the rule set answers to a following seat
         plan = self.plan
@@ -153,13 +168,7 @@ class Context:
         def ask(
             hand: int, trick: tuple[int, ...], leader: int, broken: bool, seat: int, played: int
         ) -> int:
-            key = (played, broken)
-            ctx = contexts.get(key)
-            if ctx is None:
-                if len(contexts) >= 4096:
-                    contexts.clear()
-                ctx = contexts[key] = _rules.context(rules, trump, played, broken, owners)
-            cards = legal_in(rules, ctx, hand, trick, broken, seat, leader)
+            cards = legal_in(rules, context_at(played, broken), hand, trick, broken, seat, leader)
             if checking and trick:
                 lead = trick[0]
                 g = group[lead]
@@ -226,8 +235,8 @@ class Context:
         winners = table.winners
         breaks_memo = table.breaks
         ask_winner = _rules.trick_winner
-        ask_breaks = _rules.breaks_trump
-        owners = self.owners
+        ask_breaks = _rules.breaks_in
+        context_at = self.context_at
 
         def winner(trick: tuple[int, ...]) -> int:
             """The position in the full ``trick`` of the card that wins it:
@@ -249,7 +258,7 @@ class Context:
             key = (trick, played)
             found = breaks_memo.get(key)
             if found is None:
-                found = ask_breaks(rules, trick, trump, played, owners)
+                found = ask_breaks(rules, context_at(played, False), trick)
                 if len(breaks_memo) >= MEMO_LIMIT:
                     breaks_memo.clear()
                 breaks_memo[key] = found

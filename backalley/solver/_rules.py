@@ -41,6 +41,7 @@ from backalley.values import Phase
 __all__ = [
     "DealRules",
     "Position",
+    "breaks_in",
     "breaks_trump",
     "context",
     "deck_indices",
@@ -145,6 +146,11 @@ def breaks_trump(
     (by the seats that ``owners`` says held them) and trump not broken by
     them (the engine asks only then)."""
     return rules.rules.plan.breaks_trump(_ctx(rules, trump, played, owners), tuple(trick))
+
+
+def breaks_in(rules: DealRules, ctx: DealContext, trick: tuple[int, ...]) -> bool:
+    """:func:`breaks_trump` with the deal's context made by :func:`context`."""
+    return rules.rules.plan.breaks_trump(ctx, trick)
 
 
 def deck_indices(rules: DealRules) -> tuple[int, ...]:

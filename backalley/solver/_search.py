@@ -201,7 +201,9 @@ class Search:
         if plan.standard and at != predict(plan.order, trick):
             raise Refuted(plan, True, _mispredicted(trick, at))
         winner = (leader + at) % n
-        broken = broken or _rules.breaks_trump(rules, trick, trump, position.played)
+        broken = broken or _rules.breaks_trump(
+            rules, trick, trump, position.played, position.owners()
+        )
         won = 1 if self.is_max[winner] else 0
         self.lower = self.upper = won
         if left == 1:
