@@ -31,14 +31,14 @@ and checks their answers; this module only moves the facts on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
-from operator import add
+from itertools import chain
+from operator import add, itemgetter
 from typing import Any, NamedTuple
 
 import attrs
 
 from backalley import chance
-from backalley.cards import CARDS
+from backalley.cards import CARDS, Suit
 from backalley.cardset import CardSet
 from backalley.engine.public import bids_of
 from backalley.errors import RuleSetError
@@ -47,7 +47,7 @@ from backalley.reprs import fields_repr
 from backalley.rules.context import DealContext
 from backalley.rules.plan import CallNode, Plan
 from backalley.rules.ruleset import RuleSet
-from backalley.values import DealResult, Phase, RawTrick
+from backalley.values import BiddingOutcome, DealResult, Phase, RawTrick
 
 __all__ = [
     "BITS",
@@ -155,6 +155,7 @@ plays as a bit set while playing, the tuple of legal moves otherwise."""
 _tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame
 _cardset = int.__new__  # a CardSet of the engine's own bit set
 _or = int.__or__  # the union of two bit sets (CardSets too) as a plain int
+_CARDS_OF = itemgetter(1)  # a completed trick's cards
 
 
 def _raw(
@@ -213,8 +214,8 @@ def deal_moves(
 ) -> tuple[Move, ...]:
     """The moves of a deal so far: its calls, the trump call, the plays in order."""
     named: tuple[Move, ...] = () if deal.trump_call is None else (deal.trump_call,)
-    plays = tuple(PLAYS[c] for _leader, cards, _winner in history for c in cards)
-    return calls + named + plays + tuple(PLAYS[c] for c in trick)
+    plays = tuple(map(PLAYS.__getitem__, chain.from_iterable(map(_CARDS_OF, history))))
+    return calls + named + plays + tuple(map(PLAYS.__getitem__, trick))
 
 
 # ------------------------------------------------------------ legal moves
@@ -403,40 +404,64 @@ def start(
     its own, the deal's first (each deal then takes two shuffles); ``trump``,
     when given, is the trump drawn instead (a deal opened again from what a
     player saw)."""
+    dealt = Match(
+        match.seed, match.first_dealer, match.decks, match.deal_number + 1, match.scores,
+        match.results, match.moves,
+    )  # fmt: skip
+    return _open(rules, dealt, dealer, hand_size, order, trump)
+
+
+def _open(
+    rules: RuleSet,
+    match: Match,
+    dealer: int,
+    hand_size: int,
+    order: Sequence[int] | None = None,
+    trump: Any = _DRAW,
+) -> Raw:
+    """:func:`start`, given the match as it is once the deal is dealt (its
+    ``deal_number`` counts this deal)."""
     plan: Plan = rules.plan
-    k = match.deal_number
+    k = match.deal_number - 1
     shuffles = plan.shuffles_per_deal
     ctx = plan.deal_context(len(match.results), dealer, hand_size)
     if plan.draws_before_deal:
         if trump is _DRAW:
             trump = plan.trump_before_deal(ctx, _shuffle(plan, match, k * shuffles))
-        ctx = ctx._replace(trump=trump)
+        ctx = _with_trump(ctx, trump)
     if order is None:
         order = _shuffle(plan, match, k * shuffles + shuffles - 1)
-    match = Match(
-        match.seed, match.first_dealer, match.decks, k + 1, match.scores, match.results, match.moves
-    )
     players = plan.players
     dealt = players * hand_size
     hands = [0] * players
+    seat = dealer
     for offset in range(players):
         # card k goes to receiver(k): the first round's seats, round after round
         # (distinct cards: the sum of their bits is their union)
-        seat = receiver(offset, dealer, players, hand_size)
-        assert seat is not None
+        seat = seat + 1 if seat + 1 < players else 0
         hands[seat] = sum(map(BITS.__getitem__, order[offset:dealt:players]))
     hands_t, stock, turn_up, discards, opened = plan.opening(
         ctx, tuple(hands), tuple(order[dealt:])
     )
     if opened is not None:
-        ctx = ctx._replace(trump=opened)
+        ctx = _with_trump(ctx, opened)
     shown = plan.shown(ctx, turn_up, discards)
     if shown:
-        ctx = ctx._replace(shown=shown)
+        ctx = _tuple(DealContext, (*ctx[:9], shown, *ctx[10:]))
     first = plan.first_bidders[dealer]
     node = plan.opening_node(hand_size, first)
     deal = Deal(hands_t, stock, turn_up, discards)
     return _raw(rules, match, deal, BIDDING, hands_t, first, (), (), False, ctx, (), node)
+
+
+def _with_trump(ctx: DealContext, trump: Suit | None) -> DealContext:
+    """``ctx`` with the deal's trump (a context built in one step, not by ``_replace``)."""
+    return _tuple(DealContext, (*ctx[:7], trump, *ctx[8:]))
+
+
+def _with_outcome(ctx: DealContext, outcome: BiddingOutcome) -> DealContext:
+    """``ctx`` with the bidding's outcome."""
+    return _tuple(DealContext, (*ctx[:6], outcome, *ctx[7:]))
 
 
 def impose(raw: Raw, order: Sequence[int]) -> Raw:
@@ -472,11 +497,11 @@ def call(raw: Raw, move: Move) -> Raw:
     plan = rules.plan
     if outcome.thrown_in:
         match = Match(
-            match.seed, match.first_dealer, match.decks, match.deal_number, match.scores,
+            match.seed, match.first_dealer, match.decks, match.deal_number + 1, match.scores,
             match.results, match.moves + calls,
         )  # fmt: skip
-        return start(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
-    ctx = ctx._replace(outcome=outcome)
+        return _open(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
+    ctx = _with_outcome(ctx, outcome)
     if plan.trump_choices(ctx):
         if outcome.declarer is None:
             raise RuleSetError(
@@ -495,7 +520,7 @@ def call(raw: Raw, move: Move) -> Raw:
 def name_trump(raw: Raw, move: NameTrump) -> Raw:
     """The game after the declarer names trump (``move.suit``; ``None``: no trump)."""
     rules, match, deal, _phase, hands, _leader, _trick, history, broken, ctx, calls, _at = raw
-    ctx = ctx._replace(trump=move.suit)
+    ctx = _with_trump(ctx, move.suit)
     deal = Deal(deal.dealt_bits, deal.stock_order, deal.turn_up_index, deal.discard_bits, move)
     first = rules.plan.first_leader(ctx)
     return _raw(rules, match, deal, PLAYING, hands, first, (), history, broken, ctx, calls, None)
@@ -546,12 +571,12 @@ def end_trick(raw: Raw, hands: tuple[int, ...], trick: tuple[int, ...]) -> Raw:
         # the bit sets are wrapped as CardSets once)
         n = plan.players
         played = _cardset(CardSet, _or(ctx.played, sum(map(BITS.__getitem__, trick))))
-        by_seat = trick[n - leader :] + trick[: n - leader]  # the trick's cards seat by seat
-        before = ctx.played_by or _NO_CARDS[n]
-        played_by = tuple(
-            map(_cardset, repeat(CardSet), map(_or, before, map(BITS.__getitem__, by_seat)))
-        )
-        after = _tuple(DealContext, (*ctx[:10], played, broken, played_by))
+        by = list(ctx.played_by or _NO_CARDS[n])
+        seat = leader
+        for card in trick:
+            by[seat] = _cardset(CardSet, _or(by[seat], BITS[card]))
+            seat = seat + 1 if seat + 1 < n else 0
+        after = _tuple(DealContext, (*ctx[:10], played, broken, tuple(by)))
         return _raw(
             rules, match, deal, PLAYING, hands, winner, (), history, broken, after, calls, None
         )
@@ -594,18 +619,20 @@ def end_deal(
         tricks,
         points,
     )
+    results = (*match.results, result)
+    over = len(results) >= len(plan.hand_sizes)
     match = Match(
         match.seed,
         match.first_dealer,
         match.decks,
-        match.deal_number,
+        match.deal_number if over else match.deal_number + 1,  # the next deal is dealt
         tuple(map(add, match.scores, points)),
-        (*match.results, result),
+        results,
         match.moves + deal_moves(calls, deal, history, ()),
     )
-    if len(match.results) >= len(plan.hand_sizes):
+    if over:
         return _raw(
             rules, match, deal, GAME_OVER, hands, leader, (), history, broken, ctx, calls, None
         )
     dealer = plan.dealer_after(ctx, points)
-    return start(rules, match, dealer, plan.hand_sizes[len(match.results)])
+    return _open(rules, match, dealer, plan.hand_sizes[len(results)])

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Sequence
+from itertools import repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backalley.cards import CARDS, Card, Suit
@@ -145,9 +147,13 @@ def _refusal_of(why: object, method: str) -> Refusal:
     return why
 
 
+_CARD_OF = CARDS.__getitem__
+_INDEX_OF = attrgetter("index")
+
+
 def _cards(trick: tuple[int, ...]) -> tuple[Card, ...]:
     """The cards of a trick (the engine keeps card indices)."""
-    return tuple(map(CARDS.__getitem__, trick))
+    return tuple(map(_CARD_OF, trick))
 
 
 _BITS: tuple[int, ...] = tuple(1 << i for i in range(54))
@@ -163,10 +169,15 @@ class _Spec(NamedTuple):
     holds_exactly: int
     trick_holds: tuple[int, ...]
     seat_played_holds: tuple[int, ...]
-    facts: tuple[PlayFact, ...]
+    flags: tuple[PlayFact, ...]
+    """The facts that are true or false (a bit of the key each)."""
+    sets: tuple[PlayFact, ...]
+    """The facts that are sets of cards (the cards played, or shown)."""
 
 
-_UNKEYED = _Spec(-1, (), 0, (), (), ())
+_UNKEYED = _Spec(-1, (), 0, (), (), (), ())
+_SET_FACTS = frozenset({PlayFact.PLAYED, PlayFact.SHOWN})
+_BROKEN, _BOARD_BIDDER, _FIRST_TRICK = PlayFact.BROKEN, PlayFact.BOARD_BIDDER, PlayFact.FIRST_TRICK
 """The spec of a situation the part declares no key for: the part is asked every time."""
 
 _Answer = tuple[int, tuple[tuple[int, Reason], ...]]
@@ -271,6 +282,7 @@ class Plan:
 
     __slots__ = (
         "_answers",
+        "_breaks_trump",
         "_check",
         "_follow",
         "_follow_key",
@@ -287,6 +299,7 @@ class Plan:
         "_runs",
         "_specs",
         "_stock_shown",
+        "_trick_winner",
         "_trump_drawn",
         "deck_cards",
         "deck_mask",
@@ -340,6 +353,8 @@ class Plan:
         points by it; the plan asks ``score`` for every deal."""
         self._lead = rules.lead.restrictions
         self._follow = rules.follow.restrictions
+        self._trick_winner = rules.ranking.trick_winner
+        self._breaks_trump = rules.lead.breaks_trump
         self._check = CHECK_KEYS
         lead, follow = rules.lead, rules.follow
         self._lead_key = (
@@ -577,14 +592,24 @@ class Plan:
         else:
             spec = self._lead_specs.get(ctx.trump) or self._lead_spec(ctx.trump)
         if spec is not _UNKEYED:
-            sid, holds, exact, trick_holds, seat_holds, facts = spec
+            sid, holds, exact, trick_holds, seat_holds, flags, sets = spec
             bits = 0
-            for m in holds:
+            for m in holds:  # whether the hand holds a card of each set: one bit each
                 bits += bits + (1 if hand & m else 0)
-            if trick_holds or seat_holds or facts:
-                key: tuple[object, ...] = self._long_key(
-                    spec, bits, ctx, seat, hand, trick, leader, broken
-                )
+            for fact in flags:  # a fact that is true or false: one bit each
+                if fact is _BROKEN:
+                    on = broken
+                elif fact is _BOARD_BIDDER:
+                    outcome = ctx.outcome
+                    on = outcome is not None and seat in outcome.board_bidders
+                elif fact is _FIRST_TRICK:
+                    on = not ctx.played
+                else:  # the seat's side against the leader's
+                    teams = ctx.seat_teams
+                    on = teams[seat] != teams[leader]
+                bits += bits + (1 if on else 0)
+            if trick_holds or seat_holds or sets:
+                key: tuple[object, ...] = self._long_key(spec, bits, ctx, seat, hand, trick)
             else:
                 key = (sid, bits, hand & exact)
             found = self._play_answers.get(key)
@@ -667,13 +692,15 @@ class Plan:
             raise RuleSetError(
                 [f"{part}: {name}.restrictions_key must answer a PlayKey or None, not {key!r}"]
             )
+        facts = [fact for fact in PlayFact if fact in key.facts]
         spec = _Spec(
             len(self._specs),
             tuple(int(s) for s in key.holds),
             int(key.holds_exactly),
             tuple(int(s) for s in key.trick_holds),
             tuple(int(s) for s in key.seat_played_holds),
-            tuple(fact for fact in PlayFact if fact in key.facts),
+            tuple(fact for fact in facts if fact not in _SET_FACTS),
+            tuple(fact for fact in facts if fact in _SET_FACTS),
         )
         self._specs.append(spec)
         return spec
@@ -686,12 +713,10 @@ class Plan:
         seat: int,
         hand: int,
         trick: tuple[int, ...],
-        leader: int,
-        broken: bool,
     ) -> tuple[object, ...]:
-        """The key of a position under a spec that reads the trick, the seat's
-        earlier plays or facts of the position (see :class:`PlayKey`)."""
-        sid, _holds, exact, trick_holds, seat_holds, facts = spec
+        """The key of a position under a spec that also reads the trick, the
+        seat's earlier plays or the cards played or shown (see :class:`PlayKey`)."""
+        sid, _holds, exact, trick_holds, seat_holds, _flags, sets = spec
         if trick_holds:
             cards = sum(map(_BITS.__getitem__, trick))  # distinct cards: the sum is the union
             for m in trick_holds:
@@ -701,19 +726,8 @@ class Plan:
             for m in seat_holds:
                 bits += bits + (1 if played & m else 0)
         values: list[object] = [sid, bits, hand & exact]
-        for fact in facts:
-            if fact is PlayFact.BROKEN:
-                values.append(broken)
-            elif fact is PlayFact.FIRST_TRICK:
-                values.append(not ctx.played)
-            elif fact is PlayFact.BOARD_BIDDER:
-                values.append(seat in ctx.board_bidders)
-            elif fact is PlayFact.LEADER_SIDE:
-                values.append(ctx.is_opponent(seat, leader))
-            elif fact is PlayFact.PLAYED:
-                values.append(int(ctx.played))
-            else:  # PlayFact.SHOWN
-                values.append(int(ctx.shown))
+        for fact in sets:
+            values.append(int(ctx.played) if fact is PlayFact.PLAYED else int(ctx.shown))
         return tuple(values)
 
     def _remember(
@@ -890,11 +904,13 @@ class Plan:
         """The seat that wins a completed trick (the ranking part's
         ``trick_winner``) and whether trump is broken after it (the lead part's
         ``breaks_trump``, asked while it is not)."""
-        cards = _cards(trick)
-        winner = self._winner(ctx, cards, leader)
+        cards = tuple(map(_CARD_OF, trick))
+        position = self._trick_winner(cards, ctx.trump)
+        if type(position) is not int or not 0 <= position < len(cards):
+            self._winner(ctx, cards, leader)  # raises, naming the part
         if not broken:
-            broken = bool(self.rules.lead.breaks_trump(ctx, cards))
-        return winner, broken
+            broken = bool(self._breaks_trump(ctx, cards))
+        return (leader + position) % self.players, broken
 
     def _winner(self, ctx: DealContext, trick: tuple[Card, ...], leader: int) -> int:
         position = self.rules.ranking.trick_winner(trick, ctx.trump)
@@ -922,23 +938,21 @@ class Plan:
         """The trump part's opening of a freshly dealt deal (its ``opening``), in
         the engine's raw forms: the hands, the stock, the turn-up, the discards
         and the opening trump; a setup that loses or invents cards is refused."""
-        setup = self.rules.trump.opening(
-            ctx,
-            tuple([_cardset(CardSet, hand) for hand in hands]),
-            tuple(map(CARDS.__getitem__, stock)),
-        )
+        given = tuple(map(_cardset, repeat(CardSet), hands))
+        setup = self.rules.trump.opening(ctx, given, tuple(map(_CARD_OF, stock)))
         name = type(self.rules.trump).__name__
         try:
-            held = tuple(int(hand) for hand in setup.hands)
-            left = tuple(card.index for card in setup.stock)
+            held = hands if setup.hands == given else tuple(map(int, setup.hands))
+            left = tuple(map(_INDEX_OF, setup.stock))
             turn_up = None if setup.turn_up is None else setup.turn_up.index
             discards = int(setup.discards)
             trump = setup.trump
-        except (AttributeError, TypeError, ValueError):
+            # distinct cards: a sum of their bits is their union
+            every = discards | sum(map(_BITS.__getitem__, left))
+        except (AttributeError, TypeError, ValueError, IndexError):
             raise RuleSetError(
                 [f"trump: {name}.opening must answer a TrumpSetup of cards, not {setup!r}"]
             ) from None
-        every = discards | sum(1 << card for card in left)  # distinct cards: a sum is a union
         count = discards.bit_count() + len(left)
         if turn_up is not None:
             every |= 1 << turn_up
