@@ -16,8 +16,8 @@ too:
 - :attr:`Context.winner`: the winner of a full trick (the ranking part's
   ``trick_winner``), by the trick;
 - :attr:`Context.breaks`: whether a full trick breaks trump (the lead
-  part's ``breaks_trump``), by the trick and the cards played before it,
-  asked with the deal's real context at that trick.
+  part's ``breaks_trump``), asked with the deal's real context at that
+  trick (the cards played before it, by whom).
 
 The bounds, the move ordering and the table of the search
 (:mod:`~backalley.solver._bounds`, :mod:`~backalley.solver._order`,
@@ -233,7 +233,6 @@ class Context:
         rules, trump = self.rules, self.trump
         table = self.table
         winners = table.winners
-        breaks_memo = table.breaks
         ask_winner = _rules.trick_winner
         ask_breaks = _rules.breaks_in
         context_at = self.context_at
@@ -254,14 +253,9 @@ class Context:
             """Whether the full ``trick`` breaks trump, ``played`` (a bit set)
             having been played to the deal's earlier tricks: the lead part's
             ``breaks_trump``, asked (while trump is not broken, as the engine
-            asks it) with the deal's context at that trick, and remembered."""
-            key = (trick, played)
-            found = breaks_memo.get(key)
-            if found is None:
-                found = ask_breaks(rules, context_at(played, False), trick)
-                if len(breaks_memo) >= MEMO_LIMIT:
-                    breaks_memo.clear()
-                breaks_memo[key] = found
-            return found
+            asks it) with the deal's context at that trick - the one the
+            trick's legal plays were asked with.  Not remembered: the same
+            trick after the same cards hardly comes back (about 1 in 100)."""
+            return ask_breaks(rules, context_at(played, False), trick)
 
         return winner, breaks

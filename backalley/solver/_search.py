@@ -24,10 +24,18 @@ solver, DDS):
   the lower cards of its hand and group whose rank the refutation did not
   depend on) and the node limit (:class:`~backalley.solver._limits.Budget`).
 
-Legality always comes from the rule set (through
-:class:`~backalley.solver._context.Context`); trick winners from the rule
-set's trick winner, through the groups of :mod:`backalley.solver._plan`
-when those fit (else by asking it per trick).
+Every rule answer comes from the rule set's plan, through
+:class:`~backalley.solver._context.Context`, which remembers them: the
+legal plays (the lead and follow parts), the winner of every trick the
+search completes (the ranking part's ``trick_winner``) and whether it
+breaks trump (the lead part's ``breaks_trump``, with the deal's context at
+that trick).  The card order of :mod:`backalley.solver._plan` only
+*predicts* winners - for the card winning a trick so far, the relevant
+cards, the bounds and the move ordering - and each completed trick checks
+the prediction against the rule set's answer: a difference raises
+:class:`~backalley.solver._plan.Refuted`, and :class:`Search` makes the
+plan plain (:func:`~backalley.solver._plan.refute`), empties its table and
+asks its question again.
 """
 
 from __future__ import annotations

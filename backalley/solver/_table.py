@@ -2,10 +2,10 @@
 
 A :class:`Table` holds everything a search may remember between positions
 and between calls: the entries of the transposition table and the memos of
-pure facts (the rule set's answers - legal plays, trick winners, whether a
-trick breaks trump - and codes of holdings, classes of equivalent cards,
-sure trump tricks).  A :class:`~backalley.solver.Solver` keeps one table per
-(rule set with its deal context, trump, maximising side), so the leads of
+pure facts (the rule set's answers - legal plays, trick winners - and
+codes of holdings, classes of equivalent cards, sure trump tricks).  A
+:class:`~backalley.solver.Solver` keeps one table per (rule set with its
+deal context, trump, maximising side), so the leads of
 one deal and the sampled layouts of one decision share what was learnt.
 
 The entries (after Haglund's DDS, and Ginsberg's partition search):
@@ -47,7 +47,6 @@ class Table:
     """What a search remembers: the transposition table and the memos."""
 
     __slots__ = (
-        "breaks",
         "buckets",
         "classes",
         "entries",
@@ -71,8 +70,6 @@ class Table:
         self.legal: dict[tuple[object, ...], int] = {}
         self.winners: dict[tuple[int, ...], int] = {}
         """The rule set's trick winner (a position in the trick) by full trick."""
-        self.breaks: dict[tuple[tuple[int, ...], int], bool] = {}
-        """Whether a full trick breaks trump, by (trick, cards played before it)."""
         self.mode: object = None
         """The plan the entries were found with (whether it was standard):
         a search with another one empties the table first."""
@@ -92,7 +89,6 @@ class Table:
         self.tops.clear()
         self.legal.clear()
         self.winners.clear()
-        self.breaks.clear()
         self.classes.clear()
         self.sure.clear()
         self.summaries.clear()
