@@ -2,6 +2,7 @@
 
     python benchmarks/solver.py [--set NAME] [--deals N] [--seeds K,...] [--variant NAME]
                                 [--size N] [--limit S] [--clock wall|cpu] [--dds] [--json FILE]
+                                [--baseline DIR] [--rounds R]
 
 Each *set* is a list of deals, each solved at its first lead by
 ``backalley.solver.Solver().solve`` and timed (CPU time of the process by
@@ -25,7 +26,18 @@ default):
   same way (``trick_nodes``), with our positions of every card beside it.
 
 Prints one line per deal and the median, mean and worst times, and for
-``--dds`` the median and worst ratio of the positions.  ``--limit S`` gives
+``--dds`` the median and worst ratio of the positions.
+
+``--baseline DIR`` compares this tree's solver with another checkout's (DIR
+holds its ``backalley`` package, e.g. ``git worktree add /tmp/base
+8c9e317``): two worker processes (``--worker TREE``), each solving the
+deals with one tree's library, take turns deal by deal (``--rounds R``
+times over, the order swapped each round; each deal's fastest round
+counts), so that the machine's drift falls on both alike.  Each line gives
+both times, the positions searched and the microseconds a position, and
+the ratio baseline / this tree; the summary gives the medians, the worst,
+the totals, positions a second and the ratios (of the totals, and the
+median and geometric mean of the per-deal ratios).  ``--limit S`` gives
 every deal a deadline of S CPU seconds (a deal past it is reported as such,
 with the bounds the solver had proved).  ``--seeds 41,42`` times only the
 listed deals.  The targets are in ``docs/performance.rst``.
@@ -47,12 +59,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 sys.path.insert(0, str(ROOT))  # measure this working tree's solver
+if "--worker" in sys.argv[:-1]:  # a worker of --baseline: that tree's library first
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--worker") + 1]).resolve()))
 
 import backalley as ba  # noqa: E402
 from backalley.solver import SearchLimitError, Solver  # noqa: E402
 from tests.bridge import bridge_rules, pbn  # noqa: E402
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+HERE = Path(__file__).resolve()
 SETS = ("gamerules", "joker-nt", "vietnam-nt", "bridge-nt", "bridge-trump")
 
 
@@ -130,6 +145,93 @@ def dds_nodes(state: ba.GameState) -> tuple[int, int]:
     return max(score for _card, score in solved), solved._data.nodes
 
 
+def worker(args: argparse.Namespace, seeds: list[int]) -> int:
+    """``--worker TREE``: solve the deal of each seed read from stdin with
+    this process's library (TREE's, put first on the path before the
+    imports), printing ``[seed, tricks, seconds, positions]`` as JSON."""
+    clock: Callable[[], float] = CLOCKS[args.clock]
+    states = dict(deals(args.set, args.variant, args.size, seeds, len(seeds)))
+    print(json.dumps(str(Path(ba.__file__).resolve().parent)), flush=True)
+    for line in sys.stdin:
+        seed = int(line)
+        solver = Solver()
+        t0 = clock()
+        tricks = solver.solve(states[seed])
+        print(json.dumps([seed, tricks, clock() - t0, solver.nodes]), flush=True)
+    return 0
+
+
+def compare(args: argparse.Namespace, seeds: list[int]) -> int:
+    """``--baseline DIR``: this tree against DIR, deal by deal (see the module's description)."""
+    import subprocess
+
+    trees = {"baseline": Path(args.baseline).resolve(), "this tree": ROOT}
+    common = ["--set", args.set, "--variant", args.variant, "--size", str(args.size)]
+    common += ["--clock", args.clock, "--seeds", ",".join(map(str, seeds))]
+    procs = {
+        name: subprocess.Popen(
+            [sys.executable, str(HERE), "--worker", str(tree), *common],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name, tree in trees.items()
+    }
+    for name, proc in procs.items():
+        assert proc.stdout is not None
+        print(f"{name}: {json.loads(proc.stdout.readline())}")
+    found: dict[str, dict[int, tuple[int, float, int]]] = {name: {} for name in procs}
+    order = list(procs)
+    for r in range(args.rounds):
+        for seed in seeds:
+            for name in order if r % 2 == 0 else order[::-1]:
+                proc = procs[name]
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(f"{seed}\n")
+                proc.stdin.flush()
+                _seed, tricks, took, nodes = json.loads(proc.stdout.readline())
+                best = found[name].get(seed)
+                if best is None or took < best[1]:
+                    found[name][seed] = (tricks, took, nodes)
+            if r == args.rounds - 1:
+                (t0, s0, n0), (t1, s1, n1) = found["baseline"][seed], found["this tree"][seed]
+                if t0 != t1:
+                    raise SystemExit(f"seed {seed}: the baseline says {t0} tricks, this tree {t1}")
+                print(
+                    f"  seed {seed:3d}: {t1:2d} tricks  baseline {s0:7.3f} s {n0:8d} positions "
+                    f"{1e6 * s0 / max(n0, 1):5.1f} us  this tree {s1:7.3f} s {n1:8d} positions "
+                    f"{1e6 * s1 / max(n1, 1):5.1f} us  ratio {s0 / s1:5.2f}"
+                )
+                sys.stdout.flush()
+    for proc in procs.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    summary: dict[str, object] = {}
+    for name, rows in found.items():
+        times = [took for _t, took, _n in rows.values()]
+        nodes = sum(n for _t, _s, n in rows.values())
+        print(
+            f"{name}: median {statistics.median(times):.3f} s  worst {max(times):.3f} s  "
+            f"total {sum(times):.2f} s  {nodes / sum(times):,.0f} positions/s  "
+            f"{1e6 * sum(times) / nodes:.1f} us a position"
+        )
+        summary[name] = {"median": statistics.median(times), "worst": max(times),
+                         "total": sum(times), "positions": nodes}  # fmt: skip
+    ratios = [found["baseline"][k][1] / found["this tree"][k][1] for k in seeds]
+    total = sum(r[1] for r in found["baseline"].values()) / sum(
+        r[1] for r in found["this tree"].values()
+    )
+    print(
+        f"baseline / this tree: total {total:.2f}  median per deal "
+        f"{statistics.median(ratios):.2f}  geometric mean {statistics.geometric_mean(ratios):.2f}"
+    )
+    summary.update(ratio_total=total, ratio_median=statistics.median(ratios))
+    if args.json is not None:
+        args.json.write_text(json.dumps(summary))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=SETS, default="gamerules")
@@ -141,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
     parser.add_argument("--dds", action="store_true", help="compare with endplay's DDS")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--baseline", default=None, help="another checkout to compare with")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of --baseline")
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     clock: Callable[[], float] = CLOCKS[args.clock]
     seeds = None
@@ -148,6 +253,14 @@ def main(argv: list[str] | None = None) -> int:
         seeds = [int(k) for k in args.seeds.split(",") if k.strip()]
     if args.dds and not args.set.startswith("bridge"):
         parser.error("--dds needs a bridge-like set (bridge-nt, bridge-trump)")
+    if args.worker is not None:
+        return worker(args, seeds if seeds is not None else list(range(args.deals)))
+    if args.baseline is not None:
+        if seeds is None:
+            seeds = [
+                seed for seed, _state in deals(args.set, args.variant, args.size, None, args.deals)
+            ]
+        return compare(args, seeds)
     label = args.variant if args.set == "gamerules" else args.set
     print(
         f"solver: {label}, {args.size}-card deals at the first lead, "
