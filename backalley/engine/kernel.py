@@ -20,7 +20,8 @@ bidding node.  Every way of moving a game on goes through this module:
   game is over);
 - :func:`legal` works out the legal moves of a raw form (asked when a state
   is asked, never at its building), :func:`find` the legal move equal to a
-  given one.
+  given one, and :func:`advance` is the checked transition (:func:`find`,
+  then :func:`step`) that ``apply`` and the playout take.
 
 :meth:`GameState.apply <backalley.GameState.apply>`, ``apply_unchecked``,
 :func:`backalley.engine.lowlevel.playout`, record replay and document loading all
@@ -55,6 +56,7 @@ __all__ = [
     "Legal",
     "Match",
     "Raw",
+    "advance",
     "begin",
     "call",
     "deal_moves",
@@ -264,6 +266,18 @@ def step(raw: Raw, move: Move) -> Raw:
     if phase is NAMING and type(move) is NameTrump:
         return name_trump(raw, move)
     raise AssertionError(f"{move} is no move of phase {phase.value}")  # pragma: no cover
+
+
+def advance(raw: Raw, legal: Legal, move: object) -> Raw | None:
+    """The checked transition: the game after ``move`` when it is one of the
+    raw form's :func:`legal` moves (:func:`find`, then :func:`step`), else
+    ``None`` (the move is refused; nothing was moved on)."""
+    if isinstance(legal, int):  # a play: one bit test
+        if type(move) is Play and legal >> move.card.index & 1:
+            return play(raw, move.card.index)
+        return None
+    found = find(raw, legal, move)
+    return None if found is None else step(raw, found)
 
 
 # ------------------------------------------------------------------ dealing

@@ -303,19 +303,18 @@ def playout(
     raw = state._raw
     plan = raw.rules.plan
     plays, remembered = plan.plays, plan._plays.get
-    legal_of, find, step = kernel.legal, kernel.find, kernel.step
+    legal_of, advance = kernel.legal, kernel.advance
     while budget and raw.phase is not _GAME_OVER:
         legal = legal_of(raw)
         if isinstance(legal, int):
             move = choose(remembered(legal) or plays(legal))
         else:
             move = choose(legal)
-        found = find(raw, legal, move)
-        if found is None:
+        after = advance(raw, legal, move)
+        if after is None:
             _state(raw).apply(move)  # raises, with the reason
             raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
-        before = raw
-        raw = step(raw, found)
+        before, raw = raw, after
         budget -= 1
         if stop_deal and (raw.match.results is not before.match.results or raw.phase is _GAME_OVER):
             break

@@ -240,15 +240,14 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
-        raw = self._raw
         legal = self._legal
         if legal is None:
             legal = _legal_of(self)
-        found = kernel.find(raw, legal, move)
-        if found is None:
+        after = kernel.advance(self._raw, legal, move)
+        if after is None:
             self.check(move)  # raises, with the reason
             raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
-        return _state(kernel.step(raw, found))
+        return _state(after)
 
     def apply_text(self, text: str) -> GameState:
         """The state after the move written ``text`` (``"bid 3"``, ``"QS"``,

@@ -173,9 +173,15 @@ class _Spec(NamedTuple):
     """The facts that are true or false (a bit of the key each)."""
     sets: tuple[PlayFact, ...]
     """The facts that are sets of cards (the cards played, or shown)."""
+    by_bits: list[_Answer | None] | None
+    """The answers remembered by the key's bits, when the key is only bits
+    (``holds`` and ``flags``): one place per value; ``None`` otherwise (the
+    plan's table of answers by key)."""
 
 
-_UNKEYED = _Spec(-1, (), 0, (), (), (), ())
+_UNKEYED = _Spec(-1, (), 0, (), (), (), (), None)
+_BITS_ONLY_WIDTH = 8
+"""The widest key of bits alone that a plan keeps in a table of its own (256 places)."""
 _SET_FACTS = frozenset({PlayFact.PLAYED, PlayFact.SHOWN})
 _BROKEN, _BOARD_BIDDER, _FIRST_TRICK = PlayFact.BROKEN, PlayFact.BOARD_BIDDER, PlayFact.FIRST_TRICK
 """The spec of a situation the part declares no key for: the part is asked every time."""
@@ -592,7 +598,7 @@ class Plan:
         else:
             spec = self._lead_specs.get(ctx.trump) or self._lead_spec(ctx.trump)
         if spec is not _UNKEYED:
-            sid, holds, exact, trick_holds, seat_holds, flags, sets = spec
+            sid, holds, exact, trick_holds, seat_holds, flags, sets, by_bits = spec
             bits = 0
             for m in holds:  # whether the hand holds a card of each set: one bit each
                 bits += bits + (1 if hand & m else 0)
@@ -608,15 +614,26 @@ class Plan:
                     teams = ctx.seat_teams
                     on = teams[seat] != teams[leader]
                 bits += bits + (1 if on else 0)
-            if trick_holds or seat_holds or sets:
-                key: tuple[object, ...] = self._long_key(spec, bits, ctx, seat, hand, trick)
+            if by_bits is not None:  # the key is its bits: the answer's place
+                known = by_bits[bits]
+                if known is None:
+                    found = by_bits[bits] = self._ask(ctx, seat, hand, trick, leader, broken)
+                else:
+                    found = known
+                    if self._check:
+                        self._check_answer(found, ctx, seat, hand, trick, leader, broken)
             else:
-                key = (sid, bits, hand & exact)
-            found = self._play_answers.get(key)
-            if found is None:
-                found = self._remember(key, ctx, seat, hand, trick, leader, broken)
-            elif self._check:
-                self._check_answer(found, ctx, seat, hand, trick, leader, broken)
+                if trick_holds or seat_holds or sets:
+                    key: tuple[object, ...] = self._long_key(spec, bits, ctx, seat, hand, trick)
+                else:
+                    key = (sid, bits, hand & exact)
+                known = self._play_answers.get(key)
+                if known is None:
+                    found = self._remember(key, ctx, seat, hand, trick, leader, broken)
+                else:
+                    found = known
+                    if self._check:
+                        self._check_answer(found, ctx, seat, hand, trick, leader, broken)
             mask = hand & found[0]
         else:
             if ctx.broken is not broken:
@@ -693,14 +710,19 @@ class Plan:
                 [f"{part}: {name}.restrictions_key must answer a PlayKey or None, not {key!r}"]
             )
         facts = [fact for fact in PlayFact if fact in key.facts]
+        flags = tuple(fact for fact in facts if fact not in _SET_FACTS)
+        sets = tuple(fact for fact in facts if fact in _SET_FACTS)
+        bits_only = not (key.holds_exactly or key.trick_holds or key.seat_played_holds or sets)
+        width = len(key.holds) + len(flags)
         spec = _Spec(
             len(self._specs),
             tuple(int(s) for s in key.holds),
             int(key.holds_exactly),
             tuple(int(s) for s in key.trick_holds),
             tuple(int(s) for s in key.seat_played_holds),
-            tuple(fact for fact in facts if fact not in _SET_FACTS),
-            tuple(fact for fact in facts if fact in _SET_FACTS),
+            flags,
+            sets,
+            [None] * (1 << width) if bits_only and width <= _BITS_ONLY_WIDTH else None,
         )
         self._specs.append(spec)
         return spec
@@ -716,7 +738,7 @@ class Plan:
     ) -> tuple[object, ...]:
         """The key of a position under a spec that also reads the trick, the
         seat's earlier plays or the cards played or shown (see :class:`PlayKey`)."""
-        sid, _holds, exact, trick_holds, seat_holds, _flags, sets = spec
+        sid, _holds, exact, trick_holds, seat_holds, _flags, sets, _by_bits = spec
         if trick_holds:
             cards = sum(map(_BITS.__getitem__, trick))  # distinct cards: the sum is the union
             for m in trick_holds:
@@ -741,16 +763,29 @@ class Plan:
         broken: bool,
     ) -> _Answer:
         """Ask the part at a position whose key is not remembered yet, and remember its answer."""
-        found = self._restrictions(ctx, seat, hand, trick, leader, broken)
-        every = -1
-        for allowed, _reason in found:
-            every &= allowed
-        answer = (every, found)
+        answer = self._ask(ctx, seat, hand, trick, leader, broken)
         table = self._play_answers
         if len(table) >= PLAY_ANSWERS_LIMIT:  # bounded: start afresh
             table.clear()
         table[key] = answer
         return answer
+
+    def _ask(
+        self,
+        ctx: DealContext,
+        seat: int,
+        hand: int,
+        trick: tuple[int, ...],
+        leader: int,
+        broken: bool,
+    ) -> _Answer:
+        """The part's answer at a position, as the plan remembers it: the cards
+        every restriction allows together, and the restrictions."""
+        found = self._restrictions(ctx, seat, hand, trick, leader, broken)
+        every = -1
+        for allowed, _reason in found:
+            every &= allowed
+        return (every, found)
 
     def _check_answer(
         self,
