@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from backalley.errors import Reason
-from backalley.moves import MOVE_TYPES, Move, NameTrump, Play
+from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play
 from backalley.values import Phase
 
 __all__ = ["Phase", "known_calls", "legal_moves", "refusal"]
@@ -94,7 +94,7 @@ def turn_refusal(pos: Position, seat: int, you: bool = False) -> Refusal | None:
 
 def refusal(pos: Position, move: object) -> Refusal | None:
     """Why the seat to act may not make ``move`` now, or ``None`` if it may."""
-    if not isinstance(move, MOVE_TYPES):
+    if not isinstance(move, (Pass, Bid, BoardBid, Counter, NameTrump, Play)):  # MOVE_TYPES
         hint = " (read text with backalley.parse_move)" if isinstance(move, str) else ""
         return (Reason.NOT_A_MOVE, f"{move!r} is not a move{hint}")
     phase = pos.phase
@@ -119,7 +119,7 @@ def refusal(pos: Position, move: object) -> Refusal | None:
         if isinstance(move, NameTrump):
             return (Reason.WRONG_PHASE, f"trump cannot be named now; {_PHASE_MOVES[phase]}")
         plan = pos.rules.plan
-        return plan.call_refusal(plan.bidding_context(pos._ctx, pos.calls), move)  # type: ignore[arg-type]
+        return plan.call_refusal(plan.bidding_context(pos._ctx, pos.calls), move)
     # naming trump
     if not isinstance(move, NameTrump):
         return (Reason.WRONG_PHASE, f"{move} is not a trump call; {_PHASE_MOVES[phase]}")

@@ -239,15 +239,20 @@ def _deck(rules: RuleSet, order: Sequence[Card | str | int]) -> tuple[int, ...]:
     """The card indices of a deck ``order``, which must be exactly the rule set's deck."""
     indices = []
     for k, item in enumerate(order):
-        if isinstance(item, int) and not isinstance(item, bool):
+        if isinstance(item, (Card, str)):
+            try:
+                indices.append(parse_card(item).index)
+            except NotationError as exc:
+                raise SetupError(f"order[{k}]: {exc}") from None
+        elif isinstance(item, int) and not isinstance(item, bool):
             if not 0 <= item < 54:
                 raise SetupError(f"order[{k}]: {item} is not a card index 0..53")
             indices.append(item)
-            continue
-        try:
-            indices.append(parse_card(item).index)  # type: ignore[arg-type]
-        except NotationError as exc:
-            raise SetupError(f"order[{k}]: {exc}") from None
+        else:
+            raise SetupError(
+                f"order[{k}]: a card is a Card, its text like 'QS' or its index, "
+                f"not {type(item).__name__}"
+            )
     mask = 0
     for i in indices:
         if mask >> i & 1:

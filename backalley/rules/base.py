@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 import attrs
 
@@ -12,6 +12,9 @@ from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
 from backalley.rules.seats import seat_names
 from backalley.rules.validators import boolean
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = [
     "Option",
@@ -108,12 +111,12 @@ class Part:
         the class's :attr:`may_provide`."""
         return frozenset()
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         """Why this part does not fit the rest of ``rules`` (a
         :class:`~backalley.RuleSet`); each problem starts with the parts involved."""
         return []
 
-    def cautions(self, rules: Any) -> list[str]:
+    def cautions(self, rules: RuleSetFacts) -> list[str]:
         """What about ``rules`` (a :class:`~backalley.RuleSet` whose parts fit)
         may surprise its players though the game can be played; each sentence
         starts with the parts involved and says what would change it.  The
@@ -121,7 +124,7 @@ class Part:
         built.  By default none."""
         return []
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """The rule as a paragraph of the rules sheet of ``rules`` (a
         :class:`~backalley.RuleSet`), saying only what can apply there (no
         joker rules without jokers, no board talk without board bids).  By
@@ -129,7 +132,7 @@ class Part:
         describe: Any = cast(Any, self).describe
         return str(describe())
 
-    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+    def terms_in(self, rules: RuleSetFacts) -> tuple[Term, ...]:
         """The words of the rules sheet of ``rules`` this part defines (its
         Terms block lists those the sheet uses, each once, in the order of the
         parts).  By default none."""
@@ -162,21 +165,21 @@ class Term(NamedTuple):
 # ------------------------------------------------- facts for describe_in(rules)
 
 
-def has_jokers(rules: Any) -> bool:
+def has_jokers(rules: RuleSetFacts) -> bool:
     """Whether the deck of ``rules`` holds the jokers (else no joker rule can apply)."""
     return bool(rules.deck.has_jokers)
 
 
-def has_board_bids(rules: Any) -> bool:
+def has_board_bids(rules: RuleSetFacts) -> bool:
     """Whether anyone can bid board under ``rules`` (capability ``"board-bids"``)."""
     return bool("board-bids" in rules.bidding.provides())
 
 
-def plays_alone(rules: Any) -> bool:
+def plays_alone(rules: RuleSetFacts) -> bool:
     """Whether every player is a side of their own (no partnerships)."""
     return bool(len(rules.seating.teams) == rules.seating.players)
 
 
-def side_word(rules: Any) -> str:
+def side_word(rules: RuleSetFacts) -> str:
     """``"side"``, or ``"player"`` when every player plays alone."""
     return "player" if plays_alone(rules) else "side"

@@ -11,7 +11,7 @@ them) and what contract the calls make.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -23,6 +23,9 @@ from backalley.rules.context import BiddingContext
 from backalley.rules.registry import register
 from backalley.rules.validators import boolean, whole, whole_numbers
 from backalley.values import BiddingOutcome, Contract
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = [
     "AllPass",
@@ -182,7 +185,7 @@ class OnceAroundBidding(_BiddingPart):
             }
         )
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         return _once_around_fit(self, rules.schedule.hand_sizes, rules.seating.players)
 
     def max_bid(self, hand_size: int) -> int:
@@ -341,12 +344,12 @@ class OnceAroundBidding(_BiddingPart):
     def describe(self) -> str:
         return self._describe(alone=False)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """The bidding as it plays under ``rules``' seating and schedule (which
         deals leave no number, or only one, to bid)."""
         return self._describe(alone=plays_alone(rules), sizes=rules.schedule.hand_sizes)
 
-    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+    def terms_in(self, rules: RuleSetFacts) -> tuple[Term, ...]:
         """The contract, as this bidding makes it."""
         alone = plays_alone(rules)
         if alone:
@@ -714,7 +717,7 @@ class Auction(_BiddingPart):
             }
         )
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         out = []
         smallest = min(rules.schedule.hand_sizes)
         if self.min_bid > smallest:
@@ -982,7 +985,7 @@ class Auction(_BiddingPart):
     def describe(self) -> str:
         return self._describe(players=4, sides=2)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """The auction as it plays under ``rules``' seating (sides or single players),
         with a worked example of its counters (:meth:`counter_example`)."""
         text = self._describe(
@@ -993,7 +996,7 @@ class Auction(_BiddingPart):
         example = self.counter_example(rules)
         return f"{text} {example}" if example else text
 
-    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+    def terms_in(self, rules: RuleSetFacts) -> tuple[Term, ...]:
         """The contract, the declarer, the defenders and the winning call of this auction."""
         alone = plays_alone(rules)
         holder = "the declarer" if alone else "the declarer's side"
@@ -1038,7 +1041,7 @@ class Auction(_BiddingPart):
             Term("winning call", f"the call that sets the contract: {winning}."),
         )
 
-    def counter_example(self, rules: Any) -> str:
+    def counter_example(self, rules: RuleSetFacts) -> str:
         """A worked example of this auction's counters on the largest deal of
         ``rules``, in seat names, its calls run through this part (so it says
         what the auction does) and its points asked of the scoring part; empty

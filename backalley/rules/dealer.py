@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
 from backalley.rules.base import Option, Part, plays_alone
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["DealerRotation", "NextDealer"]
 
@@ -66,7 +69,7 @@ class DealerRotation(Part):
     def describe(self) -> str:
         return "The first dealer is drawn at random. " + _DEALING + ". " + self._rotation(False)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """Who deals and how (see :ref:`rules-deal`): the dealing procedure, what
         becomes of the undealt cards under ``rules``, and the rotation."""
         deck, players = rules.deck, rules.seating.players

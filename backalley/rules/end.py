@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
 from backalley.rules.base import Option, Part, side_word
 from backalley.rules.registry import register
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["EndPolicy", "TieBreak"]
 
@@ -39,7 +42,7 @@ class EndPolicy(Part):
     def describe(self) -> str:
         return self._describe("side")
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         return self._describe(side_word(rules))
 
     def _describe(self, side: str) -> str:

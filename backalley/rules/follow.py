@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
@@ -13,7 +13,7 @@ from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
 from backalley.rules.keys import PlayFact, PlayKey
 from backalley.rules.lead import TrumpBrokenBy, TrumpBrokenFor, TrumpLead
-from backalley.rules.protocols import Ranking, Restriction
+from backalley.rules.protocols import Ranking, Restriction, RuleSetFacts
 from backalley.rules.registry import register
 
 __all__ = ["BlooperForced", "FollowPolicy", "LittleLead", "TrumpBrokenWhen", "TrumpPlay"]
@@ -221,7 +221,7 @@ class FollowPolicy(Part):
     def describe(self) -> str:
         return self._describe(jokers=True)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """Without jokers in the deck, no joker or blooper rule is stated; with
         ``trump_play = not-until-broken`` under a lead part whose sheet does
         not say what breaks trump (any card may be led), this one says it."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
@@ -13,7 +13,7 @@ from backalley.errors import Reason
 from backalley.rules.base import Option, Part, has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.keys import PlayFact, PlayKey
-from backalley.rules.protocols import Ranking, Restriction
+from backalley.rules.protocols import Ranking, Restriction, RuleSetFacts
 from backalley.rules.registry import register
 
 __all__ = [
@@ -230,7 +230,7 @@ class LeadPolicy(Part):
     def describe(self) -> str:
         return self._describe(jokers=True, board=True, declarer=False, always=False)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """Only what can apply under ``rules``: board bidders only where board
         can be bid, the declarer where an auction makes one, jokers where the
         deck has them."""

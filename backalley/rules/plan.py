@@ -217,7 +217,7 @@ class CallAnswers:
     def __init__(self, is_open: bool, legal: tuple[Move, ...]) -> None:
         self.open = is_open
         self.legal = legal
-        self.by_value: dict[Move, Move] = {m: m for m in legal}
+        self.by_value: dict[object, Move] = {m: m for m in legal}
 
 
 class CallNode:
@@ -254,8 +254,9 @@ class CallNode:
 
     def find(self, move: object) -> Move | None:
         """The legal call equal to ``move`` (``None`` if it is not legal)."""
+        by_value: dict[object, Move] = self.answers.by_value
         try:
-            return self.answers.by_value.get(move)  # type: ignore[call-overload, no-any-return]
+            return by_value.get(move)
         except TypeError:  # not hashable: not a call
             return None
 

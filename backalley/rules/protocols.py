@@ -53,6 +53,7 @@ __all__ = [
     "Refusal",
     "Restriction",
     "RulePart",
+    "RuleSetFacts",
     "ScheduleRule",
     "ScoringRule",
     "SeatingRule",
@@ -172,6 +173,11 @@ class TrumpRule(RulePart, Protocol):
 
     def turns_up(self) -> bool:
         """Whether a card is turned up after the deal."""
+        ...
+
+    def stock_needed(self, deck: DeckRule) -> int:
+        """How many cards the part needs beyond the hands (the turn-up, a card
+        to draw): the schedule's largest deal must leave them in the stock."""
         ...
 
     def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
@@ -315,6 +321,41 @@ class EndRule(RulePart, Protocol):
     def winner(self, scores: Sequence[int]) -> int | None:
         """The winning side, or ``None`` for a draw."""
         ...
+
+
+class RuleSetFacts(Protocol):
+    """What a part may read of the rule set it is part of (in ``describe_in``,
+    ``problems`` and the like): the other parts and the seats and sides.
+    :class:`~backalley.RuleSet` is one."""
+
+    @property
+    def deck(self) -> DeckRule: ...
+    @property
+    def seating(self) -> SeatingRule: ...
+    @property
+    def schedule(self) -> ScheduleRule: ...
+    @property
+    def dealer(self) -> DealerRule: ...
+    @property
+    def trump(self) -> TrumpRule: ...
+    @property
+    def bidding(self) -> BiddingRule: ...
+    @property
+    def lead(self) -> LeadRule: ...
+    @property
+    def follow(self) -> FollowRule: ...
+    @property
+    def ranking(self) -> Ranking: ...
+    @property
+    def scoring(self) -> ScoringRule: ...
+    @property
+    def end(self) -> EndRule: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def seat_teams(self) -> tuple[int, ...]: ...
 
 
 # ----------------------------------------------------------- optional hooks

@@ -9,7 +9,7 @@ its own :meth:`~OrderedRanking.key` (see the docs, "Writing your own rule").
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -18,6 +18,9 @@ from backalley.cardset import CardSet
 from backalley.rules.base import Part, has_jokers
 from backalley.rules.context import TRUMP_INDEX
 from backalley.rules.registry import register
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["SUIT_BITS", "JokersHigh", "OrderedRanking"]
 
@@ -112,7 +115,7 @@ class JokersHigh(OrderedRanking):
             " In a deal without a trump suit, a joker still in play is a trump of its own."
         )
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """The card order of ``rules``' deck (down to its lowest rank; the
         jokers only when the deck has them) and how a trick is won.  Which
         no-trump deals keep a joker in play is the trump part's to say."""

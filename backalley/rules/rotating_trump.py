@@ -3,7 +3,7 @@ hearts, spades, then no trump, and round again."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -12,6 +12,9 @@ from backalley.rules.base import has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
 from backalley.rules.trump import _TrumpPart
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["RotatingTrump"]
 
@@ -37,7 +40,7 @@ class RotatingTrump(_TrumpPart):
     def describe(self) -> str:
         return self._describe() + " In a no-trump deal the jokers, if any, are the only trumps."
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         if has_jokers(rules):
             return self._describe() + " In a no-trump deal the jokers are the only trumps."
         return self._describe()

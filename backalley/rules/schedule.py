@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -11,6 +11,9 @@ from backalley.errors import RuleSetError
 from backalley.rules.base import Part
 from backalley.rules.registry import register
 from backalley.rules.validators import whole_numbers
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["Schedule"]
 
@@ -83,7 +86,7 @@ class Schedule(Part):
     def largest(self) -> int:
         return max(self.hand_sizes)
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         """A deal of the largest hand size must fit the deck, with the cards
         the trump part needs beyond the hands (the turn-up, a card to draw)."""
         deck, players = rules.deck, rules.seating.players

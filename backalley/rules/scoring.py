@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from itertools import repeat
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -17,6 +17,9 @@ from backalley.rules.context import DealContext
 from backalley.rules.registry import register
 from backalley.rules.validators import instance_or_none, whole, whole_or_none
 from backalley.values import Contract
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = [
     "AuctionScoring",
@@ -184,7 +187,7 @@ class _SideScoring(Part):
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         raise NotImplementedError
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         rainbow = self.rainbow
         if rainbow is not None and rainbow.hand_size not in rules.schedule.hand_sizes:
             return [
@@ -246,7 +249,7 @@ class _HandSizeScoring(_SideScoring):
             return points * self.hand_size_multiplier(hand_size)
         return points
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         problems = super().problems(rules)
         sizes = rules.schedule.hand_sizes
         for entry in self.hand_size_multipliers:
@@ -379,7 +382,7 @@ class ContractScoring(_HandSizeScoring):
             return bid * b + over * (tricks - b)
         return -set_bid * b
 
-    def problems(self, rules: Any) -> list[str]:
+    def problems(self, rules: RuleSetFacts) -> list[str]:
         """Besides the rainbow's and the multipliers' deals: each hand size
         given its own rates must be dealt by the schedule."""
         problems = super().problems(rules)
@@ -395,14 +398,14 @@ class ContractScoring(_HandSizeScoring):
     def describe(self) -> str:
         return self._describe(side="side", board=True)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """Board scoring only where board can be bid; "player" without partnerships;
         no joker in the rainbow without jokers."""
         return self._describe(
             side=side_word(rules), board=has_board_bids(rules), jokers=has_jokers(rules)
         ) + self._zero_text(side_word(rules), rules.bidding)
 
-    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+    def terms_in(self, rules: RuleSetFacts) -> tuple[Term, ...]:
         """Made, set and overtrick, as this scoring counts them."""
         if side_word(rules) == "player":
             who, its, takes = "a player", "their", "they take"
@@ -486,7 +489,7 @@ class ExactBidScoring(_HandSizeScoring):
         default=(), converter=_to_hand_size_multipliers, validator=_multipliers_once
     )
 
-    def cautions(self, rules: Any) -> list[str]:
+    def cautions(self, rules: RuleSetFacts) -> list[str]:
         """A contract of 0 is a real contract here (taking no trick earns the
         bonus), yet a bidding that sums the bids into contracts and throws in
         a deal nobody bid a trick for throws in a deal in which nobody bids more than 0
@@ -528,7 +531,7 @@ class ExactBidScoring(_HandSizeScoring):
     def describe(self) -> str:
         return self._describe(side="side", board=True, multiplied=False, uncontracted=False)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """Boards only where board can be bid, multiplied contracts and sides without a
         contract only where the bidding makes them; "player" without partnerships; no
         joker in the rainbow without jokers."""
@@ -659,7 +662,7 @@ class AuctionScoring(_SideScoring):
     def describe(self) -> str:
         return self._describe(side="side", multiplied=True)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """The multiplier only where the bidding can multiply a contract."""
         return self._describe(
             side=side_word(rules), multiplied="multiplied-contracts" in rules.bidding.provides()

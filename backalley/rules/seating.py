@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
 from backalley.rules.base import Part, Term
 from backalley.rules.registry import register
 from backalley.rules.validators import whole
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["Cutthroat", "Partnerships"]
 
@@ -40,7 +43,7 @@ class Partnerships(Part):
             "West, so the player on your left is the next to play."
         )
 
-    def terms_in(self, rules: Any) -> tuple[Term, ...]:
+    def terms_in(self, rules: RuleSetFacts) -> tuple[Term, ...]:
         """The side: a partnership."""
         return (
             Term(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from backalley.errors import SetupError
 
 if TYPE_CHECKING:
-    from backalley.rules.ruleset import RuleSet
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = ["COMPASS", "parse_seat", "seat_name", "seat_names", "side_name", "side_names"]
 
@@ -27,7 +27,7 @@ def _compass(players: int, teams: tuple[tuple[int, ...], ...]) -> bool:
     return players == 4 and sorted(tuple(sorted(t)) for t in teams) == [(0, 2), (1, 3)]
 
 
-def seat_names(rules: RuleSet) -> tuple[str, ...]:
+def seat_names(rules: RuleSetFacts) -> tuple[str, ...]:
     """Every seat's name, clockwise from seat 0: North, East, South, West in a
     four-player partnership game, else Seat 1 .. Seat n."""
     players = rules.seating.players
@@ -36,7 +36,7 @@ def seat_names(rules: RuleSet) -> tuple[str, ...]:
     return tuple(f"Seat {seat + 1}" for seat in range(players))
 
 
-def seat_name(rules: RuleSet, seat: int) -> str:
+def seat_name(rules: RuleSetFacts, seat: int) -> str:
     """The name of ``seat`` (``seat_name(GAMERULES, 2) == "South"``).  Raises
     :class:`~backalley.SetupError` for a seat the rules do not have."""
     names = seat_names(rules)
@@ -45,7 +45,7 @@ def seat_name(rules: RuleSet, seat: int) -> str:
     return names[seat]
 
 
-def side_names(rules: RuleSet, *, dash: str = "-") -> tuple[str, ...]:
+def side_names(rules: RuleSetFacts, *, dash: str = "-") -> tuple[str, ...]:
     """Every side's name, in the order of ``rules.teams``: ``N-S`` and ``E-W``
     (the seats' initials joined by ``dash``) for compass partnerships, a
     lone player's seat name, else the seats' names joined by ``+``."""
@@ -61,7 +61,7 @@ def side_names(rules: RuleSet, *, dash: str = "-") -> tuple[str, ...]:
     return tuple(out)
 
 
-def side_name(rules: RuleSet, side: int) -> str:
+def side_name(rules: RuleSetFacts, side: int) -> str:
     """The name of side ``side`` (an index of ``rules.teams``)."""
     names = side_names(rules)
     if type(side) is not int or not 0 <= side < len(names):
@@ -69,7 +69,7 @@ def side_name(rules: RuleSet, side: int) -> str:
     return names[side]
 
 
-def parse_seat(rules: RuleSet, text: str | int) -> int:
+def parse_seat(rules: RuleSetFacts, text: str | int) -> int:
     """The seat ``text`` names: the library's number (``2`` or ``"2"``), a
     seat's name or its initial (``"south"``, ``"S"``), or ``"seat 3"`` in a
     game whose seats are numbered.  Raises :class:`~backalley.SetupError`

@@ -8,7 +8,7 @@ in play then.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -19,6 +19,9 @@ from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
 from backalley.rules.registry import register
+
+if TYPE_CHECKING:
+    from backalley.rules.protocols import RuleSetFacts
 
 __all__ = [
     "DeclarerNamesTrump",
@@ -200,7 +203,7 @@ class TurnUpTrump(_TrumpPart):
     def describe(self) -> str:
         return self._describe(jokers=True)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         """Without jokers in the deck nothing is said of a turned joker."""
         return self._describe(jokers=has_jokers(rules))
 
@@ -324,7 +327,7 @@ class DeclarerNamesTrump(_TrumpPart):
     def describe(self) -> str:
         return self._describe(jokers=True)
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         return self._describe(jokers=has_jokers(rules))
 
     def _describe(self, jokers: bool) -> str:
@@ -347,7 +350,7 @@ class NoTrump(_TrumpPart):
     def describe(self) -> str:
         return "No deal has a trump suit; jokers, if any, are the only trumps."
 
-    def describe_in(self, rules: Any) -> str:
+    def describe_in(self, rules: RuleSetFacts) -> str:
         if has_jokers(rules):
             return "No deal has a trump suit; the two jokers are the only trumps."
         return "No deal has a trump suit."
