@@ -227,18 +227,14 @@ def legal(raw: Raw) -> Legal:
     """The legal moves of the seat to act: the legal plays as a bit set while
     playing (the lead and follow parts' restrictions), the legal calls of the
     bidding node, the declarer's trump calls, or none."""
-    phase = raw.phase
+    rules, _match, _deal, phase, hands, leader, trick, _history, broken, ctx, _calls, _at = raw
     if phase is PLAYING:
-        trick = raw.trick_cards
-        leader = raw.leader
-        seat = (leader + len(trick)) % raw.rules.players
-        return raw.rules.plan.play_mask(
-            raw.ctx, seat, raw.hand_bits[seat], trick, leader, raw.broken
-        )
+        seat = (leader + len(trick)) % rules.players
+        return rules.plan.play_mask(ctx, seat, hands[seat], trick, leader, broken)
     if phase is BIDDING:
         return _node(raw).legal
     if phase is NAMING:
-        return raw.rules.plan.trump_calls(raw.ctx)
+        return rules.plan.trump_calls(ctx)
     return ()
 
 

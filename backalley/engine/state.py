@@ -55,9 +55,10 @@ class GameState(PublicFacts):
     _legal: Legal | None = attrs.field(default=None, eq=False, hash=False, repr=False)
     """The legal moves once asked (:func:`backalley.engine.kernel.legal`: the
     legal plays as a bit set while playing, the tuple of legal moves
-    otherwise); ``None`` until then.  Worked out when first asked - by
-    :meth:`legal_moves`, :meth:`apply` or :meth:`check` - and remembered: not
-    compared, hashed, shown or pickled."""
+    otherwise); ``None`` until then.  Worked out when first asked by
+    :meth:`legal_moves` or :meth:`check` and remembered (not compared, hashed,
+    shown or pickled); :meth:`apply` uses them when they are known, else
+    works them out for its move alone."""
 
     @property
     def _core(self) -> Core:
@@ -240,10 +241,11 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.IllegalMoveError` (and leaves this state as it
         was: states never change) when the move is not legal.
         """
+        raw = self._raw
         legal = self._legal
-        if legal is None:
-            legal = _legal_of(self)
-        after = kernel.advance(self._raw, legal, move)
+        if legal is None:  # worked out for this move alone (what a replay meets)
+            legal = kernel.legal(raw)
+        after = kernel.advance(raw, legal, move)
         if after is None:
             self.check(move)  # raises, with the reason
             raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
