@@ -70,7 +70,7 @@ clock = time.perf_counter  # set by main() from --clock
 
 # This round's targets (judged on gamerules)
 TARGET_OSP = 0.6  # checked decisions/s / OpenSpiel decisions/s   >= 0.6
-TARGET_PLAYOUT = 0.9  # playout decisions/s / OpenSpiel decisions/s  >= 0.9
+TARGET_PLAYOUT = 0.75  # playout decisions/s / OpenSpiel decisions/s  >= 0.75 (0.9 earlier this round)
 TARGET_REPLAY = 1.5  # JSON round trip at deal 13 / replay of its moves  <= 1.5
 JSON_DEAL = 13  # the deal of the state whose round trip the target times
 # Earlier targets, reported as information (not judged)
