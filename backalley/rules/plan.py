@@ -2,7 +2,7 @@
 
 The rules live in their parts, each decision in one protocol method; the plan
 never restates one.  It is built once per :class:`~backalley.RuleSet`
-(:attr:`RuleSet.plan`) and does three things:
+(:attr:`RuleSet.plan`) and does four things:
 
 - **It asks.**  Every decision the engine needs goes through one method here,
   which calls the part's protocol method: the plays through the lead and follow
@@ -25,6 +25,18 @@ never restates one.  It is built once per :class:`~backalley.RuleSet`
   a class below which no subclass defines a method of its own (otherwise the
   key is the whole bidding: the hand size, the first bidder and the calls).
   So a subclass that changes a rule can never be given its parent's answers.
+  The lead and follow parts' restrictions are kept the same way, per *play
+  key*: what a part declares its answer reads (``restrictions_key``, a
+  :class:`~backalley.rules.keys.PlayKey`, asked once per trump and card
+  led), computed here from the engine's bit sets (:meth:`Plan.play_mask`).
+- **It checks the keys.**  A key is the part's claim; with
+  :data:`CHECK_KEYS` (``BACKALLEY_CHECK_KEYS=1``) the plan asks the part again
+  wherever it would answer from what it remembers by a key, and raises
+  :class:`~backalley.RuleSetError` naming the part when the answers differ.
+
+The optional methods a part may give (the keys, ``direct_counters``,
+``trump_before_deal``, ``left_in_stock``) are runtime-checkable protocols of
+:mod:`backalley.rules.protocols`, found once, when the plan is built.
 """
 
 from __future__ import annotations
