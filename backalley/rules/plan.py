@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Sequence
+from itertools import count as _count
 from itertools import repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -386,7 +387,7 @@ class Plan:
         )
         self._lead_specs: dict[Suit | None, _Spec] = {}
         self._follow_specs: dict[Suit | None, list[_Spec | None]] = {}
-        self._specs: list[_Spec] = []
+        self._specs = _count()  # a number per situation (next() is atomic: threads share plans)
         self._play_answers: dict[tuple[object, ...], _Answer] = {}
         self._roots: dict[tuple[int, int], CallNode] = {}
         self._answers: dict[Hashable, CallAnswers] = {}
@@ -728,7 +729,7 @@ class Plan:
         bits_only = not (key.holds_exactly or key.trick_holds or key.seat_played_holds or sets)
         width = len(key.holds) + len(flags)
         spec = _Spec(
-            len(self._specs),
+            next(self._specs),
             tuple(int(s) for s in key.holds),
             int(key.holds_exactly),
             tuple(int(s) for s in key.trick_holds),
@@ -737,7 +738,6 @@ class Plan:
             sets,
             [None] * (1 << width) if bits_only and width <= _BITS_ONLY_WIDTH else None,
         )
-        self._specs.append(spec)
         return spec
 
     def _long_key(
