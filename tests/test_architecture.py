@@ -130,6 +130,9 @@ MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
     # not of the rules engine
     "backalley/bots/heuristic.py": {"_TABLES"},
     "backalley/solver/_search.py": {"_HOLDINGS"},
+    # the solver's card order per (rule set, trump), learned from the ranking part,
+    # checked, and bounded by ORDERS_LIMIT
+    "backalley/solver/_plan.py": {"_orders"},
 }
 
 

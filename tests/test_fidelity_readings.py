@@ -1,5 +1,5 @@
 """Readings of the sources and rates of other programs, each a named option whose
-default keeps the games as they were (issue 34, "fidelity, fourth round"):
+default keeps the games as they were:
 
 - ``hand_size_rates`` of contract scoring (rules reference: rates of a hand size):
   a hand size's own rates, replacing the scoring's (joepikowski/back-alley's

@@ -1,4 +1,4 @@
-"""The Vietnam auction is playable under its default reading (issue 34): with
+"""The Vietnam auction is playable under its default reading: with
 ``counter_holder = announcer`` a counter multiplies the announcing side's
 contract, as a double in bridge, and heuristic bots - who weigh each call by
 how the later seats would answer it - spread their contracts over the numbers
