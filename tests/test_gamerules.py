@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import backalley as ba
@@ -15,6 +16,7 @@ from backalley.rules import (
     AllPass,
     BoardClaims,
     ContractScoring,
+    CounterHolder,
     Deck,
     FollowPolicy,
     JokerTurnUp,
@@ -909,10 +911,14 @@ def test_worked_example_blooper_leads_force_trumps(led, follower, legal):
 
 
 def test_worked_example_a_doubled_vietnam_contract():
-    """Worked example of the Vietnam auction: seat1 7, seat2 8, seat3 double, seat0
-    pass: seat 3 declares for team 1, 8 doubled; 9 tricks score +180.
-    An auction 7 then 6 is illegal (not higher)."""
+    """Worked example of the Vietnam auction, under the reading in which a counter
+    takes the contract over (``counter_holder = countering-side``): seat1 7, seat2
+    8, seat3 double, seat0 pass: seat 3 declares for team 1, 8 doubled; 9 tricks
+    score +180.  An auction 7 then 6 is illegal (not higher)."""
     rules = ba.variants.VIETNAM
+    rules = rules.replace(
+        bidding=attrs.evolve(rules.bidding, counter_holder=CounterHolder.COUNTERING_SIDE)
+    )
     state = ba.new_game(rules, dealer=0, seed=3)
     state = bid_round(state, {1: "bid 7", 2: "bid 8", 3: "double", 0: "pass"})
     assert state.phase is ba.Phase.NAMING_TRUMP
