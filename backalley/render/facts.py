@@ -57,8 +57,8 @@ def deal_end(before: GameState, move: Move, after: GameState) -> dict[str, Any] 
     ``move`` scored no deal.
 
     The state after the last card has dealt the next deal, so the last
-    trick's winner is asked of the rules' ranking part, as the library's own
-    trick ends ask it."""
+    trick's winner is asked of the rules' plan (the ranking part's
+    ``trick_winner``, checked), as the library's own trick ends ask it."""
     if len(after.deal_results) <= len(before.deal_results):
         return None
     result = after.deal_results[-1]
@@ -66,11 +66,15 @@ def deal_end(before: GameState, move: Move, after: GameState) -> dict[str, Any] 
     if isinstance(move, Play) and before.to_act is not None:
         cards = (*(card for _, card in before.trick), move.card)
         leader = before.trick[0][0] if before.trick else before.to_act
-        position = before.rules.ranking.trick_winner(cards, before.trump)
+        plan = before.rules.plan
+        ctx = plan.deal_context(
+            before.deals_played, before.dealer, before.hand_size, trump=before.trump
+        )
+        position = plan.trick_position(ctx, tuple(card.index for card in cards))
         trick = {
             "leader": leader,
             "cards": [str(card) for card in cards],
-            "winner": (leader + int(position)) % before.rules.players,
+            "winner": (leader + position) % before.rules.players,
         }
     made = [
         None if contract is None else taken >= contract.tricks

@@ -36,6 +36,7 @@ import attrs
 import backalley as ba
 from backalley.bots import Bot, bot_names, check_throw_ins, make_bot
 from backalley.io import houserules
+from backalley.render.facts import deal_end as deal_end_facts
 from backalley.rules.seats import seat_names
 from backalley.server.errors import ServerError
 from backalley.server.facts import table_facts
@@ -78,14 +79,9 @@ class DealEnd:
     library's state has dealt the next deal already): the deal's last trick,
     which sides made their contracts, and the people it waits for."""
 
-    deal: int
-    """The deal's number (its entry in the state's ``deal_results``)."""
-    last_trick: tuple[int, tuple[ba.Card, ...], int] | None
-    """The last trick: its leader, its cards in the order played, its winner
-    (``None`` for a deal scored without its last card played)."""
-    made: tuple[bool | None, ...]
-    """Per side: whether it took at least the tricks it contracted for (a
-    board: every trick), ``None`` for a side without a contract."""
+    facts: dict[str, Any]
+    """The deal's end as :func:`backalley.render.facts.deal_end` gives it:
+    ``deal`` (its number), ``last_trick`` and ``made`` per side."""
     since: float
     """When the deal ended (the service's ``timer``)."""
     waiting: set[int] = attrs.field(factory=set)
@@ -97,14 +93,8 @@ class DealEnd:
     def to_data(self, held: float) -> dict[str, Any]:
         """As JSON data, with ``held``: the seconds the bots still wait (0: they
         do not)."""
-        trick = None
-        if self.last_trick is not None:
-            leader, cards, winner = self.last_trick
-            trick = {"leader": leader, "cards": [str(c) for c in cards], "winner": winner}
         return {
-            "deal": self.deal,
-            "last_trick": trick,
-            "made": list(self.made),
+            **self.facts,
             "waiting": sorted(self.waiting),
             "holding": held > 0,
             "seconds_left": round(held, 1) if held > 0 else None,
@@ -478,8 +468,9 @@ class TableService:
         the end of a deal: a move that scores a deal starts one; a person's
         move ends that person's wait, a bot's (the hold was over) the hold's."""
         seat = before.to_act
-        if len(after.deal_results) > len(before.deal_results):
-            live.deal_end = self._deal_end(live, before, move, after)
+        facts = deal_end_facts(before, move, after)
+        if facts is not None:
+            live.deal_end = self._deal_end(live, facts)
             return
         end = live.deal_end
         if end is None or seat is None:
@@ -488,29 +479,15 @@ class TableService:
             end.over = True
         end.waiting.discard(seat)
 
-    def _deal_end(
-        self, live: _Live, before: ba.GameState, move: ba.Move, after: ba.GameState
-    ) -> DealEnd:
-        result = after.deal_results[-1]
-        trick: tuple[int, tuple[ba.Card, ...], int] | None = None
-        if isinstance(move, ba.Play) and before.to_act is not None:
-            # the trick the move completed: the state after it has dealt the
-            # next deal, so its winner is asked of the rules' ranking part, as
-            # the library's own trick ends ask it
-            cards = (*(card for _, card in before.trick), move.card)
-            leader = before.trick[0][0] if before.trick else before.to_act
-            position = before.rules.ranking.trick_winner(cards, before.trump)
-            trick = (leader, cards, (leader + int(position)) % before.rules.players)
-        made = tuple(
-            None if contract is None else taken >= contract.tricks
-            for contract, taken in zip(result.contracts, result.tricks)
-        )
+    def _deal_end(self, live: _Live, facts: dict[str, Any]) -> DealEnd:
+        """The hold at the end of a deal: its ``facts``, and the seats a person
+        has joined, which the bots wait for."""
         waiting = {
             seat
             for seat, kind in enumerate(live.row.seats)
             if kind == HUMAN and self._joined(live, seat)
         }
-        return DealEnd(result.number, trick, made, self._timer(), waiting)
+        return DealEnd(facts, self._timer(), waiting)
 
     def _joined(self, live: _Live, seat: int) -> bool:
         if seat not in live.hashes:
@@ -565,11 +542,11 @@ class TableService:
             end = live.deal_end
             if end is None:
                 raise ServerError(409, "no-deal-end", "no deal of this table has ended yet")
-            if deal is not None and deal != end.deal:
+            if deal is not None and deal != end.facts["deal"]:
                 raise ServerError(
                     409,
                     "stale-deal",
-                    f"deal {deal} is not the last deal that ended (deal {end.deal})",
+                    f"deal {deal} is not the last deal that ended (deal {end.facts['deal']})",
                 )
             end.waiting.discard(number)
             data = end.to_data(self._held(live))
