@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -25,28 +26,25 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(
-            f"a delay is a number of seconds from 0 to 60, not {text!r}"
-        )
-    return value
+def _seconds_up_to(what: str, most: float) -> Callable[[str], float]:
+    """An argument type: a number of seconds from 0 to ``most`` (a ``what``)."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= most:
+            raise argparse.ArgumentTypeError(
+                f"a {what} is a number of seconds from 0 to {most:g}, not {text!r}"
+            )
+        return value
+
+    return seconds
 
 
-def _pause(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(
-            f"a pause is a number of seconds from 0 to 3600, not {text!r}"
-        )
-    return value
+_seconds = _seconds_up_to("delay", 60)
+_pause = _seconds_up_to("pause", 3600)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
