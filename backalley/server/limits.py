@@ -18,6 +18,11 @@ def _positive(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
         raise SetupError(f"{attribute.name} must be a number > 0, not {value!r}")
 
 
+def _whole_not_negative(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SetupError(f"{attribute.name} must be a whole number >= 0, not {value!r}")
+
+
 def _not_negative(_: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         raise SetupError(f"{attribute.name} must be a number >= 0, not {value!r}")
@@ -66,6 +71,25 @@ class ServerSettings:
     max_live: int = attrs.field(default=2_000, validator=_positive)
     """The most tables kept in memory; the others are replayed from the store
     when they are asked for."""
+    # -- bots and the life of tables ------------------------------------------
+    bot_workers: int = attrs.field(default=1, validator=_whole_not_negative)
+    """Processes that make the bots' decisions, apart from the request
+    threads (0: one thread of this process, which shares its interpreter with
+    the requests - for tests and platforms without processes).  The tables
+    waiting for a decision take turns, one decision each."""
+    bot_budget: float = attrs.field(default=0.5, validator=_positive)
+    """CPU seconds one bot decision may take: a bot that takes a ``budget``
+    (``pimc``, ``montecarlo``) is given it; the quick bots never need it."""
+    max_client_bot_tables: int = attrs.field(default=20, validator=_positive)
+    """The most live tables with a bot that one client address may hold (the
+    address that made them); a finished or archived table no longer counts."""
+    finished_keep: float = attrs.field(default=3_600.0, validator=_not_negative)
+    """Seconds a finished game stays live (listed, counted) before it is
+    archived; its record stays at its address."""
+    idle_keep: float = attrs.field(default=7 * 86_400.0, validator=_positive)
+    """Seconds a table may go without a move before it is archived unfinished."""
+    retire_seconds: float = attrs.field(default=60.0, validator=_positive)
+    """How often the tables due to be archived are looked for."""
 
 
 @attrs.define
