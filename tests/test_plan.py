@@ -34,6 +34,7 @@ from backalley.rules import (
     TrumpPlay,
     register,
 )
+from backalley.rules import calltree
 from backalley.rules import plan as plan_module
 from backalley.rules.plan import Plan
 from backalley.rules.registry import _REGISTRY
@@ -536,7 +537,7 @@ def test_legal_play_tuples_are_the_cards_in_order(mask: int) -> None:
 
 
 def test_the_bidding_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plan_module, "CALL_NODE_LIMIT", 5)
+    monkeypatch.setattr(calltree, "CALL_NODE_LIMIT", 5)
     rules = ba.variants.GAMERULES
     plan = Plan(rules)
     ctx = plan.deal_context(0, 0, 13)
@@ -546,7 +547,8 @@ def test_the_bidding_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None
         assert node.legal == tuple(
             c for c in rules.bidding.calls(bctx) if rules.bidding.refusal(bctx, c) is None
         )
-        assert plan._nodes <= 5 and len(plan._answers) <= 6
+        tree = plan.call_tree
+        assert tree._nodes <= 5 and len(tree._answers) <= 6
 
 
 def test_an_answer_key_is_trusted_only_from_the_class_that_decides() -> None:

@@ -17,16 +17,15 @@ never restates one.  It is built once per :class:`~backalley.RuleSet`
   points per side that is not one whole number for each side, no legal move
   for the seat to act) raises :class:`~backalley.RuleSetError` naming the part
   and the method.
-- **It remembers.**  The answers of the bidding part are kept in bounded
-  tables: one :class:`CallNode` per bidding met (the legal calls and the node
-  after each call), and one set of legal calls per *answer key*.  A bidding
-  part may say what its answers depend on through ``answer_key(ctx)``; the plan
-  trusts that declaration only when it comes from the part's own class or from
-  a class below which no subclass defines a method of its own (otherwise the
-  key is the whole bidding: the hand size, the first bidder and the calls).
-  So a subclass that changes a rule can never be given its parent's answers.
-  The lead and follow parts' restrictions are kept the same way, per *play
-  key*: what a part declares its answer reads (``restrictions_key``, a
+- **It remembers.**  The answers of the bidding part are kept in the plan's
+  bidding tree (:attr:`Plan.call_tree`, a
+  :class:`~backalley.rules.calltree.CallTree`): one
+  :class:`~backalley.rules.calltree.CallNode` per bidding met and one set of
+  legal calls per *answer key* the bidding part declares (``answer_key(ctx)``,
+  trusted only from the class that decides; see
+  :mod:`backalley.rules.calltree`).
+  The lead and follow parts' restrictions are kept by the plan, per
+  *play key*: what a part declares its answer reads (``restrictions_key``, a
   :class:`~backalley.rules.keys.PlayKey`, asked once per trump and card
   led), computed here from the engine's bit sets (:meth:`Plan.play_mask`).
 - **It checks the keys.**  A key is the part's claim; with
@@ -51,14 +50,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from backalley.cards import CARDS, Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason, RuleSetError, SetupError
-from backalley.moves import PLAYS, Bid, BoardBid, Counter, Move, NameTrump, Pass, Play
+from backalley.moves import PLAYS, Move, NameTrump, Play
+from backalley.rules.calltree import CallAnswers, CallNode, CallTree, trusted_answer_key
+from backalley.rules.claims import checked_refusal, trusted_declaration
 from backalley.rules.context import BiddingContext, DealContext
 from backalley.rules.keys import PlayFact, PlayKey
 from backalley.rules.order import CardOrder, learn
 from backalley.rules.protocols import (
     DirectCounters,
     DrawsTrumpBeforeDeal,
-    KeyedBidding,
     KeyedFollow,
     KeyedLead,
     Refusal,
@@ -70,7 +70,6 @@ if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
 __all__ = [
-    "CALL_NODE_LIMIT",
     "CHECK_KEYS",
     "PLAYS_LIMIT",
     "PLAY_ANSWERS_LIMIT",
@@ -80,9 +79,6 @@ __all__ = [
     "trusted_answer_key",
     "trusted_declaration",
 ]
-
-CALL_NODE_LIMIT = 8_192
-"""The most bidding nodes (and answer sets) a plan keeps; its tables start afresh beyond."""
 
 PLAY_ANSWERS_LIMIT = 16_384
 """The most answers of the lead and follow parts a plan keeps by their keys;
@@ -99,65 +95,8 @@ PLAYS_LIMIT = 4_096
 """The most sets of legal plays spanning several suits a plan keeps whole (sets
 within one suit, at most 5 x 8,191, are always kept)."""
 
-_CALLS = (Pass, Bid, BoardBid, Counter)
-"""The kinds of move a bidding part's ``calls`` may answer."""
-
-_DESCRIPTIVE = frozenset(
-    {"describe", "describe_in", "summary", "options", "needs", "provides", "problems"}
-)
-"""Methods that describe a part rather than decide: a subclass giving its own
-text still keeps its parent's ``answer_key``."""
-
-
-def _defines_decisions(cls: type) -> bool:
-    """Whether ``cls`` itself defines a method that could change a decision."""
-    return any(
-        callable(value) and not name.startswith("__") and name not in _DESCRIPTIVE
-        for name, value in vars(cls).items()
-    )
-
-
-def trusted_answer_key(part: object) -> Callable[[BiddingContext], Hashable] | None:
-    """The part's ``answer_key`` (:class:`~backalley.rules.protocols.KeyedBidding`)
-    when the plan may trust it: declared by the part's class, or by an
-    ancestor below which no class defines a method of its own (see the
-    module's description)."""
-    if not isinstance(part, KeyedBidding):
-        return None
-    return trusted_declaration(part, "answer_key")
-
-
-def trusted_declaration(part: object, name: str) -> Callable[..., Any] | None:
-    """The part's method ``name`` - something it declares of its answers, such
-    as ``answer_key`` or a bound - when it may be trusted: defined by the
-    part's class, or by an ancestor below which no class defines a method of
-    its own (a subclass that changes a rule never inherits its parent's claim)."""
-    cls = type(part)
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            break
-        if _defines_decisions(klass):
-            return None
-    else:
-        return None
-    return getattr(part, name, None)
-
-
-_tuple = tuple.__new__  # a named tuple from its fields, without NamedTuple.__new__'s frame
 _cardset = int.__new__  # a CardSet of the engine's own bit set (checked already)
 _and = int.__and__  # the intersection of two bit sets as a plain int
-
-
-def _refusal_of(why: object, method: str) -> Refusal:
-    """A part's refusal, which must be a ``(Reason, sentence)`` pair."""
-    if (
-        type(why) is not tuple
-        or len(why) != 2
-        or not isinstance(why[0], Reason)
-        or not isinstance(why[1], str)
-    ):
-        raise RuleSetError([f"{method} must answer a (Reason, sentence) pair, not {why!r}"])
-    return why
 
 
 _CARD_OF = CARDS.__getitem__
@@ -220,107 +159,27 @@ def _effect(
     return remaining, tuple(refused)
 
 
-class CallAnswers:
-    """The bidding part's answers at one point of a bidding: whether a seat
-    is still to speak, the legal calls in the part's order, and the same calls
-    by value."""
-
-    __slots__ = ("by_value", "legal", "open")
-
-    def __init__(self, is_open: bool, legal: tuple[Move, ...]) -> None:
-        self.open = is_open
-        self.legal = legal
-        self.by_value: dict[object, Move] = {m: m for m in legal}
-
-
-class CallNode:
-    """One point of a bidding: the calls so far (in :attr:`ctx`), the bidding
-    part's answers there, and - once met - the node after each call and the
-    outcome of the complete bidding.  A plan's nodes never change what they
-    answer; the plan keeps at most :data:`CALL_NODE_LIMIT` of them."""
-
-    __slots__ = ("_children", "_outcome", "_plan", "answers", "ctx")
-
-    def __init__(self, plan: Plan, ctx: BiddingContext) -> None:
-        self._plan = plan
-        self.ctx = ctx
-        self.answers: CallAnswers = plan._answers_at(ctx)
-        self._children: dict[Move, CallNode] = {}
-        self._outcome: BiddingOutcome | None = None
-
-    def __eq__(self, other: object) -> bool:
-        # a node is its point of the bidding: equal rule sets meet equal nodes
-        return self is other or (type(other) is CallNode and other.ctx == self.ctx)
-
-    def __hash__(self) -> int:
-        return hash(self.ctx)
-
-    @property
-    def open(self) -> bool:
-        """Whether a seat is still to speak (the bidding part's ``speaker``)."""
-        return self.answers.open
-
-    @property
-    def legal(self) -> tuple[Move, ...]:
-        """The calls the seat to speak may make, in the bidding part's order."""
-        return self.answers.legal
-
-    def find(self, move: object) -> Move | None:
-        """The legal call equal to ``move`` (``None`` if it is not legal)."""
-        by_value: dict[object, Move] = self.answers.by_value
-        try:
-            return by_value.get(move)
-        except TypeError:  # not hashable: not a call
-            return None
-
-    def after(self, call: Move) -> CallNode:
-        """The node after ``call``, which must be one of :attr:`legal`."""
-        child = self._children.get(call)
-        if child is None:
-            if not self.answers.open:
-                raise SetupError(f"the bidding is over: no call follows, not {call}")
-            hand_size, players, first, calls, teams, seat_teams = self.ctx
-            ctx = _tuple(
-                BiddingContext, (hand_size, players, first, (*calls, call), teams, seat_teams)
-            )
-            child = CallNode(self._plan, ctx)
-            self._children[call] = child
-            self._plan._count_node()
-        return child
-
-    @property
-    def outcome(self) -> BiddingOutcome:
-        """The bidding part's outcome of these (complete) calls."""
-        out = self._outcome
-        if out is None:
-            out = self._outcome = self._plan.bidding_outcome(self.ctx)
-        return out
-
-
 class Plan:
     """Where the engine asks one :class:`~backalley.RuleSet`'s parts (see :attr:`RuleSet.plan`)."""
 
     __slots__ = (
-        "_answers",
         "_breaks_trump",
         "_check",
         "_follow",
         "_follow_key",
         "_follow_specs",
-        "_key",
         "_lead",
         "_lead_key",
         "_lead_specs",
-        "_nodes",
         "_orders",
         "_play_answers",
         "_plays",
-        "_roots",
         "_runs",
         "_specs",
         "_stock_shown",
         "_trick_winner",
         "_trump_drawn",
+        "call_tree",
         "deck_cards",
         "deck_mask",
         "direct_counters",
@@ -363,7 +222,6 @@ class Plan:
         self.shuffles_per_deal: int = 2 if self.draws_before_deal else 1
         """How many shuffles of the deck each deal takes: the deal's own, after
         the one the trump is drawn from, if any."""
-        self._key = trusted_answer_key(bidding)
         self.score_key: Callable[[DealContext], Hashable] | None = trusted_declaration(
             rules.scoring, "score_key"
         )
@@ -389,11 +247,11 @@ class Plan:
         self._follow_specs: dict[Suit | None, list[_Spec | None]] = {}
         self._specs = _count()  # a number per situation (next() is atomic: threads share plans)
         self._play_answers: dict[tuple[object, ...], _Answer] = {}
-        self._roots: dict[tuple[int, int], CallNode] = {}
-        self._answers: dict[Hashable, CallAnswers] = {}
         self._plays: dict[int, tuple[Play, ...]] = {}
         self._runs: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
-        self._nodes = 0
+        self.call_tree = CallTree(rules, self._check)
+        """The bidding tree: the bidding part's answers, asked and remembered
+        (:class:`~backalley.rules.calltree.CallTree`)."""
         self._orders: dict[Suit | None, CardOrder] = {}
 
     # ------------------------------------------------------------- checking
@@ -445,113 +303,25 @@ class Plan:
 
     # -------------------------------------------------------------- bidding
 
-    def _answers_at(self, ctx: BiddingContext) -> CallAnswers:
-        """The bidding part's answers at ``ctx``, remembered by its answer key."""
-        key: Hashable = (
-            self._key(ctx) if self._key is not None else (ctx.hand_size, ctx.first, ctx.calls)
-        )
-        found = self._answers.get(key)
-        if found is None:
-            found = self._answers[key] = self._ask_calls(ctx)
-        elif self._check and self._key is not None:
-            fresh = self._ask_calls(ctx)
-            if fresh.open != found.open or fresh.legal != found.legal:
-                name = type(self.rules.bidding).__name__
-                raise RuleSetError(
-                    [
-                        f"bidding: {name}.answer_key gives the bidding after "
-                        f"{', '.join(map(str, ctx.calls)) or 'no call'} ({ctx.hand_size} cards, "
-                        f"seat {ctx.first} first) the key of an earlier one, but {name} answers "
-                        f"it differently: {', '.join(map(str, fresh.legal)) or 'the end'}, not "
-                        f"{', '.join(map(str, found.legal)) or 'the end'}"
-                    ]
-                )
-        return found
-
-    def _ask_calls(self, ctx: BiddingContext) -> CallAnswers:
-        bidding = self.rules.bidding
-        name = type(bidding).__name__
-        speaker = bidding.speaker(ctx)
-        if speaker is None:
-            if not ctx.calls:
-                raise RuleSetError(
-                    [
-                        f"bidding: {name}.speaker answered None before any call; a bidding "
-                        f"takes at least one call (seat {ctx.seat} speaks first)"
-                    ]
-                )
-            return CallAnswers(False, ())
-        if speaker != ctx.seat:
-            raise RuleSetError(
-                [
-                    f"bidding: {name}.speaker answered {speaker!r}; calls go round "
-                    f"clockwise, so the next speaker is seat {ctx.seat} (or None to end)"
-                ]
-            )
-        refusal = bidding.refusal
-        legal = tuple(call for call in bidding.calls(ctx) if refusal(ctx, call) is None)
-        if not legal:
-            raise RuleSetError(
-                [
-                    f"bidding: {name} leaves seat {ctx.seat} no legal call after "
-                    f"{', '.join(map(str, ctx.calls)) or 'no call'} with {ctx.hand_size} "
-                    "card(s) (its calls are all refused)"
-                ]
-            )
-        return CallAnswers(True, legal)
-
     def legal_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
         """The legal calls at ``ctx``: the bidding part's calls its ``refusal`` lets through."""
-        return self._answers_at(ctx).legal
+        return self.call_tree.legal_calls(ctx)
 
     def call_refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         """Why ``move`` may not be called at ``ctx`` (the bidding part's
         ``refusal``), or ``None`` if it may."""
-        if move in self._answers_at(ctx).by_value:
-            return None
-        why = self.rules.bidding.refusal(ctx, move)
-        if why is None:  # a call the part allows but does not list among its calls
-            return (Reason.WRONG_PHASE, f"{move} is not a call these rules know")
-        return _refusal_of(why, f"bidding: {type(self.rules.bidding).__name__}.refusal")
+        return self.call_tree.call_refusal(ctx, move)
 
     def known_calls(self, ctx: BiddingContext) -> tuple[Move, ...]:
         """Every call the bidding part knows at ``ctx`` (its ``calls``), legal
         or not, in its order; none once the bidding is over.  The legal ones
         are :meth:`legal_calls`, and :meth:`call_refusal` says why each other
         one is refused, so a user interface can show a button per call."""
-        if not self._answers_at(ctx).open:
-            return ()
-        calls = self.rules.bidding.calls(ctx)
-        if not isinstance(calls, tuple) or not all(isinstance(c, _CALLS) for c in calls):
-            raise RuleSetError(
-                [
-                    f"bidding: {type(self.rules.bidding).__name__}.calls must answer a tuple "
-                    f"of calls (Pass, Bid, BoardBid, Counter), not {calls!r}"
-                ]
-            )
-        return calls
+        return self.call_tree.known_calls(ctx)
 
     def bidding_outcome(self, ctx: BiddingContext) -> BiddingOutcome:
         """The contracts of a complete bidding (the bidding part's ``outcome``)."""
-        out = self.rules.bidding.outcome(ctx)
-        seats = range(self.players)
-        if (
-            not isinstance(out, BiddingOutcome)
-            or len(out.contracts) != len(self.teams)
-            or not (out.declarer is None or out.declarer in seats)
-            or not (out.highest_bidder is None or out.highest_bidder in seats)
-            or not all(seat in seats for seat in out.board_bidders)
-            or len(out.announcements) not in (0, len(self.teams))
-        ):
-            raise RuleSetError(
-                [
-                    f"bidding: {type(self.rules.bidding).__name__}.outcome must answer a "
-                    f"BiddingOutcome with one contract per side ({len(self.teams)}) and seats "
-                    f"0 to {self.players - 1} for its declarer and bidders (and announcements "
-                    f"for every side or none), not {out!r}"
-                ]
-            )
-        return out
+        return self.call_tree.outcome(ctx)
 
     def call_node(self, ctx: DealContext, calls: tuple[Move, ...] = ()) -> CallNode:
         """The bidding node of a deal after ``calls`` (each a legal call at its turn)."""
@@ -566,19 +336,7 @@ class Plan:
     def opening_node(self, hand_size: int, first: int) -> CallNode:
         """The bidding node of a deal of ``hand_size`` cards before any call,
         seat ``first`` to speak first (one node shared by every such deal)."""
-        node = self._roots.get((hand_size, first))
-        if node is None:
-            ctx = BiddingContext(hand_size, self.players, first, (), self.teams, self.seat_teams)
-            node = self._roots[(hand_size, first)] = CallNode(self, ctx)
-            self._count_node()
-        return node
-
-    def _count_node(self) -> None:
-        self._nodes += 1
-        if self._nodes > CALL_NODE_LIMIT:  # bounded: start afresh (nodes held by states work on)
-            self._roots = {}
-            self._answers = {}
-            self._nodes = 0
+        return self.call_tree.opening_node(hand_size, first)
 
     def redealer(self, dealer: int) -> int:
         """Who deals again after a thrown-in deal (the bidding part's ``redealer``)."""
@@ -907,7 +665,7 @@ class Plan:
                     text = rules.follow.explain(ctx, reason, CARDS[card], kept, _cards(trick))
                 else:
                     text = rules.lead.explain(ctx, reason, CARDS[card], kept)
-                return _refusal_of(
+                return checked_refusal(
                     (reason, text), f"{part}: {type(getattr(rules, part)).__name__}.explain"
                 )
             remaining = narrowed
