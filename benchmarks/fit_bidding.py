@@ -5,7 +5,7 @@
 
 Deals random hands of every size for each kind of table (four players in two
 partnerships, and three, four or five players each alone), reads each seat's
-hand features (:func:`backalley.bots.heuristic.hand_features`, from the
+hand features (:func:`backalley.bots.bidding_model.hand_features`, from the
 seat's view before the bidding), picks a random seat to lead (it makes the
 highest call, every other seat the quietest), and asks
 :func:`backalley.solver.solve` how many tricks the leader's side takes at
@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))  # fit this working tree's bot
 
 import backalley as ba  # noqa: E402
 from backalley.bots import _rules as R  # noqa: E402
-from backalley.bots.heuristic import FEATURES, features_of, unseen_bits  # noqa: E402
+from backalley.bots.bidding_model import FEATURES, features_of, unseen_bits  # noqa: E402
 from backalley.solver import solve  # noqa: E402
 
 CELLS: tuple[tuple[str, int, bool, ba.RuleSet, int, float], ...] = (
@@ -327,7 +327,6 @@ def fit(samples: Sequence[dict[str, object]]) -> list[tuple[object, ...]]:
 
 def write(rows: Sequence[tuple[object, ...]], path: Path, how: str) -> None:
     """The table as a module (lines within the project's 100 columns)."""
-    features = "(\n" + "".join(f'    "{name}",\n' for name in FEATURES) + ")"
     lines = [
         '"""The heuristic bot\'s trick table: expected tricks by hand features.',
         "",
@@ -337,13 +336,12 @@ def write(rows: Sequence[tuple[object, ...]], path: Path, how: str) -> None:
         "",
         "Each row: players, partnered, hand size, deals solved, the pair weights (a",
         "seat's share of its side's tricks, one weight per feature of",
-        ":data:`backalley.bots.heuristic.FEATURES`), their residual sigma, the solo",
-        "weights (the side's tricks from one seat's hand, the partners unknown), their",
-        'residual sigma, and the mean share of a seat.\n"""',
+        ":data:`backalley.bots.bidding_model.FEATURES`, in its order), their residual",
+        "sigma, the solo weights (the side's tricks from one seat's hand, the partners",
+        "unknown), their residual sigma, and the mean share of a seat.  The features",
+        'are defined once, in the bidding model; a change to them needs a refit.\n"""',
         "",
         "from __future__ import annotations",
-        "",
-        f"FEATURES: tuple[str, ...] = {features}",
         "",
         "Row = tuple[int, bool, int, int, tuple[float, ...], float, tuple[float, ...], float, float]",
         "",

@@ -128,11 +128,8 @@ MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
     "backalley/io/serialize/convert.py": {"_KINDS"},
     # bounded memos of the tools (a bot's and the solver's evaluation tables),
     # not of the rules engine
-    "backalley/bots/heuristic.py": {"_TABLES"},
+    "backalley/bots/bidding_model.py": {"_TABLES"},
     "backalley/solver/_search.py": {"_HOLDINGS"},
-    # the solver's card order per (rule set, trump), learned from the ranking part,
-    # checked, and bounded by ORDERS_LIMIT
-    "backalley/solver/_plan.py": {"_orders"},
 }
 
 

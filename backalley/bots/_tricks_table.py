@@ -20,29 +20,13 @@ deals of four players alone: 21 of them) and --cells alone-5 --budget 70 --seed
 
 Each row: players, partnered, hand size, deals solved, the pair weights (a
 seat's share of its side's tricks, one weight per feature of
-:data:`backalley.bots.heuristic.FEATURES`), their residual sigma, the solo
-weights (the side's tricks from one seat's hand, the partners unknown), their
-residual sigma, and the mean share of a seat.
+:data:`backalley.bots.bidding_model.FEATURES`, in its order), their residual
+sigma, the solo weights (the side's tricks from one seat's hand, the partners
+unknown), their residual sigma, and the mean share of a seat.  The features
+are defined once, in the bidding model; a change to them needs a refit.
 """
 
 from __future__ import annotations
-
-FEATURES: tuple[str, ...] = (
-    "const",
-    "lead",
-    "trump_top",
-    "trump_k1",
-    "trump_k2",
-    "trumps",
-    "trump_long",
-    "plain_top",
-    "plain_k1",
-    "king_guarded",
-    "queen_guarded",
-    "plain_long",
-    "ruffs",
-    "voids",
-)
 
 Row = tuple[int, bool, int, int, tuple[float, ...], float, tuple[float, ...], float, float]
 

@@ -1,0 +1,758 @@
+"""The heuristic bot's bidding model: what a hand is worth in tricks, and
+which call is worth the most points.
+
+**The hand.**  A hand is read as the :data:`FEATURES` (the one definition
+of them: the bot reads them with :func:`features_of`, and
+``benchmarks/fit_bidding.py`` fits the trick table over the same function):
+trump honours by how many higher trumps are unseen, trump length, plain
+masters and guarded kings and queens, long suits, voids and singletons with
+trumps.  They are weighed by the fitted row of the trick table
+(:mod:`backalley.bots._tricks_table`) for the kind of table (the number of
+players, in partnerships or alone) and hand size (:func:`estimate`): the
+seat's *share* of its side's tricks, the side's tricks from this hand alone,
+and the spread of each; the hand's *sure tricks* (:func:`sure_tricks`)
+bound the side's tricks from below.  When trump is named later, the hand's
+best suit among those the trump part offers is taken.
+
+**The calls.**  The side's tricks are a distribution (a normal law around
+the expected tricks, rounded to whole tricks, never below the sure tricks:
+:func:`side_distribution`), and every call is scored by the points it
+brings the side less the other sides' over that distribution, the points
+being the rule set's own scoring part's answers for the contract the
+bidding part says the call leaves (:func:`points_table`; nothing here
+restates a rule).  In a once-around bidding (:func:`choose_call`) a seat
+with a partner still to speak bids its share; the partner who speaks after
+it adds its own share to its side's bids and makes the legal call (number,
+pass, board) with the best expected points.  In an ascending auction every
+call, counters included, is weighed once every later seat has answered it
+with its own best call by the same measure (:func:`auction_value`), and the
+other side's calls are read as evidence of the tricks (see
+:func:`choose_call`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, overload
+
+import attrs
+
+from backalley.bots import _rules as R
+from backalley.bots._tricks_table import ROWS, Row
+from backalley.engine import lowlevel
+from backalley.engine.views import PlayerView
+from backalley.moves import Bid, Move, NameTrump, Pass
+from backalley.rules.context import DealContext
+from backalley.rules.order import CardOrder
+from backalley.rules.plan import Plan
+from backalley.values import BiddingOutcome
+
+__all__ = [
+    "AUCTION_WINDOW",
+    "FEATURES",
+    "OPPONENTS_WEIGHT",
+    "PASS_SHARE",
+    "SHARE_MARGIN",
+    "SIGMA_SCALE",
+    "THROW_IN_PENALTY",
+    "PointsRow",
+    "TrickEstimate",
+    "auction_value",
+    "bidding_estimate",
+    "cards_of",
+    "choose_call",
+    "estimate",
+    "features_of",
+    "hand_chances",
+    "hand_features",
+    "name_trump",
+    "points_table",
+    "side_distribution",
+    "sure_tricks",
+    "table_row",
+    "trick_distribution",
+    "unseen_bits",
+]
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card indices of a bit set, the highest index first."""
+    out = []
+    while mask:
+        top = mask.bit_length() - 1
+        out.append(top)
+        mask ^= 1 << top
+    return out
+
+
+def _ranked(mask: int, order: CardOrder) -> list[int]:
+    """The cards of a bit set of one suit, the strongest first (by ``order``)."""
+    return sorted(cards_of(mask), key=order.strength.__getitem__, reverse=True)
+
+
+def _void_chance(rounds: int, mean: float) -> float:
+    """The chance that a hand holding on average ``mean`` cards of a suit holds
+    fewer than ``rounds`` of them (Poisson)."""
+    if rounds <= 0:
+        return 0.0
+    term = total = math.exp(-mean)
+    for k in range(1, rounds):
+        term *= mean / k
+        total += term
+    return min(1.0, total)
+
+
+def hand_chances(view: PlayerView, order: CardOrder, hand: int | None = None) -> list[float]:
+    """For each card of ``hand`` (the view's hand by default), the chance that
+    it takes a trick under the card ``order`` (its trump): a trump with no higher trump
+    unseen is a sure trick, a lower one wins when the higher trumps are out of
+    play (small deals leave many cards undealt) or when it is guarded by
+    enough smaller trumps; a plain card likewise by the higher cards of its
+    suit, less the chance that an opponent is void by the round it wins and
+    ruffs; spare trumps add ruffs for voids and singletons.  (The bidding
+    before the trick table; kept for bots that want a chance per card.)"""
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    hand = R.hand_bits(view) if hand is None else hand
+    unseen = R.deck_bits(rules) & ~(hand | R.out_of_play_bits(view) | R.played_bits(view))
+    u = unseen.bit_count()
+    others = sum(view.hand_counts[s] for s in range(n) if s != me)
+    q = others / u if u else 0.0
+    tm = order.trumps
+    above = order.above
+    mine_t = hand & tm
+    unseen_t = unseen & tm
+    chances: list[float] = []
+    spare: list[int] = []
+    for a, card in enumerate(_ranked(mine_t, order)):
+        k = (unseen_t & above[card]).bit_count()
+        below = mine_t.bit_count() - 1 - a
+        if k == 0:
+            p = 1.0
+        else:
+            out = (1.0 - q) ** k
+            guard = 0.6 if below >= k else (0.3 if below >= k - 1 else 0.03)
+            p = out + (1.0 - out) * guard
+        if p < 0.5:
+            spare.append(len(chances))
+        chances.append(p)
+    opp_trump = 1.0 - math.exp(-unseen_t.bit_count() * q / max(1, n - 1))
+    # in a small deal a plain suit is often never led while the card is held
+    lead = min(1.0, 0.5 + view.hand_size / 12)
+    shortness = 0.0
+    for suit in order.plain:
+        mine_s = hand & suit
+        length = mine_s.bit_count()
+        unseen_s = unseen & suit
+        mean = unseen_s.bit_count() * q / max(1, n - 1)
+        if length == 0:
+            shortness += 1.0 if mean >= 0.7 else 0.3
+        elif length == 1:
+            shortness += 0.5 if mean >= 1.5 else 0.1
+        for j, card in enumerate(_ranked(mine_s, order)):
+            k = (unseen_s & above[card]).bit_count()
+            if k == 0:
+                p, rnd = 1.0, j + 1
+            else:
+                out = (1.0 - q) ** k
+                guarded = length - j - 1 >= k
+                guard = (0.5 if k == 1 else 0.25) if guarded else 0.02
+                p, rnd = out + (1.0 - out) * guard, j + 1 + (k if guarded else 0)
+            ruff = 1.0 - (1.0 - _void_chance(rnd, mean) * opp_trump) ** (n - 1)
+            chances.append(p * (1.0 - ruff) * lead)
+    # spare trumps ruff in the short suits
+    ruffs = min(len(spare), int(shortness + 0.5)) if view.hand_size >= 3 else 0
+    for i in spare[-ruffs:] if ruffs else ():
+        chances[i] = max(chances[i], 0.55)
+    # in a long deal low cards win some tricks too: late in the play, or when
+    # the others have to discard
+    low = max(0.0, 0.012 * (view.hand_size - 3))
+    return [p + (1.0 - p) * low for p in chances]
+
+
+FEATURES: tuple[str, ...] = (
+    "const",
+    "lead",
+    "trump_top",
+    "trump_k1",
+    "trump_k2",
+    "trumps",
+    "trump_long",
+    "plain_top",
+    "plain_k1",
+    "king_guarded",
+    "queen_guarded",
+    "plain_long",
+    "ruffs",
+    "voids",
+)
+"""The hand features the fitted trick table weighs (:func:`hand_features`), in
+order: a constant; whether the seat's side leads (the bidder uses the chance
+of it); its trumps with no, at most one and at most two higher trumps unseen,
+all its trumps and the trumps past the third; its plain cards with no and at
+most one higher card of their suit unseen, the guarded kings and queens (one
+or two higher cards unseen, with as many smaller ones), the plain cards past
+the third of a suit; the ruffs (voids count two, singletons one, at most one a
+trump held) and the voids held with a trump.  "Unseen" is every card of the
+deck the seat cannot see: in the other hands or left in the stock."""
+
+
+def unseen_bits(view: PlayerView, hand: int | None = None) -> int:
+    """The cards of the deck the seat cannot see (``hand``: the view's hand by default)."""
+    hand = R.hand_bits(view) if hand is None else hand
+    return R.deck_bits(view.rules) & ~(hand | R.out_of_play_bits(view) | R.played_bits(view))
+
+
+def features_of(hand: int, unseen: int, order: CardOrder, lead: float = 0.0) -> tuple[float, ...]:
+    """The :data:`FEATURES` of ``hand`` (a bit set) under the card ``order``
+    (its trumps and suits) when the cards ``unseen`` are out of sight;
+    ``lead`` fills the lead feature."""
+    tm = order.trumps
+    above = order.above
+    mine_t = hand & tm
+    unseen_t = unseen & tm
+    top = k1 = k2 = 0
+    for card in cards_of(mine_t):
+        k = (unseen_t & above[card]).bit_count()
+        top += k == 0
+        k1 += k <= 1
+        k2 += k <= 2
+    trumps = mine_t.bit_count()
+    p_top = p_k1 = kings = queens = long = short = voids = 0
+    for suit in order.plain:
+        mine_s = hand & suit
+        length = mine_s.bit_count()
+        if length == 0:
+            short += 2
+            voids += 1
+        elif length == 1:
+            short += 1
+        long += max(0, length - 3)
+        unseen_s = unseen & suit
+        for card in cards_of(mine_s):
+            k = (unseen_s & above[card]).bit_count()
+            p_top += k == 0
+            p_k1 += k <= 1
+            kings += k == 1 and length >= 2
+            queens += k == 2 and length >= 3
+    return (
+        1.0,
+        lead,
+        float(top),
+        float(k1),
+        float(k2),
+        float(trumps),
+        float(max(0, trumps - 3)),
+        float(p_top),
+        float(p_k1),
+        float(kings),
+        float(queens),
+        float(long),
+        float(min(trumps, short)),
+        float(voids if trumps else 0),
+    )
+
+
+def hand_features(view: PlayerView, t: int, lead: float = 0.0) -> tuple[float, ...]:
+    """The :data:`FEATURES` of the view's hand with trump ``t`` (0..3, 4: no trump suit)."""
+    hand = R.hand_bits(view)
+    return features_of(hand, unseen_bits(view, hand), R.card_order(view.rules, t), lead)
+
+
+def sure_tricks(hand: int, unseen: int, order: CardOrder, hand_size: int) -> int:
+    """The tricks ``hand`` takes whoever holds the unseen cards, when it is on
+    lead or every card of it wins: its trumps with no higher trump unseen and,
+    when those are enough to draw every unseen trump one opponent may hold, its
+    other trumps and its plain cards with no higher card of their suit unseen."""
+    tm = order.trumps
+    above = order.above
+    mine_t = hand & tm
+    unseen_t = unseen & tm
+    top = sum(1 for card in cards_of(mine_t) if not unseen_t & above[card])
+    if top < min(unseen_t.bit_count(), hand_size):
+        return top
+    sure = mine_t.bit_count()
+    for suit in order.plain:
+        unseen_s = unseen & suit
+        sure += sum(1 for card in cards_of(hand & suit) if not unseen_s & above[card])
+    return min(sure, hand_size)
+
+
+def trick_distribution(chances: Sequence[float]) -> list[float]:
+    """The distribution of the number of tricks taken (``dist[k]`` = chance of
+    ``k``) when each card takes a trick independently with its chance."""
+    dist = [1.0]
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, v in enumerate(dist):
+            nxt[k] += v * (1.0 - p)
+            nxt[k + 1] += v * p
+        dist = nxt
+    return dist
+
+
+_TABLES: dict[tuple[object, ...], tuple[PointsRow, ...]] = {}
+"""The points tables met (:func:`points_table`), emptied beyond 100,000."""
+
+
+def _shares(tricks: int, sides: int) -> list[int]:
+    """``tricks`` shared by ``sides`` sides as evenly as can be (the earlier ones first)."""
+    each, extra = divmod(tricks, sides) if sides else (0, 0)
+    return [each + (k < extra) for k in range(sides)]
+
+
+class _Asker:
+    """The scoring part's answers for one deal context and outcome, per
+    tricks of every side (asked once each)."""
+
+    __slots__ = ("answers", "ctx", "dealt", "plan", "sides")
+
+    def __init__(self, plan: Plan, ctx: DealContext) -> None:
+        self.plan = plan
+        self.ctx = ctx
+        self.sides = len(ctx.teams)
+        self.dealt = (0,) * plan.players  # bonuses of the hands as dealt left out (not known)
+        self.answers: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def points(self, side: int, k: int) -> int:
+        """``side``'s points when it takes ``k`` tricks and the others share the rest."""
+        tricks = _shares(self.ctx.hand_size - k, self.sides - 1)
+        tricks.insert(side, k)
+        key = tuple(tricks)
+        found = self.answers.get(key)
+        if found is None:
+            found = self.answers[key] = self.plan.score(self.ctx, key, self.dealt)
+        return found[side]
+
+
+class PointsRow(Sequence[int]):
+    """One side's points for 0..hand size tricks (see :func:`points_table`),
+    each asked of the scoring part when first read."""
+
+    __slots__ = ("_asker", "_side", "_values")
+
+    def __init__(self, asker: _Asker, side: int) -> None:
+        self._asker = asker
+        self._side = side
+        self._values: list[int | None] = [None] * (asker.ctx.hand_size + 1)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, k: int) -> int: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[int]: ...
+    def __getitem__(self, k: int | slice) -> int | list[int]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self._values)))]
+        found = self._values[k]
+        if found is None:
+            found = self._values[k] = self._asker.points(self._side, k % len(self._values))
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PointsRow({list(self)})"
+
+
+def points_table(view: PlayerView, outcome: BiddingOutcome) -> tuple[PointsRow, ...]:
+    """Per side ``s``, its points for 0..hand size tricks: the scoring part's
+    answer for the deal's own context (deal index, dealer, hand size, trump)
+    and the bidding's ``outcome`` (every side's contract, announcements and
+    declarer), when ``s`` takes that many tricks and the other sides share the
+    rest as evenly as can be.  A side's points are read with every side's
+    tricks and contract, so a scoring that weighs one side's result against
+    another's is followed.  Each entry is asked when first read (one question
+    of every side's tricks serves every side); the tables are remembered per
+    rule set and what the scoring part declares it reads of the deal (its
+    ``score_key``, when the plan trusts it), else per deal (its index,
+    dealer, hand size, trump and what its opening showed) and outcome."""
+    ctx = lowlevel.deal_context(view)._replace(outcome=outcome)
+    plan = view.rules.plan
+    declared = plan.score_key
+    if declared is not None:
+        key: tuple[object, ...] = (plan, declared(ctx))
+    else:
+        key = (plan, outcome, ctx.deal_index, ctx.dealer, ctx.hand_size, ctx.trump, ctx.shown)
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 100_000:
+            _TABLES.clear()
+        asker = _Asker(plan, ctx)
+        table = _TABLES[key] = tuple(PointsRow(asker, s) for s in range(asker.sides))
+    return table
+
+
+@attrs.frozen
+class TrickEstimate:
+    """What the fitted trick table says of a hand (see :func:`estimate`)."""
+
+    share: float
+    """The seat's expected share of its side's tricks (its own, with partnerships)."""
+    pair_sigma: float
+    """The spread of the side's tricks around the sum of its seats' shares."""
+    side: float
+    """The side's expected tricks from this hand alone (the partners' hands unknown)."""
+    side_sigma: float
+    """The spread of the side's tricks around :attr:`side`."""
+    mean_share: float
+    """The mean share of a seat's hand at this table and hand size."""
+    sure: int
+    """The tricks the hand takes for sure (:func:`sure_tricks`)."""
+
+
+def table_row(players: int, partnered: bool, hand_size: int) -> Row:
+    """The trick table's row for a table of ``players`` (``partnered``: in
+    partnerships) and a hand size: the nearest fitted one (the same kind of
+    table first, then the nearest number of players, then hand size)."""
+    rows = [r for r in ROWS if r[1] == partnered] or list(ROWS)
+    return min(rows, key=lambda r: (abs(r[0] - players), abs(r[2] - hand_size), -r[2]))
+
+
+def _dot(weights: Sequence[float], features: Sequence[float]) -> float:
+    return sum(w * f for w, f in zip(weights, features))
+
+
+def estimate(view: PlayerView, t: int | None = None) -> TrickEstimate:
+    """The trick table's estimate for the view's hand with trump ``t`` (the
+    deal's trump by default): the hand's features weighed by the fitted row of
+    its table and hand size, the chance of its side leading (one in the number
+    of sides) counted in, and its sure tricks."""
+    rules = view.rules
+    t = R.trump_of(view) if t is None else t
+    teams = R.teams(rules)
+    partnered = any(len(team) > 1 for team in teams)
+    h = view.hand_size
+    row = table_row(rules.players, partnered, h)
+    lead = 1.0 / len(teams)
+    hand = R.hand_bits(view)
+    unseen = unseen_bits(view, hand)
+    order = R.card_order(rules, t)
+    feats = features_of(hand, unseen, order, lead)
+    pair, solo = row[4], row[6]
+    side_lead = pair[1] * len(teams[R.side_of(rules, view.seat)])
+    extra = lead * (1.0 - lead)
+    return TrickEstimate(
+        share=max(0.0, _dot(pair, feats)),
+        pair_sigma=math.sqrt(row[5] ** 2 + side_lead**2 * extra),
+        side=min(float(h), max(0.0, _dot(solo, feats))),
+        side_sigma=math.sqrt(row[7] ** 2 + solo[1] ** 2 * extra),
+        mean_share=row[8],
+        sure=sure_tricks(hand, unseen, order, h),
+    )
+
+
+def side_distribution(mean: float, sigma: float, hand_size: int, sure: int = 0) -> list[float]:
+    """The chance of each number of tricks 0..hand_size for a side expected to
+    take ``mean`` with spread ``sigma`` (a normal law rounded to whole tricks),
+    never fewer than ``sure``."""
+    sigma = max(sigma, 0.05)
+    scale = sigma * math.sqrt(2.0)
+    dist: list[float] = []
+    before = 0.0
+    for k in range(hand_size + 1):
+        upto = 1.0 if k == hand_size else 0.5 * (1.0 + math.erf((k + 0.5 - mean) / scale))
+        dist.append(max(0.0, upto - before))
+        before = upto
+    sure = min(max(0, sure), hand_size)
+    if sure:
+        dist[sure] += sum(dist[:sure])
+        for k in range(sure):
+            dist[k] = 0.0
+    return dist
+
+
+SHARE_MARGIN = 0.5
+"""A seat whose partner speaks after it bids its share less this, rounded (its
+share's whole part); the partner reads the bid as that share."""
+
+SIGMA_SCALE = 1.0
+"""The spread the bidding assumes, as a multiple of the table's."""
+
+OPPONENTS_WEIGHT = 1.0
+"""How much the last bidder trusts the tricks the other sides' calls leave,
+against its side's own estimate (1: as much as the table's spread says)."""
+
+PASS_SHARE = 0.4
+"""The share a partner who passed is taken to hold (at most the mean share)."""
+
+
+THROW_IN_PENALTY = 1e-6
+"""How much less than nothing a call that throws the deal in is worth (a tie-break)."""
+
+AUCTION_WINDOW = 1
+"""In an ascending auction, the numbers a later seat is taken to weigh: those
+within this many tricks of its side's expected tricks, and the lowest one offered."""
+
+
+# ------------------------------------------------------------------ calls
+
+
+def name_trump(view: PlayerView, moves: Sequence[Move]) -> Move:
+    def strength(move: Move) -> float:
+        suit = move.suit if isinstance(move, NameTrump) else None
+        est = estimate(view, 4 if suit is None else suit.index)
+        return est.side + 0.01 * est.sure
+
+    return max(moves, key=strength)
+
+
+def bidding_estimate(view: PlayerView) -> TrickEstimate:
+    """The trick table's estimate of the view's hand for the bidding: under
+    the deal's trump, or - when the declarer names trump later - under
+    the best for the hand of the trumps the trump part offers."""
+    if R.trump_named_later(view):
+        choices = R.trump_choices(view)
+        return max((estimate(view, t) for t in choices), key=lambda e: (e.side, e.sure))
+    return estimate(view)
+
+
+def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
+    rules = view.rules
+    n = rules.players
+    h = view.hand_size
+    me = view.seat
+    teams = R.teams(rules)
+    my_side = R.side_of(rules, me)
+    est = bidding_estimate(view)
+    numeric = [m for m in moves if isinstance(m, Bid)]
+    probe = R.contracts_if(view, numeric[0] if numeric else moves[0])
+    # an auction's winning call makes a declarer; once-around bids do not
+    ascending = probe is not None and any(c is not None and c.declarer is not None for c in probe)
+    first = view.first_bidder
+    said = {(first + i) % n: c for i, c in enumerate(view.calls)}
+    partners = [s for s in teams[my_side] if s != me]
+    own_bids = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners)
+    if ascending:
+        mean, sigma = est.side, est.side_sigma
+        bids = [c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners]
+        if bids:
+            # the partner's bid: the side's tricks as it judged them
+            mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
+            sigma = math.sqrt(est.pair_sigma**2 + 0.5)
+        # the other sides' highest number: the tricks it leaves are a
+        # second estimate of the side's
+        their_bids = [
+            c.tricks
+            for s, c in said.items()
+            if isinstance(c, Bid) and R.side_of(rules, s) != my_side
+        ]
+        if their_bids and OPPONENTS_WEIGHT:
+            left = max(0.0, h - max(their_bids))
+            var = sigma**2
+            var_left = (est.pair_sigma**2 + 1.0 / 12.0) / OPPONENTS_WEIGHT
+            mean = (mean * var_left + left * var) / (var + var_left)
+            sigma = math.sqrt(var * var_left / (var + var_left))
+        own_bids = 0
+        later = False
+    else:
+        later = any(s not in said for s in partners)
+        mean, var = est.share, est.pair_sigma**2
+        for s in partners:
+            call = said.get(s)
+            if call is None:
+                continue
+            if isinstance(call, Bid) and call.tricks > 0:
+                mean += call.tricks + SHARE_MARGIN
+                var += 1.0 / 12.0
+            elif isinstance(call, Bid) or call == Pass():
+                mean += min(est.mean_share, PASS_SHARE)
+                var += 0.1
+            else:  # a board: the partner holds nearly every trick
+                mean = float(h)
+        if later:
+            # the side's tricks from this hand alone, to weigh a board
+            mean, var = est.side, est.side_sigma**2
+        # the other sides' calls: when every other seat has spoken, the
+        # tricks they leave are a second estimate of the side's
+        others = [s for s in range(n) if s not in teams[my_side]]
+        if not later and others and all(s in said for s in others) and OPPONENTS_WEIGHT:
+            theirs = 0.0
+            for s in others:
+                call = said[s]
+                if isinstance(call, Bid) and call.tricks > 0:
+                    theirs += call.tricks + SHARE_MARGIN
+                elif isinstance(call, Bid) or call == Pass():
+                    theirs += min(est.mean_share, PASS_SHARE)
+                else:
+                    theirs = float(h)
+            left = max(0.0, h - theirs)
+            var_left = (est.pair_sigma**2 + len(others) / 12.0) / OPPONENTS_WEIGHT
+            mean = (mean * var_left + left * var) / (var + var_left)
+            var = var * var_left / (var + var_left)
+        else:
+            claimed = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in others)
+            mean = min(mean, max(float(est.sure), h - claimed + 0.5 * SHARE_MARGIN))
+        sigma = math.sqrt(var)
+    dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
+    if ascending:
+        choice = _auction_call(view, moves, dist, mean)
+    else:
+        choice = _best_call(view, moves, dist, mean - own_bids)
+    if later and (isinstance(choice, Bid) or choice == Pass()):
+        return _share_call(moves, est.share - SHARE_MARGIN, choice)
+    return choice
+
+
+def _share_call(moves: Sequence[Move], target: float, fallback: Move) -> Move:
+    """The number nearest ``target`` (a pass for none, where offered)."""
+    want = max(0, math.floor(target + 0.5))
+    if want == 0 and Pass() in moves:
+        return Pass()
+    numbers = [m for m in moves if isinstance(m, Bid)]
+    if not numbers:
+        return fallback
+    return min(numbers, key=lambda m: (abs(m.tricks - want), m.tricks))
+
+
+def _best_call(
+    view: PlayerView, moves: Sequence[Move], dist: Sequence[float], target: float
+) -> Move:
+    """The legal call whose contract gives the side the best expected
+    points less the other sides', over ``dist`` (the side's tricks); the
+    numbers weighed are those near ``target`` (the side's expected tricks
+    less its partners' bids) and the lowest one offered."""
+    rules = view.rules
+    h = view.hand_size
+    my_side = R.side_of(rules, view.seat)
+    sides = len(R.teams(rules))
+    numeric = [m for m in moves if isinstance(m, Bid)]
+    weighed = [
+        m
+        for m in moves
+        if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - target) <= 3.5
+    ]
+    best: tuple[float, int] | None = None
+    choice = moves[0]
+    for i, move in enumerate(weighed):
+        outcome = R.outcome_if(view, move)
+        if outcome is None:
+            # a throw-in scores nothing: a call worth as much that gets
+            # the deal played is preferred, so bots do not deal forever
+            value = -THROW_IN_PENALTY
+        else:
+            value = 0.0
+            tables = points_table(view, outcome)
+            for k, p in enumerate(dist):
+                if p < 1e-4:
+                    continue
+                mine = tables[my_side][k]
+                rest = 0.0
+                if sides > 1:
+                    each = round((h - k) / (sides - 1))
+                    for s in range(sides):
+                        if s != my_side:
+                            rest += tables[s][each]
+                    rest /= sides - 1
+                value += p * (mine - rest)
+        key = (value, -i)
+        if best is None or key > best:
+            best, choice = key, move
+    return choice
+
+
+def _auction_call(
+    view: PlayerView, moves: Sequence[Move], dist: Sequence[float], target: float
+) -> Move:
+    """In an ascending auction, the legal call with the best
+    :meth:`auction_value` for the side (the numbers weighed as in
+    :meth:`_best_call`; of equal calls, the lowest number, else the
+    earliest call)."""
+    numeric = [m for m in moves if isinstance(m, Bid)]
+    weighed = [
+        m
+        for m in moves
+        if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - target) <= 3.5
+    ]
+    values = auction_value(view, weighed, dist, target)
+
+    def key(i: int) -> tuple[float, bool, int]:
+        # equal values: a number (the lowest) before a pass or a counter, so
+        # that a side that may contract does so rather than leave it to later
+        return (round(values[i], 9), isinstance(weighed[i], Bid), -i)
+
+    return weighed[max(range(len(weighed)), key=key)]
+
+
+def auction_value(
+    view: PlayerView, calls: Sequence[Move], dist: Sequence[float], target: float
+) -> list[float]:
+    """What each of ``calls`` (legal for the view's seat) is worth to its
+    side in an ascending auction: the side's expected points less the
+    other sides', over ``dist`` (the side's tricks; the other sides share
+    the rest), once every later seat has answered with its best call by
+    the same measure for its own side.  A later seat weighs pass, the
+    counters, the lowest number and the numbers within
+    :data:`AUCTION_WINDOW` of its side's expected tricks (``target`` for
+    the bot's side).  The calls, the bidding's end and its outcome are
+    the bidding part's, through the rule set's plan."""
+    rules = view.rules
+    plan = rules.plan
+    h = view.hand_size
+    sides = len(R.teams(rules))
+    my_side = R.side_of(rules, view.seat)
+    deal = lowlevel.deal_context(view)
+    root = plan.call_node(deal, view.calls)
+    expected = [target if s == my_side else (h - target) / max(1, sides - 1) for s in range(sides)]
+    leaves: dict[BiddingOutcome, tuple[float, ...]] = {}
+    nodes: dict[Any, tuple[float, ...]] = {}  # by node (kept alive while asked)
+
+    def leaf(outcome: BiddingOutcome) -> tuple[float, ...]:
+        """Each side's expected points less the others' at this outcome."""
+        found = leaves.get(outcome)
+        if found is None:
+            if outcome.thrown_in:
+                found = (-THROW_IN_PENALTY,) * sides
+            else:
+                tables = points_table(view, outcome)
+                totals = [0.0] * sides
+                for k, p in enumerate(dist):
+                    if p < 1e-4:
+                        continue
+                    each = round((h - k) / (sides - 1)) if sides > 1 else 0
+                    got = [tables[s][k if s == my_side else each] for s in range(sides)]
+                    whole = sum(got)
+                    for s in range(sides):
+                        rest = (whole - got[s]) / (sides - 1) if sides > 1 else 0.0
+                        totals[s] += p * (got[s] - rest)
+                found = tuple(totals)
+            leaves[outcome] = found
+        return found
+
+    def value(node: Any) -> tuple[float, ...]:
+        """Each side's value once the seats still to speak have spoken."""
+        known = nodes.get(node)
+        if known is not None:
+            return known
+        if not node.open:
+            out = leaf(node.outcome)
+        else:
+            side = R.side_of(rules, node.ctx.seat)
+            legal = node.legal
+            numbers = [m for m in legal if isinstance(m, Bid)]
+            want = expected[side]
+            options = [
+                m
+                for m in legal
+                if not isinstance(m, Bid)
+                or m is numbers[0]
+                or abs(m.tricks - want) <= AUCTION_WINDOW
+            ]
+            best: tuple[float, ...] | None = None
+            for m in options:
+                got = value(node.after(m))
+                if best is None or got[side] > best[side]:
+                    best = got
+            assert best is not None
+            out = best
+        nodes[node] = out
+        return out
+
+    return [value(root.after(root.find(call) or call))[my_side] for call in calls]
