@@ -712,8 +712,8 @@ def test_the_solver_follows_a_follow_rule_that_differs_only_late_in_the_deal() -
 def test_the_search_refutes_what_its_plan_derived_and_starts_again(
     part: str, cls: type, name: str, method: str, body: Callable[..., Any]
 ) -> None:
-    """With the plan's own checks left out (no full tricks sampled, no probe
-    late in the deal), the plan keeps its card order and compulsory
+    """With the plans' own checks left out (the card order checked on no
+    trick longer than two cards, no probe late in the deal), the plan keeps its card order and compulsory
     following; the search then meets a trick winner, or a legal set, that
     contradicts them, makes the plan plain and starts again: the answers
     still equal the minimax, also from one Solver kept across positions."""
@@ -721,6 +721,7 @@ def test_the_search_refutes_what_its_plan_derived_and_starts_again(
 
     if not str(_plan.__file__).endswith(".py"):
         pytest.skip("the compiled build: the checks are patched in the pure-Python solver")
+    from backalley.rules import order as card_order
     from backalley.solver import _search
 
     sub = _subclass(cls, name, method, body)
@@ -733,7 +734,8 @@ def test_the_search_refutes_what_its_plan_derived_and_starts_again(
         original(plan, order)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_plan, "_full_tricks", lambda groups, trump_group, n: [])
+        # the rule set plan's card order checks no trick longer than two cards
+        patch.setattr(card_order, "_longer_tricks_agree", lambda *args: True)
         patch.setattr(_plan, "_before", lambda rules, cards, used, k: -1)
         patch.setattr(_search, "refute", spy)
         positions = _small_positions(rules, 12)

@@ -148,8 +148,8 @@ def test_shortcuts_agree_with_the_plain_search(name: str, monkeypatch: pytest.Mo
     _needs_pure_python()
 
     class Plain:
-        def __init__(self, plan: _plan.Plan) -> None:
-            for slot in _plan.Plan.__slots__:
+        def __init__(self, plan: _plan.SearchPlan) -> None:
+            for slot in _plan.SearchPlan.__slots__:
                 setattr(self, slot, getattr(plan, slot))
             self.standard = self.monotone = self.follows = False
 
@@ -172,8 +172,8 @@ def _plain_solve(state: ba.GameState, monkeypatch: pytest.MonkeyPatch) -> int:
     _needs_pure_python()
 
     class Plain:
-        def __init__(self, plan: _plan.Plan) -> None:
-            for slot in _plan.Plan.__slots__:
+        def __init__(self, plan: _plan.SearchPlan) -> None:
+            for slot in _plan.SearchPlan.__slots__:
                 setattr(self, slot, getattr(plan, slot))
             self.standard = self.monotone = self.follows = False
 

@@ -316,7 +316,7 @@ def make_trick_sure(
         group led and a ruff with the seat's highest trump are tried.  The
         seat to act must be allowed to play it (``cards``); a later seat
         only counts when following the card led is free (see
-        :meth:`~backalley.solver._plan.Plan.free_follow`), so that it may
+        :meth:`~backalley.solver._plan.SearchPlan.free_follow`), so that it may
         play it whatever the seats before it play.
         """
         pos = len(trick)
@@ -414,7 +414,7 @@ def make_later_tricks(ctx: Context) -> Callable[[tuple[int, ...], int, bool, int
         nothing but top cards of other groups, to be squeezed out of one,
         does not arise while the count falls short, as DDS has it, without
         trumps).  Needs following free in every plain group left
-        (:meth:`~backalley.solver._plan.Plan.free_follow`), no card special
+        (:meth:`~backalley.solver._plan.SearchPlan.free_follow`), no card special
         on the lead, and a play that does not read the history.  Relevant:
         the other side's top cards of the plain groups.
         """

@@ -7,7 +7,7 @@ of cards and their strengths, the trump group, the cards special on the lead
 and those whose plays read the history.  It asks the rule set (through
 :mod:`backalley.solver._rules`, the rule set's plan) every answer the
 search needs and remembers them in the
-:class:`~backalley.solver._table.Table` the search uses, so a
+:class:`~backalley.solver._table.TranspositionTable` the search uses, so a
 :class:`~backalley.solver.Solver` that keeps its table keeps those answers
 too:
 
@@ -31,8 +31,8 @@ from collections.abc import Callable
 
 from backalley.rules.context import DealContext
 from backalley.solver import _rules
-from backalley.solver._plan import Plan, Refuted
-from backalley.solver._table import MEMO_LIMIT, Table
+from backalley.solver._plan import Refuted, SearchPlan
+from backalley.solver._table import MEMO_LIMIT, TranspositionTable
 
 __all__ = ["Context"]
 
@@ -74,7 +74,11 @@ class Context:
     )
 
     def __init__(
-        self, position: _rules.Position, plan: Plan, is_max: tuple[bool, ...], table: Table
+        self,
+        position: _rules.RawPosition,
+        plan: SearchPlan,
+        is_max: tuple[bool, ...],
+        table: TranspositionTable,
     ) -> None:
         self.rules = position.rules
         self.trump = position.trump
@@ -137,7 +141,7 @@ class Context:
         self.winner, self.breaks = self._make_trick_end()
 
         def free_of(g: int, broken: bool) -> bool:
-            """The plan's :meth:`~backalley.solver._plan.Plan.free_follow`, remembered."""
+            """The plan's :meth:`~backalley.solver._plan.SearchPlan.free_follow`, remembered."""
             known = free.get((g, broken))
             if known is None:
                 known = free[(g, broken)] = plan.free_follow(g, broken)

@@ -1,39 +1,27 @@
 """What the solver learns about a rule set's card play, and how it checks it.
 
 Nothing here knows a card order or a rule of play: everything is read off
-the rule set's own answers (through :mod:`backalley.solver._rules`, which
-asks the rule set's plan).
+the rule set's own answers, through its plan (:mod:`backalley.solver._rules`
+asks it).
 
-The card order (an :class:`Order`, once per rule set and effective trump:
-the ranking part's ``trick_winner`` is given a trick and the trump alone,
-so what it answers holds in every deal of the rule set):
+The card order is the rule set plan's own
+(:meth:`Plan.card_order <backalley.rules.plan.Plan.card_order>`, learned
+once per rule set and trump from the ranking part's ``trick_winner`` and
+checked on longer tricks there; see :mod:`backalley.rules.order`).  The
+solver reads it as :class:`CardGroups`: its suits as far as winning goes
+(*groups*, each in ascending strength, numbered from the group of the lowest
+card index), a card's strength in its group and the trump group (the
+order's trumps; none in a deal without trumps and without jokers).  The
+order *predicts* a trick's winner (:func:`predict`): its strongest trump,
+else the strongest card of the group led.  Only a standard order (one the
+ranking part's answers fit) is used; otherwise the plan is plain.  The
+search checks the prediction again at every trick it completes, whose
+winner it always asks of the rule set (remembered): a disagreement there
+*refutes* the order for the plan (:func:`refute`), and the search starts
+again without it.
 
-- Card ``a`` *dominates* ``b`` when ``a`` wins the two-card trick whether it
-  is led or played second (every pair of cards of the deck is asked, in
-  both orders).  Two cards are *ordered* when one dominates the other
-  (cards of one suit, or a trump against a plain card); cards of two plain
-  suits are not (the card led wins).
-- Cards fall into *groups* (the suits as far as winning goes): ``a`` and ``b``
-  are in one group when they are ordered and every third card is ordered
-  with both or with neither of them.  Within a group domination must be a
-  strict total order: a card's *strength* is how many of its group it beats.
-- The *trump group* is the group whose every card dominates every card
-  outside it (there is none in a deal without trumps and without jokers).
-- The order *predicts* a trick's winner: its strongest trump, else the
-  strongest card of the group led.  Two-card tricks alone cannot tell that
-  this holds for the tricks the play completes (three cards or more), so
-  the prediction is *checked* on a sample of full tricks
-  (:func:`_full_tricks`: every card at every place among its group's
-  neighbours, its lowest and highest cards, with a discard, a ruff or an
-  overruff; and tricks drawn at random from the deck, from two groups and
-  from one), each asked of the ranking part.  Any disagreement and the
-  order is not used (:attr:`Order.standard` false).  The search checks it
-  again at every trick it completes, whose winner it always asks of the
-  rule set (remembered): a disagreement there *refutes* the order
-  (:func:`refute`), and the search starts again without it.
-
-What the deal's legal plays allow (a :class:`Plan`, once per rule set with
-the deal's context and trump; each found by asking the lead and follow
+What the deal's legal plays allow (a :class:`SearchPlan`, once per rule set
+with the deal's context and trump; each found by asking the lead and follow
 parts about chosen hands, in a trick early in the deal and in the deal's
 last tricks, with as many cards played before as a real deal has then):
 
@@ -55,7 +43,8 @@ last tricks, with as many cards played before as a real deal has then):
   rank equivalence), never taken as refuted by another's refutation, and
   the table's entries compare which of them remain and who holds each (so
   positions that differ in the cards of those groups already played are
-  never one entry).
+  never one entry).  A plan without a standard card order takes the play
+  as reading the history.
 - The play *reads the seats* (``by_seat``) when what a seat may lead or
   play depends on who played the cards of the earlier tricks (a trump lead
   allowed only to a player who has trumped before), checked for each card
@@ -64,7 +53,7 @@ last tricks, with as many cards played before as a real deal has then):
   :class:`~backalley.solver.Solver` keeps a table of its own for each
   layout of the cards (who held which card when the deal opened), since
   the same cards left tell who played the others only within one layout.
-- Following a group is *free* (:meth:`Plan.free_follow`) when a seat
+- Following a group is *free* (:meth:`SearchPlan.free_follow`) when a seat
   holding it may play any card of it and a seat void in it any card.
 
 When all of that holds (``standard``), the solver uses its fast techniques
@@ -82,20 +71,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
 
-from backalley.rules.ruleset import RuleSet
+from backalley.rules.order import CardOrder
 from backalley.solver import _rules
 from backalley.solver._rules import DealRules
 
-__all__ = ["Order", "Plan", "Refuted", "order_for", "plan_for", "predict", "refute"]
-
-ORDERS_LIMIT = 64
-"""The most card orders (rule set and trump) remembered; the memo starts afresh beyond."""
-
-SAMPLE_SEED = 20261204
-"""The seed of the full tricks drawn at random to check an order (a fixed
-seed: the same checks on every run)."""
+__all__ = ["CardGroups", "Refuted", "SearchPlan", "plan_for", "predict", "refute"]
 
 
 class Refuted(Exception):
@@ -104,7 +85,7 @@ class Refuted(Exception):
     what following allows): the plan is made plain (:func:`refute`) and the
     search starts again."""
 
-    def __init__(self, plan: Plan, order: bool, why: str) -> None:
+    def __init__(self, plan: SearchPlan, order: bool, why: str) -> None:
         super().__init__(why)
         self.plan = plan
         self.order = order
@@ -112,71 +93,63 @@ class Refuted(Exception):
         deal's legal plays."""
 
 
-class Order:
-    """The card order read off the ranking part's trick winner, for one rule
-    set and one effective trump (see the module's description).
+class CardGroups:
+    """The rule set plan's card order under one trump (a
+    :class:`~backalley.rules.order.CardOrder`) as the search reads it: per
+    card index its group and strength, the groups' masks, the trump group
+    (see the module's description).
 
-    ``groups`` (each in ascending strength) is ``None`` when two-card tricks
-    do not fit the model; ``standard`` when they do, with at most one trump
-    group, and the checked full tricks agree with :func:`predict`;
-    ``refuted`` once a search met a trick the order mispredicts.
+    ``groups`` (each in ascending strength) is ``None`` when the order is
+    not standard (its ranking part's answers fit no order of suits); then
+    each card is a group of its own, so that the plain search's tables
+    still have a group for every card.
     """
 
     __slots__ = (
-        "checked",
         "group",
         "group_masks",
         "groups",
         "monotone",
-        "refuted",
         "standard",
         "strength",
         "trump_group",
         "trump_mask",
     )
 
-    def __init__(self, rules: DealRules, trump: int) -> None:
-        cards = _rules.deck_indices(rules)
+    def __init__(self, order: CardOrder, cards: tuple[int, ...]) -> None:
         self.group = [-1] * 54
         self.strength = [0] * 54
         self.group_masks: list[int] = []
         self.trump_group = -1
         self.trump_mask = 0
-        self.standard = False
-        self.monotone = False
-        self.refuted = False
-        self.checked = 0
-        """How many full tricks were asked to check the order."""
-        groups = _groups(rules, trump, cards)
-        self.groups = groups
-        if groups is None:
-            return
-        for g, members in enumerate(groups):
+        self.standard = order.standard
+        self.groups: list[list[int]] | None = None
+        members: list[list[int]]
+        if order.standard:
+            suits = sorted({order.suit[c] for c in cards}, key=lambda s: s & -s)
+            strength = order.strength
+            members = [
+                sorted((c for c in cards if s >> c & 1), key=strength.__getitem__) for s in suits
+            ]
+            self.groups = members
+            if order.trumps:
+                self.trump_group = suits.index(order.trumps)
+                self.trump_mask = order.trumps
+        else:
+            members = [[c] for c in cards]
+        for g, ranked in enumerate(members):
             mask = 0
-            for rank, card in enumerate(members):
+            for rank, card in enumerate(ranked):
                 self.group[card] = g
                 self.strength[card] = rank
                 mask |= 1 << card
             self.group_masks.append(mask)
-        trumps = [
-            g for g, members in enumerate(groups) if _dominates_all(rules, trump, members, cards)
-        ]
-        if len(trumps) > 1:
-            return
-        if trumps:
-            self.trump_group = trumps[0]
-            self.trump_mask = self.group_masks[trumps[0]]
-        players = len(_rules.seat_teams(rules))
-        tricks = _full_tricks(groups, self.trump_group, players)
-        self.checked = len(tricks)
-        for trick in tricks:
-            if _rules.trick_winner(rules, trick, trump) != predict(self, trick):
-                return  # a full trick the order mispredicts: the order is not used
-        self.standard = True
-        self.monotone = all(list(members) == sorted(members) for members in groups)
+        self.monotone = self.standard and all(ranked == sorted(ranked) for ranked in members)
+        """Whether each group's strength follows its cards' indices (the
+        fast techniques' relative ranks need it)."""
 
 
-def predict(order: Order, trick: tuple[int, ...]) -> int:
+def predict(order: CardGroups, trick: tuple[int, ...]) -> int:
     """The position in ``trick`` of the card the order says wins it: the
     strongest of the trump group, else the strongest of the group led."""
     group, strength, tgroup = order.group, order.strength, order.trump_group
@@ -190,26 +163,10 @@ def predict(order: Order, trick: tuple[int, ...]) -> int:
     return at
 
 
-_orders: dict[tuple[RuleSet, int], Order] = {}
-
-
-def order_for(rules: DealRules, trump: int) -> Order:
-    """The (remembered) card order of ``rules``' rule set with effective
-    trump ``trump``.  The ranking part's ``trick_winner`` is given a trick
-    and the trump alone, so one order serves every deal of the rule set."""
-    key = (rules.rules, trump)
-    order = _orders.get(key)
-    if order is None:
-        order = Order(rules, trump)
-        if len(_orders) >= ORDERS_LIMIT:
-            _orders.clear()
-        _orders[key] = order
-    return order
-
-
-class Plan:
+class SearchPlan:
     """The tables derived for one rule set with its deal's context and one
-    effective trump: the card order's (:class:`Order`) and the deal's play's."""
+    effective trump: the card order's (:class:`CardGroups`, read off the
+    rule set plan's order) and the deal's play's."""
 
     __slots__ = (
         "_cards",
@@ -234,7 +191,7 @@ class Plan:
 
     def __init__(self, rules: DealRules, trump: int) -> None:
         cards = _rules.deck_indices(rules)
-        order = order_for(rules, trump)
+        order = CardGroups(_rules.card_order(rules, trump), cards)
         self.order = order
         self.group = order.group
         self.strength = order.strength
@@ -263,8 +220,6 @@ class Plan:
                 for c in members:
                     self.history_mask |= 1 << c
         self.history = bool(self.history_mask)
-        if not order.standard or order.refuted:
-            return
         self.standard = True
         self.monotone = order.monotone
         self.follows = _must_follow(rules, trump, groups, self.trump_group)
@@ -288,156 +243,16 @@ class Plan:
         return known
 
 
-def refute(plan: Plan, order: bool) -> None:
+def refute(plan: SearchPlan, order: bool) -> None:
     """Make ``plan`` plain after a search met an answer of the rule set that
-    contradicts it (``order``: a trick winner the card order mispredicts,
-    which refutes the order for every deal of the rule set; else a legal
-    set, which refutes this deal's plan).  Every later search of the rule
-    set (``order``) or of the deal asks every trick winner and uses no
-    shortcut."""
-    if order:
-        plan.order.refuted = True
+    contradicts it (``order``: a trick winner the card order mispredicts;
+    else a legal set).  Every later search of the plan's deal asks every
+    trick winner and uses no shortcut (another deal of the rule set meets
+    the same answer in its own search, and is made plain then)."""
     plan.standard = False
     plan.monotone = False
     plan.follows = False
     plan._free.clear()
-
-
-def _winner(rules: DealRules, trump: int, a: int, b: int) -> int:
-    return _rules.trick_winner(rules, (a, b), trump)
-
-
-def _groups(rules: DealRules, trump: int, cards: tuple[int, ...]) -> list[list[int]] | None:
-    """The groups, each in ascending strength, or ``None`` when the rule set's
-    trick winner does not fit the model described in the module docstring."""
-    n = len(cards)
-    # beats[i][j]: card i beats card j whether led or played second
-    beats = [[False] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = cards[i], cards[j]
-            first = _winner(rules, trump, a, b)  # a led
-            second = _winner(rules, trump, b, a)  # b led
-            if first == 0 and second == 1:
-                beats[i][j] = True
-            elif first == 1 and second == 0:
-                beats[j][i] = True
-            elif not (first == 0 and second == 0):
-                return None  # the second card wins whatever: not a trick-taking order
-    ordered = [[beats[i][j] or beats[j][i] for j in range(n)] for i in range(n)]
-    assigned = [-1] * n
-    groups_idx: list[list[int]] = []
-    for i in range(n):
-        if assigned[i] >= 0:
-            continue
-        members = [i]
-        assigned[i] = len(groups_idx)
-        for j in range(i + 1, n):
-            if assigned[j] < 0 and ordered[i][j] and _same_signature(ordered, i, j):
-                members.append(j)
-                assigned[j] = len(groups_idx)
-        groups_idx.append(members)
-    out: list[list[int]] = []
-    for members in groups_idx:
-        for x in members:
-            for y in members:
-                if x != y and not ordered[x][y]:
-                    return None
-        ranked = sorted(members, key=lambda x: sum(beats[x][y] for y in members))
-        size = len(ranked)
-        for r, x in enumerate(ranked):
-            if sum(beats[x][y] for y in members) != r:
-                return None  # not a strict total order
-            for y in ranked[r + 1 : size]:
-                if not beats[y][x]:
-                    return None
-        out.append([cards[x] for x in ranked])
-    # cards of two different groups: either one group's cards all dominate the
-    # other's (a trump group), or the card led wins (two plain groups)
-    for g, gm in enumerate(groups_idx):
-        for h, hm in enumerate(groups_idx):
-            if g >= h:
-                continue
-            kinds = {(beats[x][y], beats[y][x]) for x in gm for y in hm}
-            if len(kinds) != 1:
-                return None
-    return out
-
-
-def _full_tricks(groups: list[list[int]], trump_group: int, n: int) -> list[tuple[int, ...]]:
-    """The full tricks (``n`` cards) on which an order read off two-card
-    tricks is checked (none for two seats: the pairs were every trick).
-
-    Every card at every place of a trick, the other cards its group's
-    nearest neighbours, its group's lowest or highest cards, or neighbours
-    with a discard of another plain group, a ruff with the lowest or the
-    highest trump, or an overruff (each in two orders; a group too small is
-    filled with other groups' lowest cards); then tricks drawn at random
-    (seed :data:`SAMPLE_SEED`) from the whole deck, from the cards of two
-    groups and from one group."""
-    if n < 3:
-        return []
-    deck = [c for members in groups for c in members]
-    if len(deck) < n:
-        return []
-    plain = [m for g, m in enumerate(groups) if g != trump_group]
-    trumps = groups[trump_group] if trump_group >= 0 else []
-    spare = [m[0] for m in plain] + [m[-1] for m in plain] + deck
-    found: dict[tuple[int, ...], None] = {}
-    for g, members in enumerate(groups):
-        discard = next((m[0] for h, m in enumerate(groups) if h != g and h != trump_group), -1)
-        for i, x in enumerate(members):
-            others = members[:i] + members[i + 1 :]
-            near = sorted(others, key=lambda m: abs(members.index(m) - i))
-            base = near[: n - 2]
-            fills = [near[: n - 1], others[: n - 1], others[-(n - 1) :]]
-            if discard >= 0:
-                fills.append([*base, discard])
-            if trumps and g != trump_group:
-                fills += [[*base, trumps[0]], [*base, trumps[-1]]]
-                fills.append([*near[: n - 3], trumps[0], trumps[-1]])
-            for fill in fills:
-                fill = [c for c in fill if c != x]
-                for c in spare:
-                    if len(fill) >= n - 1:
-                        break
-                    if c != x and c not in fill:
-                        fill.append(c)
-                for seq in (fill, fill[::-1]):
-                    for at in range(n):
-                        trick = seq[:at]
-                        trick.append(x)
-                        trick += seq[at:]
-                        found[tuple(trick)] = None
-    rng = random.Random(SAMPLE_SEED)
-    for _ in range(1000):
-        found[tuple(rng.sample(deck, n))] = None
-    pairs = [a + b for a, b in itertools.combinations(groups, 2) if len(a) + len(b) >= n]
-    singles = [m for m in groups if len(m) >= n]
-    for _ in range(1000 if pairs else 0):
-        found[tuple(rng.sample(rng.choice(pairs), n))] = None
-    for _ in range(500 if singles else 0):
-        found[tuple(rng.sample(rng.choice(singles), n))] = None
-    return list(found)
-
-
-def _same_signature(ordered: list[list[bool]], i: int, j: int) -> bool:
-    row_i, row_j = ordered[i], ordered[j]
-    return all(row_i[k] == row_j[k] for k in range(len(row_i)) if k != i and k != j)
-
-
-def _dominates_all(
-    rules: DealRules, trump: int, members: list[int], cards: tuple[int, ...]
-) -> bool:
-    inside = set(members)
-    outside = [c for c in cards if c not in inside]
-    if not outside:
-        return False
-    return all(
-        _winner(rules, trump, t, c) == 0 and _winner(rules, trump, c, t) == 1
-        for t in members
-        for c in outside
-    )
 
 
 def _before(rules: DealRules, cards: tuple[int, ...], used: int, k: int) -> int:
@@ -638,10 +453,10 @@ def _free_follow(
     cards: tuple[int, ...],
     groups: list[list[int]],
     g: int,
-    plan: Plan,
+    plan: SearchPlan,
     broken: bool,
 ) -> bool:
-    """See :meth:`Plan.free_follow`: the group's lowest, middle and highest
+    """See :meth:`SearchPlan.free_follow`: the group's lowest, middle and highest
     ordinary cards led, each following seat asked with the cards before it
     low cards of another group, high cards of the group led, or a trump
     then low cards; early in the deal (after a first trick: one card of
@@ -719,14 +534,7 @@ def _free_follow(
 
 
 @functools.lru_cache(maxsize=64)
-def _plan_of(rules: DealRules, trump: int) -> Plan:
-    return Plan(rules, trump)
-
-
-def plan_for(rules: DealRules, trump: int) -> Plan:
-    """The (cached) plan of ``rules`` with effective trump ``trump``: made
-    plain (:func:`refute`) when its card order was refuted since it was made."""
-    plan = _plan_of(rules, trump)
-    if plan.standard and plan.order.refuted:
-        refute(plan, True)
-    return plan
+def plan_for(rules: DealRules, trump: int) -> SearchPlan:
+    """The (cached) plan of ``rules`` with effective trump ``trump`` (made
+    plain by :func:`refute` when a search refuted it)."""
+    return SearchPlan(rules, trump)

@@ -8,10 +8,13 @@ so a new rule is solved correctly without touching the solver:
 - :func:`legal_mask`, :func:`trick_winner`, :func:`breaks_trump`: the play
   rules of the deal, on card indices and bit-set hands (:func:`legal_in`:
   the legal plays with a context made once by :func:`context`);
-- :func:`position`: a state's raw facts (hands as bit sets, the trick so far,
-  who leads it, whether trump is broken, the effective trump, the seats that
-  bid board, the cards played to the deal's earlier tricks, in all and seat
-  by seat), read through :mod:`backalley.engine.lowlevel`.
+- :func:`card_order`: the card order the rule set's plan learned from the
+  ranking part, under one trump;
+- :func:`position`: a state's raw facts, a :class:`RawPosition` (hands as
+  bit sets, the trick so far, who leads it, whether trump is broken, the
+  effective trump, the seats that bid board, the cards played to the deal's
+  earlier tricks, in all and seat by seat), read through
+  :mod:`backalley.engine.lowlevel`.
 
 The cards each seat played to the earlier tricks (the context's
 ``played_by``) are given to the plan as the share of the cards ``played``
@@ -35,14 +38,16 @@ from backalley.cardset import CardSet
 from backalley.engine import lowlevel
 from backalley.engine.state import GameState
 from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX, DealContext
+from backalley.rules.order import CardOrder
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase
 
 __all__ = [
     "DealRules",
-    "Position",
+    "RawPosition",
     "breaks_in",
     "breaks_trump",
+    "card_order",
     "context",
     "deck_indices",
     "legal_in",
@@ -153,6 +158,13 @@ def breaks_in(rules: DealRules, ctx: DealContext, trick: tuple[int, ...]) -> boo
     return rules.rules.plan.breaks_trump(ctx, trick)
 
 
+def card_order(rules: DealRules, trump: int) -> CardOrder:
+    """The rule set plan's card order under the raw trump ``trump`` (0..4):
+    learned once from the ranking part's ``trick_winner`` and remembered by
+    the plan (see :mod:`backalley.rules.order`)."""
+    return rules.rules.plan.card_order(TRUMP_OF_INDEX[trump])
+
+
 def deck_indices(rules: DealRules) -> tuple[int, ...]:
     """The card indices of the rule set's deck, in index order."""
     return rules.rules.plan.deck_cards
@@ -163,7 +175,7 @@ def seat_teams(rules: DealRules) -> tuple[int, ...]:
     return tuple(rules.rules.seat_teams)
 
 
-class Position(NamedTuple):
+class RawPosition(NamedTuple):
     """The raw facts of a state in the playing phase."""
 
     rules: DealRules
@@ -190,7 +202,7 @@ class Position(NamedTuple):
         return tuple(owned)
 
 
-def position(state: GameState) -> Position | None:
+def position(state: GameState) -> RawPosition | None:
     """The raw facts of ``state``, or ``None`` when it is not in the playing phase."""
     if state.phase is not Phase.PLAYING:
         return None
@@ -199,7 +211,7 @@ def position(state: GameState) -> Position | None:
     played_by = tuple(map(int, ctx.played_by))
     if played or ctx.broken:  # the deal's context, the same for every position of the deal
         ctx = ctx._replace(played=CardSet(), broken=False, played_by=())
-    return Position(
+    return RawPosition(
         DealRules(state.rules, ctx),
         tuple(lowlevel.hand_bits(state, s) for s in range(state.players)),
         lowlevel.trick_cards(state),

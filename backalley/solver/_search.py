@@ -54,8 +54,8 @@ from backalley.solver._bounds import (
 from backalley.solver._context import Context
 from backalley.solver._limits import Budget
 from backalley.solver._order import make_order
-from backalley.solver._plan import Plan, Refuted, plan_for, predict, refute
-from backalley.solver._table import Table, holding, kept, store
+from backalley.solver._plan import Refuted, SearchPlan, plan_for, predict, refute
+from backalley.solver._table import TranspositionTable, holding, kept, store
 
 __all__ = ["Search"]
 
@@ -76,9 +76,9 @@ class Search:
 
     def __init__(
         self,
-        position: _rules.Position,
+        position: _rules.RawPosition,
         seat: int,
-        table: Table | None = None,
+        table: TranspositionTable | None = None,
         budget: Budget | None = None,
     ) -> None:
         rules = position.rules
@@ -86,12 +86,12 @@ class Search:
         self.position = position
         self.players = len(teams)
         self.is_max = tuple(team == teams[seat] for team in teams)
-        self.table = Table() if table is None else table
+        self.table = TranspositionTable() if table is None else table
         self.budget = Budget() if budget is None else budget
         self.lower = 0
         self.upper = 0
         """The bounds proved so far by :meth:`value` (for a limit's report)."""
-        self.plan: Plan
+        self.plan: SearchPlan
         self.test: Test
         self.guess: Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int]
         self._prepare()

@@ -26,12 +26,12 @@ from backalley.solver import _rules
 from backalley.solver._limits import Budget, LimitReached, SearchLimitError
 from backalley.solver._plan import plan_for
 from backalley.solver._search import Search
-from backalley.solver._table import Table
+from backalley.solver._table import TranspositionTable
 
 __all__ = ["Solver", "analyse", "solve"]
 
 
-def _position(state: GameState) -> _rules.Position:
+def _position(state: GameState) -> _rules.RawPosition:
     if not isinstance(state, GameState):
         raise SetupError(
             f"the solver needs a GameState (full information), got {type(state).__name__}"
@@ -45,7 +45,7 @@ def _position(state: GameState) -> _rules.Position:
     return position
 
 
-def _seat(pos: _rules.Position) -> int:
+def _seat(pos: _rules.RawPosition) -> int:
     return (pos.leader + len(pos.trick)) % len(pos.hands)
 
 
@@ -74,12 +74,12 @@ def _limit_error(
     )
 
 
-def _solve(search: Search, pos: _rules.Position) -> int:
+def _solve(search: Search, pos: _rules.RawPosition) -> int:
     return search.value(pos.hands, pos.leader, pos.broken, pos.trick)
 
 
 def _analyse(
-    search: Search, pos: _rules.Position, state: GameState, budget: Budget
+    search: Search, pos: _rules.RawPosition, state: GameState, budget: Budget
 ) -> dict[Move, int]:
     out: dict[Move, int] = {}
     moves = state.legal_moves()
@@ -166,7 +166,7 @@ class Solver:
             raise SetupError("a Solver needs max_entries >= 1 and max_tables >= 1")
         self.max_entries = max_entries
         self.max_tables = max_tables
-        self._tables: OrderedDict[object, Table] = OrderedDict()
+        self._tables: OrderedDict[object, TranspositionTable] = OrderedDict()
         self.nodes = 0
         """Positions searched by the last call (one per card tried)."""
         self.trick_nodes = 0
@@ -177,7 +177,7 @@ class Solver:
         """Forget every table."""
         self._tables.clear()
 
-    def _search(self, pos: _rules.Position, budget: Budget) -> Search:
+    def _search(self, pos: _rules.RawPosition, budget: Budget) -> Search:
         seat = _seat(pos)
         teams = _rules.seat_teams(pos.rules)
         side = tuple(team == teams[seat] for team in teams)
@@ -198,7 +198,7 @@ class Solver:
             key = (key, dealt)
         table = self._tables.get(key)
         if table is None:
-            table = Table(self.max_entries)
+            table = TranspositionTable(self.max_entries)
             self._tables[key] = table
             while len(self._tables) > self.max_tables:
                 self._tables.popitem(last=False)

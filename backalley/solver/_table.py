@@ -1,6 +1,6 @@
 """The transposition table: positions at the start of a trick, by relative ranks.
 
-A :class:`Table` holds everything a search may remember between positions
+A :class:`TranspositionTable` holds everything a search may remember between positions
 and between calls: the entries of the transposition table and the memos of
 pure facts (the rule set's answers - legal plays, trick winners - and
 codes of holdings, classes of equivalent cards, sure trump tricks).  A
@@ -32,7 +32,7 @@ bounded: past ``max_entries`` entries it is emptied (DDS does the same).
 
 from __future__ import annotations
 
-__all__ = ["MEMO_LIMIT", "Slot", "Table", "holding", "kept", "store"]
+__all__ = ["MEMO_LIMIT", "Slot", "TranspositionTable", "holding", "kept", "store"]
 
 MEMO_LIMIT = 1 << 19
 """The size at which a memo of pure facts is emptied."""
@@ -43,7 +43,7 @@ group (its mask, how many of its remaining cards are relevant), the entries
 under it: owner code & mask -> packed entry)."""
 
 
-class Table:
+class TranspositionTable:
     """What a search remembers: the transposition table and the memos."""
 
     __slots__ = (
@@ -143,7 +143,7 @@ def kept(memo: dict[tuple[int, int], int], union: int, keep: tuple[tuple[int, in
 
 
 def store(
-    table: Table,
+    table: TranspositionTable,
     slots: list[Slot],
     masks: dict[int, Slot],
     full: int,
