@@ -302,6 +302,48 @@ def test_returns_are_each_seats_side_score(name: str) -> None:
     assert state.returns() == expected  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("name", ["gamerules", "vietnam-cutthroat", "cutthroat-3"])
+def test_zero_sum_returns_are_each_sides_score_less_the_others_mean(name: str) -> None:
+    game = load_game(name, deals=2, zero_sum=True)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    assert game.max_utility() == 2 * load_game(name, deals=2).max_utility()
+    state = play_randomly(game, seed=5)
+    engine = state.engine_state  # type: ignore[attr-defined]
+    rules = engine.rules
+    scores = engine.scores
+    expected = [0.0] * rules.players
+    for side, team in enumerate(rules.teams):
+        others = [s for k, s in enumerate(scores) if k != side]
+        for seat in team:
+            expected[seat] = scores[side] - sum(others) / len(others)
+    assert state.returns() == pytest.approx(expected)  # type: ignore[attr-defined]
+    assert sum(state.returns()) == pytest.approx(0.0, abs=1e-9)  # type: ignore[attr-defined]
+    if len(rules.teams) == 2:  # one side's margin is the other's loss
+        assert expected[rules.teams[0][0]] == scores[0] - scores[1] != 0
+
+
+def test_zero_sum_is_a_parameter_that_is_true_or_false_and_false_by_default() -> None:
+    assert load_game("gamerules", deals=1).get_type().utility == (
+        pyspiel.GameType.Utility.GENERAL_SUM
+    )
+    game = pyspiel.load_game("python_backalley", {"deals": 1, "zero_sum": True})
+    assert game.get_parameters()["zero_sum"] is True
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    again = pyspiel.load_game(str(game))
+    assert again.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    with pytest.raises(ba.SetupError, match=r"zero_sum must be True .* or False .*, not 1"):
+        load_game("gamerules", zero_sum=1)  # type: ignore[arg-type]
+    with pytest.raises(ba.SetupError, match="zero_sum must be True"):
+        BackAlleyGame({"zero_sum": "yes"})
+
+
+def test_zero_sum_games_pass_openspiels_random_simulation() -> None:
+    for name in ("gamerules", "cutthroat-3"):
+        game = load_game(name, deals=1, zero_sum=True)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
 def test_an_all_pass_deal_is_thrown_in_and_the_next_dealer_draws_a_new_deck() -> None:
     game = load_game("gamerules", deals=1, dealer=0)
     state = game.state_of(range(53))

@@ -25,12 +25,25 @@ algorithms and tests run on it::
   every call and card); the information-state tensor is the observation plus
   the order of this deal's tricks.
 - **Returns** come at the end: each seat gets its side's final score (its
-  team's, or its own in a cutthroat game).  The game is general-sum.
+  team's, or its own in a cutthroat game), and the game is general-sum, as
+  OpenSpiel's other trick-taking games with scores of their own (Oh Hell)
+  are.  With the parameter ``zero_sum=True`` each seat gets its side's
+  score less the other side's (in a cutthroat game, less the mean of the
+  others' scores), and the game is zero-sum: the measure the library's
+  sampling bots maximise and its duplicate matches report
+  (:func:`backalley.bots.match.duplicate_match`), so a search that plays
+  to win the game, not to pile up its own score, plays what the bots play.
 - **Resampling**: ``state.resample_from_infostate(player, sampler)`` is a
   state the player cannot tell from this one, the cards it has not seen
-  drawn again from ``sampler`` (:func:`resample`), with a history of its own
-  that replays to it - what OpenSpiel's Python ISMCTS
+  drawn again from ``sampler``
+  (:func:`backalley.adapters.resampling.resample`: the other seats' hands
+  drawn consistently with what the player saw, the deal dealt from them and
+  its moves applied - the game is not replayed from its start), with a
+  history of its own that replays to it - what OpenSpiel's Python ISMCTS
   (``open_spiel.python.algorithms.ismcts``) needs.
+- **The bookkeeping** - the chance outcomes and moves so far and the engine
+  state they lead to - is a :class:`backalley.adapters.track.Track`, which
+  imports no framework.
 
 Game parameters (``pyspiel.load_game("python_backalley", {...})`` takes them
 too), each checked where the game receives them (:func:`settings_of`):
@@ -41,7 +54,9 @@ the schedule, 1 up to its number of deals; 0 = all), ``dealer`` (the first
 dealer, a seat 0..players-1; -1 = a chance node), ``max_throw_ins``
 (thrown-in deals counted in ``max_game_length``, 0..``MAX_THROW_INS`` = 100,
 the most a game document holds: the rules set no limit, OpenSpiel needs
-one).  Any other name, or a value out of its range, is refused with the
+one), ``zero_sum`` (``False``, the default: each seat's return is its side's
+score; ``True``: its side's score less the other side's, see Returns).  Any
+other name, or a value out of its range, is refused with the
 library's exception, which ``pyspiel.load_game`` lets through unchanged.
 """
 
@@ -49,7 +64,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -65,7 +79,7 @@ except ModuleNotFoundError as exc:  # the extra is not installed: say which to i
         name=exc.name,
     ) from None
 
-from backalley.adapters.checks import first_deals, is_whole, optional_whole, whole_number
+from backalley.adapters.checks import first_deals, optional_whole, whole_number
 from backalley.adapters.encoding import (
     Actions,
     Table,
@@ -76,14 +90,23 @@ from backalley.adapters.encoding import (
     observation_layout,
     table_of_view,
 )
+from backalley.adapters.resampling import Uniform, resample
+from backalley.adapters.track import (
+    Track,
+    advance,
+    chance_outcomes,
+    current_seat,
+    deal_lines,
+    dealing,
+    is_over,
+    receivers,
+    start,
+)
 from backalley.cards import CARDS
-from backalley.engine import lowlevel, sampling
-from backalley.engine.setup import new_game
 from backalley.engine.state import GameState
-from backalley.errors import BackAlleyError, RuleSetError, SerializationError, SetupError
+from backalley.errors import RuleSetError, SerializationError, SetupError
 from backalley.io.serialize import from_json, to_json
 from backalley.io.serialize.limits import MAX_THROW_INS
-from backalley.moves import Move
 from backalley.rules import RuleSet, Schedule, bounds
 from backalley.variants import get as get_variant
 
@@ -98,24 +121,33 @@ _DEFAULTS: dict[str, Any] = {
     "deals": 0,
     "dealer": -1,
     "max_throw_ins": MAX_THROW_INS,
+    "zero_sum": False,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Back Alley (backalley rules engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULTS),
-)
+
+def _game_type(utility: Any) -> Any:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Back Alley (backalley rules engine)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS),
+    )
+
+
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
+"""The game as registered (and its type with the default ``zero_sum=False``)."""
+_ZERO_SUM_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
+"""The type of a game loaded with ``zero_sum=True``."""
 
 
 def load_game(
@@ -124,13 +156,16 @@ def load_game(
     deals: int | None = None,
     dealer: int | None = None,
     max_throw_ins: int = MAX_THROW_INS,
+    zero_sum: bool = False,
 ) -> BackAlleyGame:
     """The OpenSpiel game of ``variant`` (a registered name or a :class:`~backalley.RuleSet`).
 
     ``deals`` plays only the first ``deals`` deals of the schedule (the whole
     game by default); ``dealer`` fixes the first dealer (else a chance node);
     ``max_throw_ins`` (0..100) is the allowance of thrown-in deals in
-    ``max_game_length``.  Raises :class:`~backalley.SetupError` (or
+    ``max_game_length``; ``zero_sum`` makes each seat's return its side's
+    score less the other sides' (see the module docstring).  Raises
+    :class:`~backalley.SetupError` (or
     :class:`~backalley.UnknownVariantError`, :class:`~backalley.RuleSetError`)
     for arguments that make no game, before OpenSpiel sees them.
     """
@@ -141,6 +176,7 @@ def load_game(
         "deals": first_deals(deals, rules) or 0,
         "dealer": -1 if fixed is None else fixed,
         "max_throw_ins": _throw_ins(max_throw_ins),
+        "zero_sum": _zero_sum(zero_sum),
     }
     game = pyspiel.load_game(SHORT_NAME, params)
     assert isinstance(game, BackAlleyGame)
@@ -166,12 +202,14 @@ def _rules_parameters(variant: object, rules: RuleSet) -> dict[str, str]:
 class Settings:
     """Game parameters once checked: the rule set they describe (cut to its
     first deals), the fixed first dealer (``None``: a chance node draws it),
-    the allowance of thrown-in deals, and every parameter by name."""
+    the allowance of thrown-in deals, whether the returns are zero-sum, and
+    every parameter by name."""
 
     rules: RuleSet
     dealer: int | None
     max_throw_ins: int
     params: dict[str, Any]
+    zero_sum: bool = False
 
 
 def settings_of(params: Mapping[str, Any] | None) -> Settings:
@@ -198,6 +236,7 @@ def settings_of(params: Mapping[str, Any] | None) -> Settings:
         dealer=_first_dealer(given["dealer"], rules, unset=-1),
         max_throw_ins=_throw_ins(given["max_throw_ins"]),
         params=given,
+        zero_sum=_zero_sum(given["zero_sum"]),
     )
 
 
@@ -276,6 +315,16 @@ def _first_dealer(value: object, rules: RuleSet, *, unset: int | None) -> int | 
     )
 
 
+def _zero_sum(value: object) -> bool:
+    """Whether the returns are zero-sum: ``value`` must be ``True`` or ``False``."""
+    if not isinstance(value, bool):
+        raise SetupError(
+            f"zero_sum must be True (each seat's return is its side's score less the "
+            f"other sides') or False (its side's score), not {value!r}"
+        )
+    return value
+
+
 def _throw_ins(value: object) -> int:
     """The allowance of thrown-in deals ``value`` asks for, 0..MAX_THROW_INS."""
     return whole_number(
@@ -287,205 +336,12 @@ def _throw_ins(value: object) -> int:
     )
 
 
-# ------------------------------------------------------------ the engine hook
-
-
-def _deal(
-    rules: RuleSet,
-    first_dealer: int,
-    previous: GameState | None,
-    orders: tuple[tuple[int, ...], ...],
-    moves: tuple[Move, ...],
-) -> GameState:
-    """The game once the newest deck order ``orders[-1]`` is dealt.
-
-    ``previous`` is the state whose next deal waits for that order (``None``
-    for the first deal); ``orders`` holds every deal's order so far (thrown-in
-    deals included) and ``moves`` every move of the game.  This is the one
-    place that deals a known order into a game: the first deal through
-    ``new_game(decks=...)``, every later one through
-    :func:`backalley.engine.lowlevel.deal_order` at the opening of the deal.
-    """
-    if previous is None:
-        return new_game(rules, seed=0, dealer=first_dealer, decks=[[CARDS[i] for i in orders[0]]])
-    return lowlevel.deal_order(previous, orders[-1])
-
-
-def _deal_ended(before: GameState, after: GameState) -> bool:
-    """Whether the move from ``before`` to ``after`` ended a deal, scored or
-    thrown in (the kernel's count of the deals over went up)."""
-    return lowlevel.deals_over(after) > lowlevel.deals_over(before)
-
-
-# ------------------------------------------------------------------ the track
-
-
-@attrs.frozen(slots=True)
-class Track:
-    """A game in progress as one immutable value: the chance outcomes and moves
-    so far, and the engine state they lead to.  States share it when cloned
-    (``copy.deepcopy`` returns it as is) and pickle it as its action list."""
-
-    rules: RuleSet
-    fixed_dealer: int | None
-    actions: tuple[int, ...] = ()
-    first_dealer: int | None = None
-    orders: tuple[tuple[int, ...], ...] = ()
-    drawn: tuple[int, ...] = ()
-    moves: tuple[Move, ...] = ()
-    state: GameState | None = None
-    dealing: bool = True
-    openings: tuple[tuple[GameState, int], ...] = ()
-    """Each deal's state as dealt, with the number of moves made before it."""
-    recalled: tuple[tuple[tuple[str, str], ...], ...] = ()
-    """Each finished deal as each seat saw it: (with its hand, without)."""
-    deck: tuple[int, ...] = attrs.field(kw_only=True, eq=False, repr=False)
-    """The rule set's deck (card indices) and action ids, looked up once per
-    game (hashing a rule set for a cache look-up on every action costs more
-    than the action)."""
-    codes: Actions = attrs.field(kw_only=True, eq=False, repr=False)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Track:
-        return self
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return (_restore, (to_json(self.rules), self.fixed_dealer, list(self.actions)))
-
-
-def _restore(rules_json: str, fixed_dealer: int | None, actions: list[int]) -> Track:
-    track = start(from_json(rules_json, RuleSet), fixed_dealer)
-    for action in actions:
-        track = advance(track, action)
-    return track
-
-
-def start(rules: RuleSet, dealer: int | None) -> Track:
-    """The track of a new game (``dealer`` fixed, or ``None`` for a chance node)."""
-    return Track(
-        rules=rules,
-        fixed_dealer=dealer,
-        first_dealer=dealer,
-        deck=_deck(rules),
-        codes=_actions(rules),
-    )
-
-
-@functools.lru_cache(maxsize=32)
-def _deck(rules: RuleSet) -> tuple[int, ...]:
-    return tuple(c.index for c in rules.deck.cards)
-
-
-@functools.lru_cache(maxsize=32)
-def _actions(rules: RuleSet) -> Actions:
-    return Actions.for_rules(rules)
-
-
-def chance_outcomes(track: Track) -> list[tuple[int, float]]:
-    """The outcomes of the chance node at ``track`` and their probabilities."""
-    if track.first_dealer is None:
-        n = track.rules.players
-        return [(seat, 1.0 / n) for seat in range(n)]
-    drawn = set(track.drawn)
-    left = [c for c in track.deck if c not in drawn]
-    return [(c, 1.0 / len(left)) for c in left]
-
-
-def advance(track: Track, action: int) -> Track:
-    """The track after ``action`` (a chance outcome or a move id).
-
-    Raises :class:`~backalley.IllegalMoveError` (or
-    :class:`~backalley.NotationError`) for an action that is not legal here.
-    """
-    actions = (*track.actions, action)
-    if track.first_dealer is None:
-        if not 0 <= action < track.rules.players:
-            raise SetupError(
-                f"the first dealer is a seat 0..{track.rules.players - 1}, not {action}"
-            )
-        return attrs.evolve(track, actions=actions, first_dealer=action)
-    if track.dealing:
-        deck = track.deck
-        if action not in deck or action in track.drawn:
-            raise SetupError(f"{CARDS[action] if 0 <= action < 54 else action} cannot be drawn now")
-        drawn = (*track.drawn, action)
-        if len(drawn) == len(deck) - 1:
-            drawn = (*drawn, *(c for c in deck if c not in drawn))
-        if len(drawn) < len(deck):
-            return attrs.evolve(track, actions=actions, drawn=drawn)
-        orders = (*track.orders, drawn)
-        state = _deal(track.rules, track.first_dealer, track.state, orders, track.moves)
-        return attrs.evolve(
-            track,
-            actions=actions,
-            orders=orders,
-            drawn=(),
-            state=state,
-            dealing=False,
-            openings=(*track.openings, (state, len(track.moves))),
-        )
-    before = track.state
-    assert before is not None
-    move = track.codes.move_of(action)
-    after = before.apply(move)
-    moves = (*track.moves, move)
-    recalled = track.recalled
-    if after.is_over or _deal_ended(before, after):
-        opening, at = track.openings[-1]
-        seen = tuple(
-            (
-                _deal_line(opening, seat, moves[at:], True),
-                _deal_line(opening, seat, moves[at:], False),
-            )
-            for seat in range(track.rules.players)
-        )
-        recalled = (*recalled, seen)
-    return attrs.evolve(
-        track,
-        actions=actions,
-        moves=moves,
-        state=after,
-        dealing=not after.is_over and _deal_ended(before, after),
-        recalled=recalled,
-    )
-
-
-def current_seat(track: Track) -> int | None:
-    """The seat to act, or ``None`` at a chance node or the end."""
-    if track.dealing or track.state is None:
-        return None
-    return track.state.to_act
-
-
-def is_over(track: Track) -> bool:
-    return track.state is not None and not track.dealing and track.state.is_over
-
-
-def _receivers(track: Track) -> tuple[int | None, ...]:
-    """While a deal is being dealt: the seat each card drawn so far goes to
-    (``None`` for a card of the stock), as the engine deals the order - one
-    card at a time, clockwise from the dealer's left."""
-    n = track.rules.players
-    dealer, hand_size = _dealing(track)
-    if dealer is None:
-        return ()
-    return tuple(lowlevel.receiver(k, dealer, n, hand_size) for k in range(len(track.drawn)))
-
-
-def _dealing(track: Track) -> tuple[int | None, int]:
-    """The dealer and hand size of the deal being dealt."""
-    previous = track.state
-    if previous is None:
-        return track.first_dealer, track.rules.schedule.hand_sizes[0]
-    # the engine has moved on to the next deal's dealer and hand size
-    return previous.dealer, previous.hand_size
-
-
 def dealing_table(track: Track, seat: int) -> Table:
     """What ``seat`` knows while a deal is being dealt: its cards so far, the scores."""
     rules = track.rules
     n = rules.players
     previous = track.state
-    dealer, hand_size = _dealing(track)
+    dealer, hand_size = dealing(track)
     if previous is None:
         scores: tuple[int, ...] = (0,) * len(rules.teams)
         deals_played = 0
@@ -493,7 +349,7 @@ def dealing_table(track: Track, seat: int) -> Table:
         scores, deals_played = previous.scores, previous.deals_played
     counts = [0] * n
     hand = []
-    for card, to in zip(track.drawn, _receivers(track)):
+    for card, to in zip(track.drawn, receivers(track)):
         if to is None:
             continue
         counts[to] += 1
@@ -527,146 +383,27 @@ def recall(track: Track, seat: int, *, private: bool = True) -> str:
     lines = [f"seat {seat}"]
     if track.fixed_dealer is None and track.first_dealer is not None:
         lines.append(f"first dealer {track.first_dealer}")
-    lines.extend(seen[seat][0 if private else 1] for seen in track.recalled)
-    if len(track.openings) > len(track.recalled):
-        opening, at = track.openings[-1]
-        lines.append(_deal_line(opening, seat, track.moves[at:], private))
+    lines.extend(deal_lines(track, seat, private=private))
     lines.append(describe(table(track, seat), private=private))
     return "\n".join(lines)
 
 
-def _deal_line(opening: GameState, seat: int, moves: Sequence[Move], private: bool) -> str:
-    """One deal as ``seat`` saw it: its hand as dealt, the turn-up, every move."""
-    view = opening.view(seat)
-    hand = cards_text(view.hand) if private else "?"
-    turn = "-" if view.turn_up is None else str(view.turn_up)
-    return (
-        f"deal {view.deals_played + 1}: dealer {view.dealer}, {view.hand_size} cards, "
-        f"hand {hand}, turn-up {turn}, discards {cards_text(view.discards)}; "
-        + (" ".join(map(str, moves)) or "-")
-    )
+# ------------------------------------------------------------------ the returns
 
 
-# ------------------------------------------------------------- resampling
-
-
-class Uniform:
-    """Random draws from OpenSpiel's ``probability_sampler``: a callable that
-    returns a float uniform in [0, 1) (``pyspiel.UniformProbabilitySampler``,
-    ``random.Random(seed).random``).  ``randrange(n)`` is ``floor(u * n)``."""
-
-    __slots__ = ("_sampler",)
-
-    def __init__(self, sampler: Callable[[], float]) -> None:
-        if not callable(sampler):
-            raise SetupError(
-                f"the probability sampler must be a callable returning a float in [0, 1), "
-                f"not {sampler!r}"
-            )
-        self._sampler = sampler
-
-    def randrange(self, stop: int, /) -> int:
-        u = float(self._sampler())
-        if not 0.0 <= u <= 1.0:
-            raise SetupError(f"the probability sampler returned {u!r}, not a number in [0, 1)")
-        return min(int(u * stop), stop - 1)
-
-
-RESAMPLE_TRIES = 20
-"""Draws of the hidden hands tried before :func:`resample` gives up (a draw
-fails only when a rule's possible cards let through hands no deal gives)."""
-
-
-def resample(track: Track, seat: int, rng: sampling.Draws) -> Track:
-    """A track that ``seat`` cannot tell from ``track``: the same moves and
-    the same chance outcomes as far as ``seat`` has seen them, the cards it
-    has not seen drawn again with ``rng``.
-
-    - In a deal's play or bidding, the other seats' hands are drawn as the
-      ``montecarlo`` bot draws them (:func:`backalley.engine.sampling.sample_hands`:
-      each seat as many cards as it holds, from the cards it may still hold),
-      and the deal's chance outcomes become the deck order that deals them with
-      the deal's turn-up and discards (:func:`backalley.engine.sampling.deck_for`);
-      the moves of the deal are replayed on it.
-    - While a deal is being dealt, every card drawn so far that did not go to
-      ``seat`` is drawn again, uniformly among the cards ``seat`` does not hold.
-    - Before the first dealer is drawn, and at the end, ``track`` itself.
-
-    Finished deals are kept as they were: what ``seat`` never saw of them (the
-    stock, the hands of a thrown-in deal) has no bearing on the rest of the
-    game, each deal being dealt from a fresh deck.  Raises
-    :class:`~backalley.SetupError` for a seat that is not one, and
-    :class:`~backalley.BackAlleyError` when no deal fits what ``seat`` saw
-    (possible cards a user's rule left unsound).
-    """
-    rules = track.rules
-    if not is_whole(seat) and isinstance(seat, numbers.Integral) and not isinstance(seat, bool):
-        seat = int(seat)  # a numpy integer
-    if not is_whole(seat) or not 0 <= seat < rules.players:
-        raise SetupError(f"player_id must be a seat 0..{rules.players - 1}, not {seat!r}")
-    if track.first_dealer is None or is_over(track):
-        return track
-    if track.dealing:
-        return _redraw(track, seat, rng)
-    return _redeal(track, seat, rng)
-
-
-def _redraw(track: Track, seat: int, rng: sampling.Draws) -> Track:
-    """``track`` in the middle of a deal's chance nodes, the cards drawn so
-    far that ``seat`` did not receive drawn again."""
-    receivers = _receivers(track)
-    mine = {card for card, to in zip(track.drawn, receivers) if to == seat}
-    pool = [card for card in track.deck if card not in mine]
-    drawn = [
-        card if to == seat else pool.pop(rng.randrange(len(pool)))
-        for card, to in zip(track.drawn, receivers)
-    ]
-    start = len(track.actions) - len(track.drawn)
-    return _advance_all(attrs.evolve(track, actions=track.actions[:start], drawn=()), drawn)
-
-
-def _redeal(track: Track, seat: int, rng: sampling.Draws) -> Track:
-    """``track`` within a deal, the deal dealt again with the other seats'
-    hands drawn again, and the deal's moves replayed."""
-    state = track.state
-    assert state is not None
-    opening, at = track.openings[-1]
-    nodes = len(track.deck) - 1  # chance nodes per deal
-    start = (track.fixed_dealer is None) + (len(track.openings) - 1) * nodes + at
-    later = track.actions[start + nodes :]
-    # the track as this deal's dealing began; the opening stands in for the
-    # state before it (the same dealer, hand size and scores; dealt again by
-    # lowlevel.deal_order as that state would be)
-    base = attrs.evolve(
-        track,
-        actions=track.actions[:start],
-        orders=track.orders[:-1],
-        drawn=(),
-        moves=track.moves[:at],
-        state=opening if len(track.openings) > 1 else None,
-        dealing=True,
-        openings=track.openings[:-1],
-    )
-    view = state.view(seat)
-    for _ in range(RESAMPLE_TRIES):
-        hands = sampling.sample_hands(view, rng)
-        if hands is None:
-            break  # no cards fit the view: another draw cannot find any
-        try:
-            order, _opening = sampling.deck_for(view, hands)
-            return _advance_all(base, (*order[:-1], *later))
-        except BackAlleyError:
-            continue  # cards that fit, but no deal of them (or a move refused on them)
-    raise BackAlleyError(
-        f"no deal of the hidden cards fits what seat {seat} has seen "
-        "(a rule's possible cards are unsound?)"
-    )
-
-
-def _advance_all(track: Track, actions: Sequence[int]) -> Track:
-    for action in actions:
-        track = advance(track, action)
-    return track
+def seat_returns(rules: RuleSet, scores: Sequence[int], *, zero_sum: bool) -> list[float]:
+    """Each seat's return from the sides' final ``scores``: its side's score,
+    or with ``zero_sum`` its side's score less the other side's (with more
+    than two sides, less the mean of the others', so the returns of the sides
+    add up to 0, as the seats' do)."""
+    teams = rules.teams
+    side = {seat: k for k, team in enumerate(teams) for seat in team}
+    values = [float(score) for score in scores]
+    if zero_sum:
+        total = sum(values)
+        others = max(1, len(values) - 1)
+        values = [v - (total - v) / others for v in values]
+    return [values[side[seat]] for seat in range(rules.players)]
 
 
 # ------------------------------------------------------------------ the bounds
@@ -709,17 +446,21 @@ class BackAlleyGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules
         self.fixed_dealer = settings.dealer
         self.actions = Actions.for_rules(rules)
-        bound = utility_bound(rules)
+        self.zero_sum = settings.zero_sum
+        # a side's score is within the bound either way, so its margin over
+        # the others' (mean) score within twice the bound
+        bound = utility_bound(rules) * (2 if self.zero_sum else 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size,
             max_chance_outcomes=max(54, rules.players),
             num_players=rules.players,
             min_utility=float(-bound),
             max_utility=float(bound),
-            utility_sum=None,
+            utility_sum=0.0 if self.zero_sum else None,
             max_game_length=max_game_length(rules, settings.max_throw_ins),
         )
-        super().__init__(_GAME_TYPE, info, settings.params)
+        kind = _ZERO_SUM_TYPE if self.zero_sum else _GAME_TYPE
+        super().__init__(kind, info, settings.params)
 
     def new_initial_state(self) -> BackAlleyState:
         return BackAlleyState(self)
@@ -764,6 +505,7 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BackAlleyGame) -> None:
         super().__init__(game)
         self.track = start(game.rules, game.fixed_dealer)
+        self._zero_sum = game.zero_sum
 
     @property
     def engine_state(self) -> GameState | None:
@@ -848,9 +590,11 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
         return is_over(self.track)
 
     def returns(self) -> list[float]:
-        """Each seat's side's final score (zeros before the end); a score beyond
-        the game's utility bound raises :class:`~backalley.RuleSetError`
-        naming the scoring part (a bound it declared, or missed by the probe)."""
+        """Each seat's side's final score (zeros before the end) - with
+        ``zero_sum``, that score less the other side's (with more than two
+        sides, less the mean of the others'); a score beyond the game's
+        utility bound raises :class:`~backalley.RuleSetError` naming the
+        scoring part (a bound it declared, or missed by the probe)."""
         rules = self.track.rules
         state = self.track.state
         if state is None or not is_over(self.track):
@@ -864,8 +608,7 @@ class BackAlleyState(pyspiel.State):  # type: ignore[misc]
                     "asked of it, for each deal)"
                 ]
             )
-        side = {seat: k for k, team in enumerate(rules.teams) for seat in team}
-        return [float(state.scores[side[seat]]) for seat in range(rules.players)]
+        return seat_returns(rules, state.scores, zero_sum=self._zero_sum)
 
     def __str__(self) -> str:
         track = self.track
