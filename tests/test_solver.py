@@ -10,12 +10,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import backalley as ba
+from backalley.rules import register
+from backalley.rules.registry import _REGISTRY
 from backalley.solver import SearchLimitError, Solver, analyse, solve
 
 MAX_LEFT = 3
@@ -246,6 +251,86 @@ def test_cards_special_on_the_lead(name: str, special: set[str]) -> None:
     plan = _plan.plan_for(pos.rules, pos.trump)
     found = {str(card) for card in ba.CARDS if plan.lead_special >> card.index & 1}
     assert found == special
+
+
+def _low_cards_win(self: Any, trick: tuple[ba.Card, ...], trump: Any) -> int:
+    """The built-in ranking's winning group (the trumps when the trick holds
+    one, else the suit led), but its lowest card wins: aces low, jokers the
+    lowest trumps."""
+    parent = ba.rules.JokersHigh.trick_winner(self, trick, trump)
+    trumps = self.trumps(trump)
+    group = trumps if trick[parent] in trumps else self.suit_cards(trick[0], trump)
+    return min((i for i, c in enumerate(trick) if c in group), key=lambda i: trick[i].index)
+
+
+def _trump_ignored(self: Any, trick: tuple[ba.Card, ...], trump: Any) -> int:
+    """Tricks are won as in a deal without trumps (the jokers alone beat a
+    suit), whatever trump is named."""
+    return ba.rules.JokersHigh.trick_winner(self, trick, None)
+
+
+@pytest.fixture
+def user_ranking() -> Iterator[Callable[[str, Callable[..., int]], ba.RuleSet]]:
+    """Gamerules with a registered user ranking overriding ``trick_winner``
+    (unregistered after the test)."""
+    made: list[Any] = []
+
+    def make(name: str, body: Callable[..., int]) -> ba.RuleSet:
+        namespace = {"trick_winner": body, "tag": f"test/solver-{name.lower()}"}
+        cls = attrs.frozen(slots=True)(type(name, (ba.rules.JokersHigh,), namespace))
+        made.append(register(cls))
+        return ba.variants.GAMERULES.replace(ranking=cls())
+
+    yield make
+    for cls in made:
+        del _REGISTRY[cls.part][cls.tag]
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "monotone"),
+    [("LowCardsWin", _low_cards_win, False), ("TrumpIgnored", _trump_ignored, True)],
+)
+def test_the_card_order_is_the_rule_set_plans_under_a_user_ranking(
+    name: str,
+    body: Callable[..., int],
+    monotone: bool,
+    user_ranking: Callable[[str, Callable[..., int]], ba.RuleSet],
+) -> None:
+    """The solver's groups and strengths are the rule set plan's card order
+    (``Plan.card_order``), learned from the user's ranking, not the built-in
+    one: aces low (strength against the cards' order: no relative ranks),
+    or a named trump that wins nothing (the jokers alone the trump group).
+    The answers equal the minimax, and the plain search on longer deals."""
+    from backalley.solver import _plan, _rules
+
+    rules = user_ranking(name, body)
+    checked = 0
+    for size, seed, extra in ((3, 0, 0), (3, 1, 2), (5, 2, 1), (5, 3, 0)):
+        state = start_for(rules, size, seed, extra)
+        if state is None or state.phase is not ba.Phase.PLAYING:
+            continue
+        pos = _rules.position(state)
+        assert pos is not None
+        plan = _plan.plan_for(pos.rules, pos.trump)
+        order = rules.plan.card_order(state.trump)
+        assert plan.standard and order.standard
+        assert plan.monotone is monotone
+        assert plan.trump_mask == order.trumps
+        for card in rules.plan.deck_cards:
+            assert plan.group_masks[plan.group[card]] == order.suit[card]
+            assert plan.strength[card] == order.strength[card]
+        builtin = ba.variants.GAMERULES.plan.card_order(state.trump)
+        assert [order.strength[c] for c in range(54)] != list(builtin.strength) or (
+            order.trumps != builtin.trumps
+        )
+        check_against_minimax(state)
+        checked += 1
+    assert checked
+    for seed in range(2):
+        state = playing(rules, 6, seed, 2 * seed)
+        assert state is not None and state.phase is ba.Phase.PLAYING
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            assert solve(state) == _plain_solve(state, monkeypatch)
 
 
 def test_refuses_a_state_outside_the_play() -> None:
