@@ -42,6 +42,9 @@ HUMANS = ["human"] * 4
 SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [2, 1]}}
 """A two-deal game (2 cards, then 1): a whole game in a few dozen moves."""
 WAIT = 20.0
+TEST_HOST = "testserver"
+"""The host Starlette's TestClient names (its sockets always do): the
+server answers only the hosts it is told to."""
 """The longest any test waits for the bots or a socket, in seconds."""
 
 
@@ -59,6 +62,7 @@ def _client(store: SqliteStore, **limits: Any) -> TestClient:
     limits.setdefault("bot_delay", 0)
     limits.setdefault("deal_pause", 0)
     limits.setdefault("create_burst", 1000)
+    limits.setdefault("allowed_hosts", TEST_HOST)
     return TestClient(create_app(store, **limits))
 
 
@@ -568,10 +572,10 @@ def test_the_table_list_is_rate_limited(store: SqliteStore) -> None:
 
 
 def test_sockets_past_the_limits_are_closed_to_try_again_later(store: SqliteStore) -> None:
-    """Past a table's limit of sockets, and past the process's, a new socket
-    is closed with 1013 ("try again later") and a reason; one closed frees
-    its place."""
-    with _client(store, max_table_sockets=2, max_sockets=3) as client:
+    """Past a table's limit of spectators' sockets, and past the process's
+    (three quarters of its 4 sockets for spectators), a new socket is closed
+    with 1013 ("try again later") and a reason; one closed frees its place."""
+    with _client(store, max_table_sockets=2, max_sockets=4) as client:
         table, other, third = _table(client), _table(client), _table(client)
         with client.websocket_connect(f"/api/tables/{table}/socket") as one:
             assert Socket(one).json()["type"] == "public"

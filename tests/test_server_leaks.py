@@ -409,7 +409,14 @@ def test_no_receiver_is_sent_a_card_it_may_not_know(
 ) -> None:
     rng = random.Random(repr(rules))
     humans = [seat for seat, kind in enumerate(seats) if kind == "human"]
-    app = create_app(store, bot_delay=0, deal_pause=0, move_rate=1e6, move_burst=1e6)
+    app = create_app(
+        store,
+        bot_delay=0,
+        deal_pause=0,
+        move_rate=1e6,
+        move_burst=1e6,
+        allowed_hosts="testserver",
+    )
     with TestClient(app) as client:
         table = Table(client, store)
         made = table.request(

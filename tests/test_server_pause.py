@@ -47,7 +47,15 @@ def store(tmp_path: Path) -> Iterator[SqliteStore]:
 
 
 def _client(store: SqliteStore, pause: float) -> TestClient:
-    return TestClient(create_app(store, bot_delay=0, deal_pause=pause, create_burst=1000))
+    return TestClient(
+        create_app(
+            store,
+            bot_delay=0,
+            deal_pause=pause,
+            create_burst=1000,
+            allowed_hosts="testserver",
+        )
+    )
 
 
 def _auth(token: str) -> dict[str, str]:

@@ -149,7 +149,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Tabl
     path = Path(tmp_path_factory.mktemp("schema")) / "tables.db"
     store = SqliteStore(path)
     app = create_app(
-        store, bot_delay=0, deal_pause=0, create_burst=10_000, move_burst=10_000, move_rate=1e4
+        store,
+        bot_delay=0,
+        deal_pause=0,
+        create_burst=10_000,
+        move_burst=10_000,
+        move_rate=1e4,
+        allowed_hosts="testserver",
     )
     with TestClient(app) as client:
         tables = Tables(client)

@@ -320,12 +320,13 @@ def test_the_server_serves_the_folder_and_only_its_pages_may_compile_webassembly
     build_web(site, pyodide=runtime)
     store = SqliteStore(tmp_path / "tables.db")
     try:
-        with TestClient(create_app(store, bot_delay=0)) as plain:
+        with TestClient(create_app(store, bot_delay=0, allowed_hosts="testserver")) as plain:
             page = plain.get("/")
             assert "wasm" not in page.headers["content-security-policy"]
             assert "local.js" not in page.text
             assert plain.get("/web/").status_code == 404
-        with TestClient(create_app(store, bot_delay=0, web=site)) as client:
+        app = create_app(store, bot_delay=0, web=site, allowed_hosts="testserver")
+        with TestClient(app) as client:
             page = client.get("/")
             policy = page.headers["content-security-policy"]
             assert "script-src 'self' 'wasm-unsafe-eval'" in policy

@@ -79,7 +79,7 @@ def split_host(text: str) -> tuple[str, str | None]:
         if end < 0:
             return text, None
         rest = text[end + 1 :]
-        return text[: end + 1], rest[1:] if rest.startswith(":") else (None if not rest else rest)
+        return text[: end + 1], rest[1:] if rest.startswith(":") else (rest or None)
     host, colon, port = text.rpartition(":")
     if not colon:
         return text, None
