@@ -10,14 +10,19 @@ a view, a record, a conformance vector)::
 
 Past deals are public facts: reading them checks their form and their fit
 with the rule set (numbers, seats and sides in range, a hand size from the
-schedule, tricks that add up, scores that are their sum), never the rules
-that made them - a replay does that where there are moves to replay.
+schedule, tricks that add up, scores that are their sum) and the points of
+each deal, asked of the rule set's scoring part (:func:`points_fit`).  The
+calls and plays that made a past deal are not in such a document; a replay
+checks them where there are moves to replay.
 """
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
+from backalley.cardset import CardSet
+from backalley.errors import BackAlleyError
 from backalley.io.serialize.common import (
     _bool,
     _card_or_none,
@@ -28,9 +33,9 @@ from backalley.io.serialize.common import (
     _object,
     _suit,
 )
-from backalley.moves import NameTrump, Play
+from backalley.moves import BoardBid, NameTrump, Play
 from backalley.rules.ruleset import RuleSet
-from backalley.values import Contract, DealResult
+from backalley.values import BiddingOutcome, Contract, DealResult
 
 __all__ = [
     "check_results",
@@ -38,6 +43,7 @@ __all__ = [
     "contract_to_data",
     "deal_result_from_data",
     "deal_result_to_data",
+    "points_fit",
     "results_from_data",
 ]
 
@@ -206,6 +212,13 @@ def check_results(
                 raise _fail(f"{where}.contracts[{k}].declarer", f"seat {c.declarer} does not exist")
         if r.turn_up is not None and not deck >> r.turn_up.index & 1:
             raise _fail(f"{where}.turn_up", f"{r.turn_up} is not in this rule set's deck")
+        if not points_fit(rules, r):
+            raise _fail(
+                f"{where}.points",
+                f"the rules' scoring ({type(rules.scoring).__name__}) does not give "
+                f"{list(r.points)} for contracts {[str(c) for c in r.contracts]} and tricks "
+                f"{list(r.tricks)} on a {r.hand_size}-card deal",
+            )
         totals = [a + b for a, b in zip(totals, r.points)]
     if scores is not None:
         if len(scores) != sides:
@@ -215,3 +228,40 @@ def check_results(
                 f"{path}.scores",
                 f"the scores {list(scores)} are not the sum of the deal results {totals}",
             )
+
+
+def points_fit(rules: RuleSet, result: DealResult) -> bool:
+    """Whether the scoring part gives ``result``'s points for its contracts
+    and tricks: asked through the plan, with the deal's facts as the result
+    records them (its number, dealer, hand size, trump, contracts, declarer,
+    and its board bidders read from its calls).
+
+    Two facts a scoring part may read are not in a deal result: the hands as
+    dealt (a bonus for a kind of hand) and each side's highest announcement
+    (an auction's defenders may score their own).  The points fit when the
+    scoring part gives them for some choice of these: each seat dealt no
+    card or every card of the deck (what any bonus for holding cards reads
+    at its extremes), each side announcing nothing or the tricks it took."""
+    plan = rules.plan
+    players, sides = rules.players, len(rules.teams)
+    board = frozenset(seat for seat, bid in enumerate(result.bids) if type(bid) is BoardBid)
+    dealt_choices = (CardSet(), CardSet(plan.deck_mask))
+    announced_choices: tuple[tuple[int | None, ...], ...] = ((None,) * sides, result.tricks)
+    tricks, points = tuple(result.tricks), tuple(result.points)
+    for hands in product(dealt_choices, repeat=players):
+        for announced in product(*zip(*announced_choices)):
+            outcome = BiddingOutcome(
+                tuple(result.contracts),
+                declarer=result.declarer,
+                board_bidders=board,
+                announcements=() if all(a is None for a in announced) else announced,
+            )
+            ctx = plan.deal_context(
+                result.number - 1, result.dealer, result.hand_size, outcome, result.trump
+            )
+            try:
+                if plan.score(ctx, tricks, tuple(map(int, hands))) == points:
+                    return True
+            except BackAlleyError:  # the part refuses these facts: not how the deal went
+                continue
+    return False
