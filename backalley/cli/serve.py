@@ -5,11 +5,17 @@ Starts the server (the optional extra ``server``: ``pip install
 ``--database postgresql://...``, bound to 127.0.0.1 unless ``--host`` says
 otherwise, and prints the address to open.  With ``--web DIR`` (a folder
 written by ``backalley build-web``) it also serves the library in the browser.
+
+It answers only the host names it listens under (:func:`default_hosts`, and
+each ``--allowed-host``), and believes ``X-Forwarded-For`` only from each
+``--trusted-proxy`` (none by default; uvicorn's own reading of the header is
+turned off).
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +23,7 @@ from typing import Any, TextIO
 
 from backalley.cli.common import EXIT_OK, UsageError
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "default_hosts", "run"]
 
 
 def _port(text: str) -> int:
@@ -41,6 +47,51 @@ def _seconds_up_to(what: str, most: float) -> Callable[[str], float]:
         return value
 
     return seconds
+
+
+def _allowed_host(text: str) -> str:
+    from backalley.server.limits import host_pattern_ok
+
+    if not host_pattern_ok(text.strip().lower()):
+        raise argparse.ArgumentTypeError(
+            f"a host is a name or an address, with :port or not (tables.example.org, "
+            f"192.168.1.5:8000, [::1]; * for any), not {text!r}"
+        )
+    return text.strip().lower()
+
+
+def _proxy(text: str) -> str:
+    try:
+        ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a proxy is an address or a network (127.0.0.1, ::1, 10.0.0.0/8), not {text!r}"
+        ) from None
+    return text.strip()
+
+
+def default_hosts(host: str, port: int) -> tuple[str, ...]:
+    """The ``Host`` values a server listening on ``host`` and ``port``
+    answers to by default: that address (or name) on that port; for a
+    loopback address also ``localhost``, ``127.0.0.1`` and ``[::1]`` on that
+    port; for every address (``0.0.0.0``, ``::``) any address written as
+    such on that port, this machine's names and the loopback names.  A name
+    that points at this server from elsewhere (DNS rebinding) is never among
+    them."""
+    loopback = tuple(f"{name}:{port}" for name in ("localhost", "127.0.0.1", "[::1]"))
+    name = host.strip().lower()
+    try:
+        address = ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return loopback if name == "localhost" else (f"{name}:{port}",)
+    shown = f"[{address}]" if address.version == 6 else str(address)
+    if address.is_unspecified:
+        names = {socket.gethostname().lower(), socket.getfqdn().lower()}
+        own = tuple(f"{n}:{port}" for n in sorted(names) if n and n != "localhost")
+        return (f"0.0.0.0:{port}", *loopback, *own)
+    if address.is_loopback:
+        return tuple(dict.fromkeys((f"{shown}:{port}", *loopback)))
+    return (f"{shown}:{port}",)
 
 
 _seconds = _seconds_up_to("delay", 60)
@@ -90,6 +141,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SECONDS",
         help="the longest the bots wait at the end of a deal for the people at the table to "
         "continue (default 60; 0: they do not wait)",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        type=_allowed_host,
+        default=[],
+        metavar="HOST",
+        help="also answer requests for HOST (a name or an address, with :port or not; "
+        "repeat for more; * for any): the name a proxy or people reach the server under. "
+        "By default only the address it listens on (and localhost forms on a loopback address)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        type=_proxy,
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address or network (repeat for more) whose X-Forwarded-For "
+        "is believed, so that limits count the real client; none by default",
     )
     serve.add_argument(
         "--web",
@@ -142,8 +212,15 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     store, where = _store(args)
     try:
-        app = create_app(store, bot_delay=args.bot_delay, deal_pause=args.deal_pause, web=args.web)
         host, port = listener.getsockname()[:2]
+        app = create_app(
+            store,
+            bot_delay=args.bot_delay,
+            deal_pause=args.deal_pause,
+            web=args.web,
+            allowed_hosts=(*default_hosts(args.host, port), *args.allowed_host),
+            trusted_proxies=tuple(args.trusted_proxy),
+        )
         shown = f"[{host}]" if ":" in host else host
         print(
             f"backalley: serving at http://{shown}:{port}/ (tables in {where}); Ctrl-C stops",
@@ -155,6 +232,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             log_level="warning",
             ws_max_size=65_536,
             timeout_graceful_shutdown=2,
+            proxy_headers=False,  # the edge reads X-Forwarded-For, from trusted proxies only
         )
         uvicorn.Server(config).run(sockets=[listener])
     finally:
