@@ -126,7 +126,7 @@ def test_unknown_addresses_and_methods_are_answered_as_json(client: TestClient) 
 
 
 def test_a_failure_of_the_server_is_answered_as_json(store: SqliteStore) -> None:
-    app = create_app(store, bot_delay=0, deal_pause=0)
+    app = create_app(store, bot_delay=0, deal_pause=0, allowed_hosts="testserver")
     app.state.service.summary = _broken  # a store that fails under one route
     with TestClient(app, raise_server_exceptions=False) as client:
         answer = client.get("/api/tables/x")
@@ -204,19 +204,19 @@ def test_a_finished_bot_run_is_not_kept(store: SqliteStore) -> None:
 def test_a_bot_run_stopped_by_an_error_goes_on(store: SqliteStore) -> None:
     with _client(store, poll_seconds=0.05) as client:
         service = client.app.state.service
-        real = service.bot_step
+        real = service.bot_play
         armed: list[bool] = []
         failed: list[str] = []
 
-        def bot_step(table_id: str) -> bool:
+        def bot_play(turn: Any, move: ba.Move, bot: Any = None) -> bool:
             # the store fails once, for the first bot move after a person's
             # (the socket was pushed that move: the poll sees nothing new)
             if armed and not failed:
-                failed.append(table_id)
+                failed.append(turn.table)
                 raise OSError("the database went away for a moment")
-            return bool(real(table_id))
+            return bool(real(turn, move, bot))
 
-        service.bot_step = bot_step
+        service.bot_play = bot_play
         table = _table(client, ["human", "random", "random", "random"], SHORT_BOTS)
         token = _join(client, table, 0)
         with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as ws:
@@ -247,7 +247,8 @@ def test_the_variants_list_names_each_ones_seats(tmp_path: Path) -> None:
 
     store = SqliteStore(tmp_path / "seats.db")
     try:
-        with TestClient(create_app(store, bot_delay=0, deal_pause=0)) as client:
+        app = create_app(store, bot_delay=0, deal_pause=0, allowed_hosts="testserver")
+        with TestClient(app) as client:
             answer = client.get("/api/variants").json()
         assert set(answer["players"]) == set(answer["variants"]) == set(ba.variants.names())
         for name, players in answer["players"].items():

@@ -52,6 +52,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import backalley as ba
 from backalley.bots import bot_names
 from backalley.rules.seats import seat_names
+from backalley.server.bot_pool import BotFailed, BotPool
 from backalley.server.errors import ServerError
 from backalley.server.limits import RateLimiter, ServerSettings
 from backalley.server.openapi import openapi_document
@@ -217,6 +218,8 @@ class _App:
         """Tables kicked since their bot run last looked whether a bot is to act."""
         self.wakes: dict[str, asyncio.TimerHandle] = {}
         """Tables whose bots wait at the end of a deal: the kick when the wait is over."""
+        self.pool = BotPool(settings.bot_workers)
+        """Where the bots' decisions are made, apart from the request threads."""
 
     # -- sockets -----------------------------------------------------------
 
@@ -253,16 +256,26 @@ class _App:
             self.runs[table] = asyncio.get_running_loop().create_task(self._bots(table))
 
     async def _bots(self, table: str) -> None:
+        """Let the bots of ``table`` move, each decision made in the bot pool
+        (in turn with the other tables' bots), until no bot is to act."""
         service = self.service
         try:
             # a kick that comes while this run is past its last look (a person
             # moved during its last push) makes it look again, never lost
             while table in self.kicked:
                 self.kicked.discard(table)
-                while await run_in_threadpool(service.bot_to_act, table):
+                while True:
+                    turn = await run_in_threadpool(service.bot_turn, table)
+                    if turn is None:
+                        break
                     if self.settings.bot_delay:
                         await asyncio.sleep(self.settings.bot_delay)
-                    if not await run_in_threadpool(service.bot_step, table):
+                    try:
+                        move, bot = await self.pool.decide(turn.owner, table, turn.bot, turn.view)
+                    except BotFailed as exc:  # the bot's own error stops its table
+                        await run_in_threadpool(service.bot_failed, turn, exc.detail)
+                        break
+                    if not await run_in_threadpool(service.bot_play, turn, move, bot):
                         break
                     await self.hub.push(table)
                 await self.hub.push(table)
@@ -270,6 +283,8 @@ class _App:
             held = await run_in_threadpool(service.held, table)
             if held > 0:
                 self.wake(table, held)
+        except asyncio.CancelledError:
+            raise
         except Exception:  # a store that failed: the next kick (or the poll) tries again
             _log.exception("table %s: the bots' run stopped", table)
         finally:  # a finished run is not kept: one entry per table ever kicked would grow
@@ -289,47 +304,80 @@ class _App:
         self.wakes[table] = asyncio.get_running_loop().call_later(seconds + 0.05, kick)
 
     async def _poll(self) -> None:
-        """Push the moves other server processes stored, for watched tables."""
+        """Push the moves other server processes stored, for watched tables,
+        and start again the bot runs that stopped.  A failure (a database
+        that is locked or answers nothing for a while) is logged and the poll
+        goes on at its next round: it ends only with the server."""
         while True:
             await asyncio.sleep(self.settings.poll_seconds)
             for table in list(self.hub.sockets):
                 try:
-                    version = await run_in_threadpool(self.service.version, table)
-                except ServerError:
-                    continue
-                if version != self.hub.pushed.get(table):
-                    await self.hub.push(table)
-                    self.kick(table)
-                elif table not in self.runs:  # a bot run that stopped on an error
-                    with contextlib.suppress(Exception):
-                        if await run_in_threadpool(self.service.bot_to_act, table):
-                            self.kick(table)
+                    await self._poll_table(table)
+                except asyncio.CancelledError:
+                    raise
+                except ServerError as exc:
+                    if exc.status >= 500:
+                        _log.warning("table %s: the poll could not read it: %s", table, exc)
+                except Exception:
+                    _log.exception("table %s: the poll could not read it", table)
+
+    async def _poll_table(self, table: str) -> None:
+        version = await run_in_threadpool(self.service.version, table)
+        if version != self.hub.pushed.get(table):
+            await self.hub.push(table)
+            self.kick(table)
+        elif table not in self.runs:  # a bot run that stopped on an error
+            if await run_in_threadpool(self.service.bot_to_act, table):
+                self.kick(table)
 
     async def _resume(self) -> None:
         """Let the bots go on at every table where one is to act (after a
-        restart), the newest tables first, while the server already serves."""
-        for table in reversed(await run_in_threadpool(self.service.ids)):
-            with contextlib.suppress(ServerError):
+        restart), the newest tables first, while the server already serves.
+        A table that cannot be read back (rules that no longer load) is
+        logged and left; the others go on."""
+        try:
+            tables = await run_in_threadpool(self.service.ids)
+        except Exception:
+            _log.exception("the tables to resume could not be listed")
+            return
+        for table in reversed(tables):
+            try:
                 if await run_in_threadpool(self.service.bot_to_act, table):
                     self.kick(table)
+            except Exception:
+                _log.exception("table %s: its bots could not be resumed", table)
+
+    async def _retire(self) -> None:
+        """Archive the tables due, every ``retire_seconds`` (a failure is
+        logged; the next round tries again)."""
+        while True:
+            try:
+                for table in await run_in_threadpool(self.service.retire):
+                    self.kicked.discard(table)
+            except Exception:
+                _log.exception("the tables due could not be archived")
+            await asyncio.sleep(self.settings.retire_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
         resume = loop.create_task(self._resume())
         poll = loop.create_task(self._poll())
+        retire = loop.create_task(self._retire())
         try:
             yield
         finally:
             resume.cancel()
             poll.cancel()
+            retire.cancel()
             for handle in self.wakes.values():
                 handle.cancel()
             for task in self.runs.values():
                 task.cancel()
-            for task in [resume, poll, *self.runs.values()]:
+            for task in [resume, poll, retire, *self.runs.values()]:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+            self.pool.close()
 
     # -- reading requests ------------------------------------------------------
 
@@ -442,6 +490,10 @@ def create_app(
         max_tables=settings.max_tables,
         max_live=settings.max_live,
         deal_pause=settings.deal_pause,
+        bot_budget=settings.bot_budget,
+        max_client_bot_tables=settings.max_client_bot_tables,
+        finished_keep=settings.finished_keep,
+        idle_keep=settings.idle_keep,
     )
     app = _App(service, settings)
 
@@ -488,9 +540,7 @@ def create_app(
         )
         if limited is not None:
             return limited
-        ids = await run_in_threadpool(service.ids)
-        newest = ids[::-1][:LISTED]
-        found = [await run_in_threadpool(service.summary, table) for table in newest]
+        found = await run_in_threadpool(service.listing, LISTED)
         return _json({"tables": found})
 
     @_route
@@ -505,7 +555,7 @@ def create_app(
         if unknown:
             raise ServerError(422, "bad-request", f"unknown field {unknown[0][:40]!r}")
         table = await run_in_threadpool(
-            service.create, body.get("rules", "gamerules"), body.get("seats")
+            service.create, body.get("rules", "gamerules"), body.get("seats"), _client(request)
         )
         app.kick(table)
         return _json(await run_in_threadpool(service.summary, table), 201)

@@ -31,7 +31,16 @@ from typing import Any, TypeVar
 
 from backalley.errors import SetupError
 from backalley.server.errors import ServerError
-from backalley.server.store import CONFLICT, DUPLICATE, STORED, Appended, MoveRow, TableRow
+from backalley.server.store import (
+    CONFLICT,
+    DUPLICATE,
+    STORED,
+    TABLE_COLUMNS,
+    Appended,
+    DamageLog,
+    MoveRow,
+    TableRow,
+)
 
 try:
     import psycopg
@@ -51,8 +60,17 @@ SCHEMA = (
     seed TEXT NOT NULL,
     first_dealer INTEGER NOT NULL,
     seats TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL
+    created DOUBLE PRECISION NOT NULL,
+    owner TEXT,
+    finished DOUBLE PRECISION,
+    archived DOUBLE PRECISION,
+    updated DOUBLE PRECISION
 )""",
+    # the columns added after the first release, for an older database
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS owner TEXT",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS finished DOUBLE PRECISION",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS archived DOUBLE PRECISION",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS updated DOUBLE PRECISION",
     """CREATE TABLE IF NOT EXISTS backalley_seats (
     table_id TEXT NOT NULL REFERENCES backalley_tables(id),
     seat INTEGER NOT NULL,
@@ -69,11 +87,11 @@ SCHEMA = (
     CONSTRAINT backalley_moves_client_move UNIQUE (table_id, seat, client_move_id)
 )""",
 )
-"""The statements that make the store's tables (each ``IF NOT EXISTS``)."""
+"""The statements that make the store's tables and columns (each ``IF NOT EXISTS``)."""
 
 _SCHEMA_LOCK = 0x6261_636B_616C  # "backal": the advisory lock held while the schema is made
 _CLIENT_MOVE = "backalley_moves_client_move"
-_TABLE_COLUMNS = "id, rules, seed, first_dealer, seats, created"
+_NEW_COLUMNS = "id, rules, seed, first_dealer, seats, created, owner"
 _MOVE_COLUMNS = "number, seat, move, client_move_id"
 
 _T = TypeVar("_T")
@@ -138,6 +156,7 @@ class PostgresStore:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(connections)
         self._closed = False
+        self._damaged = DamageLog()
         try:
             first = self._connect()
         except psycopg.Error as exc:
@@ -227,7 +246,8 @@ class PostgresStore:
     def create_table(self, row: TableRow) -> None:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
             conn.execute(
-                f"INSERT INTO backalley_tables ({_TABLE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)",
+                f"INSERT INTO backalley_tables ({_NEW_COLUMNS})"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
                 row.columns(),
             )
 
@@ -236,7 +256,7 @@ class PostgresStore:
     def table(self, table_id: str) -> TableRow | None:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> tuple[Any, ...] | None:
             return conn.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM backalley_tables WHERE id = %s", (table_id,)
+                f"SELECT {TABLE_COLUMNS} FROM backalley_tables WHERE id = %s", (table_id,)
             ).fetchone()
 
         found = self._run(work)
@@ -245,10 +265,30 @@ class PostgresStore:
     def tables(self) -> Sequence[TableRow]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             return conn.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM backalley_tables ORDER BY created, id"
+                f"SELECT {TABLE_COLUMNS} FROM backalley_tables"
+                " WHERE archived IS NULL ORDER BY created, id"
             ).fetchall()
 
-        return [TableRow.from_columns(r) for r in self._run(work)]
+        return self._damaged.rows(self._run(work))
+
+    def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            return conn.execute(
+                "SELECT id FROM backalley_tables WHERE archived IS NULL"
+                " AND (finished < %s OR coalesce(updated, created) < %s) ORDER BY created, id",
+                (finished_before, idle_before),
+            ).fetchall()
+
+        return [str(r[0]) for r in self._run(work)]
+
+    def archive(self, table_id: str, when: float) -> None:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+            conn.execute(
+                "UPDATE backalley_tables SET archived = %s WHERE id = %s AND archived IS NULL",
+                (when, table_id),
+            )
+
+        self._run(work)
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -269,7 +309,9 @@ class PostgresStore:
 
         return self._run(work)
 
-    def append(self, table_id: str, row: MoveRow) -> Appended:
+    def append(
+        self, table_id: str, row: MoveRow, *, when: float | None = None, over: bool = False
+    ) -> Appended:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> Appended:
             try:
                 with conn.transaction():
@@ -301,6 +343,12 @@ class PostgresStore:
                         " VALUES (%s, %s, %s, %s, %s)",
                         (table_id, row.number, row.seat, row.move, row.client_move_id),
                     )
+                    if when is not None:
+                        conn.execute(
+                            "UPDATE backalley_tables SET updated = %s,"
+                            " finished = CASE WHEN %s THEN %s ELSE finished END WHERE id = %s",
+                            (when, over, when, table_id),
+                        )
             except pg_errors.UniqueViolation as exc:
                 return DUPLICATE if exc.diag.constraint_name == _CLIENT_MOVE else CONFLICT
             except (

@@ -16,7 +16,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from backalley.errors import SetupError
-from backalley.server.store import CONFLICT, DUPLICATE, STORED, Appended, MoveRow, TableRow
+from backalley.server.store import (
+    CONFLICT,
+    DUPLICATE,
+    STORED,
+    TABLE_COLUMNS,
+    Appended,
+    DamageLog,
+    MoveRow,
+    TableRow,
+)
 
 __all__ = ["SCHEMA", "SqliteStore"]
 
@@ -27,7 +36,11 @@ CREATE TABLE IF NOT EXISTS tables (
     seed TEXT NOT NULL,
     first_dealer INTEGER NOT NULL,
     seats TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    owner TEXT,
+    finished REAL,
+    archived REAL,
+    updated REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -46,6 +59,10 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
+_ADDED = (("owner", "TEXT"), ("finished", "REAL"), ("archived", "REAL"), ("updated", "REAL"))
+"""Columns of ``tables`` added after its first release: added to an older
+database when it is opened."""
+
 
 class SqliteStore:
     """Tables in the SQLite database at ``path`` (made when missing)."""
@@ -60,33 +77,54 @@ class SqliteStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            have = {str(r[1]) for r in self._db.execute("PRAGMA table_info(tables)")}
+            for name, kind in _ADDED:
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
         except sqlite3.Error as exc:
             raise SetupError(f"cannot open the database {str(self.path)!r}: {exc}") from None
         self._lock = threading.Lock()
+        self._damaged = DamageLog()
 
     def create_table(self, row: TableRow) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, rules, seed, first_dealer, seats, created, owner)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 row.columns(),
             )
 
     def table(self, table_id: str) -> TableRow | None:
         with self._lock:
             found = self._db.execute(
-                "SELECT id, rules, seed, first_dealer, seats, created FROM tables WHERE id = ?",
-                (table_id,),
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
         return None if found is None else TableRow.from_columns(found)
 
     def tables(self) -> Sequence[TableRow]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, rules, seed, first_dealer, seats, created FROM tables"
-                " ORDER BY created, id"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE archived IS NULL ORDER BY created, id"
             ).fetchall()
-        return [TableRow.from_columns(r) for r in rows]
+        return self._damaged.rows(rows)
+
+    def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE archived IS NULL"
+                " AND (finished < ? OR coalesce(updated, created) < ?) ORDER BY created, id",
+                (finished_before, idle_before),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def archive(self, table_id: str, when: float) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "UPDATE tables SET archived = ? WHERE id = ? AND archived IS NULL",
+                (when, table_id),
+            )
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
         with self._lock:
@@ -104,7 +142,9 @@ class SqliteStore:
             ).fetchone()
         return int(count)
 
-    def append(self, table_id: str, row: MoveRow) -> Appended:
+    def append(
+        self, table_id: str, row: MoveRow, *, when: float | None = None, over: bool = False
+    ) -> Appended:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -127,6 +167,12 @@ class SqliteStore:
                     "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
                     (table_id, row.number, row.seat, row.move, row.client_move_id),
                 )
+                if when is not None:
+                    self._db.execute(
+                        "UPDATE tables SET updated = ?,"
+                        " finished = CASE WHEN ? THEN ? ELSE finished END WHERE id = ?",
+                        (when, over, when, table_id),
+                    )
                 self._db.execute("COMMIT")
             except sqlite3.IntegrityError:
                 self._db.execute("ROLLBACK")

@@ -9,6 +9,15 @@ racing for one table exactly one is stored (the other store call answers
 :data:`CONFLICT`).  A move may carry the client's own id; a second move of
 the same seat with the same id is never stored (:data:`DUPLICATE`).
 
+A table is *live* until it is archived (:meth:`Store.archive`): a finished
+game some time after its end, or a table nobody moved at for long.  An
+archived table keeps its row and its moves (its record can still be read),
+but it is no longer listed by :meth:`Store.tables`, nor counted against the
+server's caps.  A row the store cannot read back (a column that is not what
+was written, such as ``seats`` that is not JSON) is a
+:class:`~backalley.server.ServerError` ``500 corrupt`` for that table alone:
+:meth:`Store.tables` leaves it out and logs it once.
+
 Two stores implement it: :class:`~backalley.server.sqlite_store.SqliteStore`
 (the embedded default) and
 :class:`~backalley.server.postgres_store.PostgresStore` (several server
@@ -18,12 +27,31 @@ processes sharing one database).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+import threading
+from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol
 
 import attrs
 
-__all__ = ["CONFLICT", "DUPLICATE", "STORED", "Appended", "MoveRow", "Store", "TableRow"]
+from backalley.server.errors import ServerError
+
+__all__ = [
+    "CONFLICT",
+    "DUPLICATE",
+    "STORED",
+    "TABLE_COLUMNS",
+    "Appended",
+    "DamageLog",
+    "MoveRow",
+    "Store",
+    "TableRow",
+]
+
+TABLE_COLUMNS = "id, rules, seed, first_dealer, seats, created, owner, finished, archived"
+"""The columns a table's row is read from, in the order of :meth:`TableRow.from_columns`."""
+
+_log = logging.getLogger(__name__)
 
 Appended = Literal["stored", "conflict", "duplicate"]
 STORED: Appended = "stored"
@@ -47,10 +75,17 @@ class TableRow:
     """Per seat: ``"human"`` or the name of the bot that plays it."""
     created: float
     """When the table was made (seconds since the epoch)."""
+    owner: str | None = None
+    """The client address that made it (its tables with bots count against
+    that address's limit); ``None`` when not known."""
+    finished: float | None = None
+    """When its game ended (``None``: it goes on)."""
+    archived: float | None = None
+    """When it was archived (``None``: it is live)."""
 
-    def columns(self) -> tuple[str, str, str, int, str, float]:
-        """The row as a store keeps it: id, rules, seed (as text: 63 bits),
-        first dealer, seats (JSON text), created."""
+    def columns(self) -> tuple[str, str, str, int, str, float, str | None]:
+        """The row as a store keeps it when it is made: id, rules, seed (as
+        text: 63 bits), first dealer, seats (JSON text), created, owner."""
         return (
             self.id,
             self.rules,
@@ -58,20 +93,62 @@ class TableRow:
             self.first_dealer,
             json.dumps(list(self.seats)),
             self.created,
+            self.owner,
         )
 
     @classmethod
     def from_columns(cls, row: Sequence[object]) -> TableRow:
-        """The row a store read back, in the order of :meth:`columns`."""
-        id_, rules, seed, dealer, seats, created = row
-        return cls(
-            id=str(id_),
-            rules=str(rules),
-            seed=int(str(seed)),
-            first_dealer=int(str(dealer)),
-            seats=tuple(json.loads(str(seats))),
-            created=float(str(created)),
-        )
+        """The row a store read back, in the order of :data:`TABLE_COLUMNS`;
+        :class:`~backalley.server.ServerError` ``500 corrupt`` when a column
+        is not what a store writes (``seats`` not a JSON list of names, a
+        seed that is not a number)."""
+        id_, rules, seed, dealer, seats, created, owner, finished, archived = row
+        try:
+            kinds = json.loads(str(seats))
+            if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+                raise ValueError("seats is not a list of names")
+            return cls(
+                id=str(id_),
+                rules=str(rules),
+                seed=int(str(seed)),
+                first_dealer=int(str(dealer)),
+                seats=tuple(kinds),
+                created=float(str(created)),
+                owner=None if owner is None else str(owner),
+                finished=None if finished is None else float(str(finished)),
+                archived=None if archived is None else float(str(archived)),
+            )
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise ServerError(
+                500, "corrupt", f"table {str(id_)[:40]}: its stored row cannot be read ({exc})"
+            ) from None
+
+
+class DamageLog:
+    """The tables found damaged, each logged once (a list asked for every
+    second does not fill the log)."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def note(self, table_id: str, why: str) -> None:
+        """Log ``why`` the first time ``table_id`` is found damaged."""
+        with self._lock:
+            if table_id in self._seen or len(self._seen) > 100_000:
+                return
+            self._seen.add(table_id)
+        _log.error("table %s is damaged and left out: %s", table_id[:40], why)
+
+    def rows(self, found: Iterable[Sequence[object]]) -> list[TableRow]:
+        """The rows of ``found`` that read back, the others logged and left out."""
+        rows = []
+        for columns in found:
+            try:
+                rows.append(TableRow.from_columns(columns))
+            except ServerError as exc:
+                self.note(str(columns[0]), exc.message)
+        return rows
 
 
 @attrs.frozen
@@ -99,7 +176,17 @@ class Store(Protocol):
         ...
 
     def tables(self) -> Sequence[TableRow]:
-        """Every table, oldest first."""
+        """Every live table (not archived), oldest first; a row that cannot
+        be read back is left out (and logged)."""
+        ...
+
+    def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
+        """The live tables to archive: finished before ``finished_before``, or
+        whose last move (or making, without moves) is before ``idle_before``."""
+        ...
+
+    def archive(self, table_id: str, when: float) -> None:
+        """Archive the table at time ``when`` (its row and moves are kept)."""
         ...
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
@@ -110,11 +197,15 @@ class Store(Protocol):
         """How many moves the table holds."""
         ...
 
-    def append(self, table_id: str, row: MoveRow) -> Appended:
+    def append(
+        self, table_id: str, row: MoveRow, *, when: float | None = None, over: bool = False
+    ) -> Appended:
         """Commit ``row`` as the table's move ``row.number``: :data:`STORED`,
         or :data:`CONFLICT` when the table does not hold exactly
         ``row.number`` moves, or :data:`DUPLICATE` when the seat already
-        stored a move with ``row.client_move_id``."""
+        stored a move with ``row.client_move_id``.  ``when``: the time of the
+        move (the table's last activity); ``over``: the move ended the game
+        (the table is finished at ``when``)."""
         ...
 
     def client_move(self, table_id: str, seat: int, client_move_id: str) -> MoveRow | None:

@@ -18,6 +18,22 @@ the last card, so the service keeps that deal's last trick, and its bots make
 no move until every seat a person had joined when the deal ended has said it
 continues (:meth:`TableService.continue_deal`, or a move of its own) or
 ``deal_pause`` seconds have passed.
+
+The bots are seeded secretly, like the deck: from the table's seed, which
+stays on the server until the game's record is given, never from anything a
+client sees.  A bot's decision is asked for in two steps, so that it can be
+made apart from the requests (:mod:`backalley.server.bot_pool`):
+:meth:`TableService.bot_turn` gives the bot and its view,
+:meth:`TableService.bot_play` commits the move it chose.
+
+A table lives until it is archived (:meth:`TableService.retire`): a finished
+game ``finished_keep`` seconds after its end, any table ``idle_keep``
+seconds after its last move.  An archived table is no longer listed nor
+counted, its bots no longer move and it takes no seat or move
+(``410 archived``), but its summary, public facts and record are still
+read from the store at their addresses.  A table whose stored row or rules
+cannot be read any more is refused on its own (``500 corrupt``) and left out
+of the list (logged once); the other tables go on.
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ import logging
 import secrets
 import threading
 import time
+import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,16 +51,17 @@ from typing import Any
 import attrs
 
 import backalley as ba
-from backalley.bots import Bot, bot_names, check_throw_ins, make_bot
+from backalley.bots import Bot, bot_names, check_throw_ins
 from backalley.io import houserules
 from backalley.render.facts import deal_end as deal_end_facts
 from backalley.rules.seats import seat_names
+from backalley.server.bot_pool import budgeted_bot
 from backalley.server.errors import ServerError
 from backalley.server.facts import table_facts
-from backalley.server.store import DUPLICATE, STORED, MoveRow, Store, TableRow
+from backalley.server.store import DUPLICATE, STORED, DamageLog, MoveRow, Store, TableRow
 from backalley.server.tokens import new_token, token_hash, token_matches
 
-__all__ = ["HUMAN", "PRIVATE_KEYS", "DealEnd", "Submitted", "TableService"]
+__all__ = ["HUMAN", "PRIVATE_KEYS", "BotTurn", "DealEnd", "Submitted", "TableService"]
 
 HUMAN = "human"
 """What a seat played by a person is called in a table's seats."""
@@ -71,6 +89,22 @@ class Submitted:
     """The table's version now."""
     repeated: bool = False
     """``True`` when this client move id was applied before: nothing new was applied."""
+
+
+@attrs.frozen
+class BotTurn:
+    """A bot to act at a table: what its decision needs, and what the move it
+    chooses is checked against (:meth:`TableService.bot_play`)."""
+
+    table: str
+    owner: str
+    """The client address that made the table (``"?"``: not known)."""
+    seat: int
+    version: int
+    """The table's version the decision is for."""
+    bot: Bot
+    view: ba.PlayerView
+    state: ba.GameState
 
 
 @attrs.define
@@ -121,6 +155,14 @@ def _not_found(table_id: object) -> ServerError:
     return ServerError(404, "not-found", f"there is no table {str(table_id)[:40]!r}")
 
 
+def _archived(table_id: str) -> ServerError:
+    return ServerError(
+        410,
+        "archived",
+        f"table {table_id} was archived: its summary, public facts and record can still be read",
+    )
+
+
 class TableService:
     """The tables of one server process, kept in ``store``.
 
@@ -131,7 +173,12 @@ class TableService:
     the end of a deal for the people at the table to continue (0, the
     default here: they do not wait; :func:`~backalley.server.create_app`
     passes :attr:`ServerSettings.deal_pause <backalley.server.ServerSettings.deal_pause>`);
-    ``timer`` measures that wait.
+    ``timer`` measures that wait.  ``bot_budget``: the CPU seconds a bot
+    decision may take (see :func:`~backalley.server.bot_pool.budgeted_bot`;
+    ``None``: the bots' own).  ``max_client_bot_tables``: the most live,
+    unfinished tables with a bot one client address may have made.
+    ``finished_keep`` and ``idle_keep``: the seconds after which
+    :meth:`retire` archives a finished game, and a table without a move.
     """
 
     def __init__(
@@ -143,11 +190,20 @@ class TableService:
         clock: Callable[[], float] = time.time,
         deal_pause: float = 0.0,
         timer: Callable[[], float] = time.monotonic,
+        bot_budget: float | None = None,
+        max_client_bot_tables: int | None = None,
+        finished_keep: float = 3_600.0,
+        idle_keep: float = 7 * 86_400.0,
     ) -> None:
         self.store = store
         self.max_tables = max_tables
         self.max_live = max_live
         self.deal_pause = deal_pause
+        self.bot_budget = bot_budget
+        self.max_client_bot_tables = max_client_bot_tables
+        self.finished_keep = finished_keep
+        self.idle_keep = idle_keep
+        self._damaged = DamageLog()
         self._clock = clock
         self._timer = timer
         self._live: OrderedDict[str, _Live] = OrderedDict()
@@ -155,15 +211,34 @@ class TableService:
 
     # -- making and finding tables ------------------------------------------
 
-    def create(self, rules: object, seats: object) -> str:
+    def create(self, rules: object, seats: object, owner: str | None = None) -> str:
         """A new table under ``rules`` (a registered variant's name, or a rules
         or house-rules document as parsed JSON) with ``seats`` (per seat
-        ``"human"`` or a bot's name); answers the table's id.  The seed is
-        63 random bits from the operating system and stays on the server."""
+        ``"human"`` or a bot's name), made by the client address ``owner``;
+        answers the table's id.  The seed is 63 random bits from the
+        operating system and stays on the server.  Refused with ``full``
+        when the store holds ``max_tables`` live tables, and with
+        ``too-many-bot-tables`` when ``owner`` has ``max_client_bot_tables``
+        live games with a bot going on."""
         rule_set = _rule_set(rules)
         kinds = _seats(seats, rule_set.players)
-        if len(self.store.tables()) >= self.max_tables:
+        rows = self.store.tables()
+        if len(rows) >= self.max_tables:
             raise ServerError(503, "full", f"this server holds its most tables ({self.max_tables})")
+        most = self.max_client_bot_tables
+        if most is not None and owner is not None and any(k != HUMAN for k in kinds):
+            going = sum(
+                1
+                for r in rows
+                if r.owner == owner and r.finished is None and any(k != HUMAN for k in r.seats)
+            )
+            if going >= most:
+                raise ServerError(
+                    429,
+                    "too-many-bot-tables",
+                    f"this address has {going} games with bots going on (at most {most}): "
+                    "finish one, or wait until one is archived",
+                )
         seed = ba.secure_seed()
         state = ba.new_game(rule_set, seed=seed)
         row = TableRow(
@@ -173,6 +248,7 @@ class TableService:
             first_dealer=state.first_dealer,
             seats=kinds,
             created=self._clock(),
+            owner=owner,
         )
         self.store.create_table(row)
         self._keep(row.id, self._start(row, state, []))
@@ -193,17 +269,34 @@ class TableService:
         return len(self._live)
 
     def ids(self) -> list[str]:
-        """Every table's id, oldest first."""
+        """Every live table's id, oldest first."""
         return [row.id for row in self.store.tables()]
 
+    def listing(self, most: int) -> list[dict[str, Any]]:
+        """The :meth:`summary` of the ``most`` newest live tables, newest
+        first; a table that cannot be read back is left out (and logged once)."""
+        found: list[dict[str, Any]] = []
+        for table_id in reversed(self.ids()):
+            if len(found) >= most:
+                break
+            try:
+                found.append(self.summary(table_id))
+            except ServerError as exc:
+                if exc.code != "corrupt":
+                    raise
+                self._damaged.note(table_id, exc.message)
+        return found
+
     def _start(self, row: TableRow, state: ba.GameState, moves: Sequence[MoveRow]) -> _Live:
-        bots = {
-            seat: make_bot(kind, seed=f"{row.id}:{seat}")
+        live = _Live(row=row, state=state, version=0, bots={})
+        self._replay(live, moves)
+        # seeded from the table's secret seed (and the move they start at, so
+        # that a table replayed after a restart does not repeat its bots' draws)
+        live.bots = {
+            seat: budgeted_bot(kind, ("bot", row.seed, seat, live.version), self.bot_budget)
             for seat, kind in enumerate(row.seats)
             if kind != HUMAN
         }
-        live = _Live(row=row, state=state, version=0, bots=bots)
-        self._replay(live, moves)
         return live
 
     def _replay(self, live: _Live, moves: Sequence[MoveRow]) -> None:
@@ -237,14 +330,30 @@ class TableService:
             row = self.store.table(table_id)
             if row is None:
                 raise _not_found(table_id)
-            state = ba.new_game(
-                ba.from_json(row.rules, ba.RuleSet), seed=row.seed, dealer=row.first_dealer
-            )
-            live = self._keep(table_id, self._start(row, state, self.store.moves(table_id)))
+            live = self._keep(table_id, self._load(row))
         if self.store.version(table_id) != live.version:
             with live.lock:
                 self._catch_up(live)
         return live
+
+    def _load(self, row: TableRow) -> _Live:
+        """The table ``row`` replayed from the store; ``500 corrupt`` when its
+        rules, seats or moves cannot be read back (that table alone)."""
+        try:
+            state = ba.new_game(
+                ba.from_json(row.rules, ba.RuleSet), seed=row.seed, dealer=row.first_dealer
+            )
+            return self._start(row, state, self.store.moves(row.id))
+        except ServerError:
+            raise
+        except (ba.BackAlleyError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            # rules written by an older library, a bot no longer registered
+            raise ServerError(
+                500,
+                "corrupt",
+                f"table {row.id}: its stored rules or seats cannot be read any more"
+                f" ({type(exc).__name__}: {str(exc)[:200]})",
+            ) from None
 
     def _catch_up(self, live: _Live) -> None:
         """Replay the moves other processes stored (call with the table's lock)."""
@@ -256,6 +365,8 @@ class TableService:
         """Seat a person at ``seat``: answers the seat's token, once."""
         live = self._table(table_id)
         number = _seat(seat, len(live.row.seats))
+        if live.row.archived is not None:
+            raise _archived(live.row.id)
         if live.row.seats[number] != HUMAN:
             raise ServerError(
                 409, "bot-seat", f"seat {number} is played by the {live.row.seats[number]} bot"
@@ -350,6 +461,7 @@ class TableService:
             "deals_played": state.deals_played,
             "deals": state.rules.schedule.deals,
             "created": live.row.created,
+            "archived": live.row.archived is not None,
         }
 
     def record(self, table_id: str) -> str:
@@ -407,6 +519,8 @@ class TableService:
             raise ServerError(422, "not-a-move", str(exc)) from None
         with live.lock:
             self._catch_up(live)
+            if live.row.archived is not None:
+                raise _archived(live.row.id)
             if client_move_id is not None:
                 done = self.store.client_move(live.row.id, number, client_move_id)
                 if done is not None:
@@ -425,7 +539,9 @@ class TableService:
                 raise ServerError(422, "illegal-move", str(exc), reason=exc.reason.name) from None
             after = state.apply(move)
             row = MoveRow(live.version, number, str(move), client_move_id)
-            stored = self.store.append(live.row.id, row)
+            stored = self.store.append(
+                live.row.id, row, when=self._clock(), over=after.is_over
+            )
             if stored == DUPLICATE:
                 done = self.store.client_move(live.row.id, number, str(client_move_id))
                 self._catch_up(live)
@@ -458,7 +574,11 @@ class TableService:
         state = live.state
         seat = state.to_act
         return (
-            seat is not None and seat in live.bots and live.stalled is None and not self._held(live)
+            seat is not None
+            and seat in live.bots
+            and live.stalled is None
+            and live.row.archived is None
+            and not self._held(live)
         )
 
     # -- the end of a deal -------------------------------------------------------
@@ -552,43 +672,111 @@ class TableService:
             data = end.to_data(self._held(live))
         return {"table": live.row.id, "seat": number, "deal_end": data}
 
-    def bot_step(self, table_id: str) -> bool:
-        """Play one move of the bot to act, committed like a person's.  ``True``
-        when the table moved on (by this bot, or by a move stored meanwhile,
-        which is read instead); ``False`` when no bot is to act."""
+    def bot_turn(self, table_id: str) -> BotTurn | None:
+        """The bot to act at the table and its view, or ``None`` when no bot
+        is to act (a person is, the game is over, the bots wait at the end
+        of a deal, the table is stalled or archived)."""
         live = self._table(table_id)
         with live.lock:  # the version and the state it names, together
             version, state = live.version, live.state
         seat = state.to_act
         if seat is None or seat not in live.bots or live.stalled is not None:
-            return False
-        if self._held(live):
-            return False
-        name = live.row.seats[seat]
+            return None
+        if live.row.archived is not None or self._held(live):
+            return None
+        return BotTurn(
+            table=live.row.id,
+            owner=live.row.owner or "?",
+            seat=seat,
+            version=version,
+            bot=live.bots[seat],
+            view=state.view(seat),
+            state=state,
+        )
+
+    def bot_failed(self, turn: BotTurn, detail: str) -> None:
+        """The bot of ``turn`` failed while deciding: its table stops (the
+        log keeps ``detail``, which may name the bot's cards; the table says
+        only that the bot stopped)."""
+        live = self._table(turn.table)
+        name = live.row.seats[turn.seat]
+        _log.error(
+            "table %s: the %s bot at seat %d stopped:\n%s", live.row.id, name, turn.seat, detail
+        )
+        live.stalled = f"the {name} bot at seat {turn.seat} stopped (an error in the bot)"
+
+    def bot_play(self, turn: BotTurn, move: ba.Move, bot: Bot | None = None) -> bool:
+        """Apply ``move``, chosen by the bot of ``turn``, committed like a
+        person's (``bot``: the bot as it is after deciding, kept for its next
+        decision).  ``True`` when the table moved on (by this move, or by a
+        move stored meanwhile, which is read instead); ``False`` when the
+        table stopped (a move the rules refuse, a game that keeps being
+        thrown in)."""
+        live = self._table(turn.table)
+        name = live.row.seats[turn.seat]
+        if bot is not None:
+            live.bots[turn.seat] = bot
+        state = turn.state
         try:
-            move = live.bots[seat].choose(state.view(seat))
             after = state.apply(move)
-        except Exception:  # a bot that fails stops its table, not the server
-            # its sentence may name the bot's cards ("you hold a trump, ... not
-            # 7D"): the log keeps it, the table says only that the bot stopped
-            _log.exception("table %s: the %s bot at seat %d stopped", live.row.id, name, seat)
-            live.stalled = f"the {name} bot at seat {seat} stopped (an error in the bot)"
+        except ba.BackAlleyError as exc:
+            self.bot_failed(turn, f"its move {move} was refused: {exc}")
             return False
         try:
             check_throw_ins(after)
         except ba.SetupError as exc:  # public facts only: how many deals were thrown in
-            live.stalled = f"the {name} bot at seat {seat} stopped: {exc}"
+            live.stalled = f"the {name} bot at seat {turn.seat} stopped: {exc}"
             return False
         with live.lock:
-            if live.version != version:
+            if live.row.archived is not None:
+                return False
+            if live.version != turn.version:
                 return True  # someone moved meanwhile: the caller looks again
-            if self.store.append(live.row.id, MoveRow(version, seat, str(move))) != STORED:
+            row = MoveRow(turn.version, turn.seat, str(move))
+            if (
+                self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
+                != STORED
+            ):
                 self._catch_up(live)  # another process stored this move first
                 return True
             self._moved(live, state, move, after)
             live.state = after
             live.version += 1
         return True
+
+    def bot_step(self, table_id: str) -> bool:
+        """Play one move of the bot to act, decided on this thread
+        (:meth:`bot_turn`, the bot's choice, :meth:`bot_play`).  ``True``
+        when the table moved on; ``False`` when no bot is to act or its
+        table stopped."""
+        turn = self.bot_turn(table_id)
+        if turn is None:
+            return False
+        try:
+            move = turn.bot.choose(turn.view)
+        except Exception:  # a bot that fails stops its table, not the server
+            self.bot_failed(turn, traceback.format_exc(limit=20))
+            return False
+        return self.bot_play(turn, move)
+
+    # -- the life of tables --------------------------------------------------------
+
+    def retire(self, now: float | None = None) -> list[str]:
+        """Archive the tables due (finished ``finished_keep`` seconds ago, or
+        without a move for ``idle_keep`` seconds) and let them go from
+        memory, with the tables another process archived; answers the ids
+        archived here."""
+        now = self._clock() if now is None else now
+        due = list(self.store.due(now - self.finished_keep, now - self.idle_keep))
+        for table_id in due:
+            self.store.archive(table_id, now)
+        live_ids = {row.id for row in self.store.tables()}
+        with self._lock:
+            for table_id in [t for t in self._live if t not in live_ids]:
+                del self._live[table_id]
+        if due:
+            _log.info("archived %d tables", len(due))
+        return due
 
 
 def _rule_set(rules: object) -> ba.RuleSet:

@@ -1,0 +1,251 @@
+"""Where the server's bots think: a bounded pool apart from the requests.
+
+A bot's decision can take a good part of a second of CPU (``pimc``,
+``montecarlo``).  Made on the threads that answer requests, a few busy
+tables would hold the interpreter (and every request thread) for seconds.
+So the server hands each decision to a :class:`BotPool`:
+
+- ``workers`` processes (``ServerSettings.bot_workers``) make the decisions,
+  each in its own interpreter: a request is never queued behind a bot.  With
+  ``workers=0`` one thread of the server's process makes them instead (for
+  tests, and platforms without processes); the requests then share the
+  interpreter with it, but never wait for a free request thread.
+- Each decision is bounded: the bot is made with the server's CPU
+  ``budget`` a decision (:func:`budgeted_bot`: every bot whose class takes a
+  ``budget`` keyword, such as ``pimc`` and ``montecarlo``, is given the
+  smaller of its own and the server's).  A process's CPU time is the
+  decision's alone; a thread's budget counts the whole process's CPU, so it
+  only runs out sooner.
+- The decisions waiting take turns fairly: one queue per client address (the
+  address that made the table), served round robin, and within it the
+  tables in the order they asked.  A table asks for one decision at a time,
+  so an address with twenty tables of bots gets one decision in turn with
+  an address with one table, never its twenty tables' whole runs first.
+
+A decision is sent to a process as the pickled bot and the seat's view; the
+process answers the move and the bot as it is after deciding (its random
+generator and memos go on from there).  The processes are shared by every
+pool of one size in the interpreter and started on first use, with the
+``spawn`` method (a fork of a server's threads could inherit a held lock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import inspect
+import logging
+import multiprocessing
+import threading
+import traceback
+from collections import deque
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import attrs
+
+import backalley as ba
+from backalley.bots import Bot, make_bot
+
+__all__ = ["BotFailed", "BotPool", "budgeted_bot"]
+
+_log = logging.getLogger(__name__)
+
+
+class BotFailed(Exception):
+    """The bot itself failed while deciding (its error, formatted where it
+    happened, is in ``detail``: the log keeps it, the table does not)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("the bot failed while deciding")
+        self.detail = detail
+
+
+_TAKES_BUDGET: dict[type, bool] = {}
+
+
+def _takes_budget(kind: type) -> bool:
+    found = _TAKES_BUDGET.get(kind)
+    if found is None:
+        try:
+            found = "budget" in inspect.signature(kind).parameters
+        except (TypeError, ValueError):
+            found = False
+        _TAKES_BUDGET[kind] = found
+    return found
+
+
+def budgeted_bot(name: str, seed: object, budget: float | None) -> Bot:
+    """The bot ``name`` made from ``seed`` with at most ``budget`` seconds of
+    CPU a decision: a bot whose class takes a ``budget`` keyword is made
+    again with the smaller of its own budget and ``budget``; other bots (the
+    quick ones: ``random``, ``heuristic``) as :func:`~backalley.bots.make_bot`
+    makes them."""
+    bot = make_bot(name, seed)
+    if budget is None or not _takes_budget(type(bot)):
+        return bot
+    own = getattr(bot, "budget", None)
+    if isinstance(own, (int, float)) and not isinstance(own, bool) and own <= budget:
+        return bot
+    try:
+        return type(bot)(seed, budget=budget)  # type: ignore[call-arg]
+    except (TypeError, ba.SetupError):  # a class that takes it otherwise: its own bot
+        return bot
+
+
+def _decide(bot: Bot, view: ba.PlayerView) -> tuple[str, Bot | None, str | None]:
+    """In the worker: the bot's move (as text), the bot after deciding, or
+    the formatted failure of the bot."""
+    try:
+        move = bot.choose(view)
+    except Exception:
+        return "", None, traceback.format_exc(limit=20)
+    return str(move), bot, None
+
+
+def _warm() -> None:
+    """A worker's start: the library and its bots imported once."""
+    import backalley.bots.pimc  # noqa: F401  (the slowest import, paid at start)
+
+
+_SHARED: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _processes(workers: int, *, broken: concurrent.futures.Executor | None = None) -> Any:
+    """The shared pool of ``workers`` processes (a new one in place of
+    ``broken``, a pool whose process died)."""
+    with _SHARED_LOCK:
+        found = _SHARED.get(workers)
+        if found is not None and found is broken:
+            found.shutdown(wait=False, cancel_futures=True)
+            found = None
+        if found is None:
+            found = concurrent.futures.ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm,
+            )
+            _SHARED[workers] = found
+        return found
+
+
+@attrs.define
+class _Job:
+    table: str
+    bot: Bot
+    view: ba.PlayerView
+    done: asyncio.Future[tuple[ba.Move, Bot]]
+
+
+class BotPool:
+    """Bot decisions made apart from the requests, ``workers`` at a time
+    (``workers=0``: one thread), taking turns between client addresses."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._slots = max(1, workers)
+        self._busy = 0
+        self._queues: dict[str, deque[_Job]] = {}
+        self._turns: deque[str] = deque()
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._closed = False
+        self.decided = 0
+        """Decisions made (for the soak test's figures)."""
+
+    def waiting(self) -> int:
+        """Decisions waiting for a worker now."""
+        return sum(len(q) for q in self._queues.values())
+
+    async def decide(self, owner: str, table: str, bot: Bot, view: ba.PlayerView) -> tuple[ba.Move, Bot]:
+        """``bot``'s move for ``view`` and the bot as it is after deciding,
+        when this table's turn comes (:class:`BotFailed` when the bot fails)."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
+        done: asyncio.Future[tuple[ba.Move, Bot]] = asyncio.get_running_loop().create_future()
+        queue = self._queues.get(owner)
+        if queue is None:
+            queue = self._queues[owner] = deque()
+            self._turns.append(owner)
+        queue.append(_Job(table, bot, view, done))
+        self._dispatch()
+        return await done
+
+    def _next(self) -> _Job | None:
+        """The next job, round robin between the owners."""
+        while self._turns:
+            owner = self._turns.popleft()
+            queue = self._queues[owner]
+            while queue:
+                job = queue.popleft()
+                if not job.done.cancelled():
+                    break
+            else:
+                del self._queues[owner]
+                continue
+            if queue:
+                self._turns.append(owner)  # its next job after the others' turns
+            else:
+                del self._queues[owner]
+            return job
+        return None
+
+    def _dispatch(self) -> None:
+        while self._busy < self._slots:
+            job = self._next()
+            if job is None:
+                return
+            self._busy += 1
+            asyncio.get_running_loop().create_task(self._run(job))
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            result = await self._call(job)
+        except BaseException as exc:  # noqa: BLE001 - handed to the one who waits
+            if not job.done.done():
+                job.done.set_exception(exc)
+        else:
+            if not job.done.done():
+                job.done.set_result(result)
+        finally:
+            self._busy -= 1
+            if not self._closed:
+                self._dispatch()
+
+    async def _call(self, job: _Job) -> tuple[ba.Move, Bot]:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            executor = self._executor()
+            try:
+                text, bot, failed = await loop.run_in_executor(executor, _decide, job.bot, job.view)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): once more
+                _log.error("a bot worker process died; starting the pool again")
+                _processes(self.workers, broken=executor)
+                if attempt == 2:
+                    raise
+                continue
+            if failed is not None or bot is None:
+                raise BotFailed(failed or "no bot came back")
+            return ba.parse_move(text), bot
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _executor(self) -> concurrent.futures.Executor:
+        if self.workers:
+            return _processes(self.workers)  # type: ignore[no-any-return]
+        if self._thread is None:
+            self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bots")
+        return self._thread
+
+    def close(self) -> None:
+        """Stop taking decisions; the waiting ones are cancelled (the shared
+        processes stay for the interpreter's other pools, and stop with it)."""
+        self._closed = True
+        for queue in self._queues.values():
+            for job in queue:
+                job.done.cancel()
+        self._queues.clear()
+        self._turns.clear()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+            self._thread = None
+
