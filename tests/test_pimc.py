@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+import warnings
 from collections.abc import Callable
 
 import pytest
@@ -270,11 +271,11 @@ class _Solver:
         return Solver().solve(state)
 
 
-def test_a_budget_on_the_cpu_clock_bounds_each_solve_after_the_first_layout() -> None:
-    """The first layout of a decision is solved without a deadline; every
-    later solve gets what is left of the budget (CPU seconds), and a layout
-    whose solve runs out of it is left out: the decision is made from the
-    layouts before it."""
+def test_a_budget_on_the_cpu_clock_bounds_every_solve_the_first_layouts_too() -> None:
+    """Every solve of a decision, the first layout's included, gets what is
+    left of the budget (CPU seconds), and a layout whose solve runs out of it
+    is left out: the decision is made from the layouts before it, or is the
+    heuristic's move when the first layout ran out."""
     state = position(["2D 3H 4S", "BJ 9C AC", "5D 6H 7S", "8D 9H TS"], "2C")
     for _ in range(4):  # every seat bids its first number
         state = state.apply(next(m for m in state.legal_moves() if isinstance(m, ba.Bid)))
@@ -285,10 +286,18 @@ def test_a_budget_on_the_cpu_clock_bounds_each_solve_after_the_first_layout() ->
     bot._dd = fake = _Solver(stop_at=3)
     move = bot.choose(view)
     assert move in view.legal_moves()
-    assert fake.deadlines[0] is None
-    assert all(d is not None and 0 < d <= 600.0 for d in fake.deadlines[1:])
-    assert (bot.stats.samples, bot.stats.stopped) == (2, 1)
+    assert all(d is not None and 0 < d <= 600.0 for d in fake.deadlines)
+    assert (bot.stats.samples, bot.stats.stopped, bot.stats.out_of_time) == (2, 1, 0)
     assert len(bot.last_layouts) == 2
+    # the first layout's solve stopped: the heuristic's move, without a warning
+    first = PimcBot(seed=1, samples=50, budget=600.0)
+    first._dd = fake = _Solver(stop_at=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert first.choose(view) == HeuristicBot().choose(view)
+    assert len(fake.deadlines) == 1 and fake.deadlines[0] is not None
+    stats = first.stats
+    assert (stats.samples, stats.stopped, stats.out_of_time, stats.fallbacks) == (0, 1, 1, 0)
     # on a clock of the caller's own, a solve is never given a deadline
     timed = PimcBot(seed=1, samples=4, budget=600.0, clock=_fake_clock(0.001))  # type: ignore[arg-type]
     timed._dd = fake = _Solver(stop_at=0)
@@ -299,6 +308,34 @@ def test_a_budget_on_the_cpu_clock_bounds_each_solve_after_the_first_layout() ->
     free._dd = fake = _Solver(stop_at=0)
     free.choose(view)
     assert fake.deadlines == [None] * 3
+
+
+@pytest.mark.parametrize("name", ["montecarlo", "pimc"])
+@pytest.mark.parametrize("kind", ["call", "play"])
+def test_a_budget_spent_before_the_first_sample_is_scored_makes_the_heuristics_move(
+    name: str, kind: str
+) -> None:
+    """A CPU budget of a nanosecond runs out before the first candidate of
+    the first sample is scored (the clock is read before each candidate): on
+    a 13-card deal the bot stops inside that sample and makes the heuristic
+    bot's move, a legal one, counted as out of time and not as a fallback."""
+    rules = short(ba.variants.GAMERULES, 13)
+    state = ba.new_game(rules, seed=31)
+    heuristic = HeuristicBot()
+    if kind == "play":  # the bidding done: the first lead, 13 cards in every hand
+        while state.phase is not ba.Phase.PLAYING:
+            assert state.to_act is not None
+            state = state.apply(heuristic.choose(state.view(state.to_act)))
+    assert state.to_act is not None
+    view = state.view(state.to_act)
+    bot = SAMPLING_BOTS[name](seed=2, samples=50, budget=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        move = bot.choose(view)
+    assert move in view.legal_moves() and move == heuristic.choose(view)
+    stats = bot.stats
+    assert (stats.decisions, stats.samples, stats.stopped, stats.out_of_time) == (1, 0, 1, 1)
+    assert stats.fallbacks == 0
 
 
 # ------------------------------------------------------------ the model's memo

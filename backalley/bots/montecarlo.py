@@ -25,11 +25,18 @@ of the other sides, at the end of the deal.  Evaluators:
   ends the deal is valued from its result, without the evaluator).
 
 Settings: ``samples`` (most samples per decision), ``budget`` (seconds per
-decision: sampling stops when it is spent, after at least one sample),
-``clock`` (what the budget's seconds are: ``"cpu"``, the default, the
-process's CPU time - :func:`time.process_time`, which a busy machine does not
-shorten - or ``"wall"``, the wall clock, or any function returning seconds) and
-``bid_candidates`` (how many of the heuristic's best calls are tried).
+decision: sampling stops when it is spent), ``clock`` (what the budget's
+seconds are: ``"cpu"``, the default, the process's CPU time -
+:func:`time.process_time`, which a busy machine does not shorten - or
+``"wall"``, the wall clock, or any function returning seconds) and
+``bid_candidates`` (how many of the heuristic's best calls are tried).  On
+the CPU or the wall clock the budget holds within a sample too: the clock is
+read before each candidate is scored, and a sample the budget runs out in is
+left out (``stats.stopped``), so a decision overruns its budget by at most
+one candidate's evaluation; when that happens to the first sample, the bot
+makes the ``heuristic`` bot's move (``stats.out_of_time``).  On a clock of
+the caller's own, the clock is read at the start and after each sample, and
+at least one sample is scored.
 Equivalent cards (touching ranks of a suit, no unseen card between them) are
 tried once.  The draw of a sample never fails when some deal fits the view;
 ``bot.stats`` (:class:`SamplingStats`) counts the decisions, the samples
@@ -105,6 +112,12 @@ class SamplingStats:
     """Samples that could not be drawn or built (a view no deal reproduces)."""
     fallbacks: int = 0
     """Decisions left to the heuristic bot because no sample could be scored."""
+    stopped: int = 0
+    """Samples left out because the decision's budget ran out while their
+    candidates were scored."""
+    out_of_time: int = 0
+    """Decisions whose budget ran out before their first sample was scored:
+    the heuristic bot's move was made."""
 
 
 def _deal_over(before: GameState, after: GameState) -> bool:
@@ -284,8 +297,13 @@ class MonteCarloBot:
         """The candidate with the best mean value over the samples drawn."""
         clock = self.clock
         start = clock()
+        budget = self.budget
+        # on the CPU or the wall clock the budget is read before each
+        # candidate; a clock of the caller's own only after each sample
+        until = start + budget if budget is not None and clock in CLOCKS.values() else None
         totals = [0.0] * len(cands)
         done = 0
+        stopped = False
         stats = self.stats
         stats.decisions += 1
         for _ in range(self.samples):
@@ -298,16 +316,28 @@ class MonteCarloBot:
             except BackAlleyError:
                 stats.failed += 1  # these hands fit, but no deal of them gives the view
                 continue
-            for i, move in enumerate(cands):
+            values = []
+            for move in cands:
+                if until is not None and clock() > until:
+                    stopped = True  # the budget ran out inside this sample
+                    break
                 after = base.apply(move)
                 if _deal_over(base, after):  # the deal's last move (or a throw-in: 0)
-                    totals[i] += _end_value(base, after, view.seat)
+                    values.append(_end_value(base, after, view.seat))
                 else:
-                    totals[i] += self._evaluate(after, view.seat)
+                    values.append(self._evaluate(after, view.seat))
+            if stopped:
+                stats.stopped += 1
+                break
+            for i, value in enumerate(values):
+                totals[i] += value
             done += 1
-            if self.budget is not None and clock() - start > self.budget:
+            if budget is not None and clock() - start > budget:
                 break
         stats.samples += done
+        if stopped and not done:
+            stats.out_of_time += 1  # no sample in the budget: the heuristic's move
+            return self._heuristic.choose(view)
         if not done:
             stats.fallbacks += 1
             warnings.warn(

@@ -75,12 +75,18 @@ scored a decision, and the bot is then reproducible from its seed.
 ``"cpu"`` (the default: the process's CPU time, :func:`time.process_time`,
 which a busy machine does not shorten), ``"wall"`` (the wall clock,
 :func:`time.perf_counter`), or any function returning seconds.  At least
-one layout is always scored.  On the CPU or the wall clock, every solve after
-the decision's first layout is given what is left of the budget as its
-``deadline`` (CPU seconds), and a layout the solver could not finish in it is
-left out (counted in ``stats.stopped``), so a decision overruns its budget by
-no more than its first layout; on a clock of the caller's own, each layout is
-finished.  ``bot.stats`` (:class:`PimcStats`) counts what the sampling did.
+layout is scored in full or not at all.  On the CPU or the wall clock the
+budget holds within a layout too: every solve - the first layout's included -
+is given what is left of the budget as its ``deadline`` (CPU seconds), the
+clock is read again before each candidate is played out or solved, and a
+layout the budget ran out in is left out (counted in ``stats.stopped``); so a
+decision overruns its budget by at most one candidate's rollout, or the
+solver's time to notice its deadline.  When the budget runs out before the
+first layout is scored, the bot makes the ``heuristic`` bot's move (counted
+in ``stats.out_of_time``).  On a clock of the caller's own, the clock is read
+only at the start and after each layout, at least one layout is scored and
+each is finished.  ``bot.stats`` (:class:`PimcStats`) counts what the
+sampling did.
 """
 
 from __future__ import annotations
@@ -159,8 +165,11 @@ class PimcStats:
     """Calls (or trumps named) other than the heuristic's, made because the
     layouts showed them better with confidence (see :meth:`PimcBot.pick_call`)."""
     stopped: int = 0
-    """Layouts left unscored because the decision's budget ran out while the
-    solver scored them (never the first layout of a decision)."""
+    """Layouts left unscored because the decision's budget ran out while they
+    were scored (by the solver, or between two candidates)."""
+    out_of_time: int = 0
+    """Decisions whose budget ran out before their first layout was scored:
+    the heuristic bot's move was made."""
 
 
 # -------------------------------------------------------------- the call model
@@ -193,6 +202,10 @@ def call_distance(actual: Move, model: Move, hand_size: int, level: int = 0) -> 
 
 class _NoSolver(Exception):
     """Never raised: what :func:`_limit_error` names without a solver."""
+
+
+class _OutOfTime(Exception):
+    """The decision's budget ran out between two candidates of a layout."""
 
 
 def _limit_error() -> type[Exception]:
@@ -413,10 +426,11 @@ class PimcBot:
         self.clock = clock_of(clock)
         # the solver's deadlines are CPU seconds: a budget on the CPU or the
         # wall clock bounds each solve by what is left of it (CPU time never
-        # runs ahead of the wall clock); a clock of the caller's own does not
-        self._bounds_solves = budget is not None and self.clock in CLOCKS.values()
+        # runs ahead of the wall clock) and is read between candidates; a
+        # clock of the caller's own is read only between layouts
+        self._bounds_layouts = budget is not None and self.clock in CLOCKS.values()
         self._until: float | None = None
-        """Past this reading of the clock, a solve stops (``None``: never)."""
+        """Past this reading of the clock, a layout stops (``None``: never)."""
         self.solver_cards = solver_cards
         self.bid_solver_cards = bid_solver_cards
         self.bid_reach = bid_reach
@@ -502,10 +516,16 @@ class PimcBot:
 
     def _deadline(self) -> float | None:
         """The CPU seconds a solve may take now: what is left of the
-        decision's budget, once its first layout is scored."""
+        decision's budget (``None``: no limit)."""
         if self._until is None:
             return None
         return max(0.0, self._until - self.clock())
+
+    def _check_time(self) -> None:
+        """Raise :class:`_OutOfTime` once the decision's budget has run out
+        (read only on the CPU or the wall clock, see the module docstring)."""
+        if self._until is not None and self.clock() > self._until:
+            raise _OutOfTime
 
     def _left(self, state: GameState) -> int:
         return state.hand_size - len(state.tricks)
@@ -517,6 +537,7 @@ class PimcBot:
             return [self._points(base, seat, tricks[m]) for m in cands]
         out = []
         for move in cands:
+            self._check_time()
             after = base.apply(move)
             if _deal_over(base, after):
                 out.append(_end_value(base, after, seat))
@@ -552,6 +573,7 @@ class PimcBot:
             return self._play_values(base, cands, seat)
         out = []
         for move in cands:
+            self._check_time()
             after = base.apply(move)
             if _deal_over(base, after):
                 out.append(_end_value(base, after, seat))
@@ -609,7 +631,8 @@ class PimcBot:
         weighted mean value; a call by :meth:`pick_call`."""
         clock = self.clock
         start = clock()
-        self._until = None
+        budget = self.budget
+        self._until = start + budget if self._bounds_layouts and budget is not None else None
         stats = self.stats
         stats.decisions += 1
         ascending = _ascending(view)
@@ -617,6 +640,7 @@ class PimcBot:
         weights = 0.0
         done = 0
         layouts: list[tuple[float, list[float]]] = []
+        stopped = False
         for _ in range(self.samples):
             try:
                 picked = self.draw(view, ascending)
@@ -627,8 +651,9 @@ class PimcBot:
                 layout, weight = picked
                 try:
                     values = self._values(layout, cands, view.seat)
-                except _limit_error():
+                except (_limit_error(), _OutOfTime):
                     stats.stopped += 1  # the budget ran out inside this layout
+                    stopped = True
                     break
                 layouts.append((weight, values))
                 for i, value in enumerate(values):
@@ -637,10 +662,11 @@ class PimcBot:
                 done += 1
             if self.budget is not None and clock() - start > self.budget:
                 break
-            if self._bounds_solves and done and self.budget is not None:
-                self._until = start + self.budget
         self._until = None
         stats.samples += done
+        if stopped and not done:
+            stats.out_of_time += 1  # no layout in the budget: the heuristic's move
+            return self._heuristic.choose(view)
         if not done or weights <= 0:
             stats.fallbacks += 1
             warnings.warn(
