@@ -101,6 +101,14 @@ import attrs
 from backalley.bots import _rules as R
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
+from backalley.bots.layouts import (
+    CallMemo,
+    call_distance,
+    call_tricks,
+    draw_layout,
+    is_ascending,
+    layout_likelihood,
+)
 from backalley.bots.montecarlo import (
     CLOCKS,
     Clock,
@@ -110,14 +118,12 @@ from backalley.bots.montecarlo import (
     _solver_module,
     clock_of,
     rollout_value,
-    sample_hands,
 )
-from backalley.engine import lowlevel, sampling
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
-from backalley.errors import BackAlleyError, SetupError
-from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass
+from backalley.errors import SetupError
+from backalley.moves import Bid, Move, NameTrump, Pass
 
 __all__ = [
     "CALL_MIN_LAYOUTS",
@@ -172,32 +178,7 @@ class PimcStats:
     the heuristic bot's move was made."""
 
 
-# -------------------------------------------------------------- the call model
-
-
-def _call_tricks(call: Move, hand_size: int, level: int) -> int | None:
-    """The tricks a call stands for: a number its own, board the hand size,
-    pass ``level``; ``None`` for other calls."""
-    if isinstance(call, Bid):
-        return call.tricks
-    if isinstance(call, BoardBid):
-        return hand_size
-    if isinstance(call, Pass):
-        return level
-    return None
-
-
-def call_distance(actual: Move, model: Move, hand_size: int, level: int = 0) -> float:
-    """How far apart two calls are, in tricks (see the module docstring):
-    ``level`` is what a pass stands for (0 once around the table; in an
-    ascending auction, the highest number announced before it)."""
-    if actual == model:
-        return 0.0
-    a = _call_tricks(actual, hand_size, level)
-    b = _call_tricks(model, hand_size, level)
-    if a is None or b is None:
-        return 1.0
-    return float(abs(a - b))
+# ------------------------------------------------------------ the solver
 
 
 class _NoSolver(Exception):
@@ -213,160 +194,6 @@ def _limit_error() -> type[Exception]:
     imported only once a bot needs it)."""
     module = _solver_module()
     return _NoSolver if module is None else module.SearchLimitError
-
-
-def _ascending(view: PlayerView) -> bool:
-    """Whether the bidding is an auction whose winning call makes a declarer."""
-    contracts = view.contracts
-    if contracts is None and view.phase is Phase.BIDDING:
-        moves = view.legal_moves()
-        contracts = R.contracts_if(view, moves[0]) if moves else None
-    return contracts is not None and any(
-        c is not None and c.declarer is not None for c in contracts
-    )
-
-
-def _opening(state: GameState) -> GameState | None:
-    """``state``'s deal at its opening (before any call), dealt the same
-    hands, turn-up and discards (:func:`backalley.engine.sampling.deck_for`);
-    ``None`` when no deck order reproduces them."""
-    hands = [lowlevel.hand_bits(state, seat) for seat in range(state.players)]
-    try:
-        return sampling.deck_for(state.view(0), hands)[1]
-    except BackAlleyError:
-        return None
-
-
-MEMO_LIMIT = 200_000
-"""The most answers a bot's :class:`CallMemo` keeps in each of its tables
-(both are emptied when one is full)."""
-
-
-@attrs.define
-class CallMemo:
-    """What the bidding model answered, kept by one bot for its layouts: who
-    made each call, and the heuristic's call with each hand.  Every key holds
-    the rule set and the deal's public facts, so one memo serves any rules;
-    each bot keeps its own (nothing is shared through the module), bounded
-    by ``limit`` answers a table."""
-
-    limit: int = MEMO_LIMIT
-    speakers: dict[object, int | None] = attrs.field(factory=dict)
-    """(the deal's public facts, the calls before) -> the seat that called next."""
-    model_calls: dict[object, Move] = attrs.field(factory=dict)
-    """(the deal's public facts, the calls before, the hand) -> the heuristic's call."""
-
-    def remember_speaker(self, key: object, seat: int | None) -> None:
-        """Keep who called after the calls of ``key``."""
-        self._room(self.speakers)
-        self.speakers[key] = seat
-
-    def remember_call(self, key: object, call: Move) -> None:
-        """Keep the heuristic's call for the hand and calls of ``key``."""
-        self._room(self.model_calls)
-        self.model_calls[key] = call
-
-    def _room(self, table: dict[object, Any]) -> None:
-        if len(table) >= self.limit:
-            self.speakers.clear()
-            self.model_calls.clear()
-
-
-def layout_likelihood(
-    view: PlayerView,
-    layout: GameState,
-    call_weight: float = 1.0,
-    ascending: bool | None = None,
-    memo: CallMemo | None = None,
-) -> float | None:
-    """How likely the other seats' calls of this deal are when they hold the
-    cards of ``layout`` (a full state agreeing with ``view``, as
-    :func:`~backalley.bots._rules.determinise` builds): ``exp(-call_weight *
-    total distance)`` between each call and the heuristic bot's call with the
-    layout's hand after the same calls (see the module docstring).  1 when
-    no other seat has called; ``None`` when the deal's opening cannot be
-    rebuilt from the layout.
-
-    The heuristic's calls are remembered in ``memo`` (a fresh one when
-    ``None``) by the public facts before them and the hand (its choices
-    depend on the view alone), so layouts that give a seat the same hand
-    share the work."""
-    if memo is None:
-        memo = CallMemo()
-    me = view.seat
-    calls = view.calls
-    named = view.phase is not Phase.BIDDING and view.declarer not in (None, me)
-    if not calls and not named:
-        return 1.0
-    if ascending is None:
-        ascending = _ascending(view)
-    h = view.hand_size
-    deal = (
-        view.rules,
-        view.dealer,
-        h,
-        len(view.deal_results),
-        view.scores,
-        lowlevel.turn_up_index(view),
-        lowlevel.discard_bits(view),
-    )
-    dealt = lowlevel.dealt_bits(layout)
-    replay: list[GameState] = []  # the opening with the first calls replayed, built on demand
-
-    def before(k: int) -> GameState | None:
-        """The layout's deal before its ``k``-th call."""
-        if not replay:
-            opened = _opening(layout)
-            if opened is None:
-                return None
-            replay.append(opened)
-        while len(replay) <= k:
-            replay.append(replay[-1].apply_unchecked(calls[len(replay) - 1]))
-        return replay[k]
-
-    level = 0
-    total = 0.0
-    for k, call in enumerate(calls):
-        key = (deal, calls[:k])
-        if key in memo.speakers:
-            seat = memo.speakers[key]
-        else:
-            state = before(k)
-            if state is None:
-                return None
-            seat = state.to_act if state.phase is Phase.BIDDING else None
-            memo.remember_speaker(key, seat)
-        if seat is None:  # pragma: no cover - the calls replay the view's
-            return None
-        if seat != me:
-            mkey = (key, dealt[seat])
-            model = memo.model_calls.get(mkey)
-            if model is None:
-                state = before(k)
-                if state is None:
-                    return None
-                model = _HEURISTIC.choose(state.view(seat))
-                memo.remember_call(mkey, model)
-            total += call_distance(call, model, h, level if ascending else 0)
-        if isinstance(call, Bid):
-            level = max(level, call.tricks)
-    if named:
-        declarer = view.declarer
-        assert declarer is not None
-        tkey: object = ((deal, (*calls, None)), dealt[declarer])  # None: the naming of trump
-        model = memo.model_calls.get(tkey)
-        if model is None:
-            state = before(len(calls))
-            if state is None:
-                return None
-            if state.phase is not Phase.NAMING_TRUMP:
-                model = NameTrump(view.trump)  # trump was not named: nothing to weigh
-            else:
-                model = _HEURISTIC.choose(state.view(declarer))
-            memo.remember_call(tkey, model)
-        if model != NameTrump(view.trump):
-            total += 1.0
-    return math.exp(-call_weight * total)
 
 
 # ------------------------------------------------------------------- the bot
@@ -464,7 +291,7 @@ class PimcBot:
             return [pick, *(m for m in moves if m != pick)]
         h = view.hand_size
         level = max((c.tricks for c in view.calls if isinstance(c, Bid)), default=0)
-        aim = _call_tricks(pick, h, level if _ascending(view) else 0)
+        aim = call_tricks(pick, h, level if is_ascending(view) else 0)
         # ties go to the earliest: the heuristic's call, then the calls that
         # are not numbers (board, counters), the numbers nearest the heuristic's,
         # and pass last (a call that leaves the contract to the others)
@@ -586,42 +413,20 @@ class PimcBot:
     def draw(
         self, view: PlayerView, ascending: bool | None = None
     ) -> tuple[GameState, float] | None:
-        """One layout to score and its weight (see the module docstring), or
-        ``None`` when no layout could be built this time.  Raises
-        :class:`LookupError` when no cards fit the view at all."""
-        informative = self.call_weight > 0 and bool(view.calls)
-        pool: list[tuple[GameState, float]] = []
-        for _ in range(self.draws if informative else 1):
-            hands = sample_hands(view, self._rng)
-            if hands is None:
-                raise LookupError("no cards fit the view")
-            try:
-                layout = R.determinise(view, hands)
-            except BackAlleyError:
-                self.stats.failed += 1
-                continue
-            self.stats.drawn += 1
-            weight = 1.0
-            if informative:
-                likely = layout_likelihood(view, layout, self.call_weight, ascending, self.memo)
-                if likely is None:
-                    self.stats.unweighted += 1
-                else:
-                    weight = likely
-            pool.append((layout, weight))
-        if not pool:
-            return None
-        total = sum(w for _, w in pool)
-        if len(pool) == 1:
-            return pool[0]
-        mark = self._rng.random() * total
-        chosen = pool[-1][0]
-        for layout, w in pool:
-            mark -= w
-            if mark < 0:
-                chosen = layout
-                break
-        return chosen, total / len(pool)
+        """One layout to score and its weight, drawn by
+        :func:`backalley.bots.layouts.draw_layout` with the bot's ``draws``,
+        ``call_weight`` and memo (see the module docstring), or ``None`` when
+        no layout could be built this time.  Raises :class:`LookupError` when
+        no cards fit the view at all."""
+        return draw_layout(
+            view,
+            self._rng,
+            self.stats,
+            draws=self.draws,
+            call_weight=self.call_weight,
+            ascending=ascending,
+            memo=self.memo,
+        )
 
     def choose(self, view: PlayerView) -> Move:
         return choose_among(view, self.candidates, self._sample)
@@ -635,7 +440,7 @@ class PimcBot:
         self._until = start + budget if self._bounds_layouts and budget is not None else None
         stats = self.stats
         stats.decisions += 1
-        ascending = _ascending(view)
+        ascending = is_ascending(view)
         totals = [0.0] * len(cands)
         weights = 0.0
         done = 0
