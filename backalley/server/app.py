@@ -326,9 +326,8 @@ class _App:
         if version != self.hub.pushed.get(table):
             await self.hub.push(table)
             self.kick(table)
-        elif table not in self.runs:  # a bot run that stopped on an error
-            if await run_in_threadpool(self.service.bot_to_act, table):
-                self.kick(table)
+        elif table not in self.runs and await run_in_threadpool(self.service.bot_to_act, table):
+            self.kick(table)  # a bot run that stopped on an error
 
     async def _resume(self) -> None:
         """Let the bots go on at every table where one is to act (after a

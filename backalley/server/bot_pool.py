@@ -157,7 +157,9 @@ class BotPool:
         """Decisions waiting for a worker now."""
         return sum(len(q) for q in self._queues.values())
 
-    async def decide(self, owner: str, table: str, bot: Bot, view: ba.PlayerView) -> tuple[ba.Move, Bot]:
+    async def decide(
+        self, owner: str, table: str, bot: Bot, view: ba.PlayerView
+    ) -> tuple[ba.Move, Bot]:
         """``bot``'s move for ``view`` and the bot as it is after deciding,
         when this table's turn comes (:class:`BotFailed` when the bot fails)."""
         if self._closed:
@@ -201,7 +203,10 @@ class BotPool:
     async def _run(self, job: _Job) -> None:
         try:
             result = await self._call(job)
-        except BaseException as exc:  # noqa: BLE001 - handed to the one who waits
+        except asyncio.CancelledError:
+            job.done.cancel()
+            raise
+        except Exception as exc:  # handed to the one who waits
             if not job.done.done():
                 job.done.set_exception(exc)
         else:
@@ -248,4 +253,3 @@ class BotPool:
         if self._thread is not None:
             self._thread.shutdown(wait=False, cancel_futures=True)
             self._thread = None
-

@@ -539,9 +539,7 @@ class TableService:
                 raise ServerError(422, "illegal-move", str(exc), reason=exc.reason.name) from None
             after = state.apply(move)
             row = MoveRow(live.version, number, str(move), client_move_id)
-            stored = self.store.append(
-                live.row.id, row, when=self._clock(), over=after.is_over
-            )
+            stored = self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
             if stored == DUPLICATE:
                 done = self.store.client_move(live.row.id, number, str(client_move_id))
                 self._catch_up(live)
