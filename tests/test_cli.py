@@ -19,7 +19,12 @@ from backalley.cli import main
 from backalley.cli.text import SUIT_SYMBOLS, normalize_input
 
 ROOT = Path(__file__).resolve().parent.parent
-SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 1]}}
+SHORT = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [3, 1]},
+}
 SYMBOLS = "".join(SUIT_SYMBOLS.values())
 
 

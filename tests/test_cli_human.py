@@ -22,7 +22,12 @@ from backalley.cli.human import COMMANDS, HumanPlayer, blooper_note
 from backalley.cli.text import Table
 
 ROOT = Path(__file__).resolve().parent.parent
-SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 1]}}
+SHORT = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [3, 1]},
+}
 COMPASS = ("North", "East", "South", "West")
 PROMPT = re.compile(r"(?:North|East|South|West)> ")
 

@@ -134,6 +134,7 @@ trump_lead = "any-time"
 
 def test_json_file(tmp_path: Path) -> None:
     data = {
+        "format": "backalley/rules",
         "name": "json-table",
         "base": "vietnam",
         "schedule": {"hand_sizes": [10, 10, 10]},
@@ -173,7 +174,7 @@ def test_dumped_toml_files_load_back(tmp_path: Path) -> None:
 def test_empty_file_is_the_default_game() -> None:
     rules = loads("")
     assert rules == V.GAMERULES and rules.name is None
-    assert houserules.loads("{}", format="json") == V.GAMERULES
+    assert houserules.loads('{"format": "backalley/rules"}', format="json") == V.GAMERULES
 
 
 def test_unknown_format_refused() -> None:
@@ -305,10 +306,12 @@ def test_invalid_toml_refused() -> None:
         ("{", "$"),
         ("[1, 2]", "$"),
         ('"gamerules"', "$"),
-        ('{"bidding": {"hook": "yes"}}', "$.bidding.hook"),
-        ('{"bidding": []}', "$.bidding"),
-        ('{"deck": {"jokers": null}}', "$.deck.jokers"),
-        ('{"scoring": {"rainbow": 4}}', "$.scoring.rainbow"),
+        ("{}", "$.format"),
+        ('{"format": "backalley/state"}', "$.format"),
+        ('{"format": "backalley/rules", "bidding": {"hook": "yes"}}', "$.bidding.hook"),
+        ('{"format": "backalley/rules", "bidding": []}', "$.bidding"),
+        ('{"format": "backalley/rules", "deck": {"jokers": null}}', "$.deck.jokers"),
+        ('{"format": "backalley/rules", "scoring": {"rainbow": 4}}', "$.scoring.rainbow"),
     ],
 )
 def test_malformed_json_refused_with_the_path(text: str, path: str) -> None:
@@ -321,7 +324,9 @@ def test_malformed_files_refused(tmp_path: Path) -> None:
     with pytest.raises(ba.SerializationError) as info:
         ba.houserules.load(bad)
     assert info.value.path == "$.bidding.hook"
-    bad_json = write(tmp_path, "bad.json", '{"trump": {"type": "magic"}}')
+    bad_json = write(
+        tmp_path, "bad.json", '{"format": "backalley/rules", "trump": {"type": "magic"}}'
+    )
     with pytest.raises(ba.SerializationError) as info:
         ba.houserules.load(bad_json)
     assert info.value.path == "$.trump.type"
@@ -361,7 +366,11 @@ def test_cli_rules_prints_the_sheet_of_a_file(tmp_path: Path) -> None:
     assert "Spades are always trump" in text
     assert "The hook" in text
     assert "Rainbow" in text
-    path = write(tmp_path, "mine.json", json.dumps({"base": "vietnam", "name": "mine"}))
+    path = write(
+        tmp_path,
+        "mine.json",
+        json.dumps({"format": "backalley/rules", "base": "vietnam", "name": "mine"}),
+    )
     code, text = run("rules", str(path))
     assert code == 0 and text.startswith("Back Alley: mine") and "ascending auction" in text
 
@@ -469,7 +478,7 @@ def test_mutated_house_rules_load_or_raise_the_librarys_errors(data: st.DataObje
         else:
             doc[part] = data.draw(_VALUE)
     try:
-        rules = houserules.loads(json.dumps(doc), format="json")
+        rules = houserules.loads(json.dumps({"format": "backalley/rules", **doc}), format="json")
     except ba.BackAlleyError:
         return
     assert houserules.loads(houserules.dumps_toml(rules)) == rules

@@ -225,7 +225,8 @@ def test_a_fixed_schedule_is_what_schedule_fixed_builds() -> None:
     assert rules.schedule == Schedule.fixed(10, 3)
     assert rules == V.VIETNAM.replace(schedule=Schedule.fixed(10, 3))
     json_rules = houserules.loads(
-        '{"schedule": {"type": "fixed", "hand_size": 5, "deals": 2}}', format="json"
+        '{"format": "backalley/rules", "schedule": {"type": "fixed", "hand_size": 5, "deals": 2}}',
+        format="json",
     )
     assert json_rules.schedule == Schedule.fixed(5, 2)
 

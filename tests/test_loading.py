@@ -220,7 +220,7 @@ def test_house_rules_of_any_input_raise_the_library_errors(text: Any) -> None:
 
 def test_house_rules_from_bytes() -> None:
     assert houserules.loads(b'name = "ours"\n').name == "ours"
-    text = json.dumps({"name": "ours"})
+    text = json.dumps({"format": "backalley/rules", "name": "ours"})
     assert houserules.loads(text.encode("utf-16"), format="json").name == "ours"
     with pytest.raises(ba.SerializationError, match="UTF-8"):
         houserules.loads('name = "caf\u00e9"\n'.encode("latin-1"))
@@ -307,7 +307,10 @@ def test_schedule_length_and_document_size_bounded() -> None:
     with pytest.raises(ba.RuleSetError, match="at most 1000 deals"):
         ba.rules.Schedule(hand_sizes=[1] * 1001)
     with pytest.raises(ba.SerializationError, match="1000"):
-        houserules.loads(json.dumps({"schedule": {"hand_sizes": [1] * 10**5}}), format="json")
+        houserules.loads(
+            json.dumps({"format": "backalley/rules", "schedule": {"hand_sizes": [1] * 10**5}}),
+            format="json",
+        )
     with pytest.raises(ba.SerializationError, match="at most"):
         ba.from_json(" " * (common.MAX_DOCUMENT_SIZE + 1), ba.GameState)
     with pytest.raises(ba.SerializationError, match="at most"):

@@ -441,7 +441,8 @@ trump_play = "not-until-broken"
         little_lead=LittleLead.LOWEST_TRUMP, trump_play=TrumpPlay.NOT_UNTIL_BROKEN
     )
     as_json = (
-        '{"base": "gamerules", "lead": {"first_trick_trump_lead": "never", "board_tie_lead": '
+        '{"format": "backalley/rules", "base": "gamerules", "lead": {"first_trick_trump_lead": '
+        '"never", "board_tie_lead": '
         '"first-board"}, "follow": {"little_lead": "lowest-trump", "trump_play": '
         '"not-until-broken"}}'
     )

@@ -335,7 +335,12 @@ def _vectors(tmp_path: Path, *args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-SHORT_CUTTHROAT = {"name": "short five", "base": "cutthroat-5", "schedule": {"hand_sizes": [3, 1]}}
+SHORT_CUTTHROAT = {
+    "format": "backalley/rules",
+    "name": "short five",
+    "base": "cutthroat-5",
+    "schedule": {"hand_sizes": [3, 1]},
+}
 
 
 @pytest.mark.parametrize("variant", [None, "vietnam-spades", "short-cutthroat.json"])

@@ -39,7 +39,12 @@ from backalley.server.app import STATIC
 from .server_services import SocketReader
 
 HUMANS = ["human"] * 4
-SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [2, 1]}}
+SHORT = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [2, 1]},
+}
 """A two-deal game (2 cards, then 1): a whole game in a few dozen moves."""
 WAIT = 20.0
 TEST_HOST = "testserver"
@@ -254,17 +259,30 @@ BAD_TABLES: list[tuple[Any, int, str, tuple[str, ...]]] = [
     ({"rules": "no-such-game", "seats": HUMANS}, 422, "unknown-variant", ("no-such-game",)),
     ({"rules": 42, "seats": HUMANS}, 422, "bad-rules", ("variant",)),
     (
-        {"rules": {"name": "x", "colour": 1, "bidding": {"min_bid": -1}}, "seats": HUMANS},
+        {
+            "rules": {
+                "format": "backalley/rules",
+                "name": "x",
+                "colour": 1,
+                "bidding": {"min_bid": -1},
+            },
+            "seats": HUMANS,
+        },
         422,
         "bad-rules",
         ("colour", "bidding.min_bid", "below 0"),
     ),
     (
-        {"rules": {"base": "gamerules", "trump": {"type": "fixd"}}, "seats": HUMANS},
+        {
+            "rules": {"format": "backalley/rules", "base": "gamerules", "trump": {"type": "fixd"}},
+            "seats": HUMANS,
+        },
         422,
         "bad-rules",
         ("trump.type", "fixed"),
     ),
+    ({"rules": {"base": "gamerules"}, "seats": HUMANS}, 422, "bad-rules", ("format",)),
+    ({"rules": {"format": None}, "seats": HUMANS}, 422, "bad-rules", ("format",)),
     ({"seats": ["human"] * 3}, 422, "bad-seats", ("4 entries",)),
     ({"seats": ["human"] * 5}, 422, "bad-seats", ("4 entries",)),
     ({"seats": ["human", "human", "human", "deep-blue"]}, 422, "bad-seats", ("random",)),

@@ -34,7 +34,12 @@ from backalley.server.store import Store
 
 from .server_services import PostgresCluster, Served
 
-RULES = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}
+RULES = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [3, 2, 1]},
+}
 SEATS = ["human", "random", "random", "random"]
 TABLES = 50
 CLIENTS = 4

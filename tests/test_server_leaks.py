@@ -74,12 +74,22 @@ WAIT = 60.0
 GAMES: list[tuple[str, object, list[str]]] = [
     (
         "gamerules-3-2-1",
-        {"name": "three-two-one", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}},
+        {
+            "format": "backalley/rules",
+            "name": "three-two-one",
+            "base": "gamerules",
+            "schedule": {"hand_sizes": [3, 2, 1]},
+        },
         ["human", "human", "heuristic", "random"],
     ),
     (
         "vietnam-3-2",
-        {"name": "vietnam-short", "base": "vietnam", "schedule": {"hand_sizes": [3, 2]}},
+        {
+            "format": "backalley/rules",
+            "name": "vietnam-short",
+            "base": "vietnam",
+            "schedule": {"hand_sizes": [3, 2]},
+        },
         ["human", "random", "human", "human"],
     ),
     ("gamerules", "gamerules", ["random", "human", "random", "random"]),

@@ -31,7 +31,12 @@ import backalley as ba
 from backalley.rules.seats import seat_names
 from backalley.server import SqliteStore, create_app
 
-SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [2, 1]}}
+SHORT = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [2, 1]},
+}
 """Two deals: 2 cards, then 1."""
 PEOPLE = (0, 2)
 """The seats played by the test; the others are bots."""

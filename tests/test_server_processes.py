@@ -27,7 +27,12 @@ from websockets.sync.client import connect
 
 from .server_services import PostgresCluster, Served
 
-SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}
+SHORT = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [3, 2, 1]},
+}
 TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 
 

@@ -190,7 +190,7 @@ def test_a_push_that_fails_closes_the_socket(store: SqliteStore) -> None:
             assert closed["type"] == "websocket.close" and closed["code"] == 1011, closed
 
 
-SHORT_BOTS = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [1]}}
+SHORT_BOTS = {"format": "backalley/rules", "name": "short", "base": "gamerules", "schedule": {"hand_sizes": [1]}}
 
 
 def test_a_finished_bot_run_is_not_kept(store: SqliteStore) -> None:

@@ -42,7 +42,12 @@ EXAMPLES = 40
 """Examples per operation (each drawn from every kind of request)."""
 DERANDOMIZE = True
 """The same examples every run (a hunt for new failures may turn it off)."""
-SHORT = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [2, 1]}}
+SHORT = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [2, 1]},
+}
 LEGAL = "<a legal move>"
 """A move's text that the test replaces, just before the request, with a
 legal move of the seat to act (and the request's seat and token with that

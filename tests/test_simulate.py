@@ -38,7 +38,12 @@ from backalley.sim.simulate import (
 ROOT = Path(__file__).resolve().parent.parent
 
 SHORT = ba.variants.GAMERULES.replace(schedule=Schedule((3, 2, 1)), name="short")
-SHORT_DOC = {"name": "short", "base": "gamerules", "schedule": {"hand_sizes": [3, 2, 1]}}
+SHORT_DOC = {
+    "format": "backalley/rules",
+    "name": "short",
+    "base": "gamerules",
+    "schedule": {"hand_sizes": [3, 2, 1]},
+}
 PLAYERS = ("random", "random", "random", "random")
 
 
@@ -497,7 +502,14 @@ def test_two_sides_of_the_same_bot_can_be_told_apart_in_the_table(short: str) ->
 def test_players_alone_are_named_by_their_seats(tmp_path: Path) -> None:
     path = tmp_path / "three.json"
     path.write_text(
-        json.dumps({"name": "three", "base": "cutthroat-3", "schedule": {"hand_sizes": [2, 1]}}),
+        json.dumps(
+            {
+                "format": "backalley/rules",
+                "name": "three",
+                "base": "cutthroat-3",
+                "schedule": {"hand_sizes": [2, 1]},
+            }
+        ),
         encoding="utf-8",
     )
     status, output = run(

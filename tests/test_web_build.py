@@ -223,7 +223,9 @@ def test_the_bridge_answers_the_librarys_errors_as_data() -> None:
     assert json.loads(bridge.check(game, "QS").value)["reason"] == "WRONG_PHASE"
     notation = json.loads(bridge.check(game, "1X").error or "")
     assert notation["kind"] == "NotationError" and "'1X' is not a move" in notation["message"]
-    problems = json.loads(bridge.rules('{"base": "vietnam", "scoring": 3}').error or "")
+    problems = json.loads(
+        bridge.rules('{"format": "backalley/rules", "base": "vietnam", "scoring": 3}').error or ""
+    )
     assert problems["kind"] == "HouseRulesError" and problems["problems"]
     unknown = json.loads(bridge.rules("nope").error or "")
     assert unknown["kind"] == "UnknownVariantError" and unknown["message"].startswith(

@@ -21,6 +21,11 @@ Each part's ``type`` is one of its registered tags, or a form of one of its
 classes (:mod:`backalley.io.houserule_keys`, where every key of every part
 is listed with its value type and default).
 
+In JSON the same keys sit in one object that names its format,
+``"format": "backalley/rules"`` (as every rules document
+:func:`~backalley.to_json` writes does): an object without it, or naming
+another format (a state, a record), is not read as rules.
+
 A file that is not such a rule set raises :class:`HouseRulesError` (a
 :class:`~backalley.SerializationError` and a :class:`~backalley.RuleSetError`)
 naming every problem found in one reading, each with its dotted key, what is
@@ -41,7 +46,7 @@ from backalley.errors import RuleSetError, SerializationError
 from backalley.io.houserule_keys import table_types, toml_value
 from backalley.io.houserule_problems import Problem, problems_of, read_part
 from backalley.io.serialize import policy_to_data, rules_from_data, rules_to_data
-from backalley.io.serialize.common import RulesDocumentError, read_at_most
+from backalley.io.serialize.common import RulesDocumentError, _show, read_at_most
 from backalley.rules.registry import PART_NAMES
 from backalley.rules.ruleset import RuleSet
 
@@ -75,8 +80,12 @@ class HouseRulesError(RulesDocumentError):
         paths: Sequence[str] | None = None,
         file: str | None = None,
     ) -> None:
-        self.problems = tuple(problems)
-        self.paths = tuple(paths) if paths is not None else ("$",) * len(self.problems)
+        # a key or value echoed from the text may hold a lone surrogate (JSON's
+        # "\ud800"), which no output can encode: it is shown escaped
+        self.problems = tuple(_escaped(p) for p in problems)
+        self.paths = (
+            tuple(_escaped(p) for p in paths) if paths is not None else ("$",) * len(self.problems)
+        )
         self.path = self.paths[0] if self.paths else "$"
         self.file = file
         self.message = "\n".join(self.problems)
@@ -97,10 +106,39 @@ class HouseRulesError(RulesDocumentError):
         return cls([p.text for p in problems], [p.path for p in problems])
 
 
+RULES_FORMAT = "backalley/rules"
+"""The format a JSON house-rules document names (``"format": "backalley/rules"``)."""
+
+
+def _escaped(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\ud800``)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _json_format(data: dict[str, Any]) -> None:
+    """Refuse a JSON object that does not name the rules format."""
+    if "format" not in data:
+        raise HouseRulesError(
+            [
+                f'format: missing; a JSON rules document names its format, "format": '
+                f'"{RULES_FORMAT}" (every rules document backalley.to_json writes does)'
+            ],
+            ["$.format"],
+        )
+    found = data["format"]
+    if isinstance(found, str) and found != RULES_FORMAT:
+        raise HouseRulesError(
+            [f"format: this is a {found[:60]!r} document, not {RULES_FORMAT!r}"], ["$.format"]
+        )
+    if found != RULES_FORMAT:
+        raise HouseRulesError([f"format: got {_show(found)}; give {RULES_FORMAT!r}"], ["$.format"])
+
+
 def loads(text: str | bytes, *, format: str = "toml") -> RuleSet:
     """A rule set from TOML (``format="toml"``) or JSON (``format="json"``) text.
 
     ``text`` may be bytes: TOML must be UTF-8, JSON UTF-8, UTF-16 or UTF-32.
+    A JSON object names its format, ``"format": "backalley/rules"``.
     Anything that is not such a rule set raises :class:`HouseRulesError`
     naming every problem found (see the module docstring), never another
     exception.
@@ -122,6 +160,7 @@ def loads(text: str | bytes, *, format: str = "toml") -> RuleSet:
         else:
             data = json.loads(text)
             if isinstance(data, dict):
+                _json_format(data)
                 data = {k: v for k, v in data.items() if k not in ("format", "version")}
         return _rule_set(data)
     except RecursionError:

@@ -23,8 +23,10 @@ OpenAPI document at ``/openapi.json`` describes each):
   is ``{"token": "..."}``; then the seat's view after every move) and
   ``/api/tables/{table}/socket`` (the public facts after every move).
 
-No CORS headers are sent: only pages served by the server itself can call
-it from a browser.
+No CORS headers are sent, and :class:`~backalley.server.edge.Edge` refuses
+a host the server does not answer to, another site's ``Origin`` and a body
+not sent as JSON: only pages served by the server itself can call it from a
+browser.  A table's id is checked here, before any store reads it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ import contextlib
 import importlib.util
 import json
 import logging
+import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -42,7 +46,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -53,9 +58,11 @@ import backalley as ba
 from backalley.bots import bot_names
 from backalley.rules.seats import seat_names
 from backalley.server.bot_pool import BotFailed, BotPool
+from backalley.server.edge import Edge
 from backalley.server.errors import ServerError
-from backalley.server.limits import RateLimiter, ServerSettings
+from backalley.server.limits import RateLimiter, ServerSettings, socket_limit
 from backalley.server.openapi import openapi_document
+from backalley.server.sockets import SocketCounts
 from backalley.server.store import Store
 from backalley.server.tables import TableService
 from backalley.server.tokens import token_hash
@@ -110,17 +117,52 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+class _JSONResponse(JSONResponse):
+    """JSON that is always sent: text a client gave (a key, an id) that
+    holds a lone surrogate (JSON's ``"\\ud800"``) is written escaped, as
+    JSON writes it, rather than failing to encode (which reset the
+    connection)."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "backslashreplace")
+
+
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(data, status_code=status, headers={**_HEADERS, **(headers or {})})
+    return _JSONResponse(data, status_code=status, headers={**_HEADERS, **(headers or {})})
 
 
 def _error(exc: ServerError, headers: dict[str, str] | None = None) -> JSONResponse:
     return _json(exc.to_data(), exc.status, headers)
 
 
-def _client(request: Request) -> str:
-    """The client's address, the key of its rate limits."""
+def _client(request: HTTPConnection) -> str:
+    """The client's address, the key of its rate limits and socket limits
+    (behind a trusted proxy, the address it forwarded: :class:`Edge`)."""
     return request.client.host if request.client else "?"
+
+
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""What a table's id may be (the server makes 16 hexadecimal digits)."""
+
+
+def _check_move_id(move_id: object) -> None:
+    """Refuse (422 ``bad-move-id``) a client move id holding a NUL, which a
+    database may refuse to store, before any store sees it (the service
+    checks its type and length)."""
+    if isinstance(move_id, str) and "\x00" in move_id:
+        raise ServerError(
+            422, "bad-move-id", "a client move id is a text without NUL characters (\\u0000)"
+        )
+
+
+def _check_table_id(params: dict[str, Any]) -> None:
+    """Refuse (404 ``not-found``) a table id no table can have, before any
+    store reads it: a NUL (``%00``), a lone surrogate or any other character
+    a database may refuse never reaches one."""
+    table = params.get("table")
+    if table is not None and not (isinstance(table, str) and _TABLE_ID.fullmatch(table)):
+        raise ServerError(404, "not-found", f"there is no table {str(table)[:40]!r}")
 
 
 def _limited(limiter: RateLimiter, key: str, message: str) -> JSONResponse | None:
@@ -151,15 +193,23 @@ class Hub:
         """table -> the version last pushed."""
         self.sent: dict[WebSocket, int] = {}
         """socket -> the version last sent to it (never an older one after it)."""
+        self.sent_at: dict[WebSocket, float] = {}
+        """socket -> when it was last sent a document (``time.monotonic``)."""
 
     def add(self, table: str, socket: WebSocket, seat: int | None, version: int) -> None:
         """Push to ``socket`` from now on; it was sent ``version`` already."""
         self.sockets.setdefault(table, {})[socket] = seat
         self.sent[socket] = version
+        self.sent_at[socket] = time.monotonic()
+
+    def idle(self, socket: WebSocket) -> float:
+        """Seconds since ``socket`` was last sent a document."""
+        return time.monotonic() - self.sent_at.get(socket, 0.0)
 
     def remove(self, table: str, socket: WebSocket) -> None:
         found = self.sockets.get(table)
         self.sent.pop(socket, None)
+        self.sent_at.pop(socket, None)
         if found is not None:
             found.pop(socket, None)
             if not found:
@@ -192,6 +242,7 @@ class Hub:
                 self.sent[socket] = doc["version"]
                 # a client that does not read holds up nobody for long
                 await asyncio.wait_for(socket.send_json({"type": kind, **doc}), SEND_SECONDS)
+                self.sent_at[socket] = time.monotonic()
             except Exception:  # a socket gone away, or its document not read: forget it
                 self.remove(table, socket)
                 # and close it, so that its client knows to connect again rather
@@ -210,9 +261,13 @@ class _App:
         self.moves = RateLimiter(settings.move_rate, settings.move_burst)
         self.creates = RateLimiter(settings.create_rate, settings.create_burst)
         self.lists = RateLimiter(settings.list_rate, settings.list_burst)
-        self.open: dict[str, int] = {}
-        """table -> its sockets open now (sending their token, or listening)."""
-        self.open_total = 0
+        self.sockets = SocketCounts(
+            limit=socket_limit(settings.max_sockets),
+            table_spectators=settings.max_table_sockets,
+            seat_sockets=settings.max_seat_sockets,
+            client_sockets=settings.max_client_sockets,
+        )
+        """The sockets open now, and whether one more may be."""
         self.runs: dict[str, asyncio.Task[None]] = {}
         self.kicked: set[str] = set()
         """Tables kicked since their bot run last looked whether a bot is to act."""
@@ -220,31 +275,6 @@ class _App:
         """Tables whose bots wait at the end of a deal: the kick when the wait is over."""
         self.pool = BotPool(settings.bot_workers)
         """Where the bots' decisions are made, apart from the request threads."""
-
-    # -- sockets -----------------------------------------------------------
-
-    def admit(self, table: str) -> str | None:
-        """Count a new socket of ``table`` as open, or say why it may not be
-        (the process's or the table's limit of sockets reached)."""
-        if self.open_total >= self.settings.max_sockets:
-            return f"at most {self.settings.max_sockets} sockets are open at once: try again later"
-        if self.open.get(table, 0) >= self.settings.max_table_sockets:
-            return (
-                f"at most {self.settings.max_table_sockets} sockets are open on one table "
-                "at once: try again later"
-            )
-        self.open[table] = self.open.get(table, 0) + 1
-        self.open_total += 1
-        return None
-
-    def release(self, table: str) -> None:
-        """A socket admitted for ``table`` is closed."""
-        self.open_total -= 1
-        left = self.open[table] - 1
-        if left:
-            self.open[table] = left
-        else:
-            del self.open[table]
 
     # -- bots --------------------------------------------------------------
 
@@ -419,6 +449,12 @@ _NO_WEBSOCKETS = (
 )
 
 
+_GONE = (WebSocketDisconnect, RuntimeError, OSError)
+"""What a socket's client going away raises in a handler: a disconnect
+read, a send on a closed socket (``RuntimeError``), a reset connection
+(uvicorn's ``ClientDisconnected`` is an ``OSError``)."""
+
+
 def _websocket_library() -> bool:
     """Whether a WebSocket library uvicorn uses (websockets, wsproto) is installed."""
     return any(importlib.util.find_spec(name) is not None for name in ("websockets", "wsproto"))
@@ -452,6 +488,7 @@ def _route(handler: Handler) -> Handler:
 
     async def route(request: Request) -> Response:
         try:
+            _check_table_id(request.path_params)
             return await handler(request)
         except ServerError as exc:
             return _error(exc)
@@ -588,6 +625,7 @@ def create_app(
         unknown = sorted(set(body) - {"move", "client_move_id", "version"})
         if unknown:
             raise ServerError(422, "bad-request", f"unknown field {unknown[0][:40]!r}")
+        _check_move_id(body.get("client_move_id"))
         done = await run_in_threadpool(
             lambda: service.submit(
                 table,
@@ -637,29 +675,53 @@ def create_app(
         text = await run_in_threadpool(service.record, request.path_params["table"])
         return Response(text, media_type="application/json", headers=_HEADERS)
 
-    async def admitted(socket: WebSocket, run: Callable[[WebSocket, str], Awaitable[None]]) -> None:
-        """Run a socket's handler while the socket counts against the limits."""
-        table = socket.path_params["table"]
-        await socket.accept()
-        busy = app.admit(table)
-        if busy is not None:
-            with contextlib.suppress(Exception):
-                await socket.close(code=1013, reason=busy[:120])
+    async def seat_socket(socket: WebSocket) -> None:
+        """A seat's socket: counted as waiting until its token is read, then
+        as the seat's (never refused because of spectators)."""
+        client = _client(socket)
+        if not await _opened(socket, app.sockets.add_waiting(client)):
             return
         try:
-            await run(socket, table)
+            await _seat_socket(socket)
+        except _GONE:  # the client went away (or reset) at any step: nothing to say
+            pass
         finally:
-            app.release(table)
-
-    async def seat_socket(socket: WebSocket) -> None:
-        await admitted(socket, _seat_socket)
+            app.sockets.remove_waiting(client)
 
     async def public_socket(socket: WebSocket) -> None:
-        await admitted(socket, _public_socket)
-
-    async def _seat_socket(socket: WebSocket, table: str) -> None:
-        seat = socket.path_params["seat"]
+        """A spectator's socket: the public facts after every move."""
+        client = _client(socket)
+        table = socket.path_params["table"]
+        if not await _opened(socket, app.sockets.add_spectator(table, client)):
+            return
         try:
+            await _public_socket(socket, table)
+        except _GONE:
+            pass
+        finally:
+            app.sockets.remove_spectator(table, client)
+
+    async def _opened(socket: WebSocket, busy: str | None) -> bool:
+        """Open ``socket``; when ``busy`` says why it may not stay, close it
+        with 1013 ("try again later") and that reason, and answer False."""
+        try:
+            await socket.accept()
+            if busy is None:
+                return True
+            await socket.close(code=1013, reason=busy[:120])
+        except _GONE:
+            pass
+        return False
+
+    async def _refuse(socket: WebSocket, exc: ServerError) -> None:
+        """Send the refusal and close with 4000 + its status."""
+        await socket.send_json({"type": "error", **exc.to_data()})
+        await socket.close(code=4000 + exc.status)
+
+    async def _seat_socket(socket: WebSocket) -> None:
+        table, seat = socket.path_params["table"], socket.path_params["seat"]
+        try:
+            _check_table_id(socket.path_params)
             first = await asyncio.wait_for(_text(socket), settings.auth_seconds)
             if first is None:
                 raise ServerError(401, "bad-token", 'the first message is {"token": "..."} as text')
@@ -676,34 +738,52 @@ def create_app(
             _, number = await run_in_threadpool(service.authorize, table, seat, token)
             doc = await run_in_threadpool(service.view_of, table, number)
         except ServerError as exc:
-            await socket.send_json({"type": "error", **exc.to_data()})
-            await socket.close(code=4000 + exc.status)
+            await _refuse(socket, exc)
             return
         except (asyncio.TimeoutError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
                 await socket.close(code=4408)
             return
-        await socket.send_json({"type": "view", **doc})
-        await _listen(socket, table, number, doc["version"])
+        busy = app.sockets.seat(table, number)
+        if busy is not None:
+            await socket.close(code=1013, reason=busy[:120])
+            return
+        try:
+            await socket.send_json({"type": "view", **doc})
+            await _listen(socket, table, number, doc["version"])
+        finally:
+            app.sockets.unseat(table, number)
 
     async def _public_socket(socket: WebSocket, table: str) -> None:
         try:
+            _check_table_id(socket.path_params)
             doc = await run_in_threadpool(service.public, table)
         except ServerError as exc:
-            await socket.send_json({"type": "error", **exc.to_data()})
-            await socket.close(code=4000 + exc.status)
+            await _refuse(socket, exc)
             return
         await socket.send_json({"type": "public", **doc})
         await _listen(socket, table, None, doc["version"])
 
     async def _listen(socket: WebSocket, table: str, seat: int | None, version: int) -> None:
+        """Push to ``socket`` until its client goes; a spectator's is closed
+        (4408) once ``spectator_idle`` seconds pass without a push."""
         app.hub.add(table, socket, seat, version)
         try:
             # moves made between the first document and joining the pushes
             if await run_in_threadpool(service.version, table) != version:
                 await app.hub.push(table)
             while True:
-                text = await _text(socket)
+                if seat is None:
+                    left = settings.spectator_idle - app.hub.idle(socket)
+                    if left <= 0:
+                        await socket.close(code=4408, reason="nothing happened: connect again")
+                        return
+                    try:
+                        text = await asyncio.wait_for(_text(socket), left)
+                    except asyncio.TimeoutError:
+                        continue
+                else:
+                    text = await _text(socket)
                 if text is None:  # a binary frame: this channel speaks text only
                     await socket.close(code=1003)
                     return
@@ -742,6 +822,7 @@ def create_app(
         routes.append(Mount("/web", WebFiles(library), name="web"))
     server = Starlette(
         routes=routes,
+        middleware=[Middleware(Edge, settings=settings, answer=_error)],
         lifespan=app.lifespan,
         exception_handlers={HTTPException: _http_error, Exception: _http_error},
     )
