@@ -231,13 +231,22 @@ def advance(track: Track, action: int) -> Track:
     if after.is_over or ended:
         opening, at = track.openings[-1]
         recalled = (*recalled, Seen(opening, moves[at:]))
-    return attrs.evolve(
-        track,
-        actions=actions,
-        moves=moves,
-        state=after,
-        dealing=not after.is_over and ended,
-        recalled=recalled,
+    # built field by field: the step of every move of a search's playouts
+    # (attrs.evolve looks the fields up again each time)
+    return Track(
+        track.rules,
+        track.fixed_dealer,
+        actions,
+        track.first_dealer,
+        track.orders,
+        track.drawn,
+        moves,
+        after,
+        not after.is_over and ended,
+        track.openings,
+        recalled,
+        deck=track.deck,
+        codes=track.codes,
     )
 
 
@@ -283,13 +292,35 @@ def deal_lines(track: Track, seat: int, *, private: bool = True) -> list[str]:
     return lines
 
 
-def _deal_line(opening: GameState, seat: int, moves: Sequence[Move], private: bool) -> str:
-    """One deal as ``seat`` saw it: its hand as dealt, the turn-up, every move."""
+_HEADERS: dict[tuple[int, int, bool], tuple[GameState, str]] = {}
+"""The start of a deal's line for a seat, by the deal's opening state (its
+``id``, the state kept beside the text so that a reused ``id`` never
+matches): an information-state string is asked for at every node a search
+visits, the deal's facts the same each time."""
+HEADERS_LIMIT = 4096
+"""The most deal openings whose line starts :data:`_HEADERS` keeps (all are
+dropped when it is full)."""
+
+
+def _deal_header(opening: GameState, seat: int, private: bool) -> str:
+    """A deal's facts as ``seat`` saw them: its hand as dealt, the turn-up, the discards."""
+    key = (id(opening), seat, private)
+    kept = _HEADERS.get(key)
+    if kept is not None and kept[0] is opening:
+        return kept[1]
     view = opening.view(seat)
     hand = cards_text(view.hand) if private else "?"
     turn = "-" if view.turn_up is None else str(view.turn_up)
-    return (
+    text = (
         f"deal {view.deals_played + 1}: dealer {view.dealer}, {view.hand_size} cards, "
         f"hand {hand}, turn-up {turn}, discards {cards_text(view.discards)}; "
-        + (" ".join(map(_move_text, moves)) or "-")
     )
+    if len(_HEADERS) >= HEADERS_LIMIT:
+        _HEADERS.clear()
+    _HEADERS[key] = (opening, text)
+    return text
+
+
+def _deal_line(opening: GameState, seat: int, moves: Sequence[Move], private: bool) -> str:
+    """One deal as ``seat`` saw it: its hand as dealt, the turn-up, every move."""
+    return _deal_header(opening, seat, private) + (" ".join(map(_move_text, moves)) or "-")

@@ -39,23 +39,6 @@ class Draws(Protocol):
     def randrange(self, stop: int, /) -> int: ...
 
 
-def _fits(need: dict[int, int], possible: dict[int, int], avail: int) -> bool:
-    """Whether the seats can each still get ``need[seat]`` cards of their
-    ``possible`` cards among ``avail``, no card twice (Hall's condition: every
-    group of seats has at least as many such cards as it needs)."""
-    seats = [s for s in need if need[s]]
-    for group in range(1, 1 << len(seats)):
-        pool = 0
-        wanted = 0
-        for k, seat in enumerate(seats):
-            if group >> k & 1:
-                pool |= possible[seat]
-                wanted += need[seat]
-        if (pool & avail).bit_count() < wanted:
-            return False
-    return True
-
-
 def _bits(mask: int) -> list[int]:
     """The card indices of a bit set, lowest first."""
     out = []
@@ -92,7 +75,12 @@ def sample_hands(
 
     The cards are drawn one at a time with ``rng.randrange``, a card kept only
     when the seats can still be filled after it (so the draw never fails
-    half-way); the same draws give the same hands.
+    half-way); the same draws give the same hands.  Whether they can is
+    Hall's condition (every group of the other seats may hold at least as
+    many of the cards left as it needs), kept as each group's slack and
+    brought up to date as each card is dealt: a card dealt to a seat costs a
+    unit of slack to each group without that seat that may hold it, so it is
+    refused exactly when one of those groups has none to spare.
     """
     rules = view.rules
     n = rules.players
@@ -102,19 +90,42 @@ def sample_hands(
     cards = {s: possible(view, s) & unseen for s in range(n) if s != me and counts[s]}
     need = {s: counts[s] for s in cards}
     avail = unseen
-    if not _fits(need, cards, avail):
-        return None
+    seats = list(cards)
+    # every group of the seats (a bit per seat): the cards it may hold, its slack
+    pools = [0] * (1 << len(seats))
+    slack = [0] * (1 << len(seats))
+    for group in range(1, 1 << len(seats)):
+        wanted = 0
+        for k, seat in enumerate(seats):
+            if group >> k & 1:
+                pools[group] |= cards[seat]
+                wanted += need[seat]
+        slack[group] = (pools[group] & avail).bit_count() - wanted
+        if slack[group] < 0:
+            return None
+    groups = range(1, 1 << len(seats))
     hands = [0] * n
     hands[me] = lowlevel.hand_bits(view, me)
     for seat in sorted(cards, key=lambda s: (cards[s] & avail).bit_count() - need[s]):
+        bit = 1 << seats.index(seat)
+        others = [g for g in groups if not g & bit]
+        left = _bits(cards[seat] & avail)
         while need[seat]:
-            pool = _bits(cards[seat] & avail)
+            # the cards no group without this seat can spare
+            tight = 0
+            for g in others:
+                if not slack[g]:
+                    tight |= pools[g]
+            pool = left.copy()
             while True:
                 card = pool.pop(rng.randrange(len(pool)))
-                need[seat] -= 1
-                if _fits(need, cards, avail & ~(1 << card)):
+                if not tight >> card & 1:
                     break
-                need[seat] += 1
+            need[seat] -= 1
+            left.remove(card)
+            for g in others:
+                if pools[g] >> card & 1:
+                    slack[g] -= 1
             hands[seat] |= 1 << card
             avail &= ~(1 << card)
     return hands
