@@ -60,7 +60,7 @@ __all__ = [
     "turn_up_index",
 ]
 
-Position = GameState | PlayerView
+StateOrView = GameState | PlayerView
 
 
 def core(state: GameState) -> Core:
@@ -185,7 +185,7 @@ def deal_order(state: GameState, order: Sequence[Card | str | int]) -> GameState
     return _state(kernel.impose(state._raw, _deck(core.rules, order)))
 
 
-def opening(position: Position, order: Sequence[Card | str | int]) -> GameState:
+def opening(position: StateOrView, order: Sequence[Card | str | int]) -> GameState:
     """A full state at the opening of ``position``'s current deal (a state or
     a player's view, in any phase), dealt from the deck ``order``.
 
