@@ -1,24 +1,32 @@
 """CPU time per decision of each bot (the decision-time table in docs/players.rst).
 
-    python3 benchmarks/decision_times.py [--rules NAME] [--games N] [--seed N]
+    python3 benchmarks/decision_times.py [--rules NAME] [--hand-size N] [--games N]
+                                         [--seed N] [--budget S]
                                          [--bots heuristic,random,montecarlo,pimc]
                                          [--decisions N] [--seconds S] [--json FILE]
 
 The positions: ``--games`` seeded games of the rule set (seeds ``--seed``,
-``--seed + 1``, ...) played by ``heuristic`` bots at every seat; every
-decision with more than one legal move is a candidate (a forced move costs no
-bot anything).  From them ``--decisions`` calls and as many plays are drawn at
-random (seeded: every bot meets the same positions, calls and plays in turn).
+``--seed + 1``, ...) played by ``heuristic`` bots at every seat - the rule
+set's own schedule, or with ``--hand-size N`` one deal of ``N`` cards a
+game; every decision with more than one legal move is a candidate (a forced
+move costs no bot anything).  From them ``--decisions`` calls and as many
+plays are drawn at random (seeded: every bot meets the same positions, calls
+and plays in turn).
 
-Each bot, built by ``make_bot(name, seed)`` with its defaults, chooses a move
-from the seat's view of each position; the CPU time of the process
-(:func:`time.process_time`, which other work on the machine does not add
-to) around that one ``choose`` is the decision's time.  A bot stops early once
-its decisions have taken ``--seconds`` of CPU in all, and the table says how
-many it made.  Reported per bot, for the calls, the plays and both: the
-decisions timed, the median, the 95th percentile (nearest rank) and the
-largest, in milliseconds; then the same rows as a reStructuredText list-table,
-with the interpreter and the machine.  Public API only.
+Each bot, built by ``make_bot(name, seed)`` with its defaults - or, with
+``--budget S``, the sampling bots (``montecarlo``, ``pimc``) with a budget
+of ``S`` seconds of CPU a decision and no limit on their samples, so that
+the budget alone stops them - chooses a move from the seat's view of each
+position; the CPU time of the process (:func:`time.process_time`, which
+other work on the machine does not add to) around that one ``choose`` is
+the decision's time.  A bot stops early once its decisions have taken
+``--seconds`` of CPU in all, and the table says how many it made.  Reported
+per bot, for the calls, the plays and both: the decisions timed, the median,
+the 95th and 99th percentiles (nearest rank) and the largest, in
+milliseconds (with a budget, the largest as a multiple of it, and the
+decisions whose budget ran out before a sample was scored: the heuristic's
+move); then the same rows as a reStructuredText list-table, with the
+interpreter and the machine.  Public API only.
 """
 
 from __future__ import annotations
@@ -39,9 +47,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this working tree's bots
 
 import backalley as ba  # noqa: E402
-from backalley.bots import HeuristicBot, bot_names, make_bot  # noqa: E402
+from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, bot_names, make_bot  # noqa: E402
+from backalley.bots._base import Bot  # noqa: E402
 
 KINDS = ("calls", "plays")
+UNBOUNDED = 100_000
+"""The samples a sampling bot may take a decision under ``--budget`` (the budget stops it first)."""
+
+
+def build(name: str, seed: object, budget: float | None) -> Bot:
+    """The bot ``name``: its defaults, or a sampling bot with ``budget`` CPU seconds a decision."""
+    if budget is not None and name == "montecarlo":
+        return MonteCarloBot(seed, samples=UNBOUNDED, budget=budget)
+    if budget is not None and name == "pimc":
+        return PimcBot(seed, samples=UNBOUNDED, budget=budget)
+    return make_bot(name, seed)
 
 
 def positions(rules: ba.RuleSet, games: int, seed: int) -> dict[str, list[ba.PlayerView]]:
@@ -82,10 +102,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def time_bot(
-    name: str, chosen: list[tuple[str, ba.PlayerView]], seconds: float, seed: int
-) -> dict[str, list[float]]:
-    """The CPU seconds of each of the bot's decisions, by kind, within ``seconds`` in all."""
-    bot = make_bot(name, (seed, name))
+    name: str,
+    chosen: list[tuple[str, ba.PlayerView]],
+    seconds: float,
+    seed: int,
+    budget: float | None = None,
+) -> tuple[dict[str, list[float]], int]:
+    """The CPU seconds of each of the bot's decisions, by kind, within
+    ``seconds`` in all; and the decisions whose budget ran out before a
+    sample was scored (the heuristic's move)."""
+    bot = build(name, (seed, name), budget)
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     spent = 0.0
     for kind, view in chosen:
@@ -98,7 +124,8 @@ def time_bot(
             raise SystemExit(f"{name} chose {move}, which is not legal")
         times[kind].append(took)
         spent += took
-    return times
+    stats = getattr(bot, "stats", None)
+    return times, int(getattr(stats, "out_of_time", 0))
 
 
 def rows_of(name: str, times: dict[str, list[float]]) -> list[dict[str, Any]]:
@@ -115,6 +142,7 @@ def rows_of(name: str, times: dict[str, list[float]]) -> list[dict[str, Any]]:
                 "decisions": len(values),
                 "median_ms": 1000 * statistics.median(values),
                 "p95_ms": 1000 * percentile(values, 95),
+                "p99_ms": 1000 * percentile(values, 99),
                 "max_ms": 1000 * max(values),
             }
         )
@@ -132,6 +160,15 @@ def _ms(value: float) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="gamerules")
+    parser.add_argument(
+        "--hand-size", type=int, default=0, help="one deal of N cards a game (0: the schedule)"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.0,
+        help="CPU seconds a sampling bot's decision (0: defaults)",
+    )
     parser.add_argument("--games", type=int, default=2, help="seeded games to draw positions from")
     parser.add_argument("--seed", type=int, default=4100)
     parser.add_argument("--bots", default="heuristic,random,montecarlo,pimc")
@@ -149,8 +186,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         rules = ba.variants.get(args.rules)
+        if args.hand_size:
+            rules = rules.replace(schedule=ba.rules.Schedule((args.hand_size,)))
     except ba.BackAlleyError as error:
         print(error, file=sys.stderr)
+        return 2
+    budget = args.budget or None
+    if args.budget < 0:
+        print("--budget must be >= 0", file=sys.stderr)
         return 2
     found = positions(rules, args.games, args.seed)
     chosen = pick(found, args.decisions, args.seed)
@@ -159,37 +202,52 @@ def main(argv: list[str] | None = None) -> int:
         f"{platform.machine()} {platform.processor() or platform.platform()}, "
         f"{os.cpu_count()} CPUs"
     )
+    deals = f"one {args.hand_size}-card deal a game" if args.hand_size else "the schedule"
+    bots = "defaults" if budget is None else f"sampling bots {budget:g} s CPU a decision"
     print(
-        f"decision times: {args.rules}, positions from {args.games} heuristic games from seed "
-        f"{args.seed} ({len(found['calls'])} calls and {len(found['plays'])} plays with a "
-        f"choice), {args.decisions} of each a bot, at most {args.seconds:g} s CPU a bot; "
-        f"{machine}",
+        f"decision times: {args.rules} ({deals}), positions from {args.games} heuristic games "
+        f"from seed {args.seed} ({len(found['calls'])} calls and {len(found['plays'])} plays "
+        f"with a choice), {args.decisions} of each a bot, at most {args.seconds:g} s CPU a bot; "
+        f"{bots}; {machine}",
         flush=True,
     )
     rows: list[dict[str, Any]] = []
     for name in names:
         t0 = time.process_time()
-        got = rows_of(name, time_bot(name, chosen, args.seconds, args.seed))
+        times, out_of_time = time_bot(name, chosen, args.seconds, args.seed, budget)
+        got = rows_of(name, times)
         rows.extend(got)
+        sampling = budget is not None and name in ("montecarlo", "pimc")
         for r in got:
+            r["budget_s"] = budget if sampling else None
+            over = f"  max {r['max_ms'] / 1000 / budget:.2f}x the budget" if sampling else ""
             print(
                 f"{name:>10} {r['kind']:>5} {r['decisions']:>4} decisions  "
                 f"median {_ms(r['median_ms']):>7} ms  p95 {_ms(r['p95_ms']):>7} ms  "
-                f"max {_ms(r['max_ms']):>7} ms",
+                f"p99 {_ms(r['p99_ms']):>7} ms  max {_ms(r['max_ms']):>7} ms{over}",
                 flush=True,
             )
+        if sampling:
+            rows[-1]["out_of_time"] = out_of_time
+            print(f"{'':>10} {out_of_time} decisions out of time (the heuristic's move)")
         print(f"{'':>10} ({time.process_time() - t0:.0f} s CPU)", flush=True)
     print("\n.. list-table::\n   :header-rows: 1\n")
-    print("   * - bot\n     - decisions\n     - timed\n     - median (ms)\n     - p95 (ms)\n"
+    print("   * - bot\n     - decisions\n     - timed\n     - median (ms)\n     - p99 (ms)\n"
           "     - max (ms)")  # fmt: skip
     for r in rows:
         print(
             f"   * - {r['bot']}\n     - {r['kind']}\n     - {r['decisions']}\n"
-            f"     - {_ms(r['median_ms'])}\n     - {_ms(r['p95_ms'])}\n"
+            f"     - {_ms(r['median_ms'])}\n     - {_ms(r['p99_ms'])}\n"
             f"     - {_ms(r['max_ms'])}"
         )
     if args.json:
-        args.json.write_text(json.dumps({"machine": machine, "rows": rows}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {"machine": machine, "rules": args.rules, "hand_size": args.hand_size,
+                 "budget": budget, "rows": rows},
+                indent=1,
+            )
+        )  # fmt: skip
     return 0
 
 

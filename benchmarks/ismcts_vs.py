@@ -12,16 +12,30 @@ The match is :func:`backalley.bots.match.duplicate_match`: every deal twice
 from the same cards, the bots' sides swapped; the figure is ISMCTS's points
 per deal less its opponent's, with a 95 % confidence interval.  Each deal is
 a one-deal game, so a rollout ends with the deal and the search maximises
-the deal's points for its side.  Bounded: ``--deals`` duplicate deals of
-``--hand-size`` cards, ``--simulations`` per decision (reproducible from
-``--seed``), or as many as ``--budget`` seconds of CPU time a decision allow
-(:class:`TimedISMCTS`; ``benchmarks/strength_table.py`` runs it so against
-the other bots at equal CPU per decision).
+the deal's returns for its side: with ``--returns zero-sum`` (the default)
+its side's points less the other side's (the game's ``zero_sum`` parameter:
+the measure the match reports and the library's sampling bots maximise),
+with ``--returns scores`` its side's own points.  Bounded: ``--deals``
+duplicate deals of ``--hand-size`` cards, ``--simulations`` per decision
+(reproducible from ``--seed``), or as many as ``--budget`` seconds of CPU
+time a decision allow (:class:`TimedISMCTS`; the ``montecarlo`` and ``pimc``
+opponents then get the same CPU budget a decision and no limit on their
+samples; ``benchmarks/strength_table.py`` runs it so against the other bots
+at equal CPU per decision).
+
+``--positions N`` plays no match: it times ISMCTS on ``N`` positions with a
+choice drawn from heuristic games of one ``--hand-size``-card deal, and
+prints the simulations it ran a decision in ``--budget`` seconds of CPU
+(each simulation resamples the hidden cards through
+``resample_from_infostate``, then plays at random to the deal's end).
 
 Run from the project root, e.g.::
 
     python3 benchmarks/ismcts_vs.py --deals 20 --hand-size 4 --simulations 40
     python3 benchmarks/ismcts_vs.py --opponents heuristic --deals 100
+    python3 benchmarks/ismcts_vs.py --opponents pimc --hand-size 13 --budget 0.1 --deals 40 \
+        --simulations 1000000
+    python3 benchmarks/ismcts_vs.py --positions 30 --hand-size 13 --budget 0.1
 """
 
 from __future__ import annotations
@@ -41,7 +55,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import backalley as ba
 from backalley.adapters.encoding import describe, table_of_view
 from backalley.adapters.openspiel import BackAlleyGame, load_game
-from backalley.bots import MonteCarloBot, make_bot
+from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, make_bot
 from backalley.bots._base import Bot
 from backalley.bots.match import duplicate_match
 from backalley.cards import CARDS
@@ -94,13 +108,20 @@ class IsmctsBot:
     bound (:class:`TimedISMCTS`)."""
 
     def __init__(
-        self, seed: object, *, simulations: int, uct_c: float, budget: float | None = None
+        self,
+        seed: object,
+        *,
+        simulations: int,
+        uct_c: float,
+        budget: float | None = None,
+        zero_sum: bool = True,
     ) -> None:
         self._rng = random.Random(str(seed))
         self._np = np.random.RandomState(self._rng.randrange(2**32))
         self.simulations = simulations
         self.uct_c = uct_c
         self.budget = budget
+        self.zero_sum = zero_sum
         self._games: dict[tuple[ba.RuleSet, int], BackAlleyGame] = {}
         self.decisions = 0
         self.simulations_run = 0
@@ -110,10 +131,13 @@ class IsmctsBot:
         """The OpenSpiel game of the view's deal: its rule set's first deal, its dealer."""
         key = (view.rules, view.dealer)
         if key not in self._games:
+            zero_sum = self.zero_sum
             try:
-                self._games[key] = load_game(view.rules, deals=1, dealer=view.dealer)
+                self._games[key] = load_game(
+                    view.rules, deals=1, dealer=view.dealer, zero_sum=zero_sum
+                )
             except BackAlleyError:  # a rule set that needs its later deals
-                self._games[key] = load_game(view.rules, dealer=view.dealer)
+                self._games[key] = load_game(view.rules, dealer=view.dealer, zero_sum=zero_sum)
         return self._games[key]
 
     def _state(self, view: ba.PlayerView) -> Any:
@@ -179,6 +203,42 @@ def _deal_moves(opening: ba.GameState, view: ba.PlayerView) -> list[ba.Move]:
     return moves
 
 
+def measure(args: argparse.Namespace) -> None:
+    """Simulations a decision in ``--budget`` CPU seconds on ``--positions`` positions."""
+    rules = ba.variants.get(args.rules).replace(schedule=ba.rules.Schedule((args.hand_size,)))
+    views = []
+    for g in range(max(3, args.positions // 10)):
+        state = ba.new_game(rules, seed=args.seed + g)
+        heuristic = HeuristicBot(g)
+        while not state.is_over:
+            assert state.to_act is not None
+            view = state.view(state.to_act)
+            if len(view.legal_moves()) > 1:
+                views.append(view)
+            state = state.apply(heuristic.choose(view))
+    chosen = random.Random(args.seed).sample(views, min(len(views), args.positions))
+    bot = IsmctsBot(
+        args.seed,
+        simulations=10**6,
+        uct_c=args.uct_c,
+        budget=args.budget or 0.1,
+        zero_sum=args.returns == "zero-sum",
+    )
+    sims = []
+    for view in chosen:
+        before = bot.simulations_run
+        bot.choose(view)
+        sims.append(bot.simulations_run - before)
+    sims.sort()
+    print(
+        f"{args.rules}, one {args.hand_size}-card deal: ISMCTS in {args.budget or 0.1:g} s CPU a "
+        f"decision on {len(sims)} positions: {sum(sims) / len(sims):.1f} simulations a decision "
+        f"(median {sims[len(sims) // 2]}, {sims[0]} .. {sims[-1]}), "
+        f"{1000 * bot.cpu / bot.decisions:.0f} ms CPU a decision",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="gamerules")
@@ -194,23 +254,52 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--uct-c", type=float, default=20.0, help="UCT exploration (in points: rewards are points)"
     )
+    parser.add_argument(
+        "--returns",
+        choices=["zero-sum", "scores"],
+        default="zero-sum",
+        help="what the search maximises: its side's points less the other's, or its own",
+    )
+    parser.add_argument("--positions", type=int, default=0, help="time N positions, no match")
     parser.add_argument("--opponents", default="heuristic,montecarlo")
     parser.add_argument("--mc-samples", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
+    if args.positions:
+        measure(args)
+        return
     rules = ba.variants.get(args.rules)
     made: list[IsmctsBot] = []
+    zero_sum = args.returns == "zero-sum"
 
     def ismcts_bot(seed: object) -> Bot:
         bot = IsmctsBot(
-            seed, simulations=args.simulations, uct_c=args.uct_c, budget=args.budget or None
+            seed,
+            simulations=args.simulations,
+            uct_c=args.uct_c,
+            budget=args.budget or None,
+            zero_sum=zero_sum,
         )
         made.append(bot)
         return bot
 
+    budget = args.budget or None
+    unbounded = 10**6  # samples: the budget stops a sampling bot first
+
+    def montecarlo(seed: object) -> Bot:
+        if budget is None:
+            return MonteCarloBot(seed, samples=args.mc_samples, budget=None)
+        return MonteCarloBot(seed, samples=unbounded, budget=budget)
+
+    def pimc(seed: object) -> Bot:
+        if budget is None:
+            return PimcBot(seed)
+        return PimcBot(seed, samples=unbounded, budget=budget)
+
     factories = {
         "heuristic": lambda seed: make_bot("heuristic", seed),
-        "montecarlo": lambda seed: MonteCarloBot(seed, samples=args.mc_samples, budget=None),
+        "montecarlo": montecarlo,
+        "pimc": pimc,
         "random": lambda seed: make_bot("random", seed),
     }
     search = f"{args.simulations} simulations a move"
@@ -218,7 +307,8 @@ def main(argv: list[str] | None = None) -> None:
         search = f"{args.budget:g} s CPU a move (at most {args.simulations} simulations)"
     print(
         f"{args.rules}: {args.deals} duplicate deals of {args.hand_size} cards; ISMCTS "
-        f"{search}, random rollouts, uct_c {args.uct_c}; seed {args.seed}",
+        f"{search}, random rollouts, {args.returns} returns, uct_c {args.uct_c}; "
+        f"seed {args.seed}",
         flush=True,
     )
     for name in args.opponents.split(","):
@@ -236,7 +326,11 @@ def main(argv: list[str] | None = None) -> None:
         decisions = sum(b.decisions for b in made)
         per = 1000 * sum(b.cpu for b in made) / max(1, decisions)
         lo, hi = result.interval
-        opponent = f"{name} ({args.mc_samples} samples)" if name == "montecarlo" else name
+        opponent = name
+        if name in ("montecarlo", "pimc"):
+            opponent += f" ({budget:g} s CPU a decision)" if budget else ""
+            if name == "montecarlo" and not budget:
+                opponent += f" ({args.mc_samples} samples)"
         print(
             f"ISMCTS vs {opponent}: {result.mean:+.2f} points per deal "
             f"(95% CI {lo:+.2f} .. {hi:+.2f}) over {result.deals} deals; "
