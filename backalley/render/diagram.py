@@ -14,8 +14,8 @@ count of cards) as a few lines of text::
     Scores: N-S 0 (contract 3, won 0) · E-W 0 (contract 5, won 0)
 
 With ``ascii=True`` it uses letters only (``S: A K 5``, ``>`` for the seat to
-act).  :func:`table_of` reads the same facts into a :class:`Table`, which the
-picture (:mod:`backalley.render.svg`) draws too.
+act).  :func:`table_of` reads the same facts into a :class:`DiagramFacts`,
+which the picture (:mod:`backalley.render.svg`) draws too.
 
 Seats and sides are named by :mod:`backalley.rules.seats`: North, East,
 South, West (seats 0 to 3) in a four-player partnership game, and Seat 1 ..
@@ -46,9 +46,9 @@ if TYPE_CHECKING:
     from backalley.engine.state import GameState
     from backalley.engine.views import PlayerView
 
-__all__ = ["SUIT_ORDER", "SeatFacts", "Table", "diagram", "table_of"]
+__all__ = ["SUIT_ORDER", "DiagramFacts", "SeatFacts", "diagram", "table_of"]
 
-Position = Union["GameState", "PlayerView"]
+StateOrView = Union["GameState", "PlayerView"]
 """A full state or one seat's view."""
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -119,7 +119,7 @@ class SeatFacts:
 
 
 @attrs.frozen
-class Table:
+class DiagramFacts:
     """Everything a picture of a position shows, read from its public properties."""
 
     title: str
@@ -161,9 +161,9 @@ class Table:
 
 
 def table_of(
-    position: Position, *, players: Sequence[str] | None = None, dash: str = EN_DASH
-) -> Table:
-    """The facts of ``position`` to draw (see :class:`Table`).
+    position: StateOrView, *, players: Sequence[str] | None = None, dash: str = EN_DASH
+) -> DiagramFacts:
+    """The facts of ``position`` to draw (see :class:`DiagramFacts`).
 
     Seats are named by the rules (:func:`backalley.rules.seats.seat_names`);
     ``players`` gives who sits in each seat (one name per seat, e.g. a
@@ -236,7 +236,7 @@ def table_of(
     else:
         status = f"Trick {sum(won) + 1} of {position.hand_size}: {names[to_act]} to play"
     trump_known = position.trump_known
-    return Table(
+    return DiagramFacts(
         title=rules.name or "custom rules",
         viewer=viewer,
         phase=phase,
@@ -302,7 +302,7 @@ PLAYER_TEXT = 24
 
 
 def diagram(
-    position: Position,
+    position: StateOrView,
     *,
     ascii: bool = False,
     players: Sequence[str] | None = None,
@@ -392,7 +392,7 @@ def _label(seat: SeatFacts, ascii: bool) -> str:
     return f"{seat.name} ({player})"
 
 
-def _plays(table: Table, plays: Sequence[tuple[int, Card]], ascii: bool) -> str:
+def _plays(table: DiagramFacts, plays: Sequence[tuple[int, Card]], ascii: bool) -> str:
     """A trick by seat, the leader's card marked: ``West led 4♥, North 6♥``."""
     return ", ".join(
         f"{table.seats[s].name}{' led' if k == 0 else ''} {card_text(c, ascii)}"

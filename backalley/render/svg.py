@@ -37,9 +37,9 @@ from backalley.errors import SetupError
 from backalley.moves import MOVE_TYPES as _MOVE_TYPES
 from backalley.moves import Move, NameTrump, Play
 from backalley.render.diagram import (
-    Position,
+    DiagramFacts,
     SeatFacts,
-    Table,
+    StateOrView,
     call_text,
     rank_text,
     table_of,
@@ -344,7 +344,7 @@ def _highlights(
 
 
 def board(
-    position: Position,
+    position: StateOrView,
     *,
     size: float | None = None,
     bottom: int | None = None,
@@ -423,7 +423,7 @@ def board(
     return "\n".join(out) + "\n"
 
 
-def _header(table: Table) -> list[str]:
+def _header(table: DiagramFacts) -> list[str]:
     title = f"{table.title} · deal {table.deal} of {table.deals} · {table.hand_size} cards"
     status = table.status
     if table.viewer is not None:
@@ -434,7 +434,7 @@ def _header(table: Table) -> list[str]:
     ]
 
 
-def _corners(table: Table, marked: set[Card]) -> list[str]:
+def _corners(table: DiagramFacts, marked: set[Card]) -> list[str]:
     """The turn-up (top left) and the trump (top right)."""
     out: list[str] = []
     if table.turn_up is not None:
@@ -579,7 +579,7 @@ def _label(seat: SeatFacts, slot: _Slot, calls: list[Move], playing: bool) -> li
 
 
 def _middle(
-    table: Table,
+    table: DiagramFacts,
     place: dict[int, _Slot],
     marked: set[Card],
     calls: list[Move],
@@ -714,7 +714,7 @@ def _legal_calls(moves: Sequence[Move], top: float) -> list[str]:
     return out
 
 
-def _footer(table: Table) -> list[str]:
+def _footer(table: DiagramFacts) -> list[str]:
     """One column per side: its score, and its contract and tricks this deal."""
     top = HEADER + TABLE
     k = len(table.sides)
