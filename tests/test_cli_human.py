@@ -19,7 +19,7 @@ import pytest
 import backalley as ba
 from backalley.cli import main
 from backalley.cli.human import COMMANDS, HumanPlayer, blooper_note
-from backalley.cli.text import Table
+from backalley.cli.text import TextTable
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = {
@@ -319,7 +319,7 @@ def _ascii_hand(line: str) -> list[str]:
 
 
 def test_the_legal_moves_are_listed_in_the_order_of_the_hand() -> None:
-    table = Table(ba.variants.GAMERULES)
+    table = TextTable(ba.variants.GAMERULES)
     cards = [ba.parse_card(c) for c in ["2D", "AS", "LJ", "3H", "KS", "9C", "BJ", "TH"]]
     ordered = table.in_hand_order(cards, ba.Suit.HEARTS)
     assert [str(c) for c in ordered] == ["BJ", "LJ", "TH", "3H", "AS", "KS", "9C", "2D"]
@@ -354,7 +354,7 @@ def test_the_status_says_whether_trump_is_broken_and_who_is_winning_the_trick() 
     last player to a trick that the last card does not win - the trick's
     winner as the engine scored it."""
     rules = ba.variants.GAMERULES
-    table = Table(rules)
+    table = TextTable(rules)
     bots = [ba.bots.make_bot("random", seed=s) for s in range(4)]
     checked = {"broken": 0, "not broken": 0, "winning": 0}
     for seed in range(3):

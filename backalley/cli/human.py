@@ -49,7 +49,7 @@ from backalley import (
 )
 from backalley.bots import bot_names, make_bot
 from backalley.cli.common import is_terminal
-from backalley.cli.text import Table, normalize_input
+from backalley.cli.text import TextTable, normalize_input
 from backalley.errors import IllegalMoveError, NotationError
 from backalley.rules.plan import Plan
 from backalley.rules.sheet import describe_part
@@ -227,7 +227,7 @@ class HumanPlayer:
 
     def __init__(
         self,
-        table: Table,
+        table: TextTable,
         read: Read,
         write: Write,
         *,

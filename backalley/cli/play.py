@@ -36,7 +36,7 @@ from backalley.cli.common import (
 )
 from backalley.cli.human import EndOfInput, HumanPlayer, Screen, line_reader
 from backalley.cli.output import Output, RecordFile
-from backalley.cli.text import Table
+from backalley.cli.text import TextTable
 from backalley.cli.watch import Narrator
 
 __all__ = ["add_parser", "run"]
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     the people's moves from ``inp``; 0 when it ends or a person stops it,
     130 after Ctrl-C (the record written in every case)."""
     rules = load_rules(args.variant)
-    table = Table(rules, ascii=args.ascii or not utf8(out))
+    table = TextTable(rules, ascii=args.ascii or not utf8(out))
     humans = sorted({seat_option(rules, h, "--human") for h in args.human})
     if humans and args.hands:
         raise UsageError("--hands shows every hand, so it cannot be used with --human")
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
 
 def _header(
-    table: Table,
+    table: TextTable,
     state: GameState,
     names: list[str],
     write: Callable[[str], None],

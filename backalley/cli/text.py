@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from backalley import Card, Contract, Move, NameTrump, Play, RuleSet, Suit
 from backalley.rules.seats import seat_names, side_names
 
-__all__ = ["SUIT_SYMBOLS", "Table", "normalize_input"]
+__all__ = ["SUIT_SYMBOLS", "TextTable", "normalize_input"]
 
 SUIT_SYMBOLS: dict[Suit, str] = {
     Suit.CLUBS: "\u2663",
@@ -45,7 +45,7 @@ def normalize_input(text: str) -> str:
     return "".join(_INPUT_SUITS.get(ch, ch) for ch in text)
 
 
-class Table:
+class TextTable:
     """How one game's seats, sides and cards are written."""
 
     def __init__(self, rules: RuleSet, *, ascii: bool = False) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from backalley import DealResult, GameState, Move, NameTrump, Phase, Play
 from backalley.cli.engine import last_trick_winner
-from backalley.cli.text import Table
+from backalley.cli.text import TextTable
 
 __all__ = ["Narrator", "score_table"]
 
@@ -26,7 +26,7 @@ class Narrator:
 
     def __init__(
         self,
-        table: Table,
+        table: TextTable,
         write: Callable[[str], None],
         *,
         show_hands: bool = False,
@@ -179,7 +179,7 @@ def made(contracted: int, taken: int) -> bool:
     return taken >= contracted
 
 
-def score_table(table: Table, results: tuple[DealResult, ...]) -> list[str]:
+def score_table(table: TextTable, results: tuple[DealResult, ...]) -> list[str]:
     """The score sheet: per deal the hand size, trump and each side's points
     and running total."""
     sides = [table.side(s) for s in range(len(table.teams))]
