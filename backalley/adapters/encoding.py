@@ -85,6 +85,7 @@ __all__ = [
     "DECK_SLOTS",
     "MAX_BID",
     "Actions",
+    "SeatKnowledge",
     "Table",
     "encode",
     "info_state_layout",
@@ -218,7 +219,7 @@ class Actions:
 
 
 @attrs.frozen(slots=True)
-class Table:
+class SeatKnowledge:
     """What one seat knows, in plain values: the input of :func:`encode`.
 
     Built from a :class:`~backalley.PlayerView` by :func:`table_of_view`, or
@@ -249,8 +250,13 @@ class Table:
     deals_played: int = 0
 
 
-def table_of_view(view: PlayerView) -> Table:
-    """The :class:`Table` of a player view (its public properties only)."""
+Table = SeatKnowledge
+"""The former name of :class:`SeatKnowledge`, kept so that code written
+against it still imports."""
+
+
+def table_of_view(view: PlayerView) -> SeatKnowledge:
+    """The :class:`SeatKnowledge` of a player view (its public properties only)."""
     n = view.players
     played = [0] * n
     tricks = tuple((t.leader, t.plays, t.winner) for t in view.tricks)
@@ -262,7 +268,7 @@ def table_of_view(view: PlayerView) -> Table:
         played[s] += 1
     over = view.phase is Phase.GAME_OVER
     counts = tuple(0 if over else view.hand_size - played[s] for s in range(n))
-    return Table(
+    return SeatKnowledge(
         players=n,
         sides=len(view.scores),
         total_deals=view.rules.schedule.deals,
@@ -337,7 +343,7 @@ class Writable(Protocol):
 
 
 def encode(
-    table: Table,
+    table: SeatKnowledge,
     actions: Actions,
     out: Writable,
     *,
@@ -409,7 +415,7 @@ def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(map(str, cards)) or "-"
 
 
-def describe(table: Table, *, private: bool = True) -> str:
+def describe(table: SeatKnowledge, *, private: bool = True) -> str:
     """A one-line text of ``table`` (the observation string of the adapters)."""
     parts = [
         f"seat {table.seat}",

@@ -82,7 +82,7 @@ except ModuleNotFoundError as exc:  # the extra is not installed: say which to i
 from backalley.adapters.checks import first_deals, optional_whole, whole_number
 from backalley.adapters.encoding import (
     Actions,
-    Table,
+    SeatKnowledge,
     cards_text,
     describe,
     encode,
@@ -336,7 +336,7 @@ def _throw_ins(value: object) -> int:
     )
 
 
-def dealing_table(track: Track, seat: int) -> Table:
+def dealing_table(track: Track, seat: int) -> SeatKnowledge:
     """What ``seat`` knows while a deal is being dealt: its cards so far, the scores."""
     rules = track.rules
     n = rules.players
@@ -355,7 +355,7 @@ def dealing_table(track: Track, seat: int) -> Table:
         counts[to] += 1
         if to == seat:
             hand.append(CARDS[card])
-    return Table(
+    return SeatKnowledge(
         players=n,
         sides=len(rules.teams),
         total_deals=rules.schedule.deals,
@@ -371,7 +371,7 @@ def dealing_table(track: Track, seat: int) -> Table:
     )
 
 
-def table(track: Track, seat: int) -> Table:
+def table(track: Track, seat: int) -> SeatKnowledge:
     """What ``seat`` knows at ``track``."""
     if track.dealing or track.state is None:
         return dealing_table(track, seat)
