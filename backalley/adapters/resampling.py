@@ -25,6 +25,7 @@ import attrs
 from backalley.adapters.checks import is_whole
 from backalley.adapters.track import Track, advance, deal, is_over, receivers
 from backalley.engine import sampling
+from backalley.engine.state import GameState
 from backalley.errors import BackAlleyError, SetupError
 
 __all__ = ["RESAMPLE_TRIES", "Uniform", "redealt", "resample"]
@@ -117,8 +118,11 @@ def _redeal(track: Track, seat: int, rng: sampling.Draws) -> Track:
         if hands is None:
             break  # no cards fit the view: another draw cannot find any
         try:
-            order, _opening = sampling.deck_for(view, hands)
-            return redealt(track, order)
+            order, opening = sampling.deck_for(view, hands)
+            # at the game's first deal the opening deck_for dealt is the game
+            # the track would deal (a new game dealt from the order)
+            first = opening if len(track.openings) == 1 else None
+            return redealt(track, order, first)
         except BackAlleyError:
             continue  # cards that fit, but no deal of them (or a move refused on them)
     raise BackAlleyError(
@@ -127,15 +131,18 @@ def _redeal(track: Track, seat: int, rng: sampling.Draws) -> Track:
     )
 
 
-def redealt(track: Track, order: Sequence[int]) -> Track:
+def redealt(track: Track, order: Sequence[int], dealt: GameState | None = None) -> Track:
     """``track`` (within a deal, not while it is dealt) with the current deal
     dealt from the deck ``order`` instead: the engine deals it at the deal's
     opening (:func:`backalley.adapters.track.deal`) and the deal's moves are
     applied to it, each checked; the chance outcomes become ``order`` (its
     last card follows without a node), the earlier deals' outcomes and moves
     stay as they are.  The same track as every action replayed from the start
-    gives.  Raises :class:`~backalley.IllegalMoveError` when a move of the
-    deal is not legal with these cards."""
+    gives.  ``dealt`` is that deal at its opening when the caller has it
+    already (for the game's first deal, the opening
+    :func:`~backalley.engine.sampling.deck_for` returns with ``order``).
+    Raises :class:`~backalley.IllegalMoveError` when a move of the deal is
+    not legal with these cards."""
     state = track.state
     assert state is not None and not track.dealing
     opening, at = track.openings[-1]
@@ -147,7 +154,10 @@ def redealt(track: Track, order: Sequence[int]) -> Track:
     orders = (*track.orders[:-1], order)
     # the opening stands in for the state before the deal (the same dealer,
     # hand size and scores: the engine deals an order at either alike)
-    dealt = deal(track.rules, first_dealer, opening if len(track.openings) > 1 else None, orders)
+    if dealt is None:
+        dealt = deal(
+            track.rules, first_dealer, opening if len(track.openings) > 1 else None, orders
+        )
     after = dealt
     for move in track.moves[at:]:
         after = after.apply(move)
