@@ -39,8 +39,8 @@ from backalley.errors import SetupError
 from backalley.sim.progress import TimeLeft, format_time_left
 from backalley.sim.simulate import (
     GameOutcome,
-    Plan,
     Progress,
+    SimulationPlan,
     Summary,
     available_cpus,
     iter_local,
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     records_path = writable_path(args.records, "--records") if args.records else None
     json_path = None if args.json in (None, "-") else writable_path(args.json, "--json")
     try:
-        plan = Plan(
+        plan = SimulationPlan(
             rules,
             names,
             games=args.games,

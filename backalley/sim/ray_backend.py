@@ -1,4 +1,4 @@
-"""Simulating on Ray: the games of a :class:`~backalley.sim.simulate.Plan` as Ray
+"""Simulating on Ray: the games of a :class:`~backalley.sim.simulate.SimulationPlan` as Ray
 tasks, on a running cluster or on a Ray instance started here.
 
 Needs the ``ray`` extra (``pip install 'backalley[ray]'``).  The games, their
@@ -24,8 +24,8 @@ from typing import Any
 from backalley.errors import SetupError
 from backalley.sim.simulate import (
     GameOutcome,
-    Plan,
     Progress,
+    SimulationPlan,
     Task,
     plan_data,
     play_in_order,
@@ -74,7 +74,7 @@ def local_cpus(cpus: int | None, games: int) -> int | None:
 
 
 def iter_ray(
-    plan: Plan,
+    plan: SimulationPlan,
     *,
     address: str | None = None,
     cpus: int | None = None,
@@ -122,7 +122,7 @@ def iter_ray(
 
 
 def run_ray(
-    plan: Plan,
+    plan: SimulationPlan,
     *,
     address: str | None = None,
     cpus: int | None = None,

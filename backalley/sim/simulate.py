@@ -1,6 +1,6 @@
 """Simulating many games between bots, and the statistics of each side.
 
-A simulation is a :class:`Plan`: the rule set, one bot name per player
+A simulation is a :class:`SimulationPlan`: the rule set, one bot name per player
 position, the number of games and one seed from which every game's seed is
 derived, so that the same plan gives the same games wherever and however
 they are run (one process, worker processes, or Ray tasks, see
@@ -34,7 +34,7 @@ they are run (one process, worker processes, or Ray tasks, see
 
 Example::
 
-    plan = Plan(variants.GAMERULES, ("heuristic", "random") * 2, games=40, seed=1)
+    plan = SimulationPlan(variants.GAMERULES, ("heuristic", "random") * 2, games=40, seed=1)
     summary = summarize(plan, run_local(plan, jobs=2))
 """
 
@@ -58,6 +58,7 @@ __all__ = [
     "GameOutcome",
     "Plan",
     "PlanData",
+    "SimulationPlan",
     "SideSummary",
     "Summary",
     "Task",
@@ -97,7 +98,7 @@ def _names(value: Iterable[str]) -> tuple[str, ...]:
 
 
 @attrs.frozen(slots=True)
-class Plan:
+class SimulationPlan:
     """What to simulate (see the module docstring)."""
 
     rules: RuleSet
@@ -157,6 +158,11 @@ class Plan:
         return tuple(out)
 
 
+Plan = SimulationPlan
+"""The former name of :class:`SimulationPlan`, kept so that code written
+against it still imports."""
+
+
 def game_seed(seed: int, number: int) -> int:
     """The seed of game (or duplicate set) ``number`` of a simulation seeded ``seed``."""
     digest = hashlib.sha256(f"backalley/sim/simulate/{seed}/{number}".encode()).digest()
@@ -180,7 +186,7 @@ class GameOutcome:
     record: str | None = None
 
 
-def play_game(plan: Plan, task: Task) -> GameOutcome:
+def play_game(plan: SimulationPlan, task: Task) -> GameOutcome:
     """Play one game of ``plan`` and count it."""
     rules = plan.rules
     seating = plan.seating(task.rotation)
@@ -246,9 +252,9 @@ PlanData = tuple[str, tuple[str, ...], int, int, bool, bool]
 """A plan as plain data: the rule set as JSON text, then the other fields."""
 
 
-def _plan_of(data: PlanData) -> Plan:
+def _plan_of(data: PlanData) -> SimulationPlan:
     rules_json, players, games, seed, duplicate, records = data
-    return Plan(from_json(rules_json, RuleSet), players, games, seed, duplicate, records)
+    return SimulationPlan(from_json(rules_json, RuleSet), players, games, seed, duplicate, records)
 
 
 def play_one(data: PlanData, task: Task) -> GameOutcome:
@@ -264,7 +270,7 @@ def play_tasks(data: PlanData, tasks: Sequence[Task]) -> list[GameOutcome]:
     return [play_game(plan, task) for task in tasks]
 
 
-def plan_data(plan: Plan) -> PlanData:
+def plan_data(plan: SimulationPlan) -> PlanData:
     """``plan`` as plain data for :func:`play_tasks`."""
     return (to_json(plan.rules), plan.players, plan.games, plan.seed, plan.duplicate, plan.records)
 
@@ -331,7 +337,7 @@ def worker_count(jobs: int, games: int, cpus: int | None = None) -> int:
 
 
 def iter_local(
-    plan: Plan, *, jobs: int = 1, progress: Progress | None = None
+    plan: SimulationPlan, *, jobs: int = 1, progress: Progress | None = None
 ) -> Iterator[GameOutcome]:
     """Play every game of ``plan`` here, in this process (``jobs=1``) or in
     worker processes, and yield the outcomes in game order as they come (a
@@ -362,7 +368,9 @@ def iter_local(
         yield from play_in_order(tasks, submit, _finished, limit=8 * workers, progress=progress)
 
 
-def run_local(plan: Plan, *, jobs: int = 1, progress: Progress | None = None) -> list[GameOutcome]:
+def run_local(
+    plan: SimulationPlan, *, jobs: int = 1, progress: Progress | None = None
+) -> list[GameOutcome]:
     """Every outcome of ``plan`` played here (see :func:`iter_local`), in game order."""
     return list(iter_local(plan, jobs=jobs, progress=progress))
 
@@ -474,7 +482,7 @@ class Summary:
         }
 
 
-def summarize(plan: Plan, outcomes: Iterable[GameOutcome]) -> Summary:
+def summarize(plan: SimulationPlan, outcomes: Iterable[GameOutcome]) -> Summary:
     """Add up ``outcomes`` per side.
 
     Every figure is a sum of whole numbers, so the order in which the games
