@@ -32,9 +32,9 @@ from backalley.rules import (
     TrumpBrokenWhen,
     TrumpLead,
     TrumpPlay,
+    calltree,
     register,
 )
-from backalley.rules import calltree
 from backalley.rules import plan as plan_module
 from backalley.rules.plan import Plan
 from backalley.rules.registry import _REGISTRY
