@@ -4,9 +4,9 @@
 for one side (``seat``'s side, the *maximising* side; every other seat
 minimises its tricks).  :meth:`Search.value` finds the number of tricks by
 zero-window tests "can the side take at least ``t`` of the remaining
-tricks?", which share one transposition table: the first one trick above a
-guess (a playout of each seat's first-ordered card), the next ones a step
-towards the answer.
+tricks?", which share one transposition table: the first at a guess (a
+playout of each seat's first-ordered card), the next ones a step towards
+the answer.
 
 The parts, each in a module of its own (after Bo Haglund's double-dummy
 solver, DDS):
@@ -167,9 +167,12 @@ class Search:
         left = hands[(leader + len(trick)) % n].bit_count()
         lo, hi = 0, left
         self.lower, self.upper = base + lo, base + hi
-        # test one above the guess first (the playout tends to fall short of
-        # the answer by a trick or so), then step by one towards the answer
-        target = min(self.guess(hands, leader, broken, trick) + 1, left)
+        # test the guess first, then step by one towards the answer: a test
+        # that fails ("at least v + 1?", every move of the side refuted) is
+        # the costly kind, and starting at the guess makes one only at v + 1
+        # unless the guess is two or more too high (starting one above it
+        # made a second one whenever the guess was one too high)
+        target = max(1, min(self.guess(hands, leader, broken, trick), left))
         while lo < hi:
             if self.test(hands, leader, broken, trick, left, target):
                 lo = target
@@ -519,6 +522,13 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             moves = [pick]
         elif pos:
             moves, spans = order(cards, hands, seat, leader, trick, win, rem, -1)
+        elif fast and win >= 0 and cards >> win & 1:
+            # at the lead, the lead the table stored as best is tried before
+            # the others are ordered (it settles most such positions, and
+            # DDS's lead weights are the dearest ordering)
+            deferred = True
+            spans = []
+            moves = [win]
         else:
             moves, spans = order(cards, hands, seat, leader, trick, win, rem, killers[left])
         union = 0
@@ -586,7 +596,9 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
                         skip[g] = low
             if deferred:
                 deferred = False
-                rest, spans = order(cards, hands, seat, leader, trick, win, rem, -1)
+                rest, spans = order(
+                    cards, hands, seat, leader, trick, win, rem, -1 if pos else killers[left]
+                )
                 for lo, hi in spans:
                     if lo <= c <= hi and group[lo] == group[c]:
                         c = lo
