@@ -9,7 +9,8 @@ and psycopg for PostgreSQL).
   :class:`~backalley.server.postgres_store.PostgresStore` (several
   processes sharing one database) behind the :class:`Store` interface;
 - :class:`ServerSettings` - the limits (body and message sizes, move
-  rates, the bots' pace).
+  rates, sockets, the bots' pace) and the network edge (the hosts answered,
+  the trusted proxies: :mod:`backalley.server.edge`).
 
 Run it with ``backalley serve``; see the docs' "Serving games" page.
 """
