@@ -450,9 +450,13 @@ def test_allowed_hosts_match_names_ports_and_addresses() -> None:
     assert host_allowed("anything", "http", ["*"])
     assert not host_allowed(None, "http", ["localhost"])
     assert same_origin("http://localhost:8000", "localhost:8000", "http")
-    assert same_origin("https://tables.example.org", "tables.example.org", "http") is False
-    assert same_origin("https://tables.example.org", "tables.example.org:443", "http")
+    # behind a proxy that speaks HTTPS to the browser and passes Host on without a port
+    assert same_origin("https://tables.example.org", "tables.example.org", "http")
+    assert same_origin("https://tables.example.org", "tables.example.org:443", "ws")
+    assert not same_origin("https://tables.example.org:8443", "tables.example.org", "http")
+    assert not same_origin("https://elsewhere.example", "tables.example.org", "http")
     assert not same_origin("http://localhost:8001", "localhost:8000", "http")
+    assert not same_origin("http://localhost", "localhost:8000", "http")
     assert not same_origin("null", "localhost:8000", "http")
     assert default_hosts("127.0.0.1", 8000) == ("127.0.0.1:8000", "localhost:8000", "[::1]:8000")
     assert default_hosts("192.168.1.5", 80) == ("192.168.1.5:80",)

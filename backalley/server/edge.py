@@ -134,9 +134,11 @@ def host_allowed(host: str | None, scheme: str, allowed: Iterable[str]) -> bool:
 
 def same_origin(origin: str, host: str | None, scheme: str) -> bool:
     """Whether the ``Origin`` value ``origin`` names the server the request
-    was sent to (its ``Host``): the same name and port (a scheme's default
-    port written or not; the scheme itself is not compared, as a proxy in
-    front may speak HTTPS to the browser and HTTP to this server)."""
+    was sent to (its ``Host``): the same name, and the same port when the
+    ``Host`` names one (a scheme's default port written or not).  A ``Host``
+    without a port (as a proxy in front passes it on) matches the name on its
+    scheme's default port, whichever the scheme: the proxy may speak HTTPS to
+    the browser and HTTP to this server."""
     if not host:
         return False
     try:
@@ -146,11 +148,13 @@ def same_origin(origin: str, host: str | None, scheme: str) -> bool:
         return False
     if parts.scheme not in ("http", "https") or not netloc or "@" in netloc:
         return False
-    return _port_of(netloc, parts.scheme) == _port_of(host, _plain(scheme))
-
-
-def _plain(scheme: str) -> str:
-    return {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    name, port = _port_of(netloc, parts.scheme)
+    want, want_port = split_host(host.strip().lower())
+    if name != (want.rstrip(".") or want):
+        return False
+    if want_port is None:
+        return port == _DEFAULT_PORTS[parts.scheme]
+    return port == want_port
 
 
 def _is_json(media_type: str) -> bool:
