@@ -139,6 +139,10 @@ class _Recorder:
         return view.legal_moves()[0]
 
 
+def _kept(move: ba.Move, bot: object) -> bool:
+    return True
+
+
 def test_bot_decisions_take_turns_between_client_addresses() -> None:
     """One address's three tables and another's one, all waiting: the other
     address's table is decided second, not after the first address's whole
@@ -153,10 +157,12 @@ def test_bot_decisions_take_turns_between_client_addresses() -> None:
     async def run() -> None:
         pool = BotPool(0)  # one thread: one decision at a time, in order
         try:
-            first = asyncio.ensure_future(pool.decide("gate", "g", _Recorder("g", log, gate), view))
+            first = asyncio.ensure_future(
+                pool.decide("gate", "g", _Recorder("g", log, gate), view, _kept)
+            )
             await asyncio.sleep(0.05)  # the gate's decision holds the only worker
             waiting = [
-                asyncio.ensure_future(pool.decide(owner, name, _Recorder(name, log), view))
+                asyncio.ensure_future(pool.decide(owner, name, _Recorder(name, log), view, _kept))
                 for owner, name in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1")]
             ]
             await asyncio.sleep(0.05)
@@ -176,12 +182,13 @@ def test_a_bot_that_fails_in_the_pool_is_reported_not_raised_as_its_own_error() 
             raise RuntimeError("cannot choose from AS KS")
 
     state = ba.new_game(ba.variants.get("gamerules"), seed=1)
-    assert state.to_act is not None
+    seat = state.to_act
+    assert seat is not None
 
     async def run() -> BaseException | None:
         pool = BotPool(0)
         try:
-            await pool.decide("a", "t", Failing(), state.view(state.to_act))  # type: ignore[arg-type]
+            await pool.decide("a", "t", Failing(), state.view(seat), _kept)
         except BotFailed as exc:
             assert "cannot choose" in exc.detail and "cannot choose" not in str(exc)
             return exc

@@ -39,6 +39,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -301,11 +302,13 @@ class _App:
                     if self.settings.bot_delay:
                         await asyncio.sleep(self.settings.bot_delay)
                     try:
-                        move, bot = await self.pool.decide(turn.owner, table, turn.bot, turn.view)
+                        moved = await self.pool.decide(
+                            turn.owner, table, turn.bot, turn.view, partial(service.bot_play, turn)
+                        )
                     except BotFailed as exc:  # the bot's own error stops its table
                         await run_in_threadpool(service.bot_failed, turn, exc.detail)
                         break
-                    if not await run_in_threadpool(service.bot_play, turn, move, bot):
+                    if not moved:
                         break
                     await self.hub.push(table)
                 await self.hub.push(table)

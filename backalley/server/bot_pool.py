@@ -39,6 +39,7 @@ import multiprocessing
 import threading
 import traceback
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -103,6 +104,22 @@ def _decide(bot: Bot, view: ba.PlayerView) -> tuple[str, Bot | None, str | None]
     return str(move), bot, None
 
 
+Commit = Callable[[ba.Move, Bot], bool]
+"""What is done with a decision: the move and the bot after deciding;
+answers whether the table moved on."""
+
+
+def _decide_and_commit(
+    bot: Bot, view: ba.PlayerView, commit: Commit
+) -> tuple[str, Bot | None, str | None, bool]:
+    """On the pool's thread: the decision and its commit in one go (a move
+    decided is stored even when whoever waits for it is gone)."""
+    text, after, failed = _decide(bot, view)
+    if failed is not None or after is None:
+        return text, after, failed, False
+    return text, after, None, commit(ba.parse_move(text), after)
+
+
 def _warm() -> None:
     """A worker's start: the library and its bots imported once."""
     import backalley.bots.pimc  # noqa: F401  (the slowest import, paid at start)
@@ -135,7 +152,8 @@ class _Job:
     table: str
     bot: Bot
     view: ba.PlayerView
-    done: asyncio.Future[tuple[ba.Move, Bot]]
+    commit: Commit
+    done: asyncio.Future[bool]
 
 
 class BotPool:
@@ -149,7 +167,7 @@ class BotPool:
         self._queues: dict[str, deque[_Job]] = {}
         self._turns: deque[str] = deque()
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
-        self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.decided = 0
         """Decisions made (for the soak test's figures)."""
 
@@ -158,18 +176,24 @@ class BotPool:
         return sum(len(q) for q in self._queues.values())
 
     async def decide(
-        self, owner: str, table: str, bot: Bot, view: ba.PlayerView
-    ) -> tuple[ba.Move, Bot]:
-        """``bot``'s move for ``view`` and the bot as it is after deciding,
-        when this table's turn comes (:class:`BotFailed` when the bot fails)."""
-        if self._closed:
-            raise RuntimeError("the bot pool is closed")
-        done: asyncio.Future[tuple[ba.Move, Bot]] = asyncio.get_running_loop().create_future()
+        self, owner: str, table: str, bot: Bot, view: ba.PlayerView, commit: Commit
+    ) -> bool:
+        """``bot``'s move for ``view``, when this table's turn comes, handed
+        to ``commit`` with the bot as it is after deciding (on a thread:
+        ``commit`` may block); answers what ``commit`` answers.
+        :class:`BotFailed` when the bot fails."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # an application started again in a new loop:
+            self._loop = loop  # what the old one was doing ended with it
+            self._busy = 0
+            self._queues.clear()
+            self._turns.clear()
+        done: asyncio.Future[bool] = loop.create_future()
         queue = self._queues.get(owner)
         if queue is None:
             queue = self._queues[owner] = deque()
             self._turns.append(owner)
-        queue.append(_Job(table, bot, view, done))
+        queue.append(_Job(table, bot, view, commit, done))
         self._dispatch()
         return await done
 
@@ -214,11 +238,17 @@ class BotPool:
                 job.done.set_result(result)
         finally:
             self._busy -= 1
-            if not self._closed:
-                self._dispatch()
+            self._dispatch()
 
-    async def _call(self, job: _Job) -> tuple[ba.Move, Bot]:
+    async def _call(self, job: _Job) -> bool:
         loop = asyncio.get_running_loop()
+        if not self.workers:
+            text, bot, failed, moved = await loop.run_in_executor(
+                self._executor(), _decide_and_commit, job.bot, job.view, job.commit
+            )
+            if failed is not None:
+                raise BotFailed(failed)
+            return moved
         for attempt in (1, 2):
             executor = self._executor()
             try:
@@ -231,7 +261,7 @@ class BotPool:
                 continue
             if failed is not None or bot is None:
                 raise BotFailed(failed or "no bot came back")
-            return ba.parse_move(text), bot
+            return await loop.run_in_executor(None, job.commit, ba.parse_move(text), bot)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _executor(self) -> concurrent.futures.Executor:
@@ -242,9 +272,9 @@ class BotPool:
         return self._thread
 
     def close(self) -> None:
-        """Stop taking decisions; the waiting ones are cancelled (the shared
-        processes stay for the interpreter's other pools, and stop with it)."""
-        self._closed = True
+        """Cancel the decisions waiting and stop the pool's thread (the shared
+        processes stay for the interpreter's other pools, and stop with it).
+        The pool may be used again afterwards (an application started again)."""
         for queue in self._queues.values():
             for job in queue:
                 job.done.cancel()

@@ -49,6 +49,10 @@ _SUMMARY = {
         "deals_played": {"type": "integer", "minimum": 0, "description": "deals scored"},
         "deals": {"type": "integer", "minimum": 1, "description": "deals in all"},
         "created": {"type": "number", "description": "when it was made (seconds since 1970)"},
+        "archived": {
+            "type": "boolean",
+            "description": "archived (finished or idle long): read-only, no longer listed",
+        },
     },
 }
 
@@ -220,7 +224,8 @@ def _err(*codes: int) -> dict[str, Any]:
         409: "refused by the table's state",
         413: "the body is too large",
         422: "refused: see error and message",
-        429: "too many requests: see Retry-After",
+        410: "the table was archived: it is read-only",
+        429: "too many requests (or too many games with bots from one address)",
         503: "the server holds its most tables",
     }
     return {
@@ -365,7 +370,7 @@ _DOCUMENT: dict[str, Any] = {
                         201,
                         "the seat's token (keep it secret)",
                     ),
-                    **_err(404, 409),
+                    **_err(404, 409, 410),
                 },
             }
         },
@@ -390,7 +395,7 @@ _DOCUMENT: dict[str, Any] = {
                 },
                 "responses": {
                     **_ok("Moved", 200, "applied (or, repeated, applied before)"),
-                    **_err(400, 401, 404, 409, 413, 422, 429),
+                    **_err(400, 401, 404, 409, 410, 413, 422, 429),
                 },
             }
         },
