@@ -8,7 +8,10 @@ card of each class (:mod:`backalley.solver._order`).
 
 from __future__ import annotations
 
-__all__ = ["classes_of"]
+__all__ = ["Classes", "classes_of"]
+
+Classes = tuple[tuple[int, int], ...]
+"""Classes of equivalent cards, each as (its lowest card, its highest card)."""
 
 
 def classes_of(mine: int, others: int) -> tuple[tuple[int, int], ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from backalley.solver._classes import classes_of
+from backalley.solver._classes import Classes, classes_of
 from backalley.solver._context import Context
 from backalley.solver._table import MEMO_LIMIT
 from backalley.solver._weights import make_dds_weights
@@ -27,7 +27,7 @@ __all__ = ["make_order"]
 
 Order = Callable[
     [int, tuple[int, ...], int, int, tuple[int, ...], int, int, int],
-    tuple[list[int], list[tuple[int, int]]],
+    tuple[list[int], Classes],
 ]
 """order(cards, hands, seat, leader, trick, win, rem, killer) -> (the moves,
 best first; the classes of more than one card, as (lowest, highest)).
@@ -80,6 +80,20 @@ def make_order(ctx: Context) -> Order:
                 out.append((run, prev))
         return out
 
+    def classes_in(mine: int, others: int) -> tuple[Classes, Classes]:
+        """The classes of equivalent cards among ``mine`` (cards of one group;
+        ``others``: the group's cards in the other hands and on the table),
+        and of them those of more than one card."""
+        if mine & hmask:  # the cards played decide what a lead forces: each card a move
+            runs = tuple([(c, c) for c in range(54) if mine >> c & 1])
+        else:
+            runs = classes_of(mine, others)
+        if mine & lspecial and not mine & hmask:
+            # a special card is its own move, leading or not: which
+            # of them is kept decides what a later lead of it forces
+            runs = tuple(split_special(list(runs), mine))
+        return runs, tuple([cl for cl in runs if cl[0] != cl[1]])
+
     def order(
         cards: int,
         hands: tuple[int, ...],
@@ -89,7 +103,7 @@ def make_order(ctx: Context) -> Order:
         win: int,
         rem: int,
         killer: int = -1,
-    ) -> tuple[list[int], list[tuple[int, int]]]:
+    ) -> tuple[list[int], Classes]:
         """The legal cards, one per class of equivalent cards, best guesses
         first; and the classes of more than one card, as (lowest, highest).
 
@@ -107,11 +121,11 @@ def make_order(ctx: Context) -> Order:
                 low = cards & -cards
                 cards ^= low
                 out.append(low.bit_length() - 1)
-            return out, []
+            return out, ()
         hand = hands[seat]
         others = rem & ~hand
-        classes: list[tuple[int, int]] = []
-        spans: list[tuple[int, int]] = []
+        classes: tuple[tuple[int, int], ...] = ()
+        spans: tuple[tuple[int, int], ...] = ()
         for gm in gmasks:
             mine = cards & gm
             if not mine:
@@ -119,15 +133,7 @@ def make_order(ctx: Context) -> Order:
             ckey = (mine, others & gm)
             found = class_memo.get(ckey)
             if found is None:
-                if gm & hmask:  # the cards played decide what a lead forces: each card a move
-                    runs = tuple((c, c) for c in range(54) if mine >> c & 1)
-                else:
-                    runs = classes_of(mine, others & gm)
-                if mine & lspecial and not gm & hmask:
-                    # a special card is its own move, leading or not: which
-                    # of them is kept decides what a later lead of it forces
-                    runs = tuple(split_special(list(runs), mine))
-                found = (runs, tuple([cl for cl in runs if cl[0] != cl[1]]))
+                found = classes_in(mine, others & gm)
                 if len(class_memo) >= MEMO_LIMIT:
                     class_memo.clear()
                 class_memo[ckey] = found

@@ -58,6 +58,12 @@ __all__ = [
 ]
 
 
+_TRUMP_AT = DealContext._fields.index("trump")
+_PLAYED_AT = DealContext._fields.index("played")
+_BROKEN_AT = DealContext._fields.index("broken")
+_PLAYED_BY_AT = DealContext._fields.index("played_by")
+
+
 class DealRules(NamedTuple):
     """A rule set and the context of the deal it is applied to."""
 
@@ -96,8 +102,20 @@ def context(
     whether trump is ``broken``; for :func:`legal_in`, which a search may
     call many times with one context (and the same ``broken``, so that the
     plan need not make another)."""
-    ctx = _ctx(rules, trump, played, owners)
-    return ctx if ctx.broken is broken else ctx._replace(broken=broken)
+    ctx = rules.ctx
+    suit = TRUMP_OF_INDEX[trump]
+    if not played and ctx.trump is suit and ctx.broken is broken:
+        return ctx
+    # the deal's context with four fields set, built in one step (a
+    # search builds one per set of cards played before a trick)
+    fields = list(ctx)
+    fields[_TRUMP_AT] = suit
+    fields[_BROKEN_AT] = broken
+    if played:
+        fields[_PLAYED_AT] = CardSet(played)
+        if owners is not None:
+            fields[_PLAYED_BY_AT] = tuple([CardSet(o & played) for o in owners])
+    return DealContext._make(fields)
 
 
 def legal_in(

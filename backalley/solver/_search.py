@@ -51,6 +51,7 @@ from backalley.solver._bounds import (
     make_sure_trumps,
     make_trick_sure,
 )
+from backalley.solver._classes import Classes
 from backalley.solver._context import Context
 from backalley.solver._limits import Budget
 from backalley.solver._order import make_order
@@ -500,7 +501,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             # the last seat: try the obvious card first (the cheapest that
             # takes the trick from the other side, else the lowest, keeping
             # trumps), and order the rest only when it does not settle it
-            spans: list[tuple[int, int]] = []
+            spans: Classes = ()
             pick = -1
             if is_max[(leader + trick.index(win)) % n] != maximising:
                 wg = group[win]
@@ -527,7 +528,7 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
             # the others are ordered (it settles most such positions, and
             # DDS's lead weights are the dearest ordering)
             deferred = True
-            spans = []
+            spans = ()
             moves = [win]
         else:
             moves, spans = order(cards, hands, seat, leader, trick, win, rem, killers[left])

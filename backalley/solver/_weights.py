@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from backalley.solver._classes import classes_of
+from backalley.solver._classes import Classes, classes_of
 from backalley.solver._context import Context
 from backalley.solver._table import MEMO_LIMIT
 
 __all__ = ["make_dds_weights"]
 
 Weights = Callable[
-    [list[tuple[int, int]], tuple[int, ...], int, int, tuple[int, ...], int, int, int, int],
+    [Classes, tuple[int, ...], int, int, tuple[int, ...], int, int, int, int],
     list[tuple[int, int]],
 ]
 """weights(classes, hands, seat, leader, trick, win, rem, hint, killer) ->
@@ -93,7 +93,7 @@ def make_dds_weights(ctx: Context) -> Weights:
         return rank[(mask & -mask).bit_length() - 1] if mask else 0
 
     def lead_weights(
-        classes: list[tuple[int, int]],
+        classes: Classes,
         hands: tuple[int, ...],
         seat: int,
         rem: int,
@@ -266,9 +266,7 @@ def make_dds_weights(ctx: Context) -> Weights:
             out.append((-w, lo))
         return out
 
-    def forces_top(
-        theirs: int, others: int, win_r: int, second_wins: bool, moves: list[tuple[int, int]]
-    ) -> int:
+    def forces_top(theirs: int, others: int, win_r: int, second_wins: bool, moves: Classes) -> int:
         """DDS's "force out the ace": the index in ``moves`` (highest first)
         of the cheapest move that forces out the fourth hand's top cards
         (``theirs``; ``others``: the other cards of the group at the trick's
@@ -290,10 +288,10 @@ def make_dds_weights(ctx: Context) -> Weights:
             k += 1
         return k - 1
 
-    def low(moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def low(moves: Classes) -> list[tuple[int, int]]:
         return [(rank[hi], lo) for lo, hi in moves]
 
-    def beat(moves: list[tuple[int, int]], w: int, above: int, also: int) -> list[tuple[int, int]]:
+    def beat(moves: Classes, w: int, above: int, also: int) -> list[tuple[int, int]]:
         """Weight ``w - rank`` for the moves above ``above`` and ``also``, else ``-rank``."""
         return [
             (rank[hi] - w if rank[hi] > above and rank[hi] > also else rank[hi], lo)
@@ -313,7 +311,7 @@ def make_dds_weights(ctx: Context) -> Weights:
         return add
 
     def follow_weights(
-        classes: list[tuple[int, int]],
+        classes: Classes,
         hands: tuple[int, ...],
         seat: int,
         leader: int,
@@ -596,7 +594,7 @@ def make_dds_weights(ctx: Context) -> Weights:
         return out
 
     def weights(
-        classes: list[tuple[int, int]],
+        classes: Classes,
         hands: tuple[int, ...],
         seat: int,
         leader: int,
