@@ -367,3 +367,33 @@ def test_a_bot_move_for_an_archived_table_is_not_stored(store: SqliteStore) -> N
     move = turn.bot.choose(turn.view)
     assert not service.bot_play(turn, move)
     assert store.version(table) == 0
+
+
+def test_serve_reads_the_bots_and_the_life_of_tables_from_its_flags() -> None:
+    from backalley.cli import build_parser
+
+    args = build_parser().parse_args(
+        ["serve", "--bot-workers", "2", "--bot-budget", "0.25", "--keep-finished", "60"]
+        + ["--keep-idle", "3600"]
+    )
+    assert (args.bot_workers, args.bot_budget, args.keep_finished, args.keep_idle) == (
+        2,
+        0.25,
+        60.0,
+        3600.0,
+    )
+    defaults = build_parser().parse_args(["serve"])
+    from backalley.server import ServerSettings
+
+    settings = ServerSettings()
+    assert (defaults.bot_workers, defaults.bot_budget) == (
+        settings.bot_workers,
+        settings.bot_budget,
+    )
+    assert (defaults.keep_finished, defaults.keep_idle) == (
+        settings.finished_keep,
+        settings.idle_keep,
+    )
+    for flag, value in [("--bot-workers", "-1"), ("--bot-budget", "0"), ("--keep-idle", "x")]:
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", flag, value])

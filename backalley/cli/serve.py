@@ -96,6 +96,27 @@ def default_hosts(host: str, port: int) -> tuple[str, ...]:
 
 _seconds = _seconds_up_to("delay", 60)
 _pause = _seconds_up_to("pause", 3600)
+_keep = _seconds_up_to("time to keep", 10 * 365 * 86_400)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or int(text) > 64:
+        raise argparse.ArgumentTypeError(
+            f"the bots' workers are a number of processes from 0 to 64, not {text!r}"
+        )
+    return int(text)
+
+
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(
+            f"a bot's budget is a number of CPU seconds above 0, up to 60, not {text!r}"
+        )
+    return value
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -141,6 +162,38 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SECONDS",
         help="the longest the bots wait at the end of a deal for the people at the table to "
         "continue (default 60; 0: they do not wait)",
+    )
+    serve.add_argument(
+        "--bot-workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="processes that make the bots' decisions, apart from the requests (default 1; "
+        "0: a thread of the server's own process)",
+    )
+    serve.add_argument(
+        "--bot-budget",
+        type=_budget,
+        default=0.5,
+        metavar="SECONDS",
+        help="the CPU seconds one decision of a searching bot (pimc, montecarlo) may take "
+        "(default 0.5)",
+    )
+    serve.add_argument(
+        "--keep-finished",
+        type=_keep,
+        default=3600.0,
+        metavar="SECONDS",
+        help="how long a finished game stays listed before it is archived (default 3600); "
+        "its record stays at its address",
+    )
+    serve.add_argument(
+        "--keep-idle",
+        type=_keep,
+        default=7 * 86_400.0,
+        metavar="SECONDS",
+        help="how long a table may go without a move before it is archived (default 604800: "
+        "a week)",
     )
     serve.add_argument(
         "--allowed-host",
@@ -217,6 +270,10 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             store,
             bot_delay=args.bot_delay,
             deal_pause=args.deal_pause,
+            bot_workers=args.bot_workers,
+            bot_budget=args.bot_budget,
+            finished_keep=args.keep_finished,
+            idle_keep=max(args.keep_idle, 1.0),
             web=args.web,
             allowed_hosts=(*default_hosts(args.host, port), *args.allowed_host),
             trusted_proxies=tuple(args.trusted_proxy),
