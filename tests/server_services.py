@@ -269,8 +269,11 @@ class Served:
         deal_pause: float = 0.0,
         timeout: float = 30.0,
         python: Path | None = None,
+        extra: Sequence[str] = (),
     ) -> None:
         self.data = Path(data)
+        self.extra = tuple(extra)
+        """More arguments of ``backalley serve`` (``--bot-budget 0.1``)."""
         self.python = python
         self.database = database
         self.bot_delay = bot_delay
@@ -299,6 +302,7 @@ class Served:
         ]
         if self.database:
             command += ["--database", self.database]
+        command += self.extra
         env = dict(os.environ)
         if self.python is None:  # this interpreter, with the project's own source
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
