@@ -29,13 +29,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this working tree's bot
 
 import backalley as ba  # noqa: E402
 from backalley import lowlevel  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
+from backalley.bots import _rules as R  # noqa: E402
 from backalley.rules import Auction, CounterHolder  # noqa: E402
+from backalley.values import BiddingOutcome  # noqa: E402
 
 
 def deal_calls(result: ba.DealResult, players: int) -> tuple[str, ...]:
@@ -45,6 +49,52 @@ def deal_calls(result: ba.DealResult, players: int) -> tuple[str, ...]:
     return tuple(str(call) for call in order if call is not None)
 
 
+def counter_gains(
+    position: ba.GameState, outcome: BiddingOutcome, tricks: tuple[int, ...]
+) -> list[float]:
+    """What each counter step of the bidding that ended in ``outcome`` (at
+    ``position``, its deal's first position after the bidding) gained the side
+    that called it, the deal having been played to ``tricks`` per side: its
+    points less the other side's (the contract's holder, or for the holder's
+    own counter the side that countered first) at the step's multiplier,
+    against the same one step lower - every figure the scoring part's answer
+    (through the bots' adapter).  Empty when no counter was called, or when a
+    counter took the contract over."""
+    rules = position.rules
+    n = rules.players
+    holders = [s for s, c in enumerate(outcome.contracts) if c is not None]
+    if len(holders) != 1:
+        return []
+    side = holders[0]
+    contract = outcome.contracts[side]
+    assert contract is not None
+    first = position.first_bidder
+    calls = [(first + i) % n for i in range(len(position.calls))]
+    callers = [
+        rules.seat_teams[s]
+        for s, call in zip(calls, position.calls)
+        if isinstance(call, ba.Counter)
+    ]
+    if not callers or contract.multiplier != len(callers) + 1:
+        return []  # a counter that names its multiplier, or a take-over: not measured
+    announced = [s for s, call in zip(calls, position.calls) if isinstance(call, ba.Bid)]
+    if not announced or rules.seat_teams[announced[-1]] != side:
+        return []
+    doubler = callers[0]
+
+    def points(multiplier: int) -> tuple[int, ...]:
+        contracts = list(outcome.contracts)
+        contracts[side] = attrs.evolve(contract, multiplier=multiplier)
+        return R.deal_points(position, tricks, attrs.evolve(outcome, contracts=tuple(contracts)))
+
+    gains = []
+    for step, caller in enumerate(callers, start=2):
+        other = doubler if caller == side else side
+        after, before = points(step), points(step - 1)
+        gains.append((after[caller] - after[other]) - (before[caller] - before[other]))
+    return gains
+
+
 def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
     """Play whole games of ``rules`` between heuristic bots until ``deals`` deals are
     scored; the figures of their auctions (see the module docstring)."""
@@ -52,6 +102,7 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
     numbers: Counter[int] = Counter()
     countered = made = paying = 0
     counter_swing = 0
+    steps: list[float] = []
     thrown = 0
     scored = 0
     k = 0
@@ -60,11 +111,20 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
         bots = [HeuristicBot((seed + k, s)) for s in range(rules.players)]
         state = ba.new_game(rules, seed=seed + k)
         k += 1
+        after_bidding: list[tuple[ba.GameState, BiddingOutcome]] = []
         while not state.is_over and scored + len(state.deal_results) < deals:
             seat = state.to_act
             assert seat is not None
+            bidding = state.phase is ba.Phase.BIDDING
+            done = len(state.deal_results)
             state = state.apply(bots[seat].choose(state.view(seat)))
+            if bidding and state.phase is not ba.Phase.BIDDING and len(state.deal_results) == done:
+                outcome = lowlevel.deal_context(state).outcome
+                if outcome is not None and not outcome.thrown_in:
+                    after_bidding.append((state, outcome))
         thrown += lowlevel.thrown_in(state)
+        for (position, outcome), result in zip(after_bidding, state.deal_results):
+            steps.extend(counter_gains(position, outcome, result.tricks))
         for result in state.deal_results:
             scored += 1
             sequences[deal_calls(result, rules.players)] += 1
@@ -106,6 +166,9 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
         "countered_made": made,
         "countered_set": countered - made,
         "mean_gain_of_the_countering_side": (round(counter_swing / paying, 1) if paying else None),
+        "counter_calls": len(steps),
+        "counter_calls_that_paid": sum(g > 0 for g in steps),
+        "mean_gain_of_a_counter_call": round(sum(steps) / len(steps), 1) if steps else None,
         "thrown_in": thrown,
     }
 

@@ -514,6 +514,59 @@ def bidding_estimate(view: PlayerView) -> TrickEstimate:
     return estimate(view)
 
 
+def defending_estimate(view: PlayerView) -> TrickEstimate:
+    """The trick table's estimate of the view's hand when another side wins
+    the bidding: under the deal's trump, or - when the declarer names trump
+    later - the mean of its estimates under the trumps the trump part offers
+    but the one best for this hand (the declarer names the trump best for
+    its own side, not for this hand)."""
+    if not R.trump_named_later(view):
+        return estimate(view)
+    ests = sorted(
+        (estimate(view, t) for t in R.trump_choices(view)), key=lambda e: (e.side, e.sure)
+    )
+    rest = ests[:-1] or ests
+    k = len(rest)
+    return TrickEstimate(
+        share=sum(e.share for e in rest) / k,
+        pair_sigma=max(e.pair_sigma for e in rest),
+        side=sum(e.side for e in rest) / k,
+        side_sigma=max(e.side_sigma for e in rest),
+        mean_share=rest[0].mean_share,
+        sure=min(e.sure for e in rest),
+    )
+
+
+def _auction_belief(
+    view: PlayerView, est: TrickEstimate, said: dict[int, Move]
+) -> tuple[float, float]:
+    """In an ascending auction, the mean and spread of the side's tricks from
+    the hand's estimate ``est`` and the calls ``said`` so far (by seat): a
+    partner's number raises the side's estimate to the tricks it shows; the
+    tricks the other sides' highest number leaves are a second estimate of
+    the side's, the two weighed by their spreads."""
+    rules = view.rules
+    h = view.hand_size
+    my_side = R.side_of(rules, view.seat)
+    partners = [s for s in R.teams(rules)[my_side] if s != view.seat]
+    mean, sigma = est.side, est.side_sigma
+    bids = [c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners]
+    if bids:
+        # the partner's bid: the side's tricks as it judged them
+        mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
+        sigma = math.sqrt(est.pair_sigma**2 + 0.5)
+    their_bids = [
+        c.tricks for s, c in said.items() if isinstance(c, Bid) and R.side_of(rules, s) != my_side
+    ]
+    if their_bids and OPPONENTS_WEIGHT:
+        left = max(0.0, h - max(their_bids))
+        var = sigma**2
+        var_left = (est.pair_sigma**2 + 1.0 / 12.0) / OPPONENTS_WEIGHT
+        mean = (mean * var_left + left * var) / (var + var_left)
+        sigma = math.sqrt(var * var_left / (var + var_left))
+    return mean, sigma
+
+
 def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
     rules = view.rules
     n = rules.players
@@ -531,25 +584,7 @@ def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
     partners = [s for s in teams[my_side] if s != me]
     own_bids = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners)
     if ascending:
-        mean, sigma = est.side, est.side_sigma
-        bids = [c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners]
-        if bids:
-            # the partner's bid: the side's tricks as it judged them
-            mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
-            sigma = math.sqrt(est.pair_sigma**2 + 0.5)
-        # the other sides' highest number: the tricks it leaves are a
-        # second estimate of the side's
-        their_bids = [
-            c.tricks
-            for s, c in said.items()
-            if isinstance(c, Bid) and R.side_of(rules, s) != my_side
-        ]
-        if their_bids and OPPONENTS_WEIGHT:
-            left = max(0.0, h - max(their_bids))
-            var = sigma**2
-            var_left = (est.pair_sigma**2 + 1.0 / 12.0) / OPPONENTS_WEIGHT
-            mean = (mean * var_left + left * var) / (var + var_left)
-            sigma = math.sqrt(var * var_left / (var + var_left))
+        mean, sigma = _auction_belief(view, est, said)
         own_bids = 0
         later = False
     else:
@@ -593,7 +628,13 @@ def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
         sigma = math.sqrt(var)
     dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
     if ascending:
-        choice = _auction_call(view, moves, dist, mean)
+        defence = defending_estimate(view)
+        if defence == est:
+            defending = dist
+        else:
+            dmean, dsigma = _auction_belief(view, defence, said)
+            defending = side_distribution(dmean, dsigma * SIGMA_SCALE, h, defence.sure)
+        choice = _auction_call(view, moves, dist, mean, defending)
     else:
         choice = _best_call(view, moves, dist, mean - own_bids)
     if later and (isinstance(choice, Bid) or choice == Pass()):
@@ -659,7 +700,11 @@ def _best_call(
 
 
 def _auction_call(
-    view: PlayerView, moves: Sequence[Move], dist: Sequence[float], target: float
+    view: PlayerView,
+    moves: Sequence[Move],
+    dist: Sequence[float],
+    target: float,
+    defending: Sequence[float] | None = None,
 ) -> Move:
     """In an ascending auction, the legal call with the best
     :meth:`auction_value` for the side (the numbers weighed as in
@@ -671,7 +716,7 @@ def _auction_call(
         for m in moves
         if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - target) <= 3.5
     ]
-    values = auction_value(view, weighed, dist, target)
+    values = auction_value(view, weighed, dist, target, defending)
 
     def key(i: int) -> tuple[float, bool, int]:
         # equal values: a number (the lowest) before a pass or a counter, so
@@ -682,17 +727,24 @@ def _auction_call(
 
 
 def auction_value(
-    view: PlayerView, calls: Sequence[Move], dist: Sequence[float], target: float
+    view: PlayerView,
+    calls: Sequence[Move],
+    dist: Sequence[float],
+    target: float,
+    defending: Sequence[float] | None = None,
 ) -> list[float]:
     """What each of ``calls`` (legal for the view's seat) is worth to its
     side in an ascending auction: the side's expected points less the
     other sides', over ``dist`` (the side's tricks; the other sides share
     the rest), once every later seat has answered with its best call by
-    the same measure for its own side.  A later seat weighs pass, the
-    counters, the lowest number and the numbers within
+    the same measure for its own side.  ``defending`` (``dist`` by
+    default) is the side's tricks when another side's player declares (and
+    so names trump, where the declarer does).  A later seat
+    weighs pass, the counters, the lowest number and the numbers within
     :data:`AUCTION_WINDOW` of its side's expected tricks (``target`` for
-    the bot's side).  The calls, the bidding's end and its outcome are
-    the bidding part's, through the rule set's plan."""
+    the bot's side; the other sides share the rest evenly).  The calls, the bidding's end and its outcome are
+    the bidding part's, through the rule set's plan, and the points the
+    scoring part's."""
     rules = view.rules
     plan = rules.plan
     h = view.hand_size
@@ -713,7 +765,15 @@ def auction_value(
             else:
                 tables = points_table(view, outcome)
                 totals = [0.0] * sides
-                for k, p in enumerate(dist):
+                declarer = outcome.declarer
+                over = dist
+                if (
+                    defending is not None
+                    and declarer is not None
+                    and R.side_of(rules, declarer) != my_side
+                ):
+                    over = defending
+                for k, p in enumerate(over):
                     if p < 1e-4:
                         continue
                     each = round((h - k) / (sides - 1)) if sides > 1 else 0

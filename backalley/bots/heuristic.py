@@ -110,11 +110,15 @@ class HeuristicBot:
 
     @staticmethod
     def auction_value(
-        view: PlayerView, calls: Sequence[Move], dist: Sequence[float], target: float
+        view: PlayerView,
+        calls: Sequence[Move],
+        dist: Sequence[float],
+        target: float,
+        defending: Sequence[float] | None = None,
     ) -> list[float]:
         """What each of ``calls`` is worth to the seat's side in an ascending
         auction (see :func:`backalley.bots.bidding_model.auction_value`)."""
-        return bidding_model.auction_value(view, calls, dist, target)
+        return bidding_model.auction_value(view, calls, dist, target, defending)
 
     # ---------------------------------------------------------------- play
 
