@@ -1,4 +1,6 @@
-"""How much a client may send: body and message sizes, and move rates."""
+"""How much a client may send and hold, and whom the server answers: body
+and message sizes, move rates, sockets (within the process's open-file
+limit: :func:`socket_limit`), the hosts answered and the trusted proxies."""
 
 from __future__ import annotations
 
