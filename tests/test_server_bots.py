@@ -373,8 +373,10 @@ def test_serve_reads_the_bots_and_the_life_of_tables_from_its_flags() -> None:
     from backalley.cli import build_parser
 
     args = build_parser().parse_args(
-        ["serve", "--bot-workers", "2", "--bot-budget", "0.25", "--keep-finished", "60"]
-        + ["--keep-idle", "3600"]
+        [
+            *("serve", "--bot-workers", "2", "--bot-budget", "0.25"),
+            *("--keep-finished", "60", "--keep-idle", "3600"),
+        ]
     )
     assert (args.bot_workers, args.bot_budget, args.keep_finished, args.keep_idle) == (
         2,
@@ -397,3 +399,42 @@ def test_serve_reads_the_bots_and_the_life_of_tables_from_its_flags() -> None:
     for flag, value in [("--bot-workers", "-1"), ("--bot-budget", "0"), ("--keep-idle", "x")]:
         with pytest.raises(SystemExit):
             build_parser().parse_args(["serve", flag, value])
+
+
+# -- a short soak ----------------------------------------------------------------------------
+
+
+def _soak_module() -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
+    spec = importlib.util.spec_from_file_location("backalley_soak", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_short_soak_keeps_answering_without_growing_or_logging(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``benchmarks/soak.py`` for a few seconds on a real server: tables of
+    ``pimc`` bots under a CPU budget, people against bots and spectators; the
+    bots move, the people's moves are answered quickly, descriptors and
+    memory stay flat and the server logs nothing."""
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("websockets")
+    database = None
+    if kind == "postgresql":
+        database = request.getfixturevalue("postgres").new_database("soak")
+    figures = _soak_module().soak(
+        tmp_path, database=database, tables=4, humans=2, sockets=12, seconds=8, warmup=2
+    )
+    assert figures["moves"] > 0 and figures["human_moves"] > 0, figures
+    assert figures["human_p99_ms"] < 500, figures
+    assert figures["end"]["server_fds"] <= figures["start"]["server_fds"] + 4, figures
+    assert figures["end"]["workers_fds"] <= figures["start"]["workers_fds"] + 4, figures
+    assert figures["end"]["server_rss_mb"] < figures["start"]["server_rss_mb"] + 40, figures
+    assert figures["log_lines"] == 0 and figures["log_lines_before"] == 0, figures["log_tail"]
+    assert figures["refused"] == {} and figures["failed_tasks"] == [], figures
