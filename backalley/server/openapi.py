@@ -193,7 +193,10 @@ _NEW_TABLE = {
     "additionalProperties": False,
     "properties": {
         "rules": {
-            "description": "a registered variant's name, or a rules / house-rules document",
+            "description": (
+                "a registered variant's name, or a rules / house-rules document "
+                'naming its format: {"format": "backalley/rules", ...}'
+            ),
             "oneOf": [{"type": "string"}, {"type": "object"}],
         },
         "seats": {
@@ -220,6 +223,9 @@ def _err(*codes: int) -> dict[str, Any]:
     text = {
         400: "not a JSON object",
         401: "no token, or not this seat's",
+        403: "another site's page (its Origin is not this server's)",
+        415: "a body not sent as JSON (Content-Type: application/json)",
+        421: "a host this server does not answer to",
         404: "no such table or seat",
         409: "refused by the table's state",
         413: "the body is too large",
@@ -483,6 +489,19 @@ _DOCUMENT: dict[str, Any] = {
         },
     },
 }
+
+
+def _edge_refusals(document: dict[str, Any]) -> None:
+    """Every operation may be refused before its route: 421 (a ``Host``
+    the server does not answer to); a POST also 403 (another site's
+    ``Origin``) and 415 (a body not sent as JSON)."""
+    for operations in document["paths"].values():
+        for method, operation in operations.items():
+            codes = (403, 415, 421) if method == "post" else (421,)
+            operation["responses"].update(_err(*codes))
+
+
+_edge_refusals(_DOCUMENT)
 
 
 def openapi_document() -> dict[str, Any]:
