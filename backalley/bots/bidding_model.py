@@ -39,6 +39,7 @@ from typing import Any, overload
 import attrs
 
 from backalley.bots import _rules as R
+from backalley.bots._base import legal_moves_of
 from backalley.bots._tricks_table import ROWS, Row
 from backalley.engine import lowlevel
 from backalley.engine.views import PlayerView
@@ -567,7 +568,63 @@ def _auction_belief(
     return mean, sigma
 
 
+def is_auction(view: PlayerView, moves: Sequence[Move]) -> bool:
+    """Whether the bidding is an ascending auction: its winning call makes a
+    declarer (asked of the bidding part); once-around bids do not."""
+    numeric = [m for m in moves if isinstance(m, Bid)]
+    probe = R.contracts_if(view, numeric[0] if numeric else moves[0])
+    return probe is not None and any(c is not None and c.declarer is not None for c in probe)
+
+
+def auction_calls(view: PlayerView, moves: Sequence[Move] | None = None) -> dict[Move, float]:
+    """In an ascending auction, the calls the bot weighs (pass, the counters,
+    the lowest number and the numbers within three and a half tricks of its
+    side's expected tricks, of the legal ``moves``) and what each is worth to
+    its side (:func:`auction_value`): its expected points less the other
+    sides' once every later seat has answered, over its side's tricks as
+    declarer (the hand's estimate under its best trump) and as defenders
+    (:func:`defending_estimate`), each read with the calls so far
+    (:func:`_auction_belief`).  So a counter is worth more than a pass
+    exactly when the contract it multiplies is expected to fail by enough:
+    the scoring part's points for the countered contract, over the side's
+    tricks, beat those of the contract left alone."""
+    moves = legal_moves_of(view) if moves is None else moves
+    rules = view.rules
+    n = rules.players
+    h = view.hand_size
+    est = bidding_estimate(view)
+    first = view.first_bidder
+    said = {(first + i) % n: c for i, c in enumerate(view.calls)}
+    mean, sigma = _auction_belief(view, est, said)
+    dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
+    defence = defending_estimate(view)
+    if defence == est:
+        defending = dist
+    else:
+        dmean, dsigma = _auction_belief(view, defence, said)
+        defending = side_distribution(dmean, dsigma * SIGMA_SCALE, h, defence.sure)
+    numeric = [m for m in moves if isinstance(m, Bid)]
+    weighed = [
+        m for m in moves if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - mean) <= 3.5
+    ]
+    values = auction_value(view, weighed, dist, mean, defending)
+    return dict(zip(weighed, values))
+
+
 def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
+    """The bot's call among the legal ``moves``: in an ascending auction the
+    call of :func:`auction_calls` worth the most (of equal ones a number, the
+    lowest, so that a side that may contract does so rather than leave it to
+    later; else the earliest); in a once-around bidding see the module
+    docstring."""
+    if is_auction(view, moves):
+        weighed = auction_calls(view, moves)
+        order = list(weighed)
+
+        def key(i: int) -> tuple[float, bool, int]:
+            return (round(weighed[order[i]], 9), isinstance(order[i], Bid), -i)
+
+        return order[max(range(len(order)), key=key)]
     rules = view.rules
     n = rules.players
     h = view.hand_size
@@ -575,68 +632,50 @@ def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
     teams = R.teams(rules)
     my_side = R.side_of(rules, me)
     est = bidding_estimate(view)
-    numeric = [m for m in moves if isinstance(m, Bid)]
-    probe = R.contracts_if(view, numeric[0] if numeric else moves[0])
-    # an auction's winning call makes a declarer; once-around bids do not
-    ascending = probe is not None and any(c is not None and c.declarer is not None for c in probe)
     first = view.first_bidder
     said = {(first + i) % n: c for i, c in enumerate(view.calls)}
     partners = [s for s in teams[my_side] if s != me]
     own_bids = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners)
-    if ascending:
-        mean, sigma = _auction_belief(view, est, said)
-        own_bids = 0
-        later = False
-    else:
-        later = any(s not in said for s in partners)
-        mean, var = est.share, est.pair_sigma**2
-        for s in partners:
-            call = said.get(s)
-            if call is None:
-                continue
+    later = any(s not in said for s in partners)
+    mean, var = est.share, est.pair_sigma**2
+    for s in partners:
+        call = said.get(s)
+        if call is None:
+            continue
+        if isinstance(call, Bid) and call.tricks > 0:
+            mean += call.tricks + SHARE_MARGIN
+            var += 1.0 / 12.0
+        elif isinstance(call, Bid) or call == Pass():
+            mean += min(est.mean_share, PASS_SHARE)
+            var += 0.1
+        else:  # a board: the partner holds nearly every trick
+            mean = float(h)
+    if later:
+        # the side's tricks from this hand alone, to weigh a board
+        mean, var = est.side, est.side_sigma**2
+    # the other sides' calls: when every other seat has spoken, the
+    # tricks they leave are a second estimate of the side's
+    others = [s for s in range(n) if s not in teams[my_side]]
+    if not later and others and all(s in said for s in others) and OPPONENTS_WEIGHT:
+        theirs = 0.0
+        for s in others:
+            call = said[s]
             if isinstance(call, Bid) and call.tricks > 0:
-                mean += call.tricks + SHARE_MARGIN
-                var += 1.0 / 12.0
+                theirs += call.tricks + SHARE_MARGIN
             elif isinstance(call, Bid) or call == Pass():
-                mean += min(est.mean_share, PASS_SHARE)
-                var += 0.1
-            else:  # a board: the partner holds nearly every trick
-                mean = float(h)
-        if later:
-            # the side's tricks from this hand alone, to weigh a board
-            mean, var = est.side, est.side_sigma**2
-        # the other sides' calls: when every other seat has spoken, the
-        # tricks they leave are a second estimate of the side's
-        others = [s for s in range(n) if s not in teams[my_side]]
-        if not later and others and all(s in said for s in others) and OPPONENTS_WEIGHT:
-            theirs = 0.0
-            for s in others:
-                call = said[s]
-                if isinstance(call, Bid) and call.tricks > 0:
-                    theirs += call.tricks + SHARE_MARGIN
-                elif isinstance(call, Bid) or call == Pass():
-                    theirs += min(est.mean_share, PASS_SHARE)
-                else:
-                    theirs = float(h)
-            left = max(0.0, h - theirs)
-            var_left = (est.pair_sigma**2 + len(others) / 12.0) / OPPONENTS_WEIGHT
-            mean = (mean * var_left + left * var) / (var + var_left)
-            var = var * var_left / (var + var_left)
-        else:
-            claimed = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in others)
-            mean = min(mean, max(float(est.sure), h - claimed + 0.5 * SHARE_MARGIN))
-        sigma = math.sqrt(var)
-    dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
-    if ascending:
-        defence = defending_estimate(view)
-        if defence == est:
-            defending = dist
-        else:
-            dmean, dsigma = _auction_belief(view, defence, said)
-            defending = side_distribution(dmean, dsigma * SIGMA_SCALE, h, defence.sure)
-        choice = _auction_call(view, moves, dist, mean, defending)
+                theirs += min(est.mean_share, PASS_SHARE)
+            else:
+                theirs = float(h)
+        left = max(0.0, h - theirs)
+        var_left = (est.pair_sigma**2 + len(others) / 12.0) / OPPONENTS_WEIGHT
+        mean = (mean * var_left + left * var) / (var + var_left)
+        var = var * var_left / (var + var_left)
     else:
-        choice = _best_call(view, moves, dist, mean - own_bids)
+        claimed = sum(c.tricks for s, c in said.items() if isinstance(c, Bid) and s in others)
+        mean = min(mean, max(float(est.sure), h - claimed + 0.5 * SHARE_MARGIN))
+    sigma = math.sqrt(var)
+    dist = side_distribution(mean, sigma * SIGMA_SCALE, h, est.sure)
+    choice = _best_call(view, moves, dist, mean - own_bids)
     if later and (isinstance(choice, Bid) or choice == Pass()):
         return _share_call(moves, est.share - SHARE_MARGIN, choice)
     return choice
@@ -697,33 +736,6 @@ def _best_call(
         if best is None or key > best:
             best, choice = key, move
     return choice
-
-
-def _auction_call(
-    view: PlayerView,
-    moves: Sequence[Move],
-    dist: Sequence[float],
-    target: float,
-    defending: Sequence[float] | None = None,
-) -> Move:
-    """In an ascending auction, the legal call with the best
-    :meth:`auction_value` for the side (the numbers weighed as in
-    :meth:`_best_call`; of equal calls, the lowest number, else the
-    earliest call)."""
-    numeric = [m for m in moves if isinstance(m, Bid)]
-    weighed = [
-        m
-        for m in moves
-        if not isinstance(m, Bid) or m is numeric[0] or abs(m.tricks - target) <= 3.5
-    ]
-    values = auction_value(view, weighed, dist, target, defending)
-
-    def key(i: int) -> tuple[float, bool, int]:
-        # equal values: a number (the lowest) before a pass or a counter, so
-        # that a side that may contract does so rather than leave it to later
-        return (round(values[i], 9), isinstance(weighed[i], Bid), -i)
-
-    return weighed[max(range(len(weighed)), key=key)]
 
 
 def auction_value(
