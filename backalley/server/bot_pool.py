@@ -23,8 +23,8 @@ So the server hands each decision to a :class:`BotPool`:
   an address with one table, never its twenty tables' whole runs first.
 
 A decision is sent to a process as the pickled bot and the seat's view; the
-process answers the move and the bot as it is after deciding (its random
-generator and memos go on from there).  The processes are shared by every
+process answers the move (as text).  A bot keeps nothing from one decision
+to the next: the server makes each seat's bot afresh for every decision.  The processes are shared by every
 pool of one size in the interpreter and started on first use, with the
 ``spawn`` method (a fork of a server's threads could inherit a held lock).
 """
@@ -94,14 +94,15 @@ def budgeted_bot(name: str, seed: object, budget: float | None) -> Bot:
         return bot
 
 
-def _decide(bot: Bot, view: ba.PlayerView) -> tuple[str, Bot | None, str | None]:
-    """In the worker: the bot's move (as text), the bot after deciding, or
-    the formatted failure of the bot."""
+def _decide(bot: Bot, view: ba.PlayerView) -> tuple[str, str | None]:
+    """In the worker: the bot's move (as text), or the formatted failure of
+    the bot (the bot itself does not come back: the server makes a fresh one
+    for the next decision)."""
     try:
         move = bot.choose(view)
     except Exception:
-        return "", None, traceback.format_exc(limit=20)
-    return str(move), bot, None
+        return "", traceback.format_exc(limit=20)
+    return str(move), None
 
 
 Commit = Callable[[ba.Move, Bot], bool]
@@ -109,15 +110,13 @@ Commit = Callable[[ba.Move, Bot], bool]
 answers whether the table moved on."""
 
 
-def _decide_and_commit(
-    bot: Bot, view: ba.PlayerView, commit: Commit
-) -> tuple[str, Bot | None, str | None, bool]:
+def _decide_and_commit(bot: Bot, view: ba.PlayerView, commit: Commit) -> tuple[str | None, bool]:
     """On the pool's thread: the decision and its commit in one go (a move
     decided is stored even when whoever waits for it is gone)."""
-    text, after, failed = _decide(bot, view)
-    if failed is not None or after is None:
-        return text, after, failed, False
-    return text, after, None, commit(ba.parse_move(text), after)
+    text, failed = _decide(bot, view)
+    if failed is not None:
+        return failed, False
+    return None, commit(ba.parse_move(text), bot)
 
 
 def _warm() -> None:
@@ -179,8 +178,8 @@ class BotPool:
         self, owner: str, table: str, bot: Bot, view: ba.PlayerView, commit: Commit
     ) -> bool:
         """``bot``'s move for ``view``, when this table's turn comes, handed
-        to ``commit`` with the bot as it is after deciding (on a thread:
-        ``commit`` may block); answers what ``commit`` answers.
+        to ``commit`` with the bot (on a thread: ``commit`` may block);
+        answers what ``commit`` answers.
         :class:`BotFailed` when the bot fails."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # an application started again in a new loop:
@@ -243,7 +242,7 @@ class BotPool:
     async def _call(self, job: _Job) -> bool:
         loop = asyncio.get_running_loop()
         if not self.workers:
-            text, bot, failed, moved = await loop.run_in_executor(
+            failed, moved = await loop.run_in_executor(
                 self._executor(), _decide_and_commit, job.bot, job.view, job.commit
             )
             if failed is not None:
@@ -252,16 +251,16 @@ class BotPool:
         for attempt in (1, 2):
             executor = self._executor()
             try:
-                text, bot, failed = await loop.run_in_executor(executor, _decide, job.bot, job.view)
+                text, failed = await loop.run_in_executor(executor, _decide, job.bot, job.view)
             except BrokenProcessPool:  # a worker died (killed, out of memory): once more
                 _log.error("a bot worker process died; starting the pool again")
                 _processes(self.workers, broken=executor)
                 if attempt == 2:
                     raise
                 continue
-            if failed is not None or bot is None:
-                raise BotFailed(failed or "no bot came back")
-            return await loop.run_in_executor(None, job.commit, ba.parse_move(text), bot)
+            if failed is not None:
+                raise BotFailed(failed)
+            return await loop.run_in_executor(None, job.commit, ba.parse_move(text), job.bot)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _executor(self) -> concurrent.futures.Executor:

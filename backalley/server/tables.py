@@ -293,11 +293,16 @@ class TableService:
         # seeded from the table's secret seed (and the move they start at, so
         # that a table replayed after a restart does not repeat its bots' draws)
         live.bots = {
-            seat: budgeted_bot(kind, ("bot", row.seed, seat, live.version), self.bot_budget)
+            seat: self._bot(row, seat, live.version)
             for seat, kind in enumerate(row.seats)
             if kind != HUMAN
         }
         return live
+
+    def _bot(self, row: TableRow, seat: int, version: int) -> Bot:
+        """The bot of ``seat`` for its decisions from ``version`` on, seeded
+        from the table's secret seed (never its public id)."""
+        return budgeted_bot(row.seats[seat], ("bot", row.seed, seat, version), self.bot_budget)
 
     def _replay(self, live: _Live, moves: Sequence[MoveRow]) -> None:
         state = live.state
@@ -705,15 +710,18 @@ class TableService:
 
     def bot_play(self, turn: BotTurn, move: ba.Move, bot: Bot | None = None) -> bool:
         """Apply ``move``, chosen by the bot of ``turn``, committed like a
-        person's (``bot``: the bot as it is after deciding, kept for its next
-        decision).  ``True`` when the table moved on (by this move, or by a
+        person's.  ``True`` when the table moved on (by this move, or by a
         move stored meanwhile, which is read instead); ``False`` when the
         table stopped (a move the rules refuse, a game that keeps being
-        thrown in)."""
+        thrown in).
+
+        The seat's bot for its next decision is made afresh, seeded from the
+        table's secret seed and the move's number (``bot``, the bot as it was
+        after deciding, is not kept): a bot carries nothing from one decision
+        to the next, so the server's memory stays flat however long a table
+        plays, and a decision sent to a worker process pickles small."""
         live = self._table(turn.table)
         name = live.row.seats[turn.seat]
-        if bot is not None:
-            live.bots[turn.seat] = bot
         state = turn.state
         try:
             after = state.apply(move)
@@ -740,6 +748,7 @@ class TableService:
             self._moved(live, state, move, after)
             live.state = after
             live.version += 1
+            live.bots[turn.seat] = self._bot(live.row, turn.seat, live.version)
         return True
 
     def bot_step(self, table_id: str) -> bool:
