@@ -44,17 +44,23 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this working tree's server
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_load import SOURCES, Load, percentile  # noqa: E402
+from server_load import Load, percentile  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from tests.server_services import PostgresCluster, Served, Unavailable  # noqa: E402
 
 WATCHERS = tuple(f"127.0.1.{n}" for n in range(1, 21))
 """The spectators' addresses (a server lets one address open 64 sockets)."""
+MAKERS = tuple(f"127.0.2.{n}" for n in range(1, 41))
+"""The addresses the bot tables are made from (at most 20 games with bots each)."""
+PEOPLE = tuple(f"127.0.3.{n}" for n in range(1, 101))
+"""The people's addresses: one each, as people at their own machines."""
 
 
 def _children(pid: int) -> list[int]:
@@ -108,13 +114,30 @@ class Soak(Load):
         super().__init__(url, args, pid)
         self.bot_seats = [args.bot] * 4
         self.bot_tables: list[str] = []
+        self._people_made = 0
+        self._own = {
+            address: httpx.AsyncClient(
+                timeout=httpx.Timeout(30.0, connect=10.0),
+                transport=httpx.AsyncHTTPTransport(local_address=address),
+            )
+            for address in (*MAKERS, *PEOPLE)
+        }
+
+    async def close(self) -> None:
+        await super().close()
+        for client in self._own.values():
+            await client.aclose()
 
     async def new_table(self, seats: list[str] | None = None) -> tuple[str, str | None]:
         """A new table with ``seats`` (a person's, by default: seat 0's token)."""
         seats = seats or self.seats
         while True:
-            client = self._clients[SOURCES[self._made % len(SOURCES)]]
-            self._made += 1
+            if seats[0] == "human":  # a person: an address of its own
+                client = self._own[PEOPLE[self._people_made % len(PEOPLE)]]
+                self._people_made += 1
+            else:
+                client = self._own[MAKERS[self._made % len(MAKERS)]]
+                self._made += 1
             made = await client.post(
                 f"{self.url}/api/tables", json={"rules": self.args.rules, "seats": seats}
             )
@@ -134,7 +157,7 @@ class Soak(Load):
         while not self.stopping:
             table, _ = await self.new_table(self.bot_seats)
             while not self.stopping:
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(3.0)
                 summary = await self.http.get(f"{self.url}/api/tables/{table}")
                 if summary.json()["over"]:
                     break
