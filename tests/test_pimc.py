@@ -338,6 +338,36 @@ def test_a_budget_spent_before_the_first_sample_is_scored_makes_the_heuristics_m
     assert stats.fallbacks == 0
 
 
+@pytest.mark.parametrize("name", ["montecarlo", "pimc"])
+def test_a_budget_that_runs_out_inside_a_sample_leaves_that_sample_out(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a clock the bot bounds within a sample (here a fake one, counted
+    among the CPU and wall clocks), the clock is read at the start, before
+    each candidate and after each sample: a clock moving a second a reading
+    and a budget of the candidates plus 1.5 s let the first sample finish
+    and stop the second at its first candidate, which is left out."""
+    from backalley.bots import montecarlo
+
+    fake = _fake_clock()
+    monkeypatch.setitem(montecarlo.CLOCKS, "fake", fake)
+    rules = short(ba.variants.GAMERULES, 13)
+    state = ba.new_game(rules, seed=31)
+    heuristic = HeuristicBot()
+    while state.phase is not ba.Phase.PLAYING:  # the first lead: rollouts, no solver
+        assert state.to_act is not None
+        state = state.apply(heuristic.choose(state.view(state.to_act)))
+    assert state.to_act is not None
+    view = state.view(state.to_act)
+    probe = SAMPLING_BOTS[name](seed=2)
+    cands = len(probe.candidates(view, view.legal_moves()))
+    assert cands > 1
+    bot = SAMPLING_BOTS[name](seed=2, samples=50, budget=cands + 1.5, clock=fake)
+    assert bot.choose(view) in view.legal_moves()
+    stats = bot.stats
+    assert (stats.samples, stats.stopped, stats.out_of_time) == (1, 1, 0)
+
+
 # ------------------------------------------------------------ the model's memo
 
 
