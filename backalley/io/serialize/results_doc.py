@@ -10,10 +10,10 @@ a view, a record, a conformance vector)::
 
 Past deals are public facts: reading them checks their form and their fit
 with the rule set (numbers, seats and sides in range, a hand size from the
-schedule, tricks that add up, scores that are their sum) and the points of
-each deal, asked of the rule set's scoring part (:func:`points_fit`).  The
-calls and plays that made a past deal are not in such a document; a replay
-checks them where there are moves to replay.
+schedule, tricks that add up, scores that are their sum).  A view's past
+deals, which have no moves to replay, also have their points asked of the
+rule set's scoring part (:func:`check_points`); a record's results are
+checked exactly when its moves are replayed.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from backalley.rules.ruleset import RuleSet
 from backalley.values import BiddingOutcome, Contract, DealResult
 
 __all__ = [
+    "check_points",
     "check_results",
     "contract_from_data",
     "contract_to_data",
@@ -212,13 +213,6 @@ def check_results(
                 raise _fail(f"{where}.contracts[{k}].declarer", f"seat {c.declarer} does not exist")
         if r.turn_up is not None and not deck >> r.turn_up.index & 1:
             raise _fail(f"{where}.turn_up", f"{r.turn_up} is not in this rule set's deck")
-        if not points_fit(rules, r):
-            raise _fail(
-                f"{where}.points",
-                f"the rules' scoring ({type(rules.scoring).__name__}) does not give "
-                f"{list(r.points)} for contracts {[str(c) for c in r.contracts]} and tricks "
-                f"{list(r.tricks)} on a {r.hand_size}-card deal",
-            )
         totals = [a + b for a, b in zip(totals, r.points)]
     if scores is not None:
         if len(scores) != sides:
@@ -227,6 +221,21 @@ def check_results(
             raise _fail(
                 f"{path}.scores",
                 f"the scores {list(scores)} are not the sum of the deal results {totals}",
+            )
+
+
+def check_points(rules: RuleSet, results: tuple[DealResult, ...], path: str, key: str) -> None:
+    """Refuse a deal result whose points the rule set's scoring part does not
+    give for its contracts and tricks (:func:`points_fit`): what a view's
+    past deals are checked by, having no moves to replay (a record's results
+    are checked exactly by replaying its moves)."""
+    for i, r in enumerate(results):
+        if not points_fit(rules, r):
+            raise _fail(
+                f"{path}.{key}[{i}].points",
+                f"the rules' scoring ({type(rules.scoring).__name__}) does not give "
+                f"{list(r.points)} for contracts {[str(c) for c in r.contracts]} and tricks "
+                f"{list(r.tricks)} on a {r.hand_size}-card deal",
             )
 
 

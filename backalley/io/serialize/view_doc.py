@@ -56,6 +56,7 @@ from backalley.io.serialize.common import (
 )
 from backalley.io.serialize.limits import CALL_ROUNDS
 from backalley.io.serialize.results_doc import (
+    check_points,
     check_results,
     contract_to_data,
     deal_result_to_data,
@@ -359,6 +360,7 @@ def load_view(
             "hand_size", f"deal {current + 1} has {schedule[current]} cards, not {hand_size}"
         )
     check_results(rules, deal_results, scores, path, "deal_results")
+    check_points(rules, deal_results, path, "deal_results")
     if over and dealer != deal_results[-1].dealer:
         raise fail("dealer", "the last deal's dealer is not its result's dealer")
     if len(hand_counts) != n:
