@@ -57,7 +57,8 @@ def counter_gains(
     that called it, the deal having been played to ``tricks`` per side: its
     points less the other side's (the contract's holder, or for the holder's
     own counter the side that countered first) at the step's multiplier,
-    against the same one step lower - every figure the scoring part's answer
+    against the same one step lower (a counter that names its multiplier:
+    against the contract without it) - every figure the scoring part's answer
     (through the bots' adapter).  Empty when no counter was called, or when a
     counter took the contract over."""
     rules = position.rules
@@ -69,16 +70,23 @@ def counter_gains(
     contract = outcome.contracts[side]
     assert contract is not None
     first = position.first_bidder
-    calls = [(first + i) % n for i in range(len(position.calls))]
+    seats = [(first + i) % n for i in range(len(position.calls))]
+    numbers = [i for i, call in enumerate(position.calls) if isinstance(call, ba.Bid)]
+    if not numbers or rules.seat_teams[seats[numbers[-1]]] != side:
+        return []  # no number, or a counter took the contract over
+    # the counters on the last number (a higher number cancels earlier ones)
     callers = [
-        rules.seat_teams[s]
-        for s, call in zip(calls, position.calls)
-        if isinstance(call, ba.Counter)
+        rules.seat_teams[seats[i]]
+        for i in range(numbers[-1] + 1, len(position.calls))
+        if isinstance(position.calls[i], ba.Counter)
     ]
-    if not callers or contract.multiplier != len(callers) + 1:
-        return []  # a counter that names its multiplier, or a take-over: not measured
-    announced = [s for s, call in zip(calls, position.calls) if isinstance(call, ba.Bid)]
-    if not announced or rules.seat_teams[announced[-1]] != side:
+    if not callers:
+        return []
+    if len(callers) == 1:
+        steps = [(callers[0], 1, contract.multiplier)]  # a step, or a counter naming its multiplier
+    elif contract.multiplier == len(callers) + 1:
+        steps = [(caller, k - 1, k) for k, caller in enumerate(callers, start=2)]
+    else:
         return []
     doubler = callers[0]
 
@@ -87,10 +95,10 @@ def counter_gains(
         contracts[side] = attrs.evolve(contract, multiplier=multiplier)
         return R.deal_points(position, tricks, attrs.evolve(outcome, contracts=tuple(contracts)))
 
-    gains = []
-    for step, caller in enumerate(callers, start=2):
+    gains: list[float] = []
+    for caller, lower, higher in steps:
         other = doubler if caller == side else side
-        after, before = points(step), points(step - 1)
+        after, before = points(higher), points(lower)
         gains.append((after[caller] - after[other]) - (before[caller] - before[other]))
     return gains
 
