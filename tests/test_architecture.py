@@ -216,6 +216,7 @@ CACHED_FUNCTIONS: dict[str, set[str]] = {
     "backalley/solver/_plan.py": {"*"},
     "backalley/io/vectors.py": {"*"},
     "backalley/adapters/openspiel.py": {"*"},
+    "backalley/adapters/track.py": {"_deck", "_actions"},
 }
 
 
