@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from backalley.adapters.checks import is_whole
-from backalley.adapters.track import Track, advance, deal, is_over, receivers
+from backalley.adapters.track import Seen, Track, advance, deal, is_over, receivers
 from backalley.engine import sampling
 from backalley.engine.state import GameState
 from backalley.errors import BackAlleyError, SetupError
@@ -167,6 +167,7 @@ def redealt(track: Track, order: Sequence[int], dealt: GameState | None = None) 
         orders=orders,
         state=after,
         openings=(*track.openings[:-1], (dealt, at)),
+        current=Seen(dealt),
     )
 
 

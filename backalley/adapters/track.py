@@ -84,36 +84,44 @@ def _deal_ended(before: GameState, after: GameState) -> bool:
 # ------------------------------------------------------------------ the track
 
 
-_MOVE_TEXT: dict[Move, str] = {}
-"""Each move's text, written once (a deal's line writes every move it holds)."""
-
-
-def _move_text(move: Move) -> str:
-    text = _MOVE_TEXT.get(move)
-    if text is None:
-        text = _MOVE_TEXT[move] = str(move)
-    return text
-
-
 @attrs.frozen(slots=True)
 class Seen:
-    """A deal as the seats saw it: its state as dealt and its moves.  Each
-    seat's line (:meth:`line`) is written when it is first asked for and
-    kept, so a deal that ends costs nothing until someone reads it."""
+    """A deal as the seats saw it: its state as dealt and its moves (none
+    yet for the deal in progress).  Each seat's line (:meth:`line`) and the
+    deal's facts that start it (:meth:`header`) are written when first asked
+    for and kept with the deal, so a deal that ends costs nothing until
+    someone reads it, and the deal in progress writes its facts once."""
 
     opening: GameState
-    moves: tuple[Move, ...]
+    moves: tuple[Move, ...] = ()
     _lines: dict[tuple[int, bool], str] = attrs.field(
         factory=dict, init=False, eq=False, repr=False
     )
 
-    def line(self, seat: int, private: bool) -> str:
-        """The deal as ``seat`` saw it: its hand as dealt (``?`` when not
-        ``private``), the turn-up, the discards, every move."""
+    def header(self, seat: int, private: bool) -> str:
+        """The deal's facts as ``seat`` saw them: its hand as dealt (``?``
+        when not ``private``), the turn-up, the discards."""
+        key = (-1 - seat, private)
+        text = self._lines.get(key)
+        if text is None:
+            view = self.opening.view(seat)
+            hand = cards_text(view.hand) if private else "?"
+            turn = "-" if view.turn_up is None else str(view.turn_up)
+            text = self._lines[key] = (
+                f"deal {view.deals_played + 1}: dealer {view.dealer}, {view.hand_size} cards, "
+                f"hand {hand}, turn-up {turn}, discards {cards_text(view.discards)}; "
+            )
+        return text
+
+    def line(self, seat: int, private: bool, moves: Sequence[Move] | None = None) -> str:
+        """The deal as ``seat`` saw it: :meth:`header`, then every move (the
+        deal's own, or ``moves`` for a deal in progress)."""
+        if moves is not None:
+            return self.header(seat, private) + (" ".join(map(str, moves)) or "-")
         key = (seat, private)
         text = self._lines.get(key)
         if text is None:
-            text = self._lines[key] = _deal_line(self.opening, seat, self.moves, private)
+            text = self._lines[key] = self.line(seat, private, self.moves)
         return text
 
 
@@ -136,6 +144,8 @@ class Track:
     """Each deal's state as dealt, with the number of moves made before it."""
     recalled: tuple[Seen, ...] = ()
     """Each finished deal as the seats saw it."""
+    current: Seen | None = attrs.field(default=None, kw_only=True, eq=False, repr=False)
+    """The deal in progress as the seats see it (its facts written once)."""
     deck: tuple[int, ...] = attrs.field(kw_only=True, eq=False, repr=False)
     """The rule set's deck (card indices) and action ids, looked up once per
     game (hashing a rule set for a cache look-up on every action costs more
@@ -220,6 +230,7 @@ def advance(track: Track, action: int) -> Track:
             state=state,
             dealing=False,
             openings=(*track.openings, (state, len(track.moves))),
+            current=Seen(state),
         )
     before = track.state
     assert before is not None
@@ -245,6 +256,7 @@ def advance(track: Track, action: int) -> Track:
         not after.is_over and ended,
         track.openings,
         recalled,
+        current=track.current,
         deck=track.deck,
         codes=track.codes,
     )
@@ -288,39 +300,8 @@ def deal_lines(track: Track, seat: int, *, private: bool = True) -> list[str]:
     lines = [seen.line(seat, private) for seen in track.recalled]
     if len(track.openings) > len(track.recalled):
         opening, at = track.openings[-1]
-        lines.append(_deal_line(opening, seat, track.moves[at:], private))
+        current = track.current
+        if current is None or current.opening is not opening:
+            current = Seen(opening)
+        lines.append(current.line(seat, private, track.moves[at:]))
     return lines
-
-
-_HEADERS: dict[tuple[int, int, bool], tuple[GameState, str]] = {}
-"""The start of a deal's line for a seat, by the deal's opening state (its
-``id``, the state kept beside the text so that a reused ``id`` never
-matches): an information-state string is asked for at every node a search
-visits, the deal's facts the same each time."""
-HEADERS_LIMIT = 4096
-"""The most deal openings whose line starts :data:`_HEADERS` keeps (all are
-dropped when it is full)."""
-
-
-def _deal_header(opening: GameState, seat: int, private: bool) -> str:
-    """A deal's facts as ``seat`` saw them: its hand as dealt, the turn-up, the discards."""
-    key = (id(opening), seat, private)
-    kept = _HEADERS.get(key)
-    if kept is not None and kept[0] is opening:
-        return kept[1]
-    view = opening.view(seat)
-    hand = cards_text(view.hand) if private else "?"
-    turn = "-" if view.turn_up is None else str(view.turn_up)
-    text = (
-        f"deal {view.deals_played + 1}: dealer {view.dealer}, {view.hand_size} cards, "
-        f"hand {hand}, turn-up {turn}, discards {cards_text(view.discards)}; "
-    )
-    if len(_HEADERS) >= HEADERS_LIMIT:
-        _HEADERS.clear()
-    _HEADERS[key] = (opening, text)
-    return text
-
-
-def _deal_line(opening: GameState, seat: int, moves: Sequence[Move], private: bool) -> str:
-    """One deal as ``seat`` saw it: its hand as dealt, the turn-up, every move."""
-    return _deal_header(opening, seat, private) + (" ".join(map(_move_text, moves)) or "-")
