@@ -26,8 +26,8 @@ algorithms and tests run on it::
   the order of this deal's tricks.
 - **Returns** come at the end: each seat gets its side's final score (its
   team's, or its own in a cutthroat game), and the game is general-sum, as
-  OpenSpiel's other trick-taking games with scores of their own (Oh Hell)
-  are.  With the parameter ``zero_sum=True`` each seat gets its side's
+  OpenSpiel's scored trick-taking games are (Oh Hell, Spades with its
+  partnerships).  With the parameter ``zero_sum=True`` each seat gets its side's
   score less the other side's (in a cutthroat game, less the mean of the
   others' scores), and the game is zero-sum: the measure the library's
   sampling bots maximise and its duplicate matches report
