@@ -1,6 +1,8 @@
-"""Fit the heuristic bot's trick table from double-dummy results.
+"""Fit the heuristic bot's trick table from double-dummy results, or from
+the bots' own play.
 
     python3 benchmarks/fit_bidding.py [--budget CPU_SECONDS] [--seed N] [--solve-limit S]
+                                      [--outcomes solver|play] [--cap N]
                                       [--samples FILE] [--refit FILE] [--out FILE]
 
 Deals random hands of every size for each kind of table (four players in two
@@ -10,7 +12,12 @@ seat's view before the bidding), picks a random seat to lead (it makes the
 highest call, every other seat the quietest), and asks
 :func:`backalley.solver.solve` how many tricks the leader's side takes at
 the first lead.  With partnerships that gives both sides' tricks (the other
-side takes the rest); without, the leader's only.
+side takes the rest); without, the leader's only.  With ``--outcomes play``
+the tricks are instead those the leader's side takes when heuristic bots
+make every call (the leader is the one their bidding names) and play the
+deal out: a table the bots bid from that is fitted to how they play, not to
+best play by every seat.  ``--cap`` bounds the deals of a kind of table and
+hand size (1200 by default; bot play is fast, so more fit in a budget).
 
 It then fits, for each kind of table and hand size, by least squares with
 every weight but the constant and the lead kept non-negative (so more or
@@ -53,6 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # fit this working tree's bot
 
 import backalley as ba  # noqa: E402
+from backalley.bots import HeuristicBot  # noqa: E402
 from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots.bidding_model import FEATURES, features_of, unseen_bits  # noqa: E402
 from backalley.solver import solve  # noqa: E402
@@ -98,10 +106,13 @@ def _size_shares(largest: int) -> list[float]:
 
 
 def _deal(
-    rules: ba.RuleSet, h: int, seed: int, leader: int
+    rules: ba.RuleSet, h: int, seed: int, leader: int, bots: bool = False
 ) -> tuple[list[tuple[int, int, int]], int, ba.GameState] | None:
     """Each seat's (hand, unseen cards, trump), the leader and the state at
-    the first lead, or ``None`` when the bidding does not get the deal played."""
+    the first lead, or ``None`` when the bidding does not get the deal played.
+    ``leader`` makes the highest call and every other seat the quietest; with
+    ``bots``, heuristic bots make every call instead (and the leader is the
+    one the bidding names)."""
     one = R.one_deal(rules, h)
     state = ba.new_game(one, seed=seed)
     seen = []
@@ -111,7 +122,11 @@ def _deal(
     while state.phase is ba.Phase.BIDDING:
         moves = state.legal_moves()
         numbers = [m for m in moves if isinstance(m, ba.Bid)]
-        if state.to_act == leader:
+        if bots:
+            seat = state.to_act
+            assert seat is not None
+            move = HeuristicBot((seed, seat)).choose(state.view(seat))
+        elif state.to_act == leader:
             move = max(numbers, key=lambda m: m.tricks) if numbers else moves[-1]
         elif ba.Pass() in moves:
             move = ba.Pass()
@@ -124,6 +139,20 @@ def _deal(
     return seen, state.to_act, state
 
 
+def played(state: ba.GameState, seed: int) -> int:
+    """The tricks the first leader's side takes when heuristic bots play the
+    deal of ``state`` (at its first lead) out."""
+    rules = state.rules
+    leader = state.to_act
+    assert leader is not None
+    bots = [HeuristicBot((seed, "play", s)) for s in range(rules.players)]
+    while not state.deal_results:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(bots[seat].choose(state.view(seat)))
+    return state.deal_results[0].tricks[rules.seat_teams[leader]]
+
+
 def collect(
     budget: float,
     seed: int,
@@ -131,9 +160,13 @@ def collect(
     out: Path | None,
     cells: Sequence[str] | None = None,
     sizes: Sequence[int] | None = None,
+    outcomes: str = "solver",
+    cap: int = CAP,
 ) -> list[dict[str, object]]:
-    """Deal and solve within ``budget`` CPU seconds (split over ``cells`` and
-    ``sizes``, all by default); the samples."""
+    """Deal and solve (``outcomes = "solver"``) or play out between heuristic
+    bots (``"play"``) within ``budget`` CPU seconds (split over ``cells``
+    and ``sizes``, all by default; at most ``cap`` deals of a kind of table
+    and hand size); the samples."""
     chosen = [c for c in CELLS if cells is None or c[0] in cells]
     total_share = sum(c[5] for c in chosen)
     signal.signal(signal.SIGVTALRM, _alarm)
@@ -151,16 +184,16 @@ def collect(
             allowed = budget * share * size_share
             start = time.process_time()
             count = 0
-            while count < CAP and time.process_time() - start < allowed:
+            while count < cap and time.process_time() - start < allowed:
                 deal_seed = rng.randrange(1 << 30)
                 leader = rng.randrange(players)
-                got = _deal(rules, h, deal_seed, leader)
+                got = _deal(rules, h, deal_seed, leader, bots=outcomes == "play")
                 if got is None:
                     continue
                 feats, lead, state = got
                 signal.setitimer(signal.ITIMER_VIRTUAL, limit)
                 try:
-                    tricks = solve(state)
+                    tricks = played(state, deal_seed) if outcomes == "play" else solve(state)
                 except _Timeout:
                     skipped += 1
                     continue
@@ -379,6 +412,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--refit", default=None, help="fit from kept samples (files, comma-separated)"
     )
+    parser.add_argument(
+        "--outcomes",
+        choices=("solver", "play"),
+        default="solver",
+        help="the tricks fitted: double-dummy (solver) or the heuristic bots' own play",
+    )
+    parser.add_argument(
+        "--cap", type=int, default=CAP, help="the most deals of a kind of table and hand size"
+    )
     parser.add_argument("--note", default="", help="a paragraph for the table's header")
     parser.add_argument("--out", type=Path, default=ROOT / "backalley/bots/_tricks_table.py")
     args = parser.parse_args(argv)
@@ -395,8 +437,17 @@ def main(argv: list[str] | None = None) -> int:
             for part in args.sizes.split(","):
                 lo, _, hi = part.partition("-")
                 sizes.extend(range(int(lo), int(hi or lo) + 1))
-        samples = collect(args.budget, args.seed, args.solve_limit, args.samples, cells, sizes)
-        seed_text = f"seed {args.seed}, budget {args.budget:.0f} CPU s"
+        samples = collect(
+            args.budget,
+            args.seed,
+            args.solve_limit,
+            args.samples,
+            cells,
+            sizes,
+            args.outcomes,
+            args.cap,
+        )
+        seed_text = f"seed {args.seed}, budget {args.budget:.0f} CPU s, {args.outcomes} outcomes"
     rows = fit(samples)
     cpu = time.process_time() - t0
     words = list(sys.argv[1:] if argv is None else argv)
