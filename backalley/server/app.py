@@ -351,7 +351,7 @@ class _App:
                 except ServerError as exc:
                     if exc.status >= 500:
                         _log.warning("table %s: the poll could not read it: %s", table, exc)
-                except Exception:
+                except Exception:  # a database locked or gone for a moment: the next round
                     _log.exception("table %s: the poll could not read it", table)
 
     async def _poll_table(self, table: str) -> None:
@@ -369,14 +369,16 @@ class _App:
         logged and left; the others go on."""
         try:
             tables = await run_in_threadpool(self.service.ids)
-        except Exception:
+        except Exception:  # a database that does not answer: the poll starts runs later
             _log.exception("the tables to resume could not be listed")
             return
         for table in reversed(tables):
             try:
                 if await run_in_threadpool(self.service.bot_to_act, table):
                     self.kick(table)
-            except Exception:
+            except ServerError as exc:  # a damaged table: said once, the others go on
+                _log.error("table %s: its bots could not be resumed: %s", table, exc.message)
+            except Exception:  # any other failure of one table: the others go on
                 _log.exception("table %s: its bots could not be resumed", table)
 
     async def _retire(self) -> None:
@@ -386,7 +388,7 @@ class _App:
             try:
                 for table in await run_in_threadpool(self.service.retire):
                     self.kicked.discard(table)
-            except Exception:
+            except Exception:  # a database that does not answer: the next round tries again
                 _log.exception("the tables due could not be archived")
             await asyncio.sleep(self.settings.retire_seconds)
 

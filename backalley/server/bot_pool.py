@@ -36,6 +36,7 @@ import concurrent.futures
 import inspect
 import logging
 import multiprocessing
+import signal
 import threading
 import traceback
 from collections import deque
@@ -62,18 +63,11 @@ class BotFailed(Exception):
         self.detail = detail
 
 
-_TAKES_BUDGET: dict[type, bool] = {}
-
-
 def _takes_budget(kind: type) -> bool:
-    found = _TAKES_BUDGET.get(kind)
-    if found is None:
-        try:
-            found = "budget" in inspect.signature(kind).parameters
-        except (TypeError, ValueError):
-            found = False
-        _TAKES_BUDGET[kind] = found
-    return found
+    try:
+        return "budget" in inspect.signature(kind).parameters
+    except (TypeError, ValueError):  # a class whose signature cannot be read
+        return False
 
 
 def budgeted_bot(name: str, seed: object, budget: float | None) -> Bot:
@@ -100,7 +94,7 @@ def _decide(bot: Bot, view: ba.PlayerView) -> tuple[str, str | None]:
     for the next decision)."""
     try:
         move = bot.choose(view)
-    except Exception:
+    except Exception:  # any error of the bot's own: reported, the worker goes on
         return "", traceback.format_exc(limit=20)
     return str(move), None
 
@@ -120,7 +114,10 @@ def _decide_and_commit(bot: Bot, view: ba.PlayerView, commit: Commit) -> tuple[s
 
 
 def _warm() -> None:
-    """A worker's start: the library and its bots imported once."""
+    """A worker's start: Ctrl-C is left to the server (which stops its
+    workers itself, without a traceback from each), and the library and its
+    bots are imported once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import backalley.bots.pimc  # noqa: F401  (the slowest import, paid at start)
 
 
