@@ -262,14 +262,24 @@ def test_an_older_sqlite_database_gets_the_new_columns(tmp_path: Path) -> None:
         )
         db.execute(
             "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
-            ("old", rules, "7", 0, '["human", "human", "human", "human"]', time.time()),
+            (
+                "old",
+                rules,
+                "7",
+                0,
+                '["human", "human", "human", "human"]',
+                time.time() - 30 * 86_400,
+            ),
         )
     store = SqliteStore(path)
     try:
         (row,) = store.tables()
         assert (row.id, row.owner, row.finished, row.archived) == ("old", None, None, None)
-        service = TableService(store)
+        service = TableService(store, idle_keep=86_400)
         assert service.summary("old")["version"] == 0
+        # made 30 days ago, last moved who knows when: idle from the upgrade on
+        assert service.retire() == []
+        assert service.retire(time.time() + 86_401) == ["old"]
     finally:
         store.close()
 
@@ -289,11 +299,21 @@ def test_an_older_postgresql_database_gets_the_new_columns(postgres: Any) -> Non
         )
         conn.execute(
             "INSERT INTO backalley_tables VALUES (%s, %s, %s, %s, %s, %s)",
-            ("old", rules, "7", 0, '["human", "human", "human", "human"]', time.time()),
+            (
+                "old",
+                rules,
+                "7",
+                0,
+                '["human", "human", "human", "human"]',
+                time.time() - 30 * 86_400,
+            ),
         )
     store = PostgresStore(url)
     try:
         (row,) = store.tables()
         assert (row.id, row.owner, row.finished, row.archived) == ("old", None, None, None)
+        assert store.due(time.time(), time.time() - 86_400) == []  # idle from the upgrade on
+        assert store.due(time.time(), time.time() + 1) == ["old"]
+        PostgresStore(url).close()  # opened again: the schema statements run again
     finally:
         store.close()

@@ -70,7 +70,10 @@ SCHEMA = (
     "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS owner TEXT",
     "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS finished DOUBLE PRECISION",
     "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS archived DOUBLE PRECISION",
-    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS updated DOUBLE PRECISION",
+    # (an older table counts as idle from the upgrade on, not since it was made)
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS updated DOUBLE PRECISION"
+    " DEFAULT extract(epoch from now())",
+    "ALTER TABLE backalley_tables ALTER COLUMN updated DROP DEFAULT",
     """CREATE TABLE IF NOT EXISTS backalley_seats (
     table_id TEXT NOT NULL REFERENCES backalley_tables(id),
     seat INTEGER NOT NULL,

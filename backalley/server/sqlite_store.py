@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -81,6 +82,8 @@ class SqliteStore:
             for name, kind in _ADDED:
                 if name not in have:
                     self._db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+            if "updated" not in have:  # older tables: idle from now on, not since made
+                self._db.execute("UPDATE tables SET updated = ?", (time.time(),))
         except sqlite3.Error as exc:
             raise SetupError(f"cannot open the database {str(self.path)!r}: {exc}") from None
         self._lock = threading.Lock()
