@@ -396,7 +396,12 @@ def test_serve_reads_the_bots_and_the_life_of_tables_from_its_flags() -> None:
         settings.finished_keep,
         settings.idle_keep,
     )
-    for flag, value in [("--bot-workers", "-1"), ("--bot-budget", "0"), ("--keep-idle", "x")]:
+    for flag, value in [
+        ("--bot-workers", "-1"),
+        ("--bot-budget", "0"),
+        ("--keep-idle", "x"),
+        ("--keep-idle", "0"),
+    ]:
         with pytest.raises(SystemExit):
             build_parser().parse_args(["serve", flag, value])
 

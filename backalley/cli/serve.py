@@ -99,6 +99,13 @@ _pause = _seconds_up_to("pause", 3600)
 _keep = _seconds_up_to("time to keep", 10 * 365 * 86_400)
 
 
+def _idle(text: str) -> float:
+    value = _keep(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"a table's idle time is above 0 seconds, not {text!r}")
+    return value
+
+
 def _workers(text: str) -> int:
     if not text.isdigit() or int(text) > 64:
         raise argparse.ArgumentTypeError(
@@ -189,7 +196,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     serve.add_argument(
         "--keep-idle",
-        type=_keep,
+        type=_idle,
         default=7 * 86_400.0,
         metavar="SECONDS",
         help="how long a table may go without a move before it is archived (default 604800: "
@@ -273,7 +280,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             bot_workers=args.bot_workers,
             bot_budget=args.bot_budget,
             finished_keep=args.keep_finished,
-            idle_keep=max(args.keep_idle, 1.0),
+            idle_keep=args.keep_idle,
             web=args.web,
             allowed_hosts=(*default_hosts(args.host, port), *args.allowed_host),
             trusted_proxies=tuple(args.trusted_proxy),
