@@ -210,6 +210,10 @@ def _strategy(operation: Any, tables: Tables) -> Any:
                 lambda aim: operation.as_strategy(path_parameters=aim[0], headers=aim[1])
             )
         )
+    if operation.path.endswith("/continue"):  # the finished game's seat: its last deal ended
+        over = {"table": tables.over, "seat": 0}
+        token = {"Authorization": f"Bearer {tables.over_tokens[0]}"}
+        kinds.append(operation.as_strategy(path_parameters=over, headers=token, body={}))
     if operation.method.upper() == "POST" and operation.path.endswith("/moves"):
         moves = st.tuples(st.sampled_from(aims), st.sampled_from(MOVES))
         kinds += 2 * [  # the game at the people's table goes on
