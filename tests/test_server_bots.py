@@ -199,6 +199,45 @@ def test_a_bot_that_fails_in_the_pool_is_reported_not_raised_as_its_own_error() 
     assert asyncio.run(run()) is not None
 
 
+class Stubborn:
+    """A bot that ignores every budget (module level: a worker process
+    imports it to unpickle it)."""
+
+    def choose(self, view: ba.PlayerView) -> ba.Move:
+        time.sleep(60)
+        return view.legal_moves()[0]
+
+
+def test_a_decision_past_the_pools_limit_stops_its_worker_not_the_pool() -> None:
+    state = ba.new_game(ba.variants.get("gamerules"), seed=2)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    moved: list[str] = []
+
+    def commit(move: ba.Move, bot: object) -> bool:
+        moved.append(str(move))
+        return True
+
+    async def run() -> float:
+        pool = BotPool(1, limit=3.0)
+        try:
+            began = time.monotonic()
+            with pytest.raises(BotFailed) as failed:
+                await pool.decide("a", "t", Stubborn(), view, commit)
+            assert "no decision within 3 s" in failed.value.detail
+            took = time.monotonic() - began
+            # the pool goes on with a new worker
+            assert await pool.decide("a", "t", make_bot("random", 1), view, commit)
+            return took
+        finally:
+            pool.close()
+
+    took = asyncio.run(run())
+    assert took < 15, took
+    assert len(moved) == 1
+
+
 def test_bots_in_worker_processes_play_a_game_to_its_end(store: SqliteStore) -> None:
     with _client(store, bot_workers=1) as client:
         table = _make(client, ["heuristic", "random", "pimc", "random"], SHORT).json()["table"]

@@ -274,7 +274,7 @@ class _App:
         """Tables kicked since their bot run last looked whether a bot is to act."""
         self.wakes: dict[str, asyncio.TimerHandle] = {}
         """Tables whose bots wait at the end of a deal: the kick when the wait is over."""
-        self.pool = BotPool(settings.bot_workers)
+        self.pool = BotPool(settings.bot_workers, limit=max(10.0, 20 * settings.bot_budget))
         """Where the bots' decisions are made, apart from the request threads."""
 
     # -- bots --------------------------------------------------------------

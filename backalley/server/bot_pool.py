@@ -13,7 +13,9 @@ So the server hands each decision to a :class:`BotPool`:
 - Each decision is bounded: the bot is made with the server's CPU
   ``budget`` a decision (:func:`budgeted_bot`: every bot whose class takes a
   ``budget`` keyword, such as ``pimc`` and ``montecarlo``, is given the
-  smaller of its own and the server's).  A process's CPU time is the
+  smaller of its own and the server's).  A decision in a process that takes
+  more than the pool's ``limit`` of wall-clock seconds (a bot that ignores
+  budgets) has its worker stopped, and that bot fails.  A process's CPU time is the
   decision's alone; a thread's budget counts the whole process's CPU, so it
   only runs out sooner.
 - The decisions waiting take turns fairly: one queue per client address (the
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import inspect
 import logging
 import multiprocessing
@@ -143,6 +146,15 @@ def _processes(workers: int, *, broken: concurrent.futures.Executor | None = Non
         return found
 
 
+def _stop(executor: concurrent.futures.Executor) -> None:
+    """Kill the processes of ``executor`` (the other decisions under way
+    there are made again on the new pool)."""
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.kill()
+
+
 @attrs.define
 class _Job:
     table: str
@@ -156,8 +168,13 @@ class BotPool:
     """Bot decisions made apart from the requests, ``workers`` at a time
     (``workers=0``: one thread), taking turns between client addresses."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, limit: float | None = None) -> None:
         self.workers = workers
+        self.limit = limit
+        """Wall-clock seconds a decision in a worker process may take: past
+        them the pool's processes are stopped and started again, and the
+        decision fails (:class:`BotFailed`); ``None``: no limit.  A bot that
+        honours its budget never comes near it."""
         self._slots = max(1, workers)
         self._busy = 0
         self._queues: dict[str, deque[_Job]] = {}
@@ -248,7 +265,18 @@ class BotPool:
         for attempt in (1, 2):
             executor = self._executor()
             try:
-                text, failed = await loop.run_in_executor(executor, _decide, job.bot, job.view)
+                text, failed = await asyncio.wait_for(
+                    loop.run_in_executor(executor, _decide, job.bot, job.view), self.limit
+                )
+            except asyncio.TimeoutError:  # a bot that does not stop: its worker is stopped
+                _log.error(
+                    "table %s: a bot decided for more than %g s; its worker is stopped",
+                    job.table,
+                    self.limit,
+                )
+                _stop(executor)
+                _processes(self.workers, broken=executor)
+                raise BotFailed(f"no decision within {self.limit:g} s") from None
             except BrokenProcessPool:  # a worker died (killed, out of memory): once more
                 _log.error("a bot worker process died; starting the pool again")
                 _processes(self.workers, broken=executor)
