@@ -344,9 +344,11 @@ def test_a_budget_that_runs_out_inside_a_sample_leaves_that_sample_out(
 ) -> None:
     """On a clock the bot bounds within a sample (here a fake one, counted
     among the CPU and wall clocks), the clock is read at the start, before
-    each candidate and after each sample: a clock moving a second a reading
-    and a budget of the candidates plus 1.5 s let the first sample finish
-    and stop the second at its first candidate, which is left out."""
+    each candidate and after each sample: with a clock moving a second a
+    reading the first sample takes the candidates plus one second, and a
+    budget of 1.6 times that lets it finish, leaves enough for ``pimc`` to
+    begin a second (more than half a sample's time) and stops the second
+    inside, where it is left out."""
     from backalley.bots import montecarlo
 
     fake = _fake_clock()
@@ -362,10 +364,14 @@ def test_a_budget_that_runs_out_inside_a_sample_leaves_that_sample_out(
     probe = SAMPLING_BOTS[name](seed=2)
     cands = len(probe.candidates(view, view.legal_moves()))
     assert cands > 1
-    bot = SAMPLING_BOTS[name](seed=2, samples=50, budget=cands + 1.5, clock=fake)
+    bot = SAMPLING_BOTS[name](seed=2, samples=50, budget=1.6 * (cands + 1), clock=fake)
     assert bot.choose(view) in view.legal_moves()
     stats = bot.stats
     assert (stats.samples, stats.stopped, stats.out_of_time) == (1, 1, 0)
+    if name == "pimc":  # 1.4 times a layout's time: too little left to begin a second
+        short_of = PimcBot(seed=2, samples=50, budget=1.4 * (cands + 1), clock=fake)
+        short_of.choose(view)
+        assert (short_of.stats.samples, short_of.stats.stopped) == (1, 0)
 
 
 # ------------------------------------------------------------ the model's memo

@@ -81,7 +81,9 @@ is given what is left of the budget as its ``deadline`` (CPU seconds), the
 clock is read again before each candidate is played out or solved, and a
 layout the budget ran out in is left out (counted in ``stats.stopped``); so a
 decision overruns its budget by at most one candidate's rollout, or the
-solver's time to notice its deadline.  When the budget runs out before the
+solver's time to notice its deadline; and a layout is not begun with less
+than half a layout's mean time left (it would mostly be cut short).  When
+the budget runs out before the
 first layout is scored, the bot makes the ``heuristic`` bot's move (counted
 in ``stats.out_of_time``).  On a clock of the caller's own, the clock is read
 only at the start and after each layout, at least one layout is scored and
@@ -465,8 +467,14 @@ class PimcBot:
                     totals[i] += weight * value
                 weights += weight
                 done += 1
-            if self.budget is not None and clock() - start > self.budget:
-                break
+            if budget is not None:
+                spent = clock() - start
+                if spent > budget:
+                    break
+                # on a bounding clock, a layout is not begun with less than
+                # half a layout's mean time left: it would mostly be cut short
+                if self._bounds_layouts and done and budget - spent < 0.5 * spent / done:
+                    break
         self._until = None
         stats.samples += done
         if stopped and not done:
