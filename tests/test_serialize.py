@@ -504,7 +504,8 @@ def test_past_deals_in_a_view_are_refused_when_the_scoring_part_does_not_give_th
 
 _OWN_ANNOUNCEMENT = ba.variants.VIETNAM.replace(
     scoring=ba.rules.AuctionScoring(
-        defenders_score="own-announcement", rainbow=ba.rules.Rainbow(hand_size=ba.variants.VIETNAM.schedule.hand_sizes[-1], points=10)
+        defenders_score="own-announcement",
+        rainbow=ba.rules.Rainbow(hand_size=ba.variants.VIETNAM.schedule.hand_sizes[-1], points=10),
     )
 )
 
