@@ -77,16 +77,8 @@ def _ctx(
     """The deal's context with the raw trump ``trump`` (0..4) and the cards
     ``played`` to the deal's earlier tricks (a bit set); with ``owners`` (the
     cards each seat held when the deal opened), also the cards each seat
-    played to them."""
-    ctx = rules.ctx
-    suit = TRUMP_OF_INDEX[trump]
-    if ctx.trump is not suit:
-        ctx = ctx._replace(trump=suit)
-    if owners is not None and played:
-        return ctx._replace(
-            played=CardSet(played), played_by=tuple([CardSet(o & played) for o in owners])
-        )
-    return ctx._replace(played=CardSet(played)) if played else ctx
+    played to them (trump not broken: see :func:`context`)."""
+    return context(rules, trump, played, False, owners)
 
 
 def context(
@@ -148,7 +140,7 @@ def legal_mask(
     by the seats that ``owners`` says held them (the board bidders are the
     deal's own, from its context)."""
     return rules.rules.plan.play_mask(
-        _ctx(rules, trump, played, owners), seat, hand, tuple(trick), leader, broken
+        context(rules, trump, played, broken, owners), seat, hand, tuple(trick), leader, broken
     )
 
 
