@@ -140,7 +140,7 @@ def test_spectators_never_lock_out_a_seated_player(store: SqliteStore) -> None:
     """A table full of spectators' sockets refuses the next spectator (1013),
     but never a socket with the seat's token; a seat's sockets have a limit
     of their own, and so has one client address."""
-    app = _app(store, max_table_sockets=2, max_seat_sockets=1, max_client_sockets=4)
+    app = _app(store, max_table_sockets=2, max_seat_sockets=1, max_client_sockets=3)
     with TestClient(app) as client:
         table = _table(client)
         token = _join(client, table, 0)
@@ -163,7 +163,8 @@ def test_spectators_never_lock_out_a_seated_player(store: SqliteStore) -> None:
                     closed = again.next()
                     assert closed["type"] == "websocket.close" and closed["code"] == 1013
                     assert "for one seat" in closed["reason"]
-                # a fourth socket from this address opens, a fifth is refused
+                # a third spectator's socket from this address opens, a fourth is
+                # refused (the seat's sockets are counted apart)
                 other = _table(client)
                 with client.websocket_connect(f"/api/tables/{other}/socket") as fourth:
                     assert Socket(fourth).json()["type"] == "public"
@@ -171,6 +172,33 @@ def test_spectators_never_lock_out_a_seated_player(store: SqliteStore) -> None:
                         closed = Socket(fifth).next()
                         assert closed["type"] == "websocket.close" and closed["code"] == 1013
                         assert "from one address" in closed["reason"]
+
+
+def test_spectators_from_the_seated_players_own_address_never_lock_it_out(
+    store: SqliteStore,
+) -> None:
+    """Spectators' sockets that fill one client address's share (the same
+    address as the seated person: one machine, or people behind one router)
+    never keep out a socket with the seat's token: an address's spectators
+    and its seats are counted apart.  (They were counted together: 200
+    spectators' sockets from 127.0.0.1 left the seated player at 127.0.0.1
+    refused with 1013, "at most 64 sockets ... from one address".)"""
+    app = _app(store, max_client_sockets=2)
+    with TestClient(app) as client:
+        table = _table(client)
+        token = _join(client, table, 0)
+        path = f"/api/tables/{table}/socket"
+        with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
+            assert Socket(one).json()["type"] == Socket(two).json()["type"] == "public"
+            with client.websocket_connect(path) as three:
+                closed = Socket(three).next()
+                assert closed["type"] == "websocket.close" and closed["code"] == 1013
+                assert "from one address" in closed["reason"]
+            with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as seat:
+                reader = Socket(seat)
+                seat.send_text(json.dumps({"token": token}))
+                view = reader.json()
+                assert view["type"] == "view" and view["view"]["seat"] == 0, view
 
 
 def test_a_spectator_socket_that_hears_nothing_is_closed(store: SqliteStore) -> None:

@@ -222,7 +222,9 @@ class ServerSettings:
     """The most WebSockets open at once for one seat of a table (a person's
     tabs and devices), each with the seat's token."""
     max_client_sockets: int = attrs.field(default=64, validator=_positive)
-    """The most WebSockets one client address may hold open at once."""
+    """The most WebSockets one client address may hold open at once as a
+    spectator, and apart from those, as a seat's (its token sent or not):
+    spectators never keep a seat's socket from the same address out."""
     spectator_idle: float = attrs.field(default=600.0, validator=_positive)
     """Seconds a spectator's socket stays open without a push (a table where
     nothing happens); then it is closed with code 4408 and the page connects

@@ -15,7 +15,10 @@ token can keep a seated person out:
   never refused because of spectators.
 
 Every socket also counts against its client address
-(:attr:`~backalley.server.ServerSettings.max_client_sockets`).  The
+(:attr:`~backalley.server.ServerSettings.max_client_sockets`), spectators'
+and seats' apart: a person's seat on the same address (one machine, one
+network behind one router) as a crowd of spectators is never refused
+because of them.  The
 process's limit is :func:`~backalley.server.limits.socket_limit` of
 :attr:`~backalley.server.ServerSettings.max_sockets`: never more than the
 open-file limit leaves room for, so HTTP is answered whatever the sockets.
@@ -53,6 +56,9 @@ class SocketCounts:
     by_table: Counter[str] = attrs.field(factory=Counter)
     by_seat: Counter[tuple[str, int]] = attrs.field(factory=Counter)
     by_client: Counter[str] = attrs.field(factory=Counter)
+    """Spectators' sockets by client address."""
+    seats_by_client: Counter[str] = attrs.field(factory=Counter)
+    """Seats' sockets (waiting for their token or not) by client address."""
 
     @property
     def spectator_limit(self) -> int:
@@ -60,10 +66,10 @@ class SocketCounts:
         :attr:`limit` (at least one socket) stays for the seats."""
         return max(0, self.limit - max(1, self.limit // 4))
 
-    def _common(self, client: str) -> str | None:
+    def _common(self, client: str, by_client: Counter[str]) -> str | None:
         if self.total >= self.limit:
             return f"at most {self.limit} sockets are open at once: try again later"
-        if self.by_client[client] >= self.client_sockets:
+        if by_client[client] >= self.client_sockets:
             return (
                 f"at most {self.client_sockets} sockets are open from one address at once: "
                 "close some, or try again later"
@@ -72,7 +78,7 @@ class SocketCounts:
 
     def add_spectator(self, table: str, client: str) -> str | None:
         """Count a spectator's socket of ``table`` from ``client``, or say why not."""
-        why = self._common(client)
+        why = self._common(client, self.by_client)
         if why is not None:
             return why
         if self.spectators >= self.spectator_limit:
@@ -100,16 +106,16 @@ class SocketCounts:
     def add_waiting(self, client: str) -> str | None:
         """Count a seat's socket from ``client`` that has not sent its token
         yet, or say why not."""
-        why = self._common(client)
+        why = self._common(client, self.seats_by_client)
         if why is not None:
             return why
         self.total += 1
-        self.by_client[client] += 1
+        self.seats_by_client[client] += 1
         return None
 
     def remove_waiting(self, client: str) -> None:
         self.total -= 1
-        _drop(self.by_client, client)
+        _drop(self.seats_by_client, client)
 
     def seat(self, table: str, seat: int) -> str | None:
         """Count a waiting socket whose token acts for ``seat`` of ``table``
