@@ -252,6 +252,31 @@ def test_a_damaged_table_is_left_out_of_the_list_and_refused_on_its_own(
         assert client.get(f"/api/tables/{good}").status_code == 200
 
 
+@pytest.mark.parametrize("seats", ['["human", "human", "human", "human", "human"]', '["human"]'])
+def test_a_table_stored_with_more_or_fewer_seats_than_players_is_left_out_of_the_list(
+    database: Database, seats: str
+) -> None:
+    """A row whose seats are a JSON list of names, but not as many as its
+    rules' players, is damaged like any other: left out of the list and
+    refused on its own.  (Five seats for four players made the summary read
+    a fifth seat's name, and the list answered 500 for everyone.)"""
+    store = database.open()
+    app = create_app(store, bot_delay=0, deal_pause=0, allowed_hosts=HOST, create_burst=100)
+    with TestClient(app) as client:
+        good = client.post("/api/tables", json={"seats": ["human"] * 4}).json()["table"]
+        bad = client.post("/api/tables", json={"seats": ["human"] * 4}).json()["table"]
+        database.damage(bad, "seats", seats)
+        app.state.service._live.pop(bad, None)  # as after a restart
+        listed = client.get("/api/tables")
+        assert listed.status_code == 200, listed.text
+        assert [t["table"] for t in listed.json()["tables"]] == [good]
+        for path in (f"/api/tables/{bad}", f"/api/tables/{bad}/public"):
+            refused = client.get(path)
+            assert refused.status_code == 500 and refused.json()["error"] == "corrupt", path
+        joined = client.post(f"/api/tables/{bad}/seats/0/join")
+        assert joined.status_code == 500 and joined.json()["error"] == "corrupt"
+
+
 def test_an_older_sqlite_database_gets_the_new_columns(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     rules = ba.to_json(ba.variants.get("gamerules"))

@@ -345,9 +345,13 @@ class TableService:
         """The table ``row`` replayed from the store; ``500 corrupt`` when its
         rules, seats or moves cannot be read back (that table alone)."""
         try:
-            state = ba.new_game(
-                ba.from_json(row.rules, ba.RuleSet), seed=row.seed, dealer=row.first_dealer
-            )
+            rule_set = ba.from_json(row.rules, ba.RuleSet)
+            if len(row.seats) != rule_set.players:
+                # a seat past the rules' players made every list fail (its name)
+                raise ValueError(
+                    f"{len(row.seats)} seats stored for a game of {rule_set.players} players"
+                )
+            state = ba.new_game(rule_set, seed=row.seed, dealer=row.first_dealer)
             return self._start(row, state, self.store.moves(row.id))
         except ServerError:
             raise
