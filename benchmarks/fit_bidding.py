@@ -139,9 +139,9 @@ def _deal(
     return seen, state.to_act, state
 
 
-def played(state: ba.GameState, seed: int) -> int:
-    """The tricks the first leader's side takes when heuristic bots play the
-    deal of ``state`` (at its first lead) out."""
+def played(state: ba.GameState, seed: int) -> tuple[int, ...]:
+    """The tricks each side takes when heuristic bots play the deal of
+    ``state`` (at its first lead) out."""
     rules = state.rules
     leader = state.to_act
     assert leader is not None
@@ -150,7 +150,7 @@ def played(state: ba.GameState, seed: int) -> int:
         seat = state.to_act
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat)))
-    return state.deal_results[0].tricks[rules.seat_teams[leader]]
+    return tuple(state.deal_results[0].tricks)
 
 
 def collect(
@@ -192,8 +192,13 @@ def collect(
                     continue
                 feats, lead, state = got
                 signal.setitimer(signal.ITIMER_VIRTUAL, limit)
+                sides: tuple[int, ...] = ()
                 try:
-                    tricks = played(state, deal_seed) if outcomes == "play" else solve(state)
+                    if outcomes == "play":
+                        sides = played(state, deal_seed)
+                        tricks = sides[rules.seat_teams[lead]]
+                    else:
+                        tricks = solve(state)
                 except _Timeout:
                     skipped += 1
                     continue
@@ -209,6 +214,10 @@ def collect(
                     "tricks": tricks,
                     "seats": feats,
                 }
+                if sides and not partnered:
+                    row["seat_tricks"] = list(
+                        sides
+                    )  # every player's tricks, not the leader's alone
                 samples.append(row)
                 if sink:
                     sink.write(json.dumps(row) + "\n")
@@ -252,6 +261,12 @@ def _equations(
                     summed = [a + b for a, b in zip(summed, f)]
                     yield "solo", list(f), float(value), f
                 yield "pair", summed, float(value), []
+        elif "seat_tricks" in row:  # played out: every player's tricks
+            for s, value in enumerate(row["seat_tricks"]):  # type: ignore[arg-type]
+                f = feats[s]
+                f[1] = 1.0 if s == leader else 0.0
+                yield "solo", f, float(value), f
+                yield "pair", f, float(value), f
         else:
             f = feats[leader]
             f[1] = 1.0
@@ -312,7 +327,9 @@ def fit(samples: Sequence[dict[str, object]]) -> list[tuple[object, ...]]:
         by_cell.setdefault(key, {}).setdefault(int(row["h"]), []).append(row)  # type: ignore[call-overload]
     out: list[tuple[object, ...]] = []
     for (players, partnered), sizes in sorted(by_cell.items()):
-        fixed = set() if partnered else {1}
+        # alone, the lead's weight is fitted only from samples of every player
+        every = all("seat_tricks" in row for rows in sizes.values() for row in rows)
+        fixed = set() if partnered or every else {1}
         for h in sorted(sizes):
             if len(sizes[h]) < MIN_DEALS:
                 continue
