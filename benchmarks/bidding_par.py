@@ -21,7 +21,7 @@ every trick and the rules offer a board).
 
 ``--bound`` adds, per band, what a bidder that maximises its expected points
 would bid against par if it knew the trick table's shares
-(:func:`backalley.bots.heuristic.estimate`) of its side's two hands, or of all
+(:func:`backalley.bots.bidding_model.estimate`) of its side's two hands, or of all
 four hands (the mean of its side's shares and the tricks the other side's
 shares leave), with the spread those estimates really have over the band:
 how far under par the scoring's risk puts the best bid that the table's
@@ -57,7 +57,7 @@ import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
 from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots._base import Bot  # noqa: E402
-from backalley.bots.heuristic import estimate, side_distribution  # noqa: E402
+from backalley.bots.bidding_model import estimate, side_distribution  # noqa: E402
 from backalley.solver import solve  # noqa: E402
 from backalley.values import BiddingOutcome, Contract  # noqa: E402
 
