@@ -193,6 +193,35 @@ def test_a_table_archived_by_another_process_is_let_go_here(database: Database) 
     _refused(lambda: here.submit(table, seat, token, legal[0]), 410, "archived")
 
 
+def test_a_move_to_a_table_another_process_just_archived_is_refused_not_stored(
+    database: Database,
+) -> None:
+    """A process that still holds a table in memory when another process
+    archives it (before its own next archiving round lets the table go)
+    refuses the next move with 410 and stores nothing: the store checks the
+    table's archived mark in the move's transaction.  (The move was stored
+    and answered 200: an archived table's record gained moves.)"""
+    clock = Clock()
+    here = _service(database.open(), clock)
+    table = here.create("gamerules", ["human"] * 4)
+    seat = here._table(table).state.to_act
+    assert seat is not None
+    token = here.join(table, seat)
+    legal = here.view(table, seat, token)["view"]["legal_moves"]
+    clock.now += 86_401
+    assert _service(database.open(), clock).retire() == [table]
+    _refused(lambda: here.submit(table, seat, token, legal[0]), 410, "archived")
+    assert here.version(table) == 0
+    assert here.summary(table)["archived"] is True
+    assert database.open().moves(table) == []
+    # a bot's move is not stored either, and its run stops (no decision made again)
+    bots = here.create("gamerules", ["random"] * 4)
+    clock.now += 86_401
+    assert _service(database.open(), clock).retire() == [bots]
+    assert here.bot_step(bots) is False
+    assert here.version(bots) == 0 and not here.bot_to_act(bots)
+
+
 def test_the_server_archives_due_tables_by_itself(database: Database) -> None:
     store = database.open()
     app = create_app(

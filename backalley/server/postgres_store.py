@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from backalley.errors import SetupError
 from backalley.server.errors import ServerError
 from backalley.server.store import (
+    ARCHIVED,
     CONFLICT,
     DUPLICATE,
     STORED,
@@ -318,14 +319,14 @@ class PostgresStore:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> Appended:
             try:
                 with conn.transaction():
-                    if (
-                        conn.execute(
-                            "SELECT 1 FROM backalley_tables WHERE id = %s FOR NO KEY UPDATE",
-                            (table_id,),
-                        ).fetchone()
-                        is None
-                    ):
+                    table = conn.execute(
+                        "SELECT archived FROM backalley_tables WHERE id = %s FOR NO KEY UPDATE",
+                        (table_id,),
+                    ).fetchone()
+                    if table is None:
                         return CONFLICT
+                    if table[0] is not None:
+                        return ARCHIVED
                     if (
                         row.client_move_id is not None
                         and conn.execute(

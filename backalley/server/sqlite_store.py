@@ -18,6 +18,7 @@ from pathlib import Path
 
 from backalley.errors import SetupError
 from backalley.server.store import (
+    ARCHIVED,
     CONFLICT,
     DUPLICATE,
     STORED,
@@ -151,6 +152,12 @@ class SqliteStore:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                found = self._db.execute(
+                    "SELECT archived FROM tables WHERE id = ?", (table_id,)
+                ).fetchone()
+                if found is not None and found[0] is not None:
+                    self._db.execute("ROLLBACK")
+                    return ARCHIVED
                 if (
                     row.client_move_id is not None
                     and self._db.execute(

@@ -37,6 +37,7 @@ import attrs
 from backalley.server.errors import ServerError
 
 __all__ = [
+    "ARCHIVED",
     "CONFLICT",
     "DUPLICATE",
     "STORED",
@@ -53,13 +54,15 @@ TABLE_COLUMNS = "id, rules, seed, first_dealer, seats, created, owner, finished,
 
 _log = logging.getLogger(__name__)
 
-Appended = Literal["stored", "conflict", "duplicate"]
+Appended = Literal["stored", "conflict", "duplicate", "archived"]
 STORED: Appended = "stored"
 """The move was committed."""
 CONFLICT: Appended = "conflict"
 """Another move was committed at that number first: nothing was stored."""
 DUPLICATE: Appended = "duplicate"
 """The seat's client move id was used before: nothing was stored."""
+ARCHIVED: Appended = "archived"
+"""The table was archived (by this process or another): nothing was stored."""
 
 
 @attrs.frozen
@@ -203,7 +206,9 @@ class Store(Protocol):
         """Commit ``row`` as the table's move ``row.number``: :data:`STORED`,
         or :data:`CONFLICT` when the table does not hold exactly
         ``row.number`` moves, or :data:`DUPLICATE` when the seat already
-        stored a move with ``row.client_move_id``.  ``when``: the time of the
+        stored a move with ``row.client_move_id``, or :data:`ARCHIVED` when
+        the table is archived (checked in the same transaction: a table
+        another process archived takes no more moves).  ``when``: the time of the
         move (the table's last activity); ``over``: the move ended the game
         (the table is finished at ``when``)."""
         ...

@@ -58,7 +58,15 @@ from backalley.rules.seats import seat_names
 from backalley.server.bot_pool import budgeted_bot
 from backalley.server.errors import ServerError
 from backalley.server.facts import table_facts
-from backalley.server.store import DUPLICATE, STORED, DamageLog, MoveRow, Store, TableRow
+from backalley.server.store import (
+    ARCHIVED,
+    DUPLICATE,
+    STORED,
+    DamageLog,
+    MoveRow,
+    Store,
+    TableRow,
+)
 from backalley.server.tokens import new_token, token_hash, token_matches
 
 __all__ = ["HUMAN", "PRIVATE_KEYS", "BotTurn", "DealEnd", "Submitted", "TableService"]
@@ -549,6 +557,8 @@ class TableService:
             after = state.apply(move)
             row = MoveRow(live.version, number, str(move), client_move_id)
             stored = self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
+            if stored == ARCHIVED:
+                raise self._archived_elsewhere(live)
             if stored == DUPLICATE:
                 done = self.store.client_move(live.row.id, number, str(client_move_id))
                 self._catch_up(live)
@@ -565,6 +575,17 @@ class TableService:
             live.state = after
             live.version += 1
             return Submitted(row.number, live.version)
+
+    def _archived_elsewhere(self, live: _Live) -> ServerError:
+        """``live`` was archived since it was read (by another process, or
+        by :meth:`retire` meanwhile): marked archived and let go from memory
+        (read again from the store when next asked for); answers the 410."""
+        if live.row.archived is None:
+            live.row = attrs.evolve(live.row, archived=self._clock())
+        with self._lock:
+            if self._live.get(live.row.id) is live:
+                del self._live[live.row.id]
+        return _archived(live.row.id)
 
     def _repeated(self, live: _Live, done: MoveRow, move: ba.Move) -> Submitted:
         if done.move != str(move):
@@ -743,10 +764,11 @@ class TableService:
             if live.version != turn.version:
                 return True  # someone moved meanwhile: the caller looks again
             row = MoveRow(turn.version, turn.seat, str(move))
-            if (
-                self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
-                != STORED
-            ):
+            stored = self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
+            if stored == ARCHIVED:  # archived meanwhile (here or by another process)
+                self._archived_elsewhere(live)
+                return False
+            if stored != STORED:
                 self._catch_up(live)  # another process stored this move first
                 return True
             self._moved(live, state, move, after)
