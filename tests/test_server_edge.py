@@ -321,6 +321,58 @@ def test_a_socket_reset_after_its_handshake_logs_no_error(tmp_path: Path) -> Non
     assert "Exception" not in log and "Traceback" not in log, log
 
 
+async def _reset_during_accept(app: Any, path: str) -> None:
+    """A WebSocket whose client is gone when the server accepts it: the
+    accept raises what uvicorn raises then (``ClientDisconnected``, an
+    ``OSError``), as TestClient's client address."""
+    messages: list[dict[str, Any]] = [{"type": "websocket.connect"}]
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop(0)
+        return {"type": "websocket.disconnect", "code": 1006}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.accept":
+            raise OSError("the client reset the connection")
+
+    scope = {
+        "type": "websocket",
+        "asgi": {"version": "3.0"},
+        "scheme": "ws",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", HOST.encode())],
+        "client": ("testclient", 50000),
+        "server": (HOST, 80),
+        "subprotocols": [],
+    }
+    await app(scope, receive, send)
+
+
+def test_a_socket_whose_accept_fails_is_no_longer_counted(store: SqliteStore) -> None:
+    """A socket counted and then lost while the server accepts it (the
+    client reset the connection mid-handshake) is uncounted: over many such
+    sockets, one address (or the whole process) would otherwise be refused
+    every socket for good.  (The count was kept: after one such spectator's
+    socket, with ``max_client_sockets=1``, the address got 1013 for ever.)"""
+    app = _app(store, max_client_sockets=1)
+    with TestClient(app) as client:
+        table = _table(client)
+        token = _join(client, table, 0)
+        for path in (f"/api/tables/{table}/socket", f"/api/tables/{table}/seats/0/socket"):
+            for _ in range(3):
+                client.portal.call(_reset_during_accept, app, path)  # type: ignore[union-attr]
+        with client.websocket_connect(f"/api/tables/{table}/socket") as watching:
+            assert Socket(watching).json()["type"] == "public"
+        with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as seat:
+            reader = Socket(seat)
+            seat.send_text(json.dumps({"token": token}))
+            assert reader.json()["type"] == "view"
+
+
 # -- what reaches the store ------------------------------------------------------------
 
 

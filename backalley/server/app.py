@@ -684,9 +684,12 @@ def create_app(
         """A seat's socket: counted as waiting until its token is read, then
         as the seat's (never refused because of spectators)."""
         client = _client(socket)
-        if not await _opened(socket, app.sockets.add_waiting(client)):
+        busy = app.sockets.add_waiting(client)
+        if busy is not None:
+            await _busy(socket, busy)
             return
-        try:
+        try:  # counted from here: whatever happens next (the accept too) uncounts it
+            await socket.accept()
             await _seat_socket(socket)
         except _GONE:  # the client went away (or reset) at any step: nothing to say
             pass
@@ -697,26 +700,26 @@ def create_app(
         """A spectator's socket: the public facts after every move."""
         client = _client(socket)
         table = socket.path_params["table"]
-        if not await _opened(socket, app.sockets.add_spectator(table, client)):
+        busy = app.sockets.add_spectator(table, client)
+        if busy is not None:
+            await _busy(socket, busy)
             return
-        try:
+        try:  # counted from here: whatever happens next (the accept too) uncounts it
+            await socket.accept()
             await _public_socket(socket, table)
         except _GONE:
             pass
         finally:
             app.sockets.remove_spectator(table, client)
 
-    async def _opened(socket: WebSocket, busy: str | None) -> bool:
-        """Open ``socket``; when ``busy`` says why it may not stay, close it
-        with 1013 ("try again later") and that reason, and answer False."""
+    async def _busy(socket: WebSocket, why: str) -> None:
+        """Open ``socket`` (not counted) only to close it with 1013 ("try
+        again later") and ``why``."""
         try:
             await socket.accept()
-            if busy is None:
-                return True
-            await socket.close(code=1013, reason=busy[:120])
+            await socket.close(code=1013, reason=why[:120])
         except _GONE:
             pass
-        return False
 
     async def _refuse(socket: WebSocket, exc: ServerError) -> None:
         """Send the refusal and close with 4000 + its status."""
