@@ -593,6 +593,17 @@ def test_the_client_is_the_rightmost_untrusted_forwarded_address() -> None:
     assert client_address("10.0.0.5", None, proxies) == "10.0.0.5"
 
 
+def test_a_trusted_ipv4_proxy_seen_by_a_server_on_ipv6_is_still_trusted() -> None:
+    """A server listening on ``::`` sees an IPv4 proxy as ``::ffff:a.b.c.d``:
+    that is the same proxy, and its ``X-Forwarded-For`` is believed (it was
+    not: every client behind it shared the proxy's rate limits)."""
+    proxies = (ipaddress.ip_network("127.0.0.1/32"),)
+    assert client_address("::ffff:127.0.0.1", "203.0.113.9", proxies) == "203.0.113.9"
+    assert client_address("::ffff:127.0.0.2", "203.0.113.9", proxies) == "::ffff:127.0.0.2"
+    chain = "198.51.100.1, 203.0.113.9, ::ffff:127.0.0.1"
+    assert client_address("127.0.0.1", chain, proxies) == "203.0.113.9"
+
+
 # -- rules documents --------------------------------------------------------------------
 
 
