@@ -373,6 +373,21 @@ def test_a_socket_whose_accept_fails_is_no_longer_counted(store: SqliteStore) ->
             assert reader.json()["type"] == "view"
 
 
+def test_a_plain_request_naming_an_upgrade_does_not_turn_the_health_of_websockets_off(
+    store: SqliteStore,
+) -> None:
+    """``Upgrade: websocket`` without ``Connection: upgrade`` is a plain
+    request any client may send (a WebSocket-speaking server never passes a
+    real handshake on as HTTP): it is answered 404 and leaves ``GET
+    /api/health`` alone.  (It told every page, until a restart, that the
+    server could not open WebSockets.)"""
+    with TestClient(_app(store)) as client:
+        for path in ("/api/nothing", "/api/tables/abc/socket"):
+            answer = client.get(path, headers={"Upgrade": "websocket"})
+            _refused(answer, 404, "no-route")
+        assert client.get("/api/health").json() == {"websockets": True, "message": None}
+
+
 # -- what reaches the store ------------------------------------------------------------
 
 

@@ -465,15 +465,25 @@ def _websocket_library() -> bool:
     return any(importlib.util.find_spec(name) is not None for name in ("websockets", "wsproto"))
 
 
+def _asks_upgrade(request: Request) -> bool:
+    """Whether ``request`` is a WebSocket handshake (``Upgrade: websocket``
+    and the ``upgrade`` token in ``Connection``), which an ASGI server that
+    speaks WebSocket never passes on as plain HTTP.  An ``Upgrade`` header
+    alone is not one: any client may send it with a plain request (which
+    told every page, until a restart, that the server had no WebSockets)."""
+    tokens = {t.strip().lower() for t in request.headers.get("connection", "").split(",")}
+    return request.headers.get("upgrade", "").strip().lower() == "websocket" and "upgrade" in tokens
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     """An unknown address or method (or a failure of the server's own, which
     is logged as well), answered as JSON like every refusal."""
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
-    if status == 404 and request.headers.get("upgrade", "").lower() == "websocket":
-        # a WebSocket's address asked as plain HTTP with the upgrade header:
-        # the ASGI server did not open the socket (uvicorn without websockets
-        # or wsproto); GET /api/health tells the page so from now on
+    if status == 404 and _asks_upgrade(request):
+        # a WebSocket's handshake come as plain HTTP: the ASGI server did not
+        # open the socket (uvicorn without websockets or wsproto); GET
+        # /api/health tells the page so from now on
         request.app.state.no_upgrade = True
         code, message = "no-websockets", _NO_WEBSOCKETS
         status = 501
