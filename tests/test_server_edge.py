@@ -364,7 +364,7 @@ def test_a_socket_whose_accept_fails_is_no_longer_counted(store: SqliteStore) ->
         token = _join(client, table, 0)
         for path in (f"/api/tables/{table}/socket", f"/api/tables/{table}/seats/0/socket"):
             for _ in range(3):
-                client.portal.call(_reset_during_accept, app, path)  # type: ignore[union-attr]
+                client.portal.call(_reset_during_accept, app, path)
         with client.websocket_connect(f"/api/tables/{table}/socket") as watching:
             assert Socket(watching).json()["type"] == "public"
         with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as seat:
