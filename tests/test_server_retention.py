@@ -281,6 +281,32 @@ def test_a_damaged_table_is_left_out_of_the_list_and_refused_on_its_own(
         assert client.get(f"/api/tables/{good}").status_code == 200
 
 
+def test_a_damaged_table_met_by_the_restart_and_the_list_is_logged_once(
+    database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged table is said once in the log, whichever part of the
+    server meets it first - the restart, a bots' run, the poll or the list -
+    and without a traceback.  (The restart and the bots' runs each logged it
+    again, a bots' run with a traceback.)"""
+    store = database.open()
+    settings: dict[str, Any] = {"bot_delay": 0, "deal_pause": 0, "allowed_hosts": HOST}
+    with TestClient(create_app(store, **settings)) as client:
+        good = client.post("/api/tables", json={"seats": ["human"] * 4}).json()["table"]
+        bad = client.post("/api/tables", json={"seats": ["human"] * 4}).json()["table"]
+    database.damage(bad, "rules", '{"no": 1}')
+    with caplog.at_level(logging.ERROR), TestClient(create_app(store, **settings)) as client:
+        deadline = time.monotonic() + WAIT
+        while not any(bad in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "the restart never met the damaged table"
+            time.sleep(0.02)
+        for _ in range(3):
+            listed = client.get("/api/tables")
+            assert [t["table"] for t in listed.json()["tables"]] == [good]
+    said = [r for r in caplog.records if bad in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in said]
+    assert said[0].exc_info is None
+
+
 @pytest.mark.parametrize("seats", ['["human", "human", "human", "human", "human"]', '["human"]'])
 def test_a_table_stored_with_more_or_fewer_seats_than_players_is_left_out_of_the_list(
     database: Database, seats: str

@@ -30,7 +30,7 @@ import json
 import logging
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Literal, Protocol
+from typing import ClassVar, Literal, Protocol
 
 import attrs
 
@@ -129,11 +129,13 @@ class TableRow:
 
 class DamageLog:
     """The tables found damaged, each logged once (a list asked for every
-    second does not fill the log)."""
+    second does not fill the log).  Every DamageLog of the process shares
+    what it has said: a store that finds a row damaged and the service that
+    finds its rules so (the list, a bots' run, the poll, the restart) say it
+    once between them."""
 
-    def __init__(self) -> None:
-        self._seen: set[str] = set()
-        self._lock = threading.Lock()
+    _seen: ClassVar[set[str]] = set()
+    _lock: ClassVar[threading.Lock] = threading.Lock()
 
     def note(self, table_id: str, why: str) -> None:
         """Log ``why`` the first time ``table_id`` is found damaged."""

@@ -280,6 +280,12 @@ class TableService:
         """Every live table's id, oldest first."""
         return [row.id for row in self.store.tables()]
 
+    def note_damaged(self, table_id: str, why: str) -> None:
+        """Log that ``table_id`` cannot be read back (``why``), the first
+        time only: the list, the bots' runs, the poll and the restart may
+        each meet it again and again."""
+        self._damaged.note(table_id, why)
+
     def listing(self, most: int) -> list[dict[str, Any]]:
         """The :meth:`summary` of the ``most`` newest live tables, newest
         first; a table that cannot be read back is left out (and logged once)."""
