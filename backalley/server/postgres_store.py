@@ -160,7 +160,8 @@ class PostgresStore:
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(connections)
         self._closed = False
-        self._damaged = DamageLog()
+        self.damage_log = DamageLog()
+        """The rows found damaged, each logged once (shared by its service)."""
         try:
             first = self._connect()
         except psycopg.Error as exc:
@@ -273,7 +274,7 @@ class PostgresStore:
                 " WHERE archived IS NULL ORDER BY created, id"
             ).fetchall()
 
-        return self._damaged.rows(self._run(work))
+        return self.damage_log.rows(self._run(work))
 
     def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:

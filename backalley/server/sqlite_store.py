@@ -88,7 +88,8 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise SetupError(f"cannot open the database {str(self.path)!r}: {exc}") from None
         self._lock = threading.Lock()
-        self._damaged = DamageLog()
+        self.damage_log = DamageLog()
+        """The rows found damaged, each logged once (shared by its service)."""
 
     def create_table(self, row: TableRow) -> None:
         with self._lock, self._db:
@@ -111,7 +112,7 @@ class SqliteStore:
             rows = self._db.execute(
                 f"SELECT {TABLE_COLUMNS} FROM tables WHERE archived IS NULL ORDER BY created, id"
             ).fetchall()
-        return self._damaged.rows(rows)
+        return self.damage_log.rows(rows)
 
     def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
         with self._lock:

@@ -30,7 +30,7 @@ import json
 import logging
 import threading
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Literal, Protocol
+from typing import Literal, Protocol
 
 import attrs
 
@@ -129,13 +129,15 @@ class TableRow:
 
 class DamageLog:
     """The tables found damaged, each logged once (a list asked for every
-    second does not fill the log).  Every DamageLog of the process shares
-    what it has said: a store that finds a row damaged and the service that
-    finds its rules so (the list, a bots' run, the poll, the restart) say it
-    once between them."""
+    second does not fill the log).  A store keeps one as ``damage_log``
+    (the rows it cannot read), which its
+    :class:`~backalley.server.tables.TableService` shares (the rules it
+    cannot load, met by the list, a bots' run, the poll or the restart):
+    each damaged table is said once between them."""
 
-    _seen: ClassVar[set[str]] = set()
-    _lock: ClassVar[threading.Lock] = threading.Lock()
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
 
     def note(self, table_id: str, why: str) -> None:
         """Log ``why`` the first time ``table_id`` is found damaged."""

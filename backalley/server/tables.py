@@ -211,7 +211,8 @@ class TableService:
         self.max_client_bot_tables = max_client_bot_tables
         self.finished_keep = finished_keep
         self.idle_keep = idle_keep
-        self._damaged = DamageLog()
+        shared = getattr(store, "damage_log", None)  # said once with the store's rows
+        self._damaged = shared if isinstance(shared, DamageLog) else DamageLog()
         self._clock = clock
         self._timer = timer
         self._live: OrderedDict[str, _Live] = OrderedDict()
