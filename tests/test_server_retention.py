@@ -167,6 +167,28 @@ def test_an_archived_tables_seat_is_refused_a_move(database: Database) -> None:
     assert not service.bot_to_act(table)
 
 
+def test_a_table_that_moves_while_it_is_being_archived_stays_live(database: Database) -> None:
+    """An idle table found due, then moved on before the archiving round
+    reaches it, is not archived: the store checks that it is still due as
+    it archives it.  (It was archived right after the move was answered.)"""
+    clock = Clock()
+    store = database.open()
+    service = _service(store, clock)
+    table = service.create("gamerules", ["human"] * 4)
+    seat = service._table(table).state.to_act
+    assert seat is not None
+    token = service.join(table, seat)
+    legal = service.view(table, seat, token)["view"]["legal_moves"]
+    clock.now += 86_401
+    stale = list(store.due(clock.now - 3600.0, clock.now - 86_400.0))
+    assert stale == [table]
+    service.submit(table, seat, token, legal[0])  # the move comes between the two reads
+    store.due = lambda *_: stale  # type: ignore[method-assign]  # the round read before it
+    assert service.retire() == []
+    assert service.summary(table)["archived"] is False
+    assert table in service.ids()
+
+
 def test_the_table_cap_counts_live_tables_only(database: Database) -> None:
     clock = Clock()
     service = _service(database.open(), clock, max_tables=2, finished_keep=0.0)

@@ -286,14 +286,18 @@ class PostgresStore:
 
         return [str(r[0]) for r in self._run(work)]
 
-    def archive(self, table_id: str, when: float) -> None:
-        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
-            conn.execute(
-                "UPDATE backalley_tables SET archived = %s WHERE id = %s AND archived IS NULL",
-                (when, table_id),
+    def archive(
+        self, table_id: str, when: float, finished_before: float, idle_before: float
+    ) -> bool:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> bool:
+            done = conn.execute(
+                "UPDATE backalley_tables SET archived = %s WHERE id = %s AND archived IS NULL"
+                " AND (finished < %s OR coalesce(updated, created) < %s)",
+                (when, table_id, finished_before, idle_before),
             )
+            return done.rowcount > 0
 
-        self._run(work)
+        return self._run(work)
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:

@@ -123,13 +123,17 @@ class SqliteStore:
             ).fetchall()
         return [str(r[0]) for r in rows]
 
-    def archive(self, table_id: str, when: float) -> None:
+    def archive(
+        self, table_id: str, when: float, finished_before: float, idle_before: float
+    ) -> bool:
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                "UPDATE tables SET archived = ? WHERE id = ? AND archived IS NULL",
-                (when, table_id),
+            done = self._db.execute(
+                "UPDATE tables SET archived = ? WHERE id = ? AND archived IS NULL"
+                " AND (finished < ? OR coalesce(updated, created) < ?)",
+                (when, table_id, finished_before, idle_before),
             )
+            return done.rowcount > 0
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
         with self._lock:

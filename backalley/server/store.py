@@ -192,8 +192,13 @@ class Store(Protocol):
         whose last move (or making, without moves) is before ``idle_before``."""
         ...
 
-    def archive(self, table_id: str, when: float) -> None:
-        """Archive the table at time ``when`` (its row and moves are kept)."""
+    def archive(
+        self, table_id: str, when: float, finished_before: float, idle_before: float
+    ) -> bool:
+        """Archive the table at time ``when`` (its row and moves are kept) if
+        it is still due as :meth:`due` says, checked as it is archived (a move
+        stored since :meth:`due` read it keeps it live); answers whether it
+        was archived."""
         ...
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:

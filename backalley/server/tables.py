@@ -807,9 +807,13 @@ class TableService:
         memory, with the tables another process archived; answers the ids
         archived here."""
         now = self._clock() if now is None else now
-        due = list(self.store.due(now - self.finished_keep, now - self.idle_keep))
-        for table_id in due:
-            self.store.archive(table_id, now)
+        finished_before, idle_before = now - self.finished_keep, now - self.idle_keep
+        due = [
+            table_id
+            for table_id in self.store.due(finished_before, idle_before)
+            # still due as it is archived: a move since due() read it keeps it live
+            if self.store.archive(table_id, now, finished_before, idle_before)
+        ]
         live_ids = {row.id for row in self.store.tables()}
         with self._lock:
             for table_id in [t for t in self._live if t not in live_ids]:
