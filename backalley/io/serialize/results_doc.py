@@ -21,7 +21,6 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from backalley.cardset import CardSet
 from backalley.errors import BackAlleyError
 from backalley.io.serialize.common import (
     _bool,
@@ -254,22 +253,21 @@ def points_fit(rules: RuleSet, result: DealResult) -> bool:
     plan = rules.plan
     players, sides = rules.players, len(rules.teams)
     board = frozenset(seat for seat, bid in enumerate(result.bids) if type(bid) is BoardBid)
-    dealt_choices = (CardSet(), CardSet(plan.deck_mask))
     announced_choices: tuple[tuple[int | None, ...], ...] = ((None,) * sides, result.tricks)
     tricks, points = tuple(result.tricks), tuple(result.points)
-    for hands in product(dealt_choices, repeat=players):
-        for announced in product(*zip(*announced_choices)):
-            outcome = BiddingOutcome(
-                tuple(result.contracts),
-                declarer=result.declarer,
-                board_bidders=board,
-                announcements=() if all(a is None for a in announced) else announced,
-            )
-            ctx = plan.deal_context(
-                result.number - 1, result.dealer, result.hand_size, outcome, result.trump
-            )
+    for announced in product(*zip(*announced_choices)):
+        outcome = BiddingOutcome(
+            tuple(result.contracts),
+            declarer=result.declarer,
+            board_bidders=board,
+            announcements=() if all(a is None for a in announced) else announced,
+        )
+        ctx = plan.deal_context(
+            result.number - 1, result.dealer, result.hand_size, outcome, result.trump
+        )
+        for hands in product((0, plan.deck_mask), repeat=players):
             try:
-                if plan.score(ctx, tricks, tuple(map(int, hands))) == points:
+                if plan.score(ctx, tricks, hands) == points:
                     return True
             except BackAlleyError:  # the part refuses these facts: not how the deal went
                 continue
