@@ -20,6 +20,9 @@ the process's CPU time (:func:`time.process_time`):
   time (:class:`ismcts_vs.TimedISMCTS`: the search loop stops once the
   decision's CPU time - building the seat's OpenSpiel state included - is
   past the budget);
+- ``pimc-10x`` is the in-house reference: the ``pimc`` bot with ten times
+  the budget (``--budget`` times :data:`REFERENCE_CPU`), the same ``samples``
+  cap; a bot that plays level with it uses its CPU ten times better;
 - ``heuristic`` and ``random`` play at their natural speed.
 
 Each bot finishes the sample (simulation) that is running when its budget
@@ -66,6 +69,10 @@ PAIRS = (
     "pimc:montecarlo,pimc:heuristic,montecarlo:heuristic,"
     "ismcts:heuristic,ismcts:montecarlo,heuristic:random"
 )
+
+
+REFERENCE_CPU = 10
+"""How many times the search bots' budget the ``pimc-10x`` reference gets."""
 
 
 class Metered:
@@ -148,6 +155,9 @@ def factories(args: argparse.Namespace) -> dict[str, Callable[[object], Any]]:
 
     return {
         "pimc": lambda seed: PimcBot(seed, samples=args.samples, budget=budget),
+        "pimc-10x": lambda seed: PimcBot(
+            seed, samples=args.samples, budget=REFERENCE_CPU * budget
+        ),
         "montecarlo": lambda seed: MonteCarloBot(seed, samples=args.samples, budget=budget),
         "ismcts": ismcts,
         "heuristic": lambda seed: HeuristicBot(seed),

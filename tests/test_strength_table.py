@@ -4,6 +4,7 @@ plays as another, and OpenSpiel's ISMCTS stops its search on a CPU budget."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -60,3 +61,12 @@ def test_ismcts_stops_its_search_on_the_cpu_budget() -> None:
         state = state.apply(bot.choose(state.view(state.to_act)))
     assert bot.decisions > 0
     assert 2 * bot.decisions <= bot.simulations_run < 1_000_000
+
+
+def test_the_in_house_reference_is_pimc_with_ten_times_the_budget() -> None:
+    args = argparse.Namespace(budget=0.05, samples=7, simulations=1, uct_c=20.0)
+    known = strength_table.factories(args)
+    pimc, reference = known["pimc"](1), known["pimc-10x"](1)
+    assert type(reference) is type(pimc)
+    assert pimc.budget == 0.05 and pimc.samples == 7
+    assert reference.budget == pytest.approx(10 * 0.05) and reference.samples == 7
