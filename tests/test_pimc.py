@@ -86,20 +86,19 @@ def test_pimc_bids_board_on_a_cold_hand() -> None:
     """Eight top trumps (both jokers and A K Q J T 9 of spades, the turn-up's
     suit) and the red aces and kings and the ace of clubs: 13 sure tricks of 13."""
     hand = "BJ LJ AS KS QS JS TS 9S AH KH AD KD AC"
-    state = position(["8S 7S", hand, "6S 5S", "4S 3S"], "2S", hand_size=13)
-    assert state.to_act == 1 and len(state.hands[1]) == 13
+    state = position(["8S 7S", "6S 5S", "4S 3S", hand], "2S", hand_size=13)
+    state = apply_all(state, ["pass", "pass"])  # the partner (seat 1) has spoken
+    assert state.to_act == 3 and len(state.hands[3]) == 13
     bot = PimcBot(seed=1, samples=3)
-    assert bot.choose(state.view(1)) == ba.BoardBid()
+    assert bot.choose(state.view(3)) == ba.BoardBid()
     values = bot.last_values
     assert ba.BoardBid() in values and len(values) > 1
     assert max(values, key=values.__getitem__) == ba.BoardBid()
 
 
 def _first_call() -> ba.PlayerView:
-    """The first call of a 5-card gamerules deal (seed 8) on which the
-    heuristic passes with 3C 8C QH 4S JS, and bidding 1 is worth about 9
-    points a deal more on the solver's layouts (some 7 standard errors over
-    40 layouts)."""
+    """The first call of a 5-card gamerules deal (seed 8): the heuristic
+    passes with 3C 8C QH 4S JS; its partner speaks third."""
     state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
     seat = state.to_act
     assert seat is not None
@@ -108,10 +107,55 @@ def _first_call() -> ba.PlayerView:
     return view
 
 
+def _last_call_of_its_side() -> ba.PlayerView:
+    """The third call of the same deal, after two passes: the heuristic
+    passes with 2C AC 7H KH QS (the little joker turned up), its partner has
+    spoken, and bidding 1 is worth about 7 points a deal more on the
+    solver's layouts (some 4 standard errors over 40 layouts)."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
+    state = apply_all(state, ["pass", "pass"])
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert HeuristicBot().choose(view) == ba.Pass()
+    return view
+
+
+def test_a_call_a_partner_still_reads_is_the_heuristics_unsampled() -> None:
+    """With its partner still to speak, the seat makes the heuristic's call
+    and scores no layout; its partner, the last of the side to speak, samples."""
+    view = _first_call()
+    assert R.partner_speaks_later(view, ba.Pass())
+    bot = PimcBot(seed=1, samples=20)
+    assert bot.choose(view) == ba.Pass()
+    assert bot.stats.decisions == 0 and bot.stats.samples == 0
+    last = _last_call_of_its_side()
+    assert not R.partner_speaks_later(last, ba.Pass())
+    bot.choose(last)
+    assert bot.stats.decisions == 1 and bot.stats.samples == 20
+
+
+def test_partner_speaks_later_asks_the_bidding_part() -> None:
+    """Once around the table each seat speaks once: the first two speakers'
+    partners speak later, the last two's have spoken; in the Vietnam auction
+    a partner speaks again after a bid."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
+    seen = []
+    for _ in range(4):
+        view = state.view(state.to_act)  # type: ignore[arg-type]
+        seen.append(R.partner_speaks_later(view, ba.Pass()))
+        state = state.apply(ba.Pass()) if ba.Pass() in view.legal_moves() else state
+    assert seen[:2] == [True, True]
+    vietnam = ba.new_game(short(ba.variants.get("vietnam"), 5), seed=8)
+    view = vietnam.view(vietnam.to_act)  # type: ignore[arg-type]
+    bid = next(m for m in view.legal_moves() if isinstance(m, ba.Bid))
+    assert R.partner_speaks_later(view, bid)
+
+
 def test_a_call_on_few_layouts_is_the_heuristics() -> None:
     """Three layouts are fewer than CALL_MIN_LAYOUTS: whatever they show,
     the bot passes as the heuristic does, every candidate still scored."""
-    view = _first_call()
+    view = _last_call_of_its_side()
     bot = PimcBot(seed=1, samples=3)
     assert bot.choose(view) == ba.Pass()
     assert bot.stats.samples == 3 and len(bot.last_layouts) == 3
@@ -122,7 +166,7 @@ def test_a_call_on_few_layouts_is_the_heuristics() -> None:
 def test_a_call_shown_better_with_confidence_overrules_the_heuristics() -> None:
     """Over 20 layouts bidding 1 beats the heuristic's pass clearly, and the
     bot bids it; the same seed gives the same layouts and the same call."""
-    view = _first_call()
+    view = _last_call_of_its_side()
     a, b = PimcBot(seed=1, samples=20), PimcBot(seed=1, samples=20)
     assert a.choose(view) == b.choose(view) == ba.parse_move("bid 1")
     assert a.stats.overruled == 1 and a.stats == b.stats
@@ -232,7 +276,8 @@ def test_a_cpu_budget_counts_samples_by_its_clock() -> None:
     and once after each sample: a fake clock that moves a second a reading
     lets a 2.5 s budget take three samples, whatever the machine does."""
     state = position(["2D 3H 4S", "BJ 9C AC", "5D 6H 7S", "8D 9H TS"], "2C")
-    view = state.view(1)
+    state = apply_all(state, ["pass", "pass"])  # seat 3's partner has spoken
+    view = state.view(3)
     bot = PimcBot(seed=1, samples=50, budget=2.5, clock=_fake_clock())  # type: ignore[arg-type]
     bot.choose(view)
     assert bot.stats.decisions == 1
@@ -322,7 +367,12 @@ def test_a_budget_spent_before_the_first_sample_is_scored_makes_the_heuristics_m
     rules = short(ba.variants.GAMERULES, 13)
     state = ba.new_game(rules, seed=31)
     heuristic = HeuristicBot()
-    if kind == "play":  # the bidding done: the first lead, 13 cards in every hand
+    # a call: the third, whose seat's partner has spoken; a play: the first
+    # lead, 13 cards in every hand
+    for _ in range(2):
+        assert state.to_act is not None
+        state = state.apply(heuristic.choose(state.view(state.to_act)))
+    if kind == "play":
         while state.phase is not ba.Phase.PLAYING:
             assert state.to_act is not None
             state = state.apply(heuristic.choose(state.view(state.to_act)))
@@ -418,7 +468,7 @@ def test_a_sampling_bot_stops_at_its_budget_on_its_clock(name: str) -> None:
     and a second bot from the same seed on a clock of its own makes the
     same moves with the same counts, whatever the machine is doing."""
     make = SAMPLING_BOTS[name]
-    rules = short(ba.variants.GAMERULES, 3, 4)
+    rules = short(ba.variants.GAMERULES, 3, 4, 5)
     state = ba.new_game(rules, seed=21)
 
     def bot(seed: int) -> MonteCarloBot | PimcBot:

@@ -35,7 +35,7 @@ from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
 from backalley.moves import Bid, Move, NameTrump, Pass, Play
-from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX
+from backalley.rules.context import TRUMP_INDEX, TRUMP_OF_INDEX, BiddingContext
 from backalley.rules.order import CardOrder
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
@@ -158,23 +158,42 @@ QUIET_CALLS = 1_000
 ``speaker`` ends the bidding; this only stops a part that never does)."""
 
 
-def outcome_if(view: PlayerView, call: Move) -> BiddingOutcome | None:
-    """The bidding's outcome if this seat makes ``call`` and every later seat
-    makes its quietest call (a pass where offered, else the lowest bid);
-    ``None`` when the deal would be thrown in.  Asked of the bidding part."""
-    rules = view.rules
-    plan = rules.plan
+def _quiet_bidding(view: PlayerView, call: Move) -> tuple[BiddingContext, tuple[int, ...]]:
+    """The bidding part's context once this seat makes ``call`` and every
+    later seat makes its quietest call (a pass where offered, else the lowest
+    bid), and the seats that spoke after this one, in turn."""
+    plan = view.rules.plan
     deal = lowlevel.deal_context(view)
     calls: tuple[Move, ...] = (*view.calls, call)
+    later: list[int] = []
     for _ in range(QUIET_CALLS):
         ctx = plan.bidding_context(deal, calls)
         legal = plan.legal_calls(ctx)  # none once the bidding part's speaker ends the bidding
         if not legal:
-            break
+            return ctx, tuple(later)
+        later.append(ctx.seat)
         quiet = Pass() if Pass() in legal else min(legal, key=_call_size)
         calls = (*calls, quiet)
-    outcome = plan.bidding_outcome(plan.bidding_context(deal, calls))
+    return plan.bidding_context(deal, calls), tuple(later)
+
+
+def outcome_if(view: PlayerView, call: Move) -> BiddingOutcome | None:
+    """The bidding's outcome if this seat makes ``call`` and every later seat
+    makes its quietest call (a pass where offered, else the lowest bid);
+    ``None`` when the deal would be thrown in.  Asked of the bidding part."""
+    ctx, _ = _quiet_bidding(view, call)
+    outcome = view.rules.plan.bidding_outcome(ctx)
     return None if outcome.thrown_in else outcome
+
+
+def partner_speaks_later(view: PlayerView, call: Move) -> bool:
+    """Whether a partner of this seat still speaks after it makes ``call``
+    (every later seat making its quietest call): the bidding part's
+    ``speaker`` asked, as calls go round the table."""
+    rules = view.rules
+    side = side_of(rules, view.seat)
+    _, later = _quiet_bidding(view, call)
+    return any(s != view.seat and side_of(rules, s) == side for s in later)
 
 
 def contracts_if(view: PlayerView, call: Move) -> tuple[Contract | None, ...] | None:
