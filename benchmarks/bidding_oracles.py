@@ -29,8 +29,11 @@ The callers (``--rows``):
   oracle's own calls may move the lead, so ``T`` is the par of the
   heuristic's auction, not always of the one played).  It makes its side's
   contract ``max(0, T - s)`` for ``par-s``; with ``s = 0`` and ``T`` every
-  trick it bids ``board`` where board is a call and the scoring gives the
-  made board at least the made number.  Should the heuristic's calls throw
+  trick it makes the contract of every trick its calls reach that the
+  scoring gives most when made: a ``board`` where board is a call and the
+  made board scores at least the made number, claimed by both partners
+  where every claim raises the deal's multiplier (gamerules), as the
+  heuristic's calls do.  Should the heuristic's calls throw
   the deal in (everyone passes), the oracle's first speaker is taken to make
   its lowest contracting call instead, to find the lead;
 - ``partner``: an oracle that sees its own hand and its partner's, not the
@@ -58,11 +61,12 @@ At each of its calls the oracle asks the rule set's bidding part
 legal calls leaves, its partner's later calls tried in turn and the other
 side making its quietest calls (a pass): the first speaker makes the call
 from which the aimed contract is reached with the largest share of its own
-(the whole of it if one call can), the second completes it (it passes
-after its partner's board: a board is reached at the lowest multiplier the
-calls allow, and by the first speaker's own claim where it can); a contract no calls reach is replaced
-by the nearest one that they do (a board counting as half a trick above
-the number of every trick).
+(the whole of it if one call can), the second completes it.  A board is
+aimed at with its multiplier (a board claimed by both partners is another
+contract than one claimed once): the first speaker claims it itself, the
+second passes or claims again as the aim says.  A contract no calls reach
+is replaced by the nearest one that they do (a board counting as half a
+trick above the number of every trick, then the nearest multiplier).
 
 **Solves** are bounded by ``--solve-limit`` CPU seconds (the solver's
 ``deadline``).  Every deal's par solve (the heuristic's calls at every seat)
@@ -117,8 +121,8 @@ ROWS = "par,par-1,par-2,par-3,partner,pimc"
 ORACLE_SHIFTS = {"par": 0, "par-1": 1, "par-2": 2, "par-3": 3}
 HEURISTIC = HeuristicBot()
 
-Aim = tuple[int, bool]
-"""A side's contract as an aim: (tricks, board)."""
+Aim = tuple[int, bool, int]
+"""A side's contract as an aim: (tricks, board, multiplier)."""
 
 
 class Skip(Exception):
@@ -176,31 +180,31 @@ def _size(call: Move) -> int:
 
 
 def aim_of(contract: Contract | None) -> Aim:
-    return (0, False) if contract is None else (contract.tricks, contract.board)
+    if contract is None:
+        return (0, False, 1)
+    return (contract.tricks, contract.board, contract.multiplier)
 
 
-def _multiplier(contract: Contract | None) -> int:
-    return 1 if contract is None else contract.multiplier
-
-
-def _value(aim: Aim) -> float:
-    return aim[0] + (0.5 if aim[1] else 0.0)
+def _value(aim: Aim) -> tuple[float, int]:
+    return (aim[0] + (0.5 if aim[1] else 0.0), aim[2])
 
 
 def reachable(view: ba.PlayerView) -> dict[Aim, tuple[Contract | None, Move]]:
     """The contracts the seat's side can still reach, each with the seat's
     call that leads to it: the bidding part's outcome for every legal call of
     the seat, its partner's later calls tried in turn, the other side making
-    its quietest calls (a pass where offered, else the lowest bid).  Of the
-    calls that reach a contract, the seat's is the one that reaches it at the
-    lowest multiplier (a second board claim of a side only raises the
-    stakes), else without a call of its partner, else the largest (a number;
-    the smallest for a board, so that a partner's board stands alone)."""
+    its quietest calls (a pass where offered, else the lowest bid).  A
+    contract is its tricks, whether it is a board, and its multiplier (where
+    every claim raises the deal's multiplier, a board claimed by both
+    partners is another contract than one claimed once).  Of the calls that
+    reach a contract, the seat's is the one that reaches it without a call
+    of its partner, else the largest (a number; the smallest for a board, so
+    that a partner's board stands alone)."""
     plan = view.rules.plan
     deal = lowlevel.deal_context(view)
     side = _side(view, view.seat)
     out: dict[Aim, tuple[Contract | None, Move]] = {}
-    rank: dict[Aim, tuple[int, bool, int]] = {}
+    rank: dict[Aim, tuple[bool, int]] = {}
 
     def walk(calls: tuple[Move, ...], first: Move, helped: bool) -> None:
         ctx = plan.bidding_context(deal, calls)
@@ -209,7 +213,7 @@ def reachable(view: ba.PlayerView) -> dict[Aim, tuple[Contract | None, Move]]:
             contract = plan.bidding_outcome(ctx).contracts[side]
             aim = aim_of(contract)
             size = _size(first) if not isinstance(first, Pass) else 0
-            key = (_multiplier(contract), helped, size if aim[1] else -size)
+            key = (helped, size if aim[1] else -size)
             if aim not in rank or key < rank[aim]:
                 rank[aim] = key
                 out[aim] = (contract, first)
@@ -231,7 +235,11 @@ def call_for(view: ba.PlayerView, aim: Aim) -> Move:
     options = reachable(view)
     if aim in options:
         return options[aim][1]
-    near = min(options, key=lambda a: (abs(_value(a) - _value(aim)), _value(a)))
+    goal = _value(aim)
+    near = min(
+        options,
+        key=lambda a: (abs(_value(a)[0] - goal[0]), abs(_value(a)[1] - goal[1]), _value(a)),
+    )
     return options[near][1]
 
 
@@ -349,15 +357,14 @@ class ParOracle(Oracle):
         self.pars.append(par)
         h = state.hand_size
         if self.shift == 0 and par == h:
+            # every trick: the contract of every trick (a number, or a board
+            # at each multiplier the side's calls reach) that scores best
             options = reachable(state.view(seat))
-            board = next((c for a, (c, _) in options.items() if a[1]), None)
-            number = options.get((h, False))
-            if board is not None and (
-                number is None
-                or side_points(playing, side, board, h) >= side_points(playing, side, number[0], h)
-            ):
-                return aim_of(board)
-        return (max(0, par - self.shift), False)
+            full = [(a, c) for a, (c, _) in options.items() if a[0] == h]
+            if full:
+                best = max(full, key=lambda ac: (side_points(playing, side, ac[1], h), -ac[0][2]))
+                return best[0]
+        return (max(0, par - self.shift), False, 1)
 
 
 class PartnerOracle(Oracle):
@@ -420,7 +427,7 @@ class PartnerOracle(Oracle):
                 totals[a] += side_points(playing, side, contract, tricks)
         if not scored:  # every layout past the limit: the heuristic's own aim
             return aim_of(lowlevel.deal_context(first_lead(state)).outcome.contracts[side])  # type: ignore[union-attr]
-        return max(totals, key=lambda a: (totals[a], -_value(a)))
+        return max(totals, key=lambda a: (totals[a], tuple(-v for v in _value(a))))
 
 
 # ---------------------------------------------------------------- the tables

@@ -57,15 +57,15 @@ def test_the_par_oracle_makes_its_sides_par_less_the_shift(shift: int) -> None:
     assert result.contracts[1] == _contracts(deal, bo.ParOracle(shift, bo.Solves(30.0)), 0).contracts[1]
 
 
-def test_the_par_oracle_bids_board_for_every_trick_and_its_partner_passes() -> None:
+def test_the_par_oracle_claims_board_twice_for_every_trick() -> None:
     deal = _deal(11, 2, 3)  # side 0 takes all 3 tricks double dummy
     oracle = bo.ParOracle(0, bo.Solves(30.0))
     result = _contracts(deal, oracle, 0)
     assert oracle.pars == [3]
     contract = result.contracts[0]
-    assert contract is not None and contract.board and contract.multiplier == 1
-    side_calls = [result.bids[s] for s in RULES.teams[0]]
-    assert sorted(map(str, side_calls)) == ["board", "pass"]
+    # every claim raises the deal's multiplier: the side's two claims make it x2
+    assert contract is not None and contract.board and contract.multiplier == 2
+    assert [str(result.bids[s]) for s in RULES.teams[0]] == ["board", "board"]
     # shifted, a number: par - 1 = 2
     result = _contracts(deal, bo.ParOracle(1, bo.Solves(30.0)), 0)
     assert result.contracts[0] == ba.Contract(2)
