@@ -660,9 +660,27 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.combine:
+        for log in args.combine:
+            if not log.is_file():
+                parser.error(f"--combine: there is no log {str(log)!r}")
         combine(args, args.combine)
         return
-    rules = ba.variants.get(args.rules)
+    for name, value, low in (
+        ("--deals", args.deals, 1),
+        ("--start", args.start, 0),
+        ("--size", args.size, 0),
+        ("--partner-samples", args.partner_samples, 1),
+        ("--samples", args.samples, 1),
+    ):
+        if value < low:
+            parser.error(f"{name} must be a whole number >= {low}, not {value}")
+    for name, seconds in (("--solve-limit", args.solve_limit), ("--budget", args.budget)):
+        if not seconds > 0:
+            parser.error(f"{name} must be a number of seconds > 0, not {seconds}")
+    try:
+        rules = ba.variants.get(args.rules)
+    except ba.BackAlleyError as error:
+        parser.error(str(error))
     if len(rules.teams) != 2 or any(len(t) != 2 for t in rules.teams):
         parser.error("the oracles need two sides of two partners")
     names = args.rows.split(",")

@@ -146,3 +146,23 @@ def test_an_unknown_row_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         bo.main(["--rows", "par,nobody"])
     assert exit_.value.code == 2
     assert "not 'par,nobody'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--deals", "-1"], "--deals must be a whole number >= 1, not -1"),
+        (["--partner-samples", "0"], "--partner-samples must be a whole number >= 1"),
+        (["--solve-limit", "0"], "--solve-limit must be a number of seconds > 0"),
+        (["--rules", "nosuch"], "unknown variant 'nosuch'"),
+        (["--combine", "/no/such/log"], "there is no log '/no/such/log'"),
+    ],
+)
+def test_bad_arguments_are_refused_in_one_line(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        bo.main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
