@@ -319,9 +319,7 @@ class _App:
         except asyncio.CancelledError:
             raise
         except ServerError as exc:  # a table damaged meanwhile: said once, as the list says it
-            if exc.code == "corrupt":
-                service.note_damaged(table, exc.message)
-            else:
+            if not service.note_damaged(table, exc):
                 _log.error("table %s: the bots' run stopped: %s", table, exc.message)
         except Exception:  # a store that failed: the next kick (or the poll) tries again
             _log.exception("table %s: the bots' run stopped", table)
@@ -354,9 +352,8 @@ class _App:
                 except asyncio.CancelledError:
                     raise
                 except ServerError as exc:
-                    if exc.code == "corrupt":  # said once, not every round
-                        self.service.note_damaged(table, exc.message)
-                    elif exc.status >= 500:
+                    # a damaged table is said once, not every round
+                    if not self.service.note_damaged(table, exc) and exc.status >= 500:
                         _log.warning("table %s: the poll could not read it: %s", table, exc)
                 except Exception:  # a database locked or gone for a moment: the next round
                     _log.exception("table %s: the poll could not read it", table)
@@ -384,9 +381,7 @@ class _App:
                 if await run_in_threadpool(self.service.bot_to_act, table):
                     self.kick(table)
             except ServerError as exc:  # a damaged table: said once, the others go on
-                if exc.code == "corrupt":
-                    self.service.note_damaged(table, exc.message)
-                else:
+                if not self.service.note_damaged(table, exc):
                     _log.error("table %s: its bots could not be resumed: %s", table, exc.message)
             except Exception:  # any other failure of one table: the others go on
                 _log.exception("table %s: its bots could not be resumed", table)

@@ -72,11 +72,9 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 
 def _trusted(address: str, proxies: Iterable[Network]) -> bool:
     found = _address(address)
-    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
-        # a server listening on :: sees an IPv4 proxy as ::ffff:a.b.c.d
-        return _trusted(str(found.ipv4_mapped), proxies) or any(
-            found in network for network in proxies
-        )
+    mapped = found.ipv4_mapped if isinstance(found, ipaddress.IPv6Address) else None
+    if mapped is not None and _trusted(str(mapped), proxies):
+        return True  # a server listening on :: sees an IPv4 proxy as ::ffff:a.b.c.d
     return found is not None and any(found in network for network in proxies)
 
 

@@ -281,11 +281,15 @@ class TableService:
         """Every live table's id, oldest first."""
         return [row.id for row in self.store.tables()]
 
-    def note_damaged(self, table_id: str, why: str) -> None:
-        """Log that ``table_id`` cannot be read back (``why``), the first
-        time only: the list, the bots' runs, the poll and the restart may
-        each meet it again and again."""
-        self._damaged.note(table_id, why)
+    def note_damaged(self, table_id: str, exc: ServerError) -> bool:
+        """Whether ``exc`` says that ``table_id`` cannot be read back (``500
+        corrupt``); if so it is logged, the first time only: the list, the
+        bots' runs, the poll and the restart may each meet it again and
+        again.  Any other refusal is the caller's to say."""
+        if exc.code != "corrupt":
+            return False
+        self._damaged.note(table_id, exc.message)
+        return True
 
     def listing(self, most: int) -> list[dict[str, Any]]:
         """The :meth:`summary` of the ``most`` newest live tables, newest
