@@ -136,6 +136,14 @@ def _spied(store: Store) -> list[tuple[str, tuple[Any, ...]]]:
 # -- sockets ---------------------------------------------------------------------
 
 
+def _closed_busy(reader: Socket, words: str) -> None:
+    """The socket's next message closes it with 1013 ("try again later"),
+    the reason saying ``words``."""
+    closed = reader.next()
+    assert closed["type"] == "websocket.close" and closed["code"] == 1013, closed
+    assert words in closed["reason"], closed
+
+
 def test_spectators_never_lock_out_a_seated_player(store: SqliteStore) -> None:
     """A table full of spectators' sockets refuses the next spectator (1013),
     but never a socket with the seat's token; a seat's sockets have a limit
@@ -148,9 +156,7 @@ def test_spectators_never_lock_out_a_seated_player(store: SqliteStore) -> None:
         with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
             assert Socket(one).json()["type"] == Socket(two).json()["type"] == "public"
             with client.websocket_connect(path) as three:
-                closed = Socket(three).next()
-                assert closed["type"] == "websocket.close" and closed["code"] == 1013, closed
-                assert "spectators' sockets are open on one table" in closed["reason"]
+                _closed_busy(Socket(three), "spectators' sockets are open on one table")
             with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as seat:
                 reader = Socket(seat)
                 seat.send_text(json.dumps({"token": token}))
@@ -160,18 +166,14 @@ def test_spectators_never_lock_out_a_seated_player(store: SqliteStore) -> None:
                 with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as more:
                     again = Socket(more)
                     more.send_text(json.dumps({"token": token}))
-                    closed = again.next()
-                    assert closed["type"] == "websocket.close" and closed["code"] == 1013
-                    assert "for one seat" in closed["reason"]
+                    _closed_busy(again, "for one seat")
                 # a third spectator's socket from this address opens, a fourth is
                 # refused (the seat's sockets are counted apart)
                 other = _table(client)
                 with client.websocket_connect(f"/api/tables/{other}/socket") as fourth:
                     assert Socket(fourth).json()["type"] == "public"
                     with client.websocket_connect(f"/api/tables/{other}/socket") as fifth:
-                        closed = Socket(fifth).next()
-                        assert closed["type"] == "websocket.close" and closed["code"] == 1013
-                        assert "from one address" in closed["reason"]
+                        _closed_busy(Socket(fifth), "from one address")
 
 
 def test_spectators_from_the_seated_players_own_address_never_lock_it_out(
@@ -191,9 +193,7 @@ def test_spectators_from_the_seated_players_own_address_never_lock_it_out(
         with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
             assert Socket(one).json()["type"] == Socket(two).json()["type"] == "public"
             with client.websocket_connect(path) as three:
-                closed = Socket(three).next()
-                assert closed["type"] == "websocket.close" and closed["code"] == 1013
-                assert "from one address" in closed["reason"]
+                _closed_busy(Socket(three), "from one address")
             with client.websocket_connect(f"/api/tables/{table}/seats/0/socket") as seat:
                 reader = Socket(seat)
                 seat.send_text(json.dumps({"token": token}))

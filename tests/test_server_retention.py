@@ -201,7 +201,12 @@ def test_the_table_cap_counts_live_tables_only(database: Database) -> None:
     assert service.create("gamerules", ["human"] * 4)
 
 
-def test_a_table_archived_by_another_process_is_let_go_here(database: Database) -> None:
+def _joined_then_archived_elsewhere(
+    database: Database,
+) -> tuple[Clock, TableService, str, int, str, list[Any]]:
+    """A table made and joined by one process (the clock, ``here``, the
+    table, the seat to act and its token, the seat's legal moves), then
+    archived by another process a day later on the same clock."""
     clock = Clock()
     here = _service(database.open(), clock)
     table = here.create("gamerules", ["human"] * 4)
@@ -211,6 +216,11 @@ def test_a_table_archived_by_another_process_is_let_go_here(database: Database) 
     legal = here.view(table, seat, token)["view"]["legal_moves"]
     clock.now += 86_401
     assert _service(database.open(), clock).retire() == [table]
+    return clock, here, table, seat, token, legal
+
+
+def test_a_table_archived_by_another_process_is_let_go_here(database: Database) -> None:
+    _, here, table, seat, token, legal = _joined_then_archived_elsewhere(database)
     assert here.retire() == []  # nothing due here: the other process archived it
     _refused(lambda: here.submit(table, seat, token, legal[0]), 410, "archived")
 
@@ -223,15 +233,7 @@ def test_a_move_to_a_table_another_process_just_archived_is_refused_not_stored(
     refuses the next move with 410 and stores nothing: the store checks the
     table's archived mark in the move's transaction.  (The move was stored
     and answered 200: an archived table's record gained moves.)"""
-    clock = Clock()
-    here = _service(database.open(), clock)
-    table = here.create("gamerules", ["human"] * 4)
-    seat = here._table(table).state.to_act
-    assert seat is not None
-    token = here.join(table, seat)
-    legal = here.view(table, seat, token)["view"]["legal_moves"]
-    clock.now += 86_401
-    assert _service(database.open(), clock).retire() == [table]
+    clock, here, table, seat, token, legal = _joined_then_archived_elsewhere(database)
     _refused(lambda: here.submit(table, seat, token, legal[0]), 410, "archived")
     assert here.version(table) == 0
     assert here.summary(table)["archived"] is True
