@@ -60,6 +60,8 @@ def test_pimc_is_registered_and_checks_its_settings() -> None:
         {"call_z": -0.5},
         {"call_z": float("inf")},
         {"call_z": "high"},
+        {"card_z": -1.0},
+        {"card_z": float("nan")},
     ):
         with pytest.raises(ba.SetupError):
             PimcBot(**bad)  # type: ignore[arg-type]
@@ -193,6 +195,58 @@ def test_pick_call_needs_a_confident_gain_on_enough_layouts() -> None:
     both = [(1.0, [0.0, 2.0, 3.0]), (1.0, [0.0, 2.2, 3.2])] * 5
     assert bot.pick_call(both) == 2
     assert bot.pick_call([(1.0, [0.0, 2.0, 2.0]), (1.0, [0.0, 2.2, 2.2])] * 5) == 1
+
+
+def _play_position(seed: int, step: int) -> ba.PlayerView:
+    """A 5-card gamerules deal (``seed``) bid and played by the heuristic
+    up to its ``step``-th card."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=seed)
+    heuristic = HeuristicBot()
+    while state.phase is not ba.Phase.PLAYING or step:
+        if state.phase is ba.Phase.PLAYING:
+            step -= 1
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(heuristic.choose(state.view(seat)))
+    seat = state.to_act
+    assert seat is not None
+    return state.view(seat)
+
+
+def test_a_card_scored_by_rollouts_needs_a_confident_gain_over_the_heuristics() -> None:
+    """With more than ``solver_cards`` cards left, rollouts score the cards,
+    the heuristic's first.  On seed 1's second card the heuristic plays 3D;
+    over 20 layouts 8C has the best mean (about 5 points more) but not with
+    confidence, so the bot plays 3D; with ``card_z=0`` it plays the mean's
+    8C.  On seed 7's sixth card 9S clears the test and is played over the
+    heuristic's 2D."""
+    view = _play_position(1, 1)
+    assert HeuristicBot().choose(view) == ba.parse_move("play 3D")
+    gated = PimcBot(seed=1, samples=20, solver_cards=0)
+    assert gated.candidates(view, view.legal_moves())[0] == ba.parse_move("play 3D")
+    assert gated.choose(view) == ba.parse_move("play 3D")
+    assert gated.stats.overruled == 0
+    best = max(gated.last_values, key=gated.last_values.__getitem__)
+    assert best == ba.parse_move("play 8C")
+    assert PimcBot(seed=1, samples=20, solver_cards=0, card_z=0.0).choose(view) == best
+
+    view = _play_position(7, 5)
+    assert HeuristicBot().choose(view) == ba.parse_move("play 2D")
+    bot = PimcBot(seed=1, samples=20, solver_cards=0)
+    assert bot.choose(view) == ba.parse_move("play 9S")
+    assert bot.stats.overruled == 1
+    assert bot.pick_card(bot.last_layouts) == 2  # its index: 2D, TC, 9S
+
+
+def test_a_card_the_solver_scores_is_the_best_mean() -> None:
+    """The solver's values are exact on each layout: the card with the best
+    weighted mean is played, without the test (seed 1's second card, every
+    hand of 4 cards at most ``solver_cards``)."""
+    view = _play_position(1, 1)
+    bot = PimcBot(seed=1, samples=20)
+    move = bot.choose(view)
+    assert move == max(bot.last_values, key=bot.last_values.__getitem__)
+    assert bot.stats.solved == 20 and bot.stats.rollouts == 0
 
 
 def test_call_distance_counts_tricks() -> None:

@@ -66,8 +66,17 @@ sum(w_j**2)``).  Of the qualifying candidates the best weighted mean wins
 (ties to the earliest: the calls that are not numbers, board before a
 number that counts on a partner's board, then the numbers nearest the
 heuristic's, then pass); with none, or with too few layouts, the bot makes
-the heuristic's call.  The cards played keep the plain weighted mean: the
-solver's values for them are exact on each layout.
+the heuristic's call.  The cards the solver scores keep the plain weighted
+mean: its values for them are exact on each layout.
+
+**A card scored by rollouts needs evidence too.**  With more than
+``solver_cards`` cards left (or in a rule set the solver does not play), a
+card's value on a layout is one heuristic playout of the rest of the deal:
+as noisy as a call's, and worth as little on a handful of layouts.  So there
+the heuristic's own card is scored first and the bot plays another only on
+the same test as a call (:meth:`PimcBot.pick_card`, with ``card_z``
+standard errors, :data:`CALL_Z` by default, and :data:`CALL_MIN_LAYOUTS`);
+``card_z=0`` plays the best mean.
 
 **A call a partner still reads is the model's.**  A partner who speaks
 later reads this seat's call by the same bidding model (the ``heuristic``
@@ -185,8 +194,9 @@ class PimcStats:
     fallbacks: int = 0
     """Decisions left to the heuristic bot because no layout could be scored."""
     overruled: int = 0
-    """Calls (or trumps named) other than the heuristic's, made because the
-    layouts showed them better with confidence (see :meth:`PimcBot.pick_call`)."""
+    """Calls, trumps named and cards scored by rollouts other than the
+    heuristic's, made because the layouts showed them better with confidence
+    (see :meth:`PimcBot.pick_call` and :meth:`PimcBot.pick_card`)."""
     stopped: int = 0
     """Layouts left unscored because the decision's budget ran out while they
     were scored (by the solver, or between two candidates)."""
@@ -222,7 +232,8 @@ class PimcBot:
     standard errors by which a call's gain over the heuristic's call must
     clear 0 for the bot to make it instead (:meth:`pick_call`): 0 takes any
     call whose mean is better on enough layouts, larger numbers keep the
-    heuristic's call more often."""
+    heuristic's call more often.  ``card_z`` (also 1.65) is the same for a
+    card scored by rollouts (:meth:`pick_card`)."""
 
     def __init__(
         self,
@@ -237,6 +248,7 @@ class PimcBot:
         call_weight: float = 1.0,
         draws: int = 4,
         call_z: float = CALL_Z,
+        card_z: float = CALL_Z,
     ) -> None:
         if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
             raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
@@ -255,15 +267,12 @@ class PimcBot:
             raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
         if not isinstance(call_weight, (int, float)) or not 0 <= call_weight < math.inf:
             raise SetupError(f"call_weight must be a number >= 0, not {call_weight!r}")
-        if (
-            not isinstance(call_z, (int, float))
-            or isinstance(call_z, bool)
-            or not 0 <= call_z < math.inf
-        ):
-            raise SetupError(
-                f"call_z must be a number of standard errors >= 0 (1.65 is about 95 % "
-                f"confidence), not {call_z!r}"
-            )
+        for name, z in (("call_z", call_z), ("card_z", card_z)):
+            if not isinstance(z, (int, float)) or isinstance(z, bool) or not 0 <= z < math.inf:
+                raise SetupError(
+                    f"{name} must be a number of standard errors >= 0 (1.65 is about 95 % "
+                    f"confidence), not {z!r}"
+                )
         self._rng = rng_from_seed(seed)
         self.samples = samples
         self.budget = budget
@@ -281,6 +290,7 @@ class PimcBot:
         self.call_weight = float(call_weight)
         self.draws = draws
         self.call_z = float(call_z)
+        self.card_z = float(card_z)
         self._heuristic = HeuristicBot(seed)
         self._cards = MonteCarloBot(seed)  # for its groups of equivalent cards
         self._dd: Any = None
@@ -298,12 +308,17 @@ class PimcBot:
 
     def candidates(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
         """The moves worth scoring: in the play one card of each group of
-        equivalent cards; in the bidding the heuristic's call first, then the
+        equivalent cards (the heuristic's card first when rollouts score
+        them); in the bidding the heuristic's call first, then the
         numbers within ``bid_reach`` of it and every call that is not a
         number (the heuristic's call alone while a partner is still to
         speak); naming trump, the heuristic's suit first, then the others."""
         if view.phase is Phase.PLAYING:
-            return self._cards.candidates(view, moves)
+            cards = self._cards.candidates(view, moves)
+            if self._solves(view):
+                return cards
+            pick = self._heuristic.choose(view)  # scored first: pick_card's yardstick
+            return [pick, *(m for m in cards if m != pick)]
         pick = self._heuristic.choose(view)
         if isinstance(moves[0], NameTrump):
             return [pick, *(m for m in moves if m != pick)]
@@ -347,8 +362,14 @@ class PimcBot:
         mine = R.side_of(rules, seat)
         return float(points[mine] - points[1 - mine])
 
-    def _solvable(self, state: GameState) -> bool:
+    def _solvable(self, state: GameState | PlayerView) -> bool:
         return len(R.teams(state.rules)) == 2 and _solver_module() is not None
+
+    def _solves(self, state: GameState | PlayerView) -> bool:
+        """Whether the solver scores the cards of this play position (at most
+        ``solver_cards`` cards left in each hand, a rule set of two sides and
+        the solver installed); rollouts score them otherwise."""
+        return self._left(state) <= self.solver_cards and self._solvable(state)
 
     def _solver(self) -> Any:
         """The double-dummy solver: a :class:`backalley.solver.Solver` of the
@@ -374,11 +395,11 @@ class PimcBot:
         if self._until is not None and self.clock() > self._until:
             raise _OutOfTime
 
-    def _left(self, state: GameState) -> int:
+    def _left(self, state: GameState | PlayerView) -> int:
         return state.hand_size - len(state.tricks)
 
     def _play_values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
-        if self._left(base) <= self.solver_cards and self._solvable(base):
+        if self._solves(base):
             tricks = self._solver().analyse(base, deadline=self._deadline())
             self.stats.solved += 1
             return [self._points(base, seat, tricks[m]) for m in cands]
@@ -512,9 +533,11 @@ class PimcBot:
         if view.phase is not Phase.PLAYING:
             best = self.pick_call(layouts)
             stats.overruled += int(best != 0)
-            return cands[best]
-        # the best weighted mean, the earliest candidate winning ties
-        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        elif not self._solves(view):
+            best = self.pick_card(layouts)
+            stats.overruled += int(best != 0)
+        else:  # the best weighted mean, the earliest candidate winning ties
+            best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
 
     def pick_call(self, layouts: Sequence[tuple[float, Sequence[float]]]) -> int:
@@ -524,17 +547,30 @@ class PimcBot:
         over the heuristic's, less ``call_z`` standard errors, is above 0,
         on at least :data:`CALL_MIN_LAYOUTS` layouts' worth of weight (see
         the module docstring); of those, the best mean, the earliest on ties."""
-        n = len(layouts)
-        total = sum(w for w, _ in layouts)
-        squares = sum(w * w for w, _ in layouts)
-        if n < 2 or total <= 0 or total * total < CALL_MIN_LAYOUTS * squares:
-            return 0
-        best, best_gain = 0, 0.0
-        for i in range(1, len(layouts[0][1])):
-            diffs = [(w, v[i] - v[0]) for w, v in layouts]
-            gain = sum(w * d for w, d in diffs) / total
-            spread = sum(w * w * (d - gain) ** 2 for w, d in diffs) / (total * total)
-            error = math.sqrt(spread * n / (n - 1))
-            if gain - self.call_z * error > 0 and gain > best_gain:
-                best, best_gain = i, gain
-        return best
+        return _overrule(layouts, self.call_z)
+
+    def pick_card(self, layouts: Sequence[tuple[float, Sequence[float]]]) -> int:
+        """Which candidate card to play (its index) when rollouts scored
+        them, the heuristic's card first (index 0): the test of
+        :meth:`pick_call` with ``card_z`` standard errors."""
+        return _overrule(layouts, self.card_z)
+
+
+def _overrule(layouts: Sequence[tuple[float, Sequence[float]]], z: float) -> int:
+    """The candidate (its index) whose weighted mean gain over candidate 0,
+    less ``z`` standard errors, is the best above 0, on enough layouts
+    (:meth:`PimcBot.pick_call`); 0 when none is."""
+    n = len(layouts)
+    total = sum(w for w, _ in layouts)
+    squares = sum(w * w for w, _ in layouts)
+    if n < 2 or total <= 0 or total * total < CALL_MIN_LAYOUTS * squares:
+        return 0
+    best, best_gain = 0, 0.0
+    for i in range(1, len(layouts[0][1])):
+        diffs = [(w, v[i] - v[0]) for w, v in layouts]
+        gain = sum(w * d for w, d in diffs) / total
+        spread = sum(w * w * (d - gain) ** 2 for w, d in diffs) / (total * total)
+        error = math.sqrt(spread * n / (n - 1))
+        if gain - z * error > 0 and gain > best_gain:
+            best, best_gain = i, gain
+    return best
