@@ -201,13 +201,11 @@ def _play_position(seed: int, step: int) -> ba.PlayerView:
     """A 5-card gamerules deal (``seed``) bid and played by the heuristic
     up to its ``step``-th card."""
     state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=seed)
-    heuristic = HeuristicBot()
-    while state.phase is not ba.Phase.PLAYING or step:
-        if state.phase is ba.Phase.PLAYING:
-            step -= 1
-        seat = state.to_act
-        assert seat is not None
-        state = state.apply(heuristic.choose(state.view(seat)))
+    heuristic = [HeuristicBot()] * 4
+    while state.phase is not ba.Phase.PLAYING:
+        state = bot_move(state, heuristic)
+    for _ in range(step):
+        state = bot_move(state, heuristic)
     seat = state.to_act
     assert seat is not None
     return state.view(seat)
