@@ -17,7 +17,7 @@ import backalley as ba
 from backalley import lowlevel
 from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, RandomBot, make_bot
 from backalley.bots import _rules as R
-from backalley.bots.montecarlo import sample_hands
+from backalley.bots.montecarlo import distinct_cards, sample_hands
 from backalley.bots.pimc import CallMemo, call_distance, layout_likelihood
 from backalley.solver import SearchLimitError, Solver, solve
 
@@ -209,6 +209,23 @@ def _play_position(seed: int, step: int) -> ba.PlayerView:
     seat = state.to_act
     assert seat is not None
     return state.view(seat)
+
+
+def test_the_heuristics_card_stands_for_its_group_of_equivalent_cards() -> None:
+    """Touching cards (of a suit, no unseen card between) play alike, so one
+    of each group is scored: the lowest, or where rollouts score the cards
+    the heuristic's card itself.  On seed 15's first card the heuristic
+    leads AD from A-K of diamonds: rollouts score AD (first) and not KD
+    beside it; the solver scores KD for the group."""
+    view = _play_position(15, 0)
+    moves = view.legal_moves()
+    ad, kd, qc, ks = (ba.parse_move(f"play {c}") for c in ("AD", "KD", "QC", "KS"))
+    assert HeuristicBot().choose(view) == ad
+    assert distinct_cards(view, moves) == [qc, kd, ks]
+    assert distinct_cards(view, moves, keep=ad) == [qc, ad, ks]
+    assert distinct_cards(view, moves, keep=ba.parse_move("pass")) == [qc, kd, ks]
+    assert PimcBot(seed=1, solver_cards=0).candidates(view, moves) == [ad, qc, ks]
+    assert PimcBot(seed=1).candidates(view, moves) == [qc, kd, ks]
 
 
 def test_a_card_scored_by_rollouts_needs_a_confident_gain_over_the_heuristics() -> None:

@@ -68,7 +68,7 @@ from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError, SetupError
 from backalley.moves import Bid, Move, NameTrump, Play
 
-__all__ = ["MonteCarloBot", "SamplingStats", "rollout_value", "sample_hands"]
+__all__ = ["MonteCarloBot", "SamplingStats", "distinct_cards", "rollout_value", "sample_hands"]
 
 Evaluator = Callable[[GameState, int], float]
 Clock = Callable[[], float]
@@ -193,6 +193,38 @@ def solver_value(state: GameState, seat: int) -> float:
     return float(points[mine] - points[1 - mine])
 
 
+def distinct_cards(view: PlayerView, moves: Sequence[Move], keep: Move | None = None) -> list[Move]:
+    """The plays worth scoring: one card of each group of equivalent cards.
+
+    Cards are equivalent when they touch: of the same suit of the card
+    order, one next above the other with no unseen card between (the
+    plan's order, learned from the ranking part; every play when its
+    answers fit no order).  A group is played by its lowest card, or by
+    ``keep`` when ``keep`` is one of its cards, so that a card chosen
+    elsewhere (the heuristic's, say) is scored as itself and never beside
+    an equivalent card."""
+    order = R.order_of(view)
+    if not order.standard:
+        return list(moves)
+    suit, above = order.suit, order.above
+    gone = R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
+    plays = sorted((m for m in moves if isinstance(m, Play)), key=lambda m: m.card.index)
+    groups: list[list[Move]] = []
+    prev = -1
+    for m in plays:
+        c = m.card.index
+        if prev >= 0 and suit[prev] == suit[c] and above[prev] >> c & 1:
+            between = above[prev] & ~above[c] & ~(1 << c)
+            if not between & ~gone:
+                groups[-1].append(m)  # touching the previous card: equivalent
+                prev = c
+                continue
+        groups.append([m])
+        prev = c
+    out = [keep if keep in group else group[0] for group in groups]
+    return out or list(moves)
+
+
 class MonteCarloBot:
     """Chooses by sampling the hidden hands and scoring each move on every
     sample (see the module docstring)."""
@@ -248,7 +280,7 @@ class MonteCarloBot:
         """The moves worth scoring: one card of each group of equivalent cards;
         in the bidding, the calls around the heuristic's choice."""
         if view.phase is Phase.PLAYING:
-            return self._distinct_cards(view, moves)
+            return distinct_cards(view, moves)
         if isinstance(moves[0], NameTrump):
             return list(moves)
         pick = self._heuristic.choose(view)
@@ -265,30 +297,6 @@ class MonteCarloBot:
             if m not in out:
                 out.append(m)
         return out
-
-    def _distinct_cards(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
-        """The plays, taken in card order, less each that touches the one
-        before it: a card of the same suit of the card order, next above it
-        with no unseen card between (the plan's order, learned from the
-        ranking part; every play when its answers fit no order)."""
-        order = R.order_of(view)
-        if not order.standard:
-            return list(moves)
-        suit, above = order.suit, order.above
-        gone = R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
-        plays = sorted((m for m in moves if isinstance(m, Play)), key=lambda m: m.card.index)
-        out: list[Move] = []
-        prev = -1
-        for m in plays:
-            c = m.card.index
-            if prev >= 0 and suit[prev] == suit[c] and above[prev] >> c & 1:
-                between = above[prev] & ~above[c] & ~(1 << c)
-                if not between & ~gone:
-                    prev = c
-                    continue  # touching the previous card: equivalent
-            out.append(m)
-            prev = c
-        return out or list(moves)
 
     def choose(self, view: PlayerView) -> Move:
         return choose_among(view, self.candidates, self._sample)

@@ -73,7 +73,8 @@ mean: its values for them are exact on each layout.
 ``solver_cards`` cards left (or in a rule set the solver does not play), a
 card's value on a layout is one heuristic playout of the rest of the deal:
 as noisy as a call's, and worth as little on a handful of layouts.  So there
-the heuristic's own card is scored first and the bot plays another only on
+the heuristic's own card is scored first (standing for its group of
+equivalent cards) and the bot plays another only on
 the same test as a call (:meth:`PimcBot.pick_card`, with ``card_z``
 standard errors, :data:`CALL_Z` by default, and :data:`CALL_MIN_LAYOUTS`);
 ``card_z=0`` plays the best mean.
@@ -138,11 +139,11 @@ from backalley.bots.layouts import (
 from backalley.bots.montecarlo import (
     CLOCKS,
     Clock,
-    MonteCarloBot,
     _deal_over,
     _end_value,
     _solver_module,
     clock_of,
+    distinct_cards,
     rollout_value,
 )
 from backalley.engine.legality import Phase
@@ -292,7 +293,6 @@ class PimcBot:
         self.call_z = float(call_z)
         self.card_z = float(card_z)
         self._heuristic = HeuristicBot(seed)
-        self._cards = MonteCarloBot(seed)  # for its groups of equivalent cards
         self._dd: Any = None
         self.memo = CallMemo()
         """The bidding model's answers this bot has asked for (bounded, its own)."""
@@ -308,16 +308,16 @@ class PimcBot:
 
     def candidates(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
         """The moves worth scoring: in the play one card of each group of
-        equivalent cards (the heuristic's card first when rollouts score
-        them); in the bidding the heuristic's call first, then the
-        numbers within ``bid_reach`` of it and every call that is not a
+        equivalent cards (the heuristic's card first, standing for its
+        group, when rollouts score them); in the bidding the heuristic's
+        call first, then the numbers within ``bid_reach`` of it and every call that is not a
         number (the heuristic's call alone while a partner is still to
         speak); naming trump, the heuristic's suit first, then the others."""
         if view.phase is Phase.PLAYING:
-            cards = self._cards.candidates(view, moves)
             if self._solves(view):
-                return cards
+                return distinct_cards(view, moves)
             pick = self._heuristic.choose(view)  # scored first: pick_card's yardstick
+            cards = distinct_cards(view, moves, keep=pick)  # pick stands for its group
             return [pick, *(m for m in cards if m != pick)]
         pick = self._heuristic.choose(view)
         if isinstance(moves[0], NameTrump):
