@@ -48,8 +48,9 @@ The callers (``--rows``):
   scoring part, :func:`backalley.bots._rules.deal_points`, the other side
   holding the contract the heuristic's calls gave it on that layout) is
   best, the lower contract on a tie;
-- ``pimc``: :class:`~backalley.bots.PimcBot` with ``--samples`` and a
-  ``--budget`` of CPU seconds a decision making the calls, the heuristic
+- ``pimc``: :class:`~backalley.bots.PimcBot` with ``--samples``,
+  ``--call-weight`` and a ``--budget`` of CPU seconds a decision making the
+  calls, the heuristic
   playing the cards (``pimc+heuristic`` of ``strength_table.py``, its
   :class:`strength_table.Split`).
 
@@ -90,6 +91,7 @@ partners with the once-around bidding (gamerules) only.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import re
 import sys
@@ -386,9 +388,7 @@ class PartnerOracle(Oracle):
         the side's two hands and deal the other cards unseen by it to the
         other side."""
         view = state.view(seat)
-        partner = next(
-            s for s in R.teams(state.rules)[_side(state, seat)] if s != seat
-        )
+        partner = next(s for s in R.teams(state.rules)[_side(state, seat)] if s != seat)
         mine = lowlevel.hand_bits(state, partner)
 
         def possible(v: ba.PlayerView, s: int) -> int:
@@ -487,7 +487,10 @@ def side_makers(args: argparse.Namespace, solves: Solves) -> dict[str, SideMaker
         "heuristic": bots(HeuristicBot),
         "pimc": bots(
             lambda seed: Split(
-                PimcBot(seed, samples=args.samples, budget=args.budget), HeuristicBot(seed)
+                PimcBot(
+                    seed, samples=args.samples, budget=args.budget, call_weight=args.call_weight
+                ),
+                HeuristicBot(seed),
             )
         ),
         "partner": oracle(
@@ -496,6 +499,7 @@ def side_makers(args: argparse.Namespace, solves: Solves) -> dict[str, SideMaker
             )
         ),
     }
+
     def par(shift: int) -> Callable[[Deal, int], Oracle]:
         return lambda deal, a_side: ParOracle(shift, solves)
 
@@ -653,6 +657,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--budget", type=float, default=0.1, help="pimc's CPU seconds a call")
     parser.add_argument("--samples", type=int, default=100_000, help="pimc's samples cap")
+    parser.add_argument(
+        "--call-weight", type=float, default=1.0, help="pimc's call_weight (how far calls count)"
+    )
     parser.add_argument("--rst", action="store_true", help="also print reST table rows")
     parser.add_argument("--verbose", action="store_true", help="each deal's differences")
     parser.add_argument(
@@ -674,6 +681,8 @@ def main(argv: list[str] | None = None) -> None:
     ):
         if value < low:
             parser.error(f"{name} must be a whole number >= {low}, not {value}")
+    if not 0 <= args.call_weight < math.inf:
+        parser.error(f"--call-weight must be a number >= 0, not {args.call_weight}")
     for name, seconds in (("--solve-limit", args.solve_limit), ("--budget", args.budget)):
         if not seconds > 0:
             parser.error(f"{name} must be a number of seconds > 0, not {seconds}")
@@ -691,7 +700,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{sys.implementation.name} {sys.version.split()[0]}; {args.rules}, "
         f"{what(args.size)} deals; side B: the heuristic's calls; every card played by the "
         f"heuristic; partner oracle {args.partner_samples} layouts a call; pimc "
-        f"{args.budget:g} s CPU a call; seed {args.seed}, size {args.size}",
+        f"{args.budget:g} s CPU a call, call_weight {args.call_weight:g}; seed {args.seed}, size {args.size}",
         flush=True,
     )
     run(args, rules, names)

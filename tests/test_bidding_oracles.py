@@ -154,6 +154,8 @@ def test_an_unknown_row_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         (["--deals", "-1"], "--deals must be a whole number >= 1, not -1"),
         (["--partner-samples", "0"], "--partner-samples must be a whole number >= 1"),
         (["--solve-limit", "0"], "--solve-limit must be a number of seconds > 0"),
+        (["--call-weight", "-1"], "--call-weight must be a number >= 0, not -1.0"),
+        (["--call-weight", "nan"], "--call-weight must be a number >= 0, not nan"),
         (["--rules", "nosuch"], "unknown variant 'nosuch'"),
         (["--combine", "/no/such/log"], "there is no log '/no/such/log'"),
     ],
@@ -166,3 +168,11 @@ def test_bad_arguments_are_refused_in_one_line(
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err
+
+
+def test_the_pimc_row_calls_with_the_given_call_weight() -> None:
+    """``--call-weight`` reaches the pimc bot that makes side A's calls."""
+    args = argparse.Namespace(samples=7, budget=0.1, call_weight=3.0, partner_samples=8)
+    deal = next(bo.deals(ba.variants.GAMERULES, 7575, 0, 1, 0))
+    player = bo.side_makers(args, bo.Solves(60.0))["pimc"](deal, 0)(0)
+    assert player.calls.call_weight == 3.0 and player.calls.samples == 7
