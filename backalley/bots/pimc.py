@@ -74,10 +74,10 @@ mean: its values for them are exact on each layout.
 card's value on a layout is one heuristic playout of the rest of the deal:
 as noisy as a call's, and worth as little on a handful of layouts.  So there
 the heuristic's own card is scored first (standing for its group of
-equivalent cards) and the bot plays another only on
-the same test as a call (:meth:`PimcBot.pick_card`, with ``card_z``
-standard errors, :data:`CALL_Z` by default, and :data:`CALL_MIN_LAYOUTS`);
-``card_z=0`` plays the best mean.
+equivalent cards) and the bot plays another only on the same test as a
+call (:meth:`PimcBot.pick_card`, with ``card_z`` standard errors,
+:data:`CALL_Z` by default, and :data:`CALL_MIN_LAYOUTS`); ``card_z=0``
+plays the best mean.
 
 **A call a partner still reads is the model's.**  A partner who speaks
 later reads this seat's call by the same bidding model (the ``heuristic``
@@ -310,9 +310,10 @@ class PimcBot:
         """The moves worth scoring: in the play one card of each group of
         equivalent cards (the heuristic's card first, standing for its
         group, when rollouts score them); in the bidding the heuristic's
-        call first, then the numbers within ``bid_reach`` of it and every call that is not a
-        number (the heuristic's call alone while a partner is still to
-        speak); naming trump, the heuristic's suit first, then the others."""
+        call first, then the numbers within ``bid_reach`` of it and every
+        call that is not a number (the heuristic's call alone while a
+        partner is still to speak); naming trump, the heuristic's suit
+        first, then the others."""
         if view.phase is Phase.PLAYING:
             if self._solves(view):
                 return distinct_cards(view, moves)
