@@ -50,9 +50,8 @@ The callers (``--rows``):
   best, the lower contract on a tie;
 - ``pimc``: :class:`~backalley.bots.PimcBot` with ``--samples``,
   ``--call-weight`` and a ``--budget`` of CPU seconds a decision making the
-  calls, the heuristic
-  playing the cards (``pimc+heuristic`` of ``strength_table.py``, its
-  :class:`strength_table.Split`).
+  calls, the heuristic playing the cards (``pimc+heuristic`` of
+  ``strength_table.py``, its :class:`strength_table.Split`).
 
 **Reaching the aimed contract.**  An oracle sits at both seats of its side,
 so its two seats share the aim, chosen at the side's first call of the deal.
