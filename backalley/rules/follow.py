@@ -9,6 +9,28 @@ import attrs
 from backalley.cards import CARDS, Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason
+from backalley.masks import (
+    ALL,
+    HAND,
+    PLAYED,
+    SHOWN,
+    TRICK,
+    TRUE,
+    CardExpr,
+    Cards,
+    Choose,
+    Cond,
+    Fact,
+    Highest,
+    Lowest,
+    Position,
+    PositionFact,
+    RestrictionForm,
+    Some,
+    decide,
+    holds,
+    restrictions,
+)
 from backalley.rules.base import Option, Part, has_jokers, is_bool
 from backalley.rules.context import DealContext
 from backalley.rules.keys import PlayFact, PlayKey
@@ -94,67 +116,76 @@ class FollowPolicy(Part):
         default=TrumpBrokenWhen.COMPLETED_TRICKS, converter=TrumpBrokenWhen
     )
 
-    def forced_by(self, ctx: DealContext, led: Card) -> Reason | None:
-        """What the card ``led`` forces the ``blooper_forced`` players who hold
-        a trump to play: their highest trump after the Big Blooper
-        (``MUST_PLAY_HIGHEST_TRUMP``), their lowest after the little lead
-        (``MUST_PLAY_LOWEST_TRUMP``: the Little Blooper, or with ``little_lead =
-        lowest-trump`` the lowest trump still out, counted from the cards played
-        before this trick and those the opening showed); ``None`` for any other
-        lead."""
+    def forcing(self, ranking: Ranking, trump: Suit | None, led: Card) -> tuple[Cond, Reason] | None:
+        """What the card ``led`` may force the ``blooper_forced`` players who
+        hold a trump to play, and when: their highest trump after the Big
+        Blooper (``MUST_PLAY_HIGHEST_TRUMP``), their lowest after the little
+        lead (``MUST_PLAY_LOWEST_TRUMP``: the Little Blooper, or with
+        ``little_lead = lowest-trump`` a trump that is the lowest trump still
+        out, counted from the cards played before this trick and those the
+        opening showed); ``None`` for a lead that forces nothing."""
         if not self.blooper_lead_forcing:
             return None
         if led is BIG_BLOOPER:
-            return Reason.MUST_PLAY_HIGHEST_TRUMP
+            return (TRUE, Reason.MUST_PLAY_HIGHEST_TRUMP)
         if not self.little_blooper_forcing:
             return None
         if self.little_lead is LittleLead.LITTLE_JOKER:
-            return Reason.MUST_PLAY_LOWEST_TRUMP if led.is_joker else None
-        trumps = ctx.ranking.trumps(ctx.trump)
-        out = trumps - ctx.played - ctx.shown  # the trumps still out, the led one among them
-        if led not in out or ctx.ranking.lowest(out, ctx.trump) != led:
+            return (TRUE, Reason.MUST_PLAY_LOWEST_TRUMP) if led.is_joker else None
+        trumps = ranking.trumps(trump)
+        if led not in trumps:
             return None
-        return Reason.MUST_PLAY_LOWEST_TRUMP
+        # the trumps still out, the led one among them: is it their lowest?
+        lowest_out = Lowest(Cards(trumps) - PLAYED - SHOWN)
+        return (Some(Cards(CardSet.of((led,))) & lowest_out), Reason.MUST_PLAY_LOWEST_TRUMP)
+
+    def forced_by(self, ctx: DealContext, led: Card) -> Reason | None:
+        """What the card ``led`` forces now (:meth:`forcing`, decided on the
+        deal's cards played and shown); ``None`` for any other lead."""
+        found = self.forcing(ctx.ranking, ctx.trump, led)
+        if found is None:
+            return None
+        when, reason = found
+        return reason if decide(when, Position(ctx, 0, 0, (led,), 0, ctx.broken)) else None
+
+    def restrictions_form(
+        self, ranking: Ranking, trump: Suit | None, led: Card
+    ) -> RestrictionForm:
+        """The follow rules of a trick led with ``led`` under ``trump``, as
+        expressions of the mask algebra (:mod:`backalley.masks`), in order: a
+        led blooper's forcing (:meth:`forcing`) of a ``blooper_forced`` player
+        who holds the suit led; following the suit led if able (a led joker
+        is a trump lead); with ``trump_play = not-until-broken``, no trump
+        from a player who cannot follow before trump is broken (by the
+        completed tricks, or - ``trump_broken_when = any-trump-so-far`` -
+        also by a trump already played to this trick), unless they hold
+        nothing but trumps.  :meth:`restrictions` evaluates them."""
+        suit = Cards(ranking.suit_cards(led, trump))
+        follows = holds(suit)
+        form: list[tuple[CardExpr, Reason]] = []
+        forcing = self.forcing(ranking, trump, led)
+        if forcing is not None:
+            when, reason = forcing
+            if self.blooper_forced is BlooperForced.OPPONENTS:
+                when = when & Fact(PositionFact.OPPONENT)
+            same = HAND & suit
+            card = Highest(same) if reason is Reason.MUST_PLAY_HIGHEST_TRUMP else Lowest(same)
+            form.append((Choose(follows & when, card, ALL), reason))
+        form.append((Choose(follows, suit, ALL), Reason.MUST_FOLLOW_SUIT))
+        if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN:
+            every = Cards(ranking.trumps(trump))
+            barred = ~follows & ~Fact(PositionFact.BROKEN) & holds(every) & holds(~every)
+            if self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR:
+                barred = barred & ~Some(TRICK & every)
+            form.append((Choose(barred, ~every, ALL), Reason.MAY_NOT_TRUMP))
+        return tuple(form)
 
     def restrictions(
         self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
     ) -> tuple[Restriction, ...]:
-        """Follow the suit led if able (a led joker is a trump
-        lead); a led blooper forces the highest (BJ) or lowest trump (the
-        little lead, :meth:`forced_by`); with ``trump_play = not-until-broken``,
-        a player who cannot follow may not trump before trump is broken
-        (by the completed tricks, or - ``trump_broken_when = any-trump-so-far``
-        - also by a trump already played to this trick), unless they hold
-        nothing but trumps."""
-        led = trick[0]
-        ranking = ctx.ranking
-        suit = ranking.suit_cards(led, ctx.trump)
-        same = hand & suit
-        if not same:
-            if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN and not ctx.broken:
-                every = ranking.trumps(ctx.trump)
-                trumps = hand & every
-                if (
-                    trumps
-                    and trumps != hand
-                    and not (
-                        self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR
-                        and any(card in every for card in trick)
-                    )
-                ):
-                    return ((~every, Reason.MAY_NOT_TRUMP),)
-            return ()
-        if led.is_joker or self.little_lead is LittleLead.LOWEST_TRUMP:
-            forced = self.forced_by(ctx, led)
-            if forced is not None and (
-                self.blooper_forced is BlooperForced.ALL_OTHERS or ctx.is_opponent(seat, leader)
-            ):
-                if forced is Reason.MUST_PLAY_HIGHEST_TRUMP:
-                    card = ranking.highest(same, ctx.trump)
-                else:
-                    card = ranking.lowest(same, ctx.trump)
-                return ((CardSet.of((card,)), forced), (suit, Reason.MUST_FOLLOW_SUIT))
-        return ((suit, Reason.MUST_FOLLOW_SUIT),)
+        """The follow rules of :meth:`restrictions_form` at this position."""
+        form = self.restrictions_form(ctx.ranking, ctx.trump, trick[0])
+        return restrictions(form, Position(ctx, seat, int(hand), trick, leader, ctx.broken))
 
     def restrictions_key(self, ranking: Ranking, trump: Suit | None, led: Card) -> PlayKey:
         """What :meth:`restrictions` reads of a trick led with ``led`` (its

@@ -10,6 +10,21 @@ import attrs
 from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
 from backalley.errors import Reason
+from backalley.masks import (
+    ALL,
+    FALSE,
+    SEAT_PLAYED,
+    Cards,
+    Choose,
+    Cond,
+    Fact,
+    Position,
+    PositionFact,
+    RestrictionForm,
+    Some,
+    holds,
+    restrictions,
+)
 from backalley.rules.base import Option, Part, has_jokers
 from backalley.rules.context import DealContext
 from backalley.rules.keys import PlayFact, PlayKey
@@ -152,33 +167,37 @@ class LeadPolicy(Part):
                 seat = (seat + 1) % ctx.players
         return seat
 
+    def restrictions_form(self, ranking: Ranking, trump: Suit | None) -> RestrictionForm:
+        """Leading trump, as an expression of the mask algebra
+        (:mod:`backalley.masks`): no trump lead until trump is broken (or by
+        a board bidder, with ``after-broken-or-board``), unless the hand
+        holds nothing but trumps; with ``trump_broken_for = the-leader``,
+        trump is broken for the leader only once the leader has played a
+        trump to an earlier trick; with ``first_trick_trump_lead = never``,
+        no trump lead to the first trick but from such a hand (even by a
+        board bidder, even under ``any-time``).  :meth:`restrictions`
+        evaluates it."""
+        trumps = Cards(ranking.trumps(trump))
+        if self.trump_broken_for is TrumpBrokenFor.THE_LEADER:
+            broken: Cond = Some(SEAT_PLAYED & trumps)
+        else:
+            broken = Fact(PositionFact.BROKEN)
+        first: Cond = FALSE
+        if self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER:
+            first = Fact(PositionFact.FIRST_TRICK)
+        barred = ~broken & holds(trumps) & holds(~trumps)
+        if self.trump_lead is TrumpLead.ANY_TIME:
+            barred = barred & first
+        elif self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD:
+            barred = barred & (first | ~Fact(PositionFact.BOARD_BIDDER))
+        return ((Choose(barred, ~trumps, ALL), Reason.TRUMP_NOT_BROKEN),)
+
     def restrictions(
         self, ctx: DealContext, seat: int, hand: CardSet, broken: bool
     ) -> tuple[Restriction, ...]:
-        """Leading trump: no trump lead until trump is broken
-        (or by a board bidder, with ``after-broken-or-board``), unless the hand
-        holds nothing but trumps; with ``trump_broken_for = the-leader``, trump
-        is broken for the leader only once the leader has played a trump to an
-        earlier trick; with ``first_trick_trump_lead = never``, no trump lead
-        to the first trick but from such a hand (even by a board bidder, even
-        under ``any-time``)."""
-        if self.trump_broken_for is TrumpBrokenFor.THE_LEADER:
-            broken = bool(ctx.seat_played(seat) & ctx.ranking.trumps(ctx.trump))
-        if broken:
-            return ()
-        first = self.first_trick_trump_lead is FirstTrickTrumpLead.NEVER and ctx.first_trick
-        if self.trump_lead is TrumpLead.ANY_TIME and not first:
-            return ()
-        trumps = hand & ctx.ranking.trumps(ctx.trump)
-        if not trumps or trumps == hand:
-            return ()
-        if (
-            not first
-            and self.trump_lead is TrumpLead.AFTER_BROKEN_OR_BOARD
-            and seat in ctx.board_bidders
-        ):
-            return ()
-        return ((~ctx.ranking.trumps(ctx.trump), Reason.TRUMP_NOT_BROKEN),)
+        """The lead rule of :meth:`restrictions_form` at this position."""
+        form = self.restrictions_form(ctx.ranking, ctx.trump)
+        return restrictions(form, Position(ctx, seat, int(hand), (), seat, broken))
 
     def restrictions_key(self, ranking: Ranking, trump: Suit | None) -> PlayKey:
         """What :meth:`restrictions` reads of a lead (its key): whether the

@@ -8,12 +8,13 @@ from typing import ClassVar
 
 import attrs
 
-from backalley.cards import Card
+from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
+from backalley.masks import ALL, HAND, CardExpr, Choose, Heads, RestrictionForm, Some
 from backalley.errors import Reason
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
-from backalley.rules.protocols import Restriction
+from backalley.rules.protocols import Ranking
 from backalley.rules.registry import register
 
 __all__ = ["MustHeadTrick"]
@@ -30,22 +31,19 @@ class MustHeadTrick(FollowPolicy):
 
     tag: ClassVar[str] = "must-head"
 
-    def restrictions(
-        self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
-    ) -> tuple[Restriction, ...]:
-        following = super().restrictions(ctx, seat, hand, trick, leader)
-        allowed = hand
+    def restrictions_form(
+        self, ranking: Ranking, trump: Suit | None, led: Card
+    ) -> RestrictionForm:
+        """The follow rules of :class:`FollowPolicy`, then: among the cards
+        they allow, a card that wins the trick so far, if the hand holds one
+        (and holds a card that would not)."""
+        following = super().restrictions_form(ranking, trump, led)
+        allowed: CardExpr = HAND
         for cards, _reason in following:
-            allowed &= cards
-        position = len(trick)
-        heading = CardSet.of(
-            card
-            for card in allowed
-            if ctx.ranking.trick_winner((*trick, card), ctx.trump) == position
-        )
-        if heading and heading != allowed:
-            return (*following, (heading, Reason.MUST_HEAD_TRICK))
-        return following
+            allowed = allowed & cards
+        heading = Heads(allowed)
+        must = Some(heading) & Some(allowed - heading)
+        return (*following, (Choose(must, heading, ALL), Reason.MUST_HEAD_TRICK))
 
     def explain(
         self,

@@ -7,12 +7,13 @@ from typing import ClassVar
 
 import attrs
 
-from backalley.cards import Card
+from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
+from backalley.masks import ALL, HAND, TRUE, Cards, Choose, Cond, RestrictionForm, Some
 from backalley.errors import Reason
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy, TrumpPlay
-from backalley.rules.protocols import Restriction
+from backalley.rules.protocols import Ranking
 from backalley.rules.registry import register
 
 __all__ = ["MustTrumpWhenVoid"]
@@ -27,14 +28,17 @@ class MustTrumpWhenVoid(FollowPolicy):
 
     tag: ClassVar[str] = "must-trump"
 
-    def restrictions(
-        self, ctx: DealContext, seat: int, hand: CardSet, trick: tuple[Card, ...], leader: int
-    ) -> tuple[Restriction, ...]:
-        following = super().restrictions(ctx, seat, hand, trick, leader)
-        if following:
-            return following
-        trumps = hand & ctx.ranking.trumps(ctx.trump)
-        return ((trumps, Reason.MUST_TRUMP),) if trumps else ()
+    def restrictions_form(
+        self, ranking: Ranking, trump: Suit | None, led: Card
+    ) -> RestrictionForm:
+        """The follow rules of :class:`FollowPolicy`, then: where none of
+        them narrows the hand, a trump if the hand holds one."""
+        following = super().restrictions_form(ranking, trump, led)
+        free: Cond = TRUE
+        for cards, _reason in following:
+            free = free & ~Some(ALL - cards)
+        trumps = HAND & Cards(ranking.trumps(trump))
+        return (*following, (Choose(free & Some(trumps), trumps, ALL), Reason.MUST_TRUMP))
 
     def explain(
         self,
