@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple, Union
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
 
@@ -347,7 +347,7 @@ SEAT_PLAYED = Source(PositionSet.SEAT_PLAYED)
 TRUE = Bool(True)
 FALSE = Bool(False)
 
-Expr = Union[CardExpr, Cond]
+Expr = CardExpr | Cond
 RestrictionForm = tuple[tuple[CardExpr, Reason], ...]
 """A part's restrictions as expressions: ``(the cards the rule allows, the
 reason it refuses the others)``, in order."""
@@ -475,4 +475,3 @@ def restrictions(form: RestrictionForm, at: Position) -> tuple[tuple[CardSet, Re
         if allowed != _UNIVERSE:
             out.append((CardSet(allowed), reason))
     return tuple(out)
-

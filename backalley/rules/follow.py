@@ -116,7 +116,9 @@ class FollowPolicy(Part):
         default=TrumpBrokenWhen.COMPLETED_TRICKS, converter=TrumpBrokenWhen
     )
 
-    def forcing(self, ranking: Ranking, trump: Suit | None, led: Card) -> tuple[Cond, Reason] | None:
+    def forcing(
+        self, ranking: Ranking, trump: Suit | None, led: Card
+    ) -> tuple[Cond, Reason] | None:
         """What the card ``led`` may force the ``blooper_forced`` players who
         hold a trump to play, and when: their highest trump after the Big
         Blooper (``MUST_PLAY_HIGHEST_TRUMP``), their lowest after the little
@@ -148,9 +150,7 @@ class FollowPolicy(Part):
         when, reason = found
         return reason if decide(when, Position(ctx, 0, 0, (led,), 0, ctx.broken)) else None
 
-    def restrictions_form(
-        self, ranking: Ranking, trump: Suit | None, led: Card
-    ) -> RestrictionForm:
+    def restrictions_form(self, ranking: Ranking, trump: Suit | None, led: Card) -> RestrictionForm:
         """The follow rules of a trick led with ``led`` under ``trump``, as
         expressions of the mask algebra (:mod:`backalley.masks`), in order: a
         led blooper's forcing (:meth:`forcing`) of a ``blooper_forced`` player

@@ -10,8 +10,8 @@ import attrs
 
 from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
-from backalley.masks import ALL, HAND, CardExpr, Choose, Heads, RestrictionForm, Some
 from backalley.errors import Reason
+from backalley.masks import ALL, HAND, CardExpr, Choose, Heads, RestrictionForm, Some
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy
 from backalley.rules.protocols import Ranking
@@ -31,9 +31,7 @@ class MustHeadTrick(FollowPolicy):
 
     tag: ClassVar[str] = "must-head"
 
-    def restrictions_form(
-        self, ranking: Ranking, trump: Suit | None, led: Card
-    ) -> RestrictionForm:
+    def restrictions_form(self, ranking: Ranking, trump: Suit | None, led: Card) -> RestrictionForm:
         """The follow rules of :class:`FollowPolicy`, then: among the cards
         they allow, a card that wins the trick so far, if the hand holds one
         (and holds a card that would not)."""

@@ -9,8 +9,8 @@ import attrs
 
 from backalley.cards import Card, Suit
 from backalley.cardset import CardSet
-from backalley.masks import ALL, HAND, TRUE, Cards, Choose, Cond, RestrictionForm, Some
 from backalley.errors import Reason
+from backalley.masks import ALL, HAND, TRUE, Cards, Choose, Cond, RestrictionForm, Some
 from backalley.rules.context import DealContext
 from backalley.rules.follow import FollowPolicy, TrumpPlay
 from backalley.rules.protocols import Ranking
@@ -28,9 +28,7 @@ class MustTrumpWhenVoid(FollowPolicy):
 
     tag: ClassVar[str] = "must-trump"
 
-    def restrictions_form(
-        self, ranking: Ranking, trump: Suit | None, led: Card
-    ) -> RestrictionForm:
+    def restrictions_form(self, ranking: Ranking, trump: Suit | None, led: Card) -> RestrictionForm:
         """The follow rules of :class:`FollowPolicy`, then: where none of
         them narrows the hand, a trump if the hand holds one."""
         following = super().restrictions_form(ranking, trump, led)
