@@ -14,6 +14,7 @@ from backalley.masks import (
     ALL,
     FALSE,
     SEAT_PLAYED,
+    TRICK,
     Cards,
     Choose,
     Cond,
@@ -22,6 +23,7 @@ from backalley.masks import (
     PositionFact,
     RestrictionForm,
     Some,
+    decide,
     holds,
     restrictions,
 )
@@ -238,13 +240,21 @@ class LeadPolicy(Part):
             msg += " (unless you bid board)"
         return msg
 
+    def breaks_trump_form(self, ranking: Ranking, trump: Suit | None, led: Card) -> Cond:
+        """Option ``trump_broken_by``, as a condition of the mask algebra on a
+        completed trick (its cards, :data:`~backalley.masks.TRICK`) led with
+        ``led`` under ``trump``: any trump played breaks trump, or only one
+        played by a player who could not follow (a trump not led)."""
+        trumps = ranking.trumps(trump)
+        played = Some(TRICK & Cards(trumps))
+        if self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP:
+            return played
+        return FALSE if led in trumps else played
+
     def breaks_trump(self, ctx: DealContext, trick: tuple[Card, ...]) -> bool:
-        """Option ``trump_broken_by``: any trump played breaks
-        trump, or only one played by a player who could not follow."""
-        trumps = ctx.ranking.trumps(ctx.trump)
-        if not any(card in trumps for card in trick):
-            return False
-        return self.trump_broken_by is TrumpBrokenBy.ANY_TRUMP or trick[0] not in trumps
+        """Whether the completed ``trick`` breaks trump (:meth:`breaks_trump_form`)."""
+        form = self.breaks_trump_form(ctx.ranking, ctx.trump, trick[0])
+        return decide(form, Position(ctx, 0, 0, trick, 0, ctx.broken))
 
     def describe(self) -> str:
         return self._describe(jokers=True, board=True, declarer=False, always=False)

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from backalley.rules.protocols import RuleSetFacts
 
 __all__ = [
+    "OpeningForm",
+    "declared_opening",
+    "open_by_form",
     "DeclarerNamesTrump",
     "FixedTrump",
     "JokerTurnUp",
@@ -78,6 +81,62 @@ class TrumpSetup:
     """The cards put out of play besides the turn-up (a swapped or buried joker)."""
 
 
+@attrs.frozen(slots=True)
+class OpeningForm:
+    """What a trump part's opening does to a dealt deal, as data (its
+    ``opening_form``), which :func:`open_by_form` carries out - the part's
+    own ``opening`` - and the batch engine carries out on many deals at once.
+
+    - ``turns_up``: whether a stock card is turned up; the turn-up is the
+      first stock card (top first) not in ``passes``, or the last stock card
+      when every one is; the cards of ``passes`` turned before it are buried
+      (put out of play, the deal's discards);
+    - ``swap``: per card index (54 entries), the cards whose holder, when
+      that card is the turn-up, discards it and draws a stock card - the next
+      one, or with ``draw_bottom`` the last - if the stock has one left.
+    """
+
+    turns_up: bool = False
+    passes: CardSet = attrs.field(factory=CardSet)
+    swap: tuple[CardSet, ...] = attrs.field(factory=lambda: (CardSet(),) * 54)
+    draw_bottom: bool = False
+
+
+def declared_opening(part: object) -> OpeningForm | None:
+    """The trump part's :class:`OpeningForm` when its ``opening`` is the one
+    that carries out that form (a part whose class gives an ``opening`` of its
+    own declares none), else ``None``."""
+    if getattr(type(part), "opening", None) is not _TrumpPart.opening:
+        return None
+    form = part.opening_form()  # type: ignore[attr-defined]
+    return form if isinstance(form, OpeningForm) else None
+
+
+def open_by_form(
+    form: OpeningForm, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
+) -> tuple[tuple[CardSet, ...], tuple[Card, ...], Card | None, CardSet]:
+    """The opening ``form`` of a freshly dealt deal: the hands after it, the
+    stock left (top first), the turn-up (``None``: none) and the discards."""
+    if not form.turns_up or not stock:
+        return hands, stock, None, CardSet()
+    at = 0
+    while at < len(stock) - 1 and stock[at] in form.passes:
+        at += 1
+    turn_up, rest = stock[at], stock[at + 1 :]
+    discards = CardSet.of(stock[:at])
+    swap = form.swap[turn_up.index]
+    if swap and rest:
+        for seat, hand in enumerate(hands):
+            held = hand & swap
+            if held:
+                drawn = rest[-1] if form.draw_bottom else rest[0]
+                rest = rest[:-1] if form.draw_bottom else rest[1:]
+                hands = (*hands[:seat], (hand - held) | CardSet.of((drawn,)), *hands[seat + 1 :])
+                discards |= held
+                break
+    return hands, rest, turn_up, discards
+
+
 _JOKERS = CardSet.of((CARDS[LJ_INDEX], CARDS[BJ_INDEX]))
 
 
@@ -106,10 +165,17 @@ class _TrumpPart(Part):
         """No opening shows where an unseen card is."""
         return CardSet()
 
+    def opening_form(self) -> OpeningForm:
+        """What the opening does (:class:`OpeningForm`): nothing is turned up."""
+        return OpeningForm()
+
     def opening(
         self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
     ) -> TrumpSetup:
-        return TrumpSetup(hands, stock, None, self.trump_for(ctx, None))
+        """The :meth:`opening_form` carried out; the trump is :meth:`trump_for`
+        the turn-up."""
+        hands, rest, turn_up, discards = open_by_form(self.opening_form(), hands, stock)
+        return TrumpSetup(hands, rest, turn_up, self.trump_for(ctx, turn_up), discards)
 
 
 @register
@@ -160,45 +226,23 @@ class TurnUpTrump(_TrumpPart):
             return _JOKERS - CardSet.of((turn_up,))
         return CardSet()
 
-    def opening(
-        self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
-    ) -> TrumpSetup:
-        if not stock:  # pragma: no cover - RuleSet makes sure a stock card exists
-            return TrumpSetup(hands, stock, None, None)
-        top, rest = stock[0], stock[1:]
-        if not top.is_joker:
-            return TrumpSetup(hands, rest, top, self.trump_for(ctx, top))
+    def opening_form(self) -> OpeningForm:
+        """The top stock card is turned up.  A turned joker (``joker_turn_up``):
+        under ``turn-next-card`` the jokers are passed over and buried until a
+        suited card shows (the last stock card stays turned if none does);
+        under the swap, whoever holds the other joker discards it and draws
+        the next stock card (``swap_draw = bottom``: the last one); under
+        ``other-joker-stays`` nothing more happens."""
         mode = self.joker_turn_up
         if mode is JokerTurnUp.TURN_NEXT_CARD:
-            turned = [top]
-            while rest and rest[0].is_joker:
-                turned.append(rest[0])
-                rest = rest[1:]
-            if rest:  # a suited card shows: it is the turn-up, the jokers are buried
-                buried, turn_up, rest = turned, rest[0], rest[1:]
-            else:  # the stock ran out: the last joker stays turned up, no trump suit
-                buried, turn_up = turned[:-1], turned[-1]
-            trump = self.trump_for(ctx, turn_up)
-            return TrumpSetup(hands, rest, turn_up, trump, CardSet.of(buried))
-        if mode is JokerTurnUp.NO_TRUMP_OTHER_JOKER_STAYS:
-            return TrumpSetup(hands, rest, top, self.trump_for(ctx, top))
-        other = CardSet.of((CARDS[LJ_INDEX] if top.index == BJ_INDEX else CARDS[BJ_INDEX],))
-        new_hands = list(hands)
-        discards = CardSet()
-        for seat, hand in enumerate(hands):
-            if hand & other and rest:
-                # the other joker's holder draws the top of the stock, or its bottom
-                discards = other
-                if self.swap_draw is SwapDraw.BOTTOM:
-                    new_hands[seat] = (hand - other) | CardSet.of(rest[-1:])
-                    rest = rest[:-1]
-                else:
-                    new_hands[seat] = (hand - other) | CardSet.of(rest[:1])
-                    rest = rest[1:]
-                break
-            if hand & other:  # no stock card to draw (a rule set refuses this): no swap
-                break
-        return TrumpSetup(tuple(new_hands), rest, top, self.trump_for(ctx, top), discards)
+            return OpeningForm(turns_up=True, passes=_JOKERS)
+        swap = [CardSet()] * 54
+        if mode is JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER:
+            swap[LJ_INDEX] = CardSet.of((CARDS[BJ_INDEX],))
+            swap[BJ_INDEX] = CardSet.of((CARDS[LJ_INDEX],))
+        return OpeningForm(
+            turns_up=True, swap=tuple(swap), draw_bottom=self.swap_draw is SwapDraw.BOTTOM
+        )
 
     def describe(self) -> str:
         return self._describe(jokers=True)
