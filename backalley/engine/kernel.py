@@ -44,7 +44,7 @@ from backalley.cardset import CardSet
 from backalley.engine.public import bids_of
 from backalley.errors import RuleSetError
 from backalley.moves import PLAYS, Move, NameTrump, Play
-from backalley.reprs import fields_repr
+from backalley.reprs import with_fields_repr
 from backalley.rules.context import DealContext
 from backalley.rules.plan import CallNode, Plan
 from backalley.rules.ruleset import RuleSet
@@ -86,11 +86,10 @@ NAMING = Phase.NAMING_TRUMP
 GAME_OVER = Phase.GAME_OVER
 
 
+@with_fields_repr
 @attrs.frozen(slots=True, repr=False)
 class Match:
     """The parts of a game that change at most once per deal."""
-
-    __repr__ = fields_repr
 
     seed: int
     first_dealer: int
@@ -106,13 +105,12 @@ class Match:
     """The moves of every deal that is over (scored or thrown in), in order."""
 
 
+@with_fields_repr
 @attrs.frozen(slots=True, repr=False)
 class Deal:
     """The parts of a deal that are fixed once it is dealt (the hands as
     dealt, the stock, the turn-up, the discards) and the declarer's trump
     call, once made.  Built twice a deal at most, through its constructor."""
-
-    __repr__ = fields_repr
 
     dealt_bits: tuple[int, ...]
     stock_order: tuple[int, ...]
