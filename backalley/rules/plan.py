@@ -172,6 +172,7 @@ class Plan:
         "_lead_key",
         "_lead_specs",
         "_orders",
+        "_parts",
         "_play_answers",
         "_plays",
         "_runs",
@@ -196,14 +197,19 @@ class Plan:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
+        parts: Any = rules  # (a local: mypy would narrow self._parts to RuleSet here)
+        self._parts: Any = parts
+        """The rule set again, typed ``Any``: the plan asks the parts through it,
+        so that their answers reach its checks as they are, also in the compiled
+        build (where mypyc would check an annotated answer's type first)."""
         self.players = rules.players
         self.seat_teams = rules.seat_teams
         self.teams = rules.teams
         mask = int(rules.deck.cards)
         self.deck_mask: int = mask
         self.deck_cards: tuple[int, ...] = tuple(i for i in range(54) if mask >> i & 1)
-        self.hand_sizes: tuple[int, ...] = tuple(rules.schedule.hand_sizes)
-        bidding = rules.bidding
+        self.hand_sizes: tuple[int, ...] = tuple(parts.schedule.hand_sizes)
+        bidding = parts.bidding
         self.first_bidders: tuple[int, ...] = tuple(
             self._seat(bidding.first(dealer, self.players), "bidding", "first")
             for dealer in range(self.players)
@@ -229,10 +235,10 @@ class Plan:
         tricks and the hands as dealt (its ``score_key(ctx)``), when trusted
         (:func:`trusted_declaration`); ``None`` otherwise.  A tool may remember
         points by it; the plan asks ``score`` for every deal."""
-        self._lead = rules.lead.restrictions
-        self._follow = rules.follow.restrictions
-        self._trick_winner = rules.ranking.trick_winner
-        self._breaks_trump = rules.lead.breaks_trump
+        self._lead = parts.lead.restrictions
+        self._follow = parts.follow.restrictions
+        self._trick_winner = parts.ranking.trick_winner
+        self._breaks_trump = parts.lead.breaks_trump
         self._check = CHECK_KEYS
         lead, follow = rules.lead, rules.follow
         self._lead_key = (
@@ -340,7 +346,7 @@ class Plan:
 
     def redealer(self, dealer: int) -> int:
         """Who deals again after a thrown-in deal (the bidding part's ``redealer``)."""
-        return self._seat(self.rules.bidding.redealer(dealer, self.players), "bidding", "redealer")
+        return self._seat(self._parts.bidding.redealer(dealer, self.players), "bidding", "redealer")
 
     # ----------------------------------------------------------------- play
 
@@ -651,7 +657,7 @@ class Plan:
             return (Reason.NOT_IN_DECK, f"{CARDS[card]} is not in this game's deck")
         if not hand & bit:
             return (Reason.NOT_IN_HAND, f"you do not hold {CARDS[card]}")
-        rules = self.rules
+        rules = self._parts
         found = self._restrictions(ctx, seat, hand, trick, leader, broken)
         if ctx.broken is not broken:
             ctx = ctx._replace(broken=broken)
@@ -719,7 +725,7 @@ class Plan:
         return (leader + position) % self.players, broken
 
     def _winner(self, ctx: DealContext, trick: tuple[Card, ...], leader: int) -> int:
-        position = self.rules.ranking.trick_winner(trick, ctx.trump)
+        position = self._parts.ranking.trick_winner(trick, ctx.trump)
         if type(position) is not int or not 0 <= position < len(trick):
             raise RuleSetError(
                 [
@@ -732,11 +738,11 @@ class Plan:
 
     def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
         """Whether a completed trick breaks trump (the lead part's ``breaks_trump``)."""
-        return bool(self.rules.lead.breaks_trump(ctx, _cards(trick)))
+        return bool(self._parts.lead.breaks_trump(ctx, _cards(trick)))
 
     def first_leader(self, ctx: DealContext) -> int:
         """Who leads the first trick of a played deal (the lead part's ``first_leader``)."""
-        return self._seat(self.rules.lead.first_leader(ctx), "lead", "first_leader")
+        return self._seat(self._parts.lead.first_leader(ctx), "lead", "first_leader")
 
     def opening(
         self, ctx: DealContext, hands: tuple[int, ...], stock: tuple[int, ...]
@@ -745,7 +751,7 @@ class Plan:
         the engine's raw forms: the hands, the stock, the turn-up, the discards
         and the opening trump; a setup that loses or invents cards is refused."""
         given = tuple(map(_cardset, repeat(CardSet), hands))
-        setup = self.rules.trump.opening(ctx, given, tuple(map(_CARD_OF, stock)))
+        setup = self._parts.trump.opening(ctx, given, tuple(map(_CARD_OF, stock)))
         name = type(self.rules.trump).__name__
         try:
             held = hands if setup.hands == given else tuple(map(int, setup.hands))
@@ -835,7 +841,7 @@ class Plan:
 
     def trump_choices(self, ctx: DealContext) -> tuple[Any, ...]:
         """What a declarer may name as trump (none: the deal is played at once)."""
-        return tuple(self.rules.trump.choices(ctx))
+        return tuple(self._parts.trump.choices(ctx))
 
     def trump_calls(self, ctx: DealContext) -> tuple[NameTrump, ...]:
         """The declarer's legal trump calls, in the trump part's order."""
@@ -848,7 +854,7 @@ class Plan:
     ) -> tuple[int, ...]:
         """The points of each side (the scoring part's ``score``): one whole
         number per side, as a tuple."""
-        points = self.rules.scoring.score(
+        points = self._parts.scoring.score(
             ctx, tricks, tuple([_cardset(CardSet, hand) for hand in dealt])
         )
         try:
@@ -867,7 +873,7 @@ class Plan:
     def game_winner(self, scores: tuple[int, ...]) -> int | None:
         """The winning side of a finished game, or ``None`` for a draw (the end
         part's ``winner``, checked to be a side)."""
-        side = self.rules.end.winner(scores)
+        side = self._parts.end.winner(scores)
         if side is not None and (type(side) is not int or not 0 <= side < len(self.teams)):
             raise RuleSetError(
                 [
@@ -879,4 +885,4 @@ class Plan:
 
     def dealer_after(self, ctx: DealContext, points: tuple[int, ...]) -> int:
         """The dealer of the next deal (the dealer part's ``dealer_after``)."""
-        return self._seat(self.rules.dealer.dealer_after(ctx, points), "dealer", "dealer_after")
+        return self._seat(self._parts.dealer.dealer_after(ctx, points), "dealer", "dealer_after")
