@@ -271,8 +271,8 @@ def playout(
     state: GameState,
     choose: Callable[[tuple[Move, ...]], Move],
     *,
-    until: str = "game",
-    decisions: int | None = None,
+    until: object = "game",
+    decisions: object = None,
 ) -> GameState:
     """Play on from ``state``, asking ``choose`` for every move, and return the
     state reached: the same :class:`~backalley.GameState` as
@@ -300,9 +300,12 @@ def playout(
     """
     if until not in _UNTIL:
         raise SetupError(f"until must be one of {', '.join(map(repr, _UNTIL))}, not {until!r}")
-    if decisions is not None and (type(decisions) is not int or decisions < 0):
+    if decisions is None:
+        budget = -1
+    elif type(decisions) is int and decisions >= 0:
+        budget = decisions
+    else:
         raise SetupError(f"decisions must be a whole number >= 0, not {decisions!r}")
-    budget = -1 if decisions is None else decisions
     stop_trick = until == "trick"
     stop_deal = until != "game"
     raw = state._raw

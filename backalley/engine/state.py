@@ -12,6 +12,10 @@ type or options: it only asks the parts for decisions.
 Internally cards are small integers and hands bit sets (see
 :mod:`backalley.cards`); the public properties give :class:`~backalley.Card`
 values, and :mod:`backalley.engine.lowlevel` documents the raw forms.
+
+The optional compiled build compiles this module: an argument a caller may
+get wrong (a seat, a move's text) is typed ``object`` and judged in Python
+terms, so that it raises the library's own error there too.
 """
 
 from __future__ import annotations
@@ -173,7 +177,7 @@ class GameState(PublicFacts):
         """Every seat's hand, each in card order."""
         return tuple(cards_of_mask(h) for h in self._raw.hand_bits)
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def hand(self, seat: object) -> tuple[Card, ...]:
         """The hand of ``seat``, in card order."""
         return cards_of_mask(self._raw.hand_bits[seat_number(self.players, seat)])
 
@@ -215,7 +219,7 @@ class GameState(PublicFacts):
             legal = _legal_of(self)
         return kernel.find(self._raw, legal, move)
 
-    def check(self, move: object, seat: int | None = None) -> None:
+    def check(self, move: object, seat: object = None) -> None:
         """Raise :class:`~backalley.IllegalMoveError` if ``move`` is not legal now.
 
         With ``seat``, also refuse a move by a seat that is not to act
@@ -224,16 +228,15 @@ class GameState(PublicFacts):
         not a seat of this game raises :class:`~backalley.SetupError`.  The
         error carries ``move`` and ``seat`` (``seat``, or the seat to act).
         """
-        if seat is not None:
-            seat_number(self.players, seat)
-            if self.phase is not Phase.GAME_OVER and seat != self.to_act:
-                raise _turn_error(self, move, seat)
+        by = None if seat is None else seat_number(self.players, seat)
+        if by is not None and self.phase is not Phase.GAME_OVER and by != self.to_act:
+            raise _turn_error(self, move, by)
         if self._find(move) is not None:
             return
         why = refusal(self, move)
         if why is None:  # pragma: no cover - legal_moves and refusal ask the same parts
             raise AssertionError(f"{move} is refused without a reason")
-        raise IllegalMoveError(*why, move=move, seat=self.to_act if seat is None else seat)
+        raise IllegalMoveError(*why, move=move, seat=self.to_act if by is None else by)
 
     def apply(self, move: Move) -> GameState:
         """The state after ``move`` by the seat to act.
@@ -251,7 +254,7 @@ class GameState(PublicFacts):
             raise AssertionError(f"{move} is refused without a reason")  # pragma: no cover
         return _state(after)
 
-    def apply_text(self, text: str) -> GameState:
+    def apply_text(self, text: object) -> GameState:
         """The state after the move written ``text`` (``"bid 3"``, ``"QS"``,
         ``"play Q♠"``: :func:`~backalley.parse_move`'s notation), by the seat
         to act: what a user interface calls with what a player typed.
@@ -259,7 +262,7 @@ class GameState(PublicFacts):
         Raises :class:`~backalley.NotationError` for text that is no move
         (naming the part that is wrong) and
         :class:`~backalley.IllegalMoveError` for a move that is not legal."""
-        return self.apply(parse_move(text))
+        return self.apply(parse_move(text))  # type: ignore[arg-type]  # it judges any object
 
     def apply_unchecked(self, move: Move) -> GameState:
         """The fast path for simulations: ``apply`` without validating ``move``.
@@ -269,20 +272,20 @@ class GameState(PublicFacts):
         """
         return _state(kernel.step(self._raw, move))
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: object) -> PlayerView:
         """What ``seat`` may know: see :class:`~backalley.PlayerView`."""
-        return make_view(self, seat)
+        return make_view(self, seat_number(self.players, seat))
 
     def _repr_svg_(self) -> str:
         from backalley.render.svg import board
 
         return board(self)
 
-    def diagram(self, ascii: bool = False) -> str:
+    def diagram(self, ascii: object = False) -> str:
         """A compact text table of this position (:func:`backalley.render.diagram.diagram`)."""
         from backalley.render.diagram import diagram
 
-        return diagram(self, ascii=ascii)
+        return diagram(self, ascii=ascii)  # type: ignore[arg-type]  # any truth value
 
 
 _new = object.__new__
