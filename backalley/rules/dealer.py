@@ -39,6 +39,11 @@ class DealerRotation(Part):
 
     next_dealer: NextDealer = attrs.field(default=NextDealer.CLOCKWISE, converter=NextDealer)
 
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`dealer_after` reads the dealer, the sides and the number of
+        players of the deal's context (and the points)."""
+        return _AFTER_READS if method == "dealer_after" else None
+
     def dealer_after(self, ctx: DealContext, points: Sequence[int]) -> int:
         """The dealer of the next scored deal, given this deal's points per side."""
         return self.after_deal(ctx.dealer, points, ctx.teams, ctx.players)
@@ -99,6 +104,8 @@ class DealerRotation(Part):
             "next clockwise from the previous dealer (plain clockwise after a tied deal)."
         )
 
+
+_AFTER_READS = frozenset({"dealer", "teams", "players"})
 
 _DEALING = (
     "The dealer shuffles and deals the cards one at a time, face down, clockwise, starting "

@@ -44,6 +44,9 @@ __all__ = [
 ]
 
 
+_FIRST_LEADER_READS = frozenset({"dealer", "players", "outcome"})
+
+
 class FirstLead(Option):
     """Who leads the first trick of a deal."""
 
@@ -168,6 +171,11 @@ class LeadPolicy(Part):
             while seat not in claimers:  # back at the last claimer at the latest
                 seat = (seat + 1) % ctx.players
         return seat
+
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`first_leader` reads the dealer, the number of players and
+        the bidding's outcome of the deal's context."""
+        return _FIRST_LEADER_READS if method == "first_leader" else None
 
     def restrictions_form(self, ranking: Ranking, trump: Suit | None) -> RestrictionForm:
         """Leading trump, as an expression of the mask algebra

@@ -46,10 +46,12 @@ __all__ = [
     "EndRule",
     "FollowRule",
     "KeyedBidding",
+    "KeyedBiddingStates",
     "KeyedFollow",
     "KeyedLead",
     "LeadRule",
     "Ranking",
+    "ReadsContext",
     "Refusal",
     "Restriction",
     "RulePart",
@@ -377,6 +379,31 @@ class KeyedBidding(Protocol):
         """What :meth:`BiddingRule.speaker`, :meth:`BiddingRule.calls` and
         :meth:`BiddingRule.refusal` read of ``ctx``: two points of a bidding
         with equal keys get the same answers (the plan remembers them per key)."""
+        ...
+
+
+@runtime_checkable
+class KeyedBiddingStates(Protocol):
+    """A bidding part that says what the rest of a bidding depends on."""
+
+    def state_key(self, ctx: BiddingContext) -> Hashable:
+        """What the rest of the bidding reads of the calls ``ctx.calls``: two
+        points of a bidding with equal state keys get the same answers
+        (speaker, calls, refusals) after every equal continuation, and the
+        same outcome once complete - so the bidding is an automaton whose
+        states are the keys (the batch engine's)."""
+        ...
+
+
+@runtime_checkable
+class ReadsContext(Protocol):
+    """A part that says which facts of a deal's context its decisions read."""
+
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """The fields of the :class:`~backalley.rules.context.DealContext`
+        that the part's decision ``method`` (e.g. ``"first_leader"``) reads,
+        besides its other arguments; ``None`` when the part does not say.  A
+        tool may then remember the answer per those fields."""
         ...
 
 

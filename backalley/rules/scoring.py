@@ -161,6 +161,18 @@ def _side_bound(
     return best + _rainbow_bound(part.rainbow, ctx)
 
 
+_SCORE_READS = {
+    "score_key": frozenset({"hand_size", "teams", "outcome", "trump"}),
+    "score_reads_dealt": frozenset({"hand_size"}),
+}
+
+
+def _reads_dealt(rainbow: Rainbow | None, ctx: DealContext) -> bool:
+    """Whether side-by-side points read the hands as dealt on the deal of
+    ``ctx``: only where a rainbow bonus is counted on it."""
+    return rainbow is not None and rainbow.hand_size == ctx.hand_size
+
+
 def _side_key(part: Any, ctx: DealContext, announcements: bool = False) -> Hashable:
     """What side-by-side points read of the deal (a score key): the hand size,
     the sides' seats and contracts, the trump where a rainbow bonus is
@@ -334,6 +346,18 @@ class ContractScoring(_HandSizeScoring):
         :meth:`contract_points` for each contract and number of tricks, with
         the rainbow bonus of a whole side."""
         return _side_bound(self, ctx, contracts)
+
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`score_key` reads the hand size, the sides, the bidding's
+        outcome and the trump of the deal's context; :meth:`score_reads_dealt`
+        the hand size."""
+        return _SCORE_READS.get(method)
+
+    def score_reads_dealt(self, ctx: DealContext) -> bool:
+        """Whether :meth:`score` reads the hands as dealt on the deal of
+        ``ctx`` (declared, beside :meth:`score_key`): only where a rainbow
+        bonus is counted."""
+        return _reads_dealt(self.rainbow, ctx)
 
     def score_key(self, ctx: DealContext) -> Hashable:
         """What :meth:`score` reads of the deal besides the tricks and the hands
@@ -515,6 +539,18 @@ class ExactBidScoring(_HandSizeScoring):
         the rainbow bonus of a whole side."""
         return _side_bound(self, ctx, contracts)
 
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`score_key` reads the hand size, the sides, the bidding's
+        outcome and the trump of the deal's context; :meth:`score_reads_dealt`
+        the hand size."""
+        return _SCORE_READS.get(method)
+
+    def score_reads_dealt(self, ctx: DealContext) -> bool:
+        """Whether :meth:`score` reads the hands as dealt on the deal of
+        ``ctx`` (declared, beside :meth:`score_key`): only where a rainbow
+        bonus is counted."""
+        return _reads_dealt(self.rainbow, ctx)
+
     def score_key(self, ctx: DealContext) -> Hashable:
         """What :meth:`score` reads of the deal besides the tricks and the hands
         as dealt (declared, so that a tool may remember points by it)."""
@@ -636,6 +672,18 @@ class AuctionScoring(_SideScoring):
         ``own-announcement``), with the rainbow bonus of a whole side."""
         own = self.defenders_score is DefendersScore.OWN_ANNOUNCEMENT
         return _side_bound(self, ctx, contracts, own)
+
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`score_key` reads the hand size, the sides, the bidding's
+        outcome and the trump of the deal's context; :meth:`score_reads_dealt`
+        the hand size."""
+        return _SCORE_READS.get(method)
+
+    def score_reads_dealt(self, ctx: DealContext) -> bool:
+        """Whether :meth:`score` reads the hands as dealt on the deal of
+        ``ctx`` (declared, beside :meth:`score_key`): only where a rainbow
+        bonus is counted."""
+        return _reads_dealt(self.rainbow, ctx)
 
     def score_key(self, ctx: DealContext) -> Hashable:
         """What :meth:`score` reads of the deal besides the tricks and the hands

@@ -138,6 +138,7 @@ def open_by_form(
 
 
 _JOKERS = CardSet.of((CARDS[LJ_INDEX], CARDS[BJ_INDEX]))
+_NOTHING: frozenset[str] = frozenset()
 
 
 class _TrumpPart(Part):
@@ -188,6 +189,10 @@ class TurnUpTrump(_TrumpPart):
 
     tag: ClassVar[str] = "turn-up"
     part: ClassVar[str] = "trump"
+
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`choices` and :meth:`left_in_stock` read nothing of the deal's context."""
+        return _NOTHING if method in ("choices", "left_in_stock") else None
 
     joker_turn_up: JokerTurnUp = attrs.field(
         default=JokerTurnUp.NO_TRUMP_SWAP_OTHER_JOKER, converter=JokerTurnUp
@@ -301,6 +306,10 @@ class FixedTrump(_TrumpPart):
     tag: ClassVar[str] = "fixed"
     part: ClassVar[str] = "trump"
 
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`choices` and :meth:`left_in_stock` read nothing of the deal's context."""
+        return _NOTHING if method in ("choices", "left_in_stock") else None
+
     suit: Suit = attrs.field(default=Suit.SPADES, converter=_to_suit)
 
     def trump_for(self, ctx: DealContext, turn_up: Card | None) -> Suit | None:
@@ -359,6 +368,10 @@ class DeclarerNamesTrump(_TrumpPart):
     tag: ClassVar[str] = "declarer-names"
     part: ClassVar[str] = "trump"
 
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`choices` and :meth:`left_in_stock` read nothing of the deal's context."""
+        return _NOTHING if method in ("choices", "left_in_stock") else None
+
     allow_no_trump: bool = attrs.field(default=False, validator=is_bool)
 
     def needs(self) -> frozenset[str]:
@@ -390,6 +403,10 @@ class NoTrump(_TrumpPart):
 
     tag: ClassVar[str] = "none"
     part: ClassVar[str] = "trump"
+
+    def context_reads(self, method: str) -> frozenset[str] | None:
+        """:meth:`choices` and :meth:`left_in_stock` read nothing of the deal's context."""
+        return _NOTHING if method in ("choices", "left_in_stock") else None
 
     def describe(self) -> str:
         return "No deal has a trump suit; jokers, if any, are the only trumps."

@@ -165,6 +165,33 @@ class OnceAroundBidding(_BiddingPart):
                     seat = 0
         return (ctx.hand_size, ctx.players, len(calls), claims, own_side, total)
 
+    def state_key(self, ctx: BiddingContext) -> Hashable:
+        """What the rest of the bidding and its outcome read of the calls so
+        far: the hand size, the first bidder and the number of calls, each
+        side's total of numeric bids, the board claimers in order, and the
+        highest number with the earliest seat to bid it."""
+        seat_teams, players = ctx.seat_teams, ctx.players
+        totals = [0] * len(ctx.teams)
+        claims: list[int] = []
+        top, top_seat = 0, -1
+        seat = ctx.first
+        for call in ctx.calls:
+            kind = type(call)
+            if kind is Bid:
+                tricks = call.tricks  # type: ignore[union-attr]
+                totals[seat_teams[seat]] += tricks
+                if tricks > top:
+                    top, top_seat = tricks, seat
+            elif kind is BoardBid:
+                claims.append(seat)
+            seat += 1
+            if seat == players:
+                seat = 0
+        return (
+            ctx.hand_size, players, ctx.first, len(ctx.calls), tuple(totals), tuple(claims),
+            top, top_seat,
+        )  # fmt: skip
+
     def refusal(self, ctx: BiddingContext, move: Move) -> Refusal | None:
         """Why ``move`` may not be called now, or ``None`` if it may."""
         if isinstance(move, Pass):

@@ -1,0 +1,197 @@
+"""The mask algebra evaluated on many positions at once (NumPy).
+
+A part's expression (:mod:`backalley.masks`) is split once into a *template*
+- its shape, with each fixed set of cards (:class:`~backalley.masks.Cards`)
+replaced by a numbered parameter - and the parameters themselves.  Positions
+whose expressions share a template (the follow rule after any plain lead
+under any trump, say) are evaluated together, each with its own parameters:
+one pass of array operations for a whole group of games.  Nothing here knows
+a rule; it evaluates the expressions the parts returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from backalley import masks
+from backalley.errors import RuleSetError
+
+__all__ = ["Env", "Programs", "Template", "split"]
+
+Template = tuple[Any, ...]
+"""An expression's shape: nested tuples, ``("param", i)`` for its i-th fixed set."""
+
+Bools = np.ndarray[Any, np.dtype[np.bool_]]
+Ints = np.ndarray[Any, np.dtype[np.intp]]
+
+
+def split(expr: masks.CardExpr | masks.Cond, params: list[int]) -> Template:
+    """The template of ``expr``; its fixed sets are appended to ``params`` (bit sets)."""
+    if isinstance(expr, masks.Cards):
+        params.append(int(expr.cards))
+        return ("param", len(params) - 1)
+    if isinstance(expr, masks.Source):
+        return ("source", expr.name)
+    if isinstance(expr, masks.Meet):
+        return ("and", split(expr.left, params), split(expr.right, params))
+    if isinstance(expr, masks.Join):
+        return ("or", split(expr.left, params), split(expr.right, params))
+    if isinstance(expr, masks.Without):
+        return ("minus", split(expr.left, params), split(expr.right, params))
+    if isinstance(expr, masks.Highest):
+        return ("highest", split(expr.of, params))
+    if isinstance(expr, masks.Lowest):
+        return ("lowest", split(expr.of, params))
+    if isinstance(expr, masks.Heads):
+        return ("heads", split(expr.of, params))
+    if isinstance(expr, masks.Choose):
+        return (
+            "choose",
+            split(expr.test, params),
+            split(expr.then, params),
+            split(expr.other, params),
+        )
+    if isinstance(expr, masks.Some):
+        return ("some", split(expr.of, params))
+    if isinstance(expr, masks.Fact):
+        return ("fact", expr.name)
+    if isinstance(expr, masks.Both):
+        return ("both", split(expr.left, params), split(expr.right, params))
+    if isinstance(expr, masks.Either):
+        return ("either", split(expr.left, params), split(expr.right, params))
+    if isinstance(expr, masks.Negate):
+        return ("not", split(expr.of, params))
+    if isinstance(expr, masks.Bool):
+        return ("bool", expr.value)
+    raise RuleSetError([f"{expr!r} is not an expression of the mask algebra"])
+
+
+class Env(NamedTuple):
+    """The positions a template is evaluated on (``n`` of them): each set of
+    cards an ``(n, 54)`` boolean array, each fact an ``(n,)`` one."""
+
+    params: Bools
+    """``(n, parameters, 54)``: each position's fixed sets."""
+    hand: Bools
+    trick: Bools
+    played: Bools
+    shown: Bools
+    seat_played: Bools
+    broken: Bools
+    first_trick: Bools
+    board_bidder: Bools
+    opponent: Bools
+    strength: Ints
+    """``(n, 54)``: each card's strength within its suit under the position's trump."""
+    beats: Bools
+    """``(n, 54)``: the cards that would win the trick so far (none before a lead)."""
+
+
+_SOURCES = {
+    masks.PositionSet.HAND: "hand",
+    masks.PositionSet.TRICK: "trick",
+    masks.PositionSet.PLAYED: "played",
+    masks.PositionSet.SHOWN: "shown",
+    masks.PositionSet.SEAT_PLAYED: "seat_played",
+}
+_FACTS = {
+    masks.PositionFact.BROKEN: "broken",
+    masks.PositionFact.FIRST_TRICK: "first_trick",
+    masks.PositionFact.BOARD_BIDDER: "board_bidder",
+    masks.PositionFact.OPPONENT: "opponent",
+}
+
+
+def cards(t: Template, env: Env) -> Bools:
+    """The set of cards the template ``t`` stands for at each position."""
+    op = t[0]
+    if op == "param":
+        out: Bools = env.params[:, t[1], :]
+        return out
+    if op == "source":
+        out = getattr(env, _SOURCES[t[1]])
+        return out
+    if op == "and":
+        return cards(t[1], env) & cards(t[2], env)
+    if op == "or":
+        return cards(t[1], env) | cards(t[2], env)
+    if op == "minus":
+        return cards(t[1], env) & ~cards(t[2], env)
+    if op == "choose":
+        return np.where(holds(t[1], env)[:, None], cards(t[2], env), cards(t[3], env))
+    if op == "highest" or op == "lowest":
+        of = cards(t[1], env)
+        if op == "highest":
+            pick = np.where(of, env.strength, -1).argmax(axis=1)
+        else:
+            pick = np.where(of, env.strength, 1 << 20).argmin(axis=1)
+        out = np.zeros_like(of)
+        out[np.arange(len(of)), pick] = of.any(axis=1)
+        return out
+    if op == "heads":
+        return cards(t[1], env) & env.beats
+    raise RuleSetError([f"{t!r} is not a set of cards of the mask algebra"])
+
+
+def holds(t: Template, env: Env) -> Bools:
+    """Whether the condition template ``t`` holds at each position."""
+    op = t[0]
+    if op == "some":
+        some: Bools = np.asarray(cards(t[1], env).any(axis=1))
+        return some
+    if op == "fact":
+        out = getattr(env, _FACTS[t[1]])
+        return out
+    if op == "both":
+        return holds(t[1], env) & holds(t[2], env)
+    if op == "either":
+        return holds(t[1], env) | holds(t[2], env)
+    if op == "not":
+        return ~holds(t[1], env)
+    if op == "bool":
+        return np.full(len(env.hand), bool(t[1]))
+    raise RuleSetError([f"{t!r} is not a condition of the mask algebra"])
+
+
+def _bits_row(bits: int) -> Bools:
+    return np.array([bits >> i & 1 for i in range(54)], dtype=bool)
+
+
+class Programs:
+    """The expressions of many situations (a situation: a trump, a card led),
+    grouped by template: :attr:`template_of` each situation's template
+    number, :attr:`params` its fixed sets ``(situations, parameters, 54)``."""
+
+    def __init__(self, exprs: Sequence[masks.CardExpr | masks.Cond]) -> None:
+        templates: dict[Hashable, int] = {}
+        self.templates: list[Template] = []
+        rows: list[list[int]] = []
+        template_of = []
+        for expr in exprs:
+            params: list[int] = []
+            shape = split(expr, params)
+            number = templates.get(shape)
+            if number is None:
+                number = templates[shape] = len(self.templates)
+                self.templates.append(shape)
+            template_of.append(number)
+            rows.append(params)
+        width = max((len(r) for r in rows), default=0) or 1
+        self.template_of: Ints = np.array(template_of, dtype=np.intp)
+        self.params: Bools = np.zeros((len(rows), width, 54), dtype=bool)
+        for s, row in enumerate(rows):
+            for j, bits in enumerate(row):
+                self.params[s, j] = _bits_row(bits)
+
+    def groups(self, situations: Ints) -> list[tuple[Template, Ints]]:
+        """The positions (indices into ``situations``) of each template met."""
+        numbers = self.template_of[situations]
+        if len(self.templates) == 1:
+            return [(self.templates[0], np.arange(len(situations)))]
+        out = []
+        for number in np.unique(numbers):
+            out.append((self.templates[int(number)], np.flatnonzero(numbers == number)))
+        return out

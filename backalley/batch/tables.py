@@ -1,0 +1,347 @@
+"""A rule set compiled for the batch engine: tables and mask expressions.
+
+:func:`compile` asks the rule set's plan and parts once for a finite form of
+each decision the batch engine makes, and checks it:
+
+- **ranking** - the card order under each trump (the plan's
+  :meth:`~backalley.rules.plan.Plan.card_order`, learned from the ranking
+  part's ``trick_winner`` and checked on longer tricks): each card's
+  strength within its suit and, per trick's best card, the cards that beat
+  it; it must be a standard order (a ranking whose tricks no card order
+  describes is refused), and the ranking part's ``highest`` and ``lowest``
+  must agree with it;
+- **lead and follow** - the parts' restrictions as expressions of the mask
+  algebra (``restrictions_form``), per trump and card led;
+- **breaking trump** - the lead part's ``breaks_trump_form``;
+- **the opening** - the trump part's :class:`~backalley.rules.trump.OpeningForm`
+  and its ``trump_for`` per deal, dealer and turn-up;
+- **the dealing** - the kernel's ``receiver`` of each card of a deck order;
+- **scoring** - the scoring part's ``score_key`` and ``score_reads_dealt``:
+  points are remembered per key and tricks;
+- **the calls** - the bidding tree as an automaton
+  (:class:`~backalley.batch.calls.CallAutomaton`).
+
+A part that declares no finite form makes :func:`compile` raise
+:class:`~backalley.RuleSetError` naming the part and what it would have to
+declare: never a silently different game.  The one-game engine keeps asking
+such a part as always.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+
+from backalley.adapters.encoding import Actions
+from backalley.batch.calls import CallAutomaton
+from backalley.batch.programs import Programs
+from backalley.cards import CARDS, SUITS, Suit
+from backalley.cardset import CardSet
+from backalley.engine import kernel
+from backalley.errors import RuleSetError
+from backalley.masks import HAND, CardExpr, Cond, RestrictionForm
+from backalley.rules.claims import trusted_declaration
+from backalley.rules.context import TRUMP_INDEX, DealContext
+from backalley.rules.protocols import DrawsTrumpBeforeDeal
+from backalley.rules.ruleset import RuleSet
+from backalley.rules.trump import OpeningForm, declared_opening
+
+__all__ = ["CALL_BUDGET", "EVERY_FIELD", "TRUMPS", "Tables", "compile"]
+
+CALL_BUDGET = 400_000
+"""The most calls :func:`compile` asks the plan about to meet every point of
+the bidding up front; a bidding with more is met as games reach it."""
+
+EVERY_FIELD = frozenset({"deal_index", "hand_size", "dealer", "trump", "outcome", "shown"})
+"""The facts of a deal's context the batch engine keeps for each game."""
+
+_PER_DEAL = (
+    ("trump", "left_in_stock", False),
+    ("trump", "choices", False),
+    ("lead", "first_leader", False),
+    ("scoring", "score_key", True),
+    ("dealer", "dealer_after", True),
+)
+"""The decisions asked once per deal: (part, method, asked at the deal's end)."""
+
+TRUMPS: tuple[Suit | None, ...] = (*SUITS, None)
+"""The trumps by raw number 0..4 (clubs, diamonds, hearts, spades, none)."""
+
+_CACHE: weakref.WeakKeyDictionary[RuleSet, Tables] = weakref.WeakKeyDictionary()
+
+
+def _row(bits: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    return np.array([bits >> i & 1 for i in range(54)], dtype=bool)
+
+
+def _name(rules: RuleSet, part: str) -> str:
+    return type(getattr(rules, part)).__name__
+
+
+class Memory:
+    """What batches of one rule set remember of the plan's answers per deal
+    (shared by every batch of the rule set: see :mod:`backalley.batch.engine`)."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, dict[Any, Any]] = {}
+        """Per decision, the answers by the facts of the context they read."""
+        self.shown_sets: list[CardSet] = [CardSet()]
+        self.shown_rows: list[np.ndarray[Any, np.dtype[np.bool_]]] = [np.zeros(54, dtype=bool)]
+        self.shown_ids: dict[int, int] = {0: 0}
+        self.score_keys: dict[Hashable, int] = {}
+        self.score_dealt: list[bool] = []
+
+
+class Tables:
+    """One rule set's tables (see the module's description); built by :func:`compile`."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        problems: list[str] = []
+        self.rules = rules
+        plan = self.plan = rules.plan
+        self.players: int = plan.players
+        self.sides: int = len(plan.teams)
+        self.seat_teams = np.array(plan.seat_teams, dtype=np.intp)
+        self.hand_sizes: tuple[int, ...] = plan.hand_sizes
+        self.deals: int = len(self.hand_sizes)
+        self.actions = Actions.for_rules(rules)
+        self.deck_cards = np.array(plan.deck_cards, dtype=np.intp)
+        self.first_bidders: tuple[int, ...] = plan.first_bidders
+        self.receiver = self._receivers()
+        self._check_trump(problems)
+        self._orders(problems)
+        self.lead = self._lead_programs(problems)
+        self.follow = self._follow_programs(problems)
+        self.breaks = self._breaks_programs(problems)
+        self._scoring(problems)
+        self._reads: dict[tuple[str, str], frozenset[str]] = {}
+        for part, method, at_end in _PER_DEAL:
+            self._reads[(part, method)] = self._declared_reads(part, method, at_end, problems)
+        if problems:
+            raise RuleSetError(problems)
+        self.redealer = np.array(
+            [plan.redealer(dealer) for dealer in range(self.players)], dtype=np.intp
+        )
+        self.calls = CallAutomaton(plan, self.actions)
+        self.roots = np.zeros((max(self.hand_sizes) + 1, self.players), dtype=np.intp)
+        for h in sorted(set(self.hand_sizes)):
+            for first in sorted(set(self.first_bidders)):
+                self.roots[h, first] = self.calls.root(h, first)
+        self.memory = Memory()
+        self.complete = self.calls.fill(CALL_BUDGET)
+        """Whether every point of the bidding was met when compiled (else the
+        rest is met as games reach it)."""
+
+    def reads(self, part: str, method: str) -> frozenset[str]:
+        """The facts of a deal's context that the batch engine remembers
+        ``part``'s ``method`` answers by (what the part declares it reads;
+        every fact the batch keeps where it declares nothing)."""
+        return self._reads[(part, method)]
+
+    def _declared_reads(
+        self, part: str, method: str, at_end: bool, problems: list[str]
+    ) -> frozenset[str]:
+        owner = getattr(self.rules, part)
+        declared = trusted_declaration(owner, "context_reads")
+        reads = None if declared is None else declared(method)
+        if reads is None:
+            return EVERY_FIELD
+        later = set(reads) & {"played", "broken", "played_by"}
+        if at_end and later:
+            problems.append(
+                f"{part}: {type(owner).__name__}.{method} reads {', '.join(sorted(later))} of "
+                "the deal's context, which the batch engine does not keep for it"
+            )
+        return frozenset(reads) & EVERY_FIELD
+
+    # ---------------------------------------------------------------- dealing
+
+    def _receivers(self) -> np.ndarray[Any, np.dtype[np.intp]]:
+        """``(largest hand + 1, players, deck size)``: the seat each card of a
+        deck order goes to (-1: the stock), by hand size and dealer (the
+        kernel's ``receiver``)."""
+        size = len(self.deck_cards)
+        out = np.full((max(self.hand_sizes) + 1, self.players, size), -1, dtype=np.intp)
+        for h in set(self.hand_sizes):
+            for dealer in range(self.players):
+                for k in range(size):
+                    seat = kernel.receiver(k, dealer, self.players, h)
+                    out[h, dealer, k] = -1 if seat is None else seat
+        return out
+
+    # ----------------------------------------------------------------- trump
+
+    def _check_trump(self, problems: list[str]) -> None:
+        rules, plan = self.rules, self.plan
+        trump = rules.trump
+        name = _name(rules, "trump")
+        if isinstance(trump, DrawsTrumpBeforeDeal):
+            problems.append(
+                f"trump: {name} draws trump from a shuffle of its own before each deal, which "
+                "the batch engine does not deal; it would have to declare an OpeningForm instead"
+            )
+            return
+        form = declared_opening(trump)
+        if form is None:
+            problems.append(
+                f"trump: {name} gives an opening of its own and declares no opening_form "
+                "(an OpeningForm that its opening carries out), so the batch engine cannot "
+                "open its deals"
+            )
+            return
+        self.opening: OpeningForm = form
+        self.passes = _row(int(form.passes))
+        self.swap = np.array([_row(int(cards)) for cards in form.swap], dtype=bool)
+        # the trump per deal, dealer and turn-up (54: none turned)
+        self.trump_of = np.zeros((self.deals, self.players, 55), dtype=np.intp)
+        for k, h in enumerate(self.hand_sizes):
+            for dealer in range(self.players):
+                ctx = plan.deal_context(k, dealer, h)
+                for index in range(55):
+                    card = CARDS[index] if index < 54 else None
+                    answer = trump.trump_for(ctx, card)
+                    if not (answer is None or isinstance(answer, Suit)):
+                        problems.append(
+                            f"trump: {name}.trump_for must answer a suit or None, not {answer!r}"
+                        )
+                        return
+                    self.trump_of[k, dealer, index] = TRUMP_INDEX[answer]
+
+    # --------------------------------------------------------------- ranking
+
+    def _orders(self, problems: list[str]) -> None:
+        plan, rules = self.plan, self.rules
+        ranking = rules.ranking
+        name = _name(rules, "ranking")
+        self.strength = np.zeros((5, 54), dtype=np.intp)
+        self.beats = np.zeros((5, 54, 54), dtype=bool)
+        self.trumps = np.zeros((5, 54), dtype=bool)
+        rng = random.Random(20261207)
+        for t, trump in enumerate(TRUMPS):
+            order = plan.card_order(trump)
+            if not order.standard:
+                problems.append(
+                    f"ranking: {name}'s trick winners fit no card order under "
+                    f"{'no trump' if trump is None else trump.plural}, so the batch engine has "
+                    "no table of them (a ranking whose tricks are won by the highest trump, "
+                    "else the highest card of the suit led, compiles)"
+                )
+                return
+            self.strength[t] = order.strength
+            self.trumps[t] = _row(order.trumps)
+            for best in plan.deck_cards:
+                self.beats[t, best] = _row(order.beaters((best,)))
+            # the ranking part's highest and lowest must be the order's
+            for suit in set(order.suit):
+                if not suit:
+                    continue
+                members = [c for c in plan.deck_cards if suit >> c & 1]
+                for _ in range(4):
+                    sample = rng.sample(members, rng.randint(1, len(members)))
+                    cards = CardSet(sum(1 << c for c in sample))
+                    strongest = max(sample, key=lambda c: order.strength[c])
+                    weakest = min(sample, key=lambda c: order.strength[c])
+                    if (
+                        ranking.highest(cards, trump).index != strongest
+                        or ranking.lowest(cards, trump).index != weakest
+                    ):
+                        problems.append(
+                            f"ranking: {name}.highest or lowest of {cards} disagrees with the "
+                            "order its trick winners give, so the batch engine cannot rank "
+                            "with one table"
+                        )
+                        return
+
+    # ---------------------------------------------------------- lead, follow
+
+    def _form(self, part: str, problems: list[str]) -> Callable[..., RestrictionForm] | None:
+        declared = trusted_declaration(getattr(self.rules, part), "restrictions_form")
+        if declared is None:
+            name = _name(self.rules, part)
+            problems.append(
+                f"{part}: {name} declares no restrictions_form (its restrictions as "
+                "expressions of the mask algebra, backalley.masks), so the batch engine "
+                f"cannot evaluate its rule; {name}.restrictions is asked by the one-game "
+                "engine only"
+            )
+        return declared
+
+    def _legal_expr(self, form: RestrictionForm, part: str) -> CardExpr:
+        """The cards a form leaves the hand: the hand narrowed by every restriction."""
+        out: CardExpr = HAND
+        try:
+            for expr, _reason in form:
+                out = out & expr
+        except (TypeError, ValueError):
+            name = _name(self.rules, part)
+            raise RuleSetError(
+                [f"{part}: {name}.restrictions_form must answer (expression, Reason) pairs"]
+            ) from None
+        return out
+
+    def _lead_programs(self, problems: list[str]) -> Programs | None:
+        declared = self._form("lead", problems)
+        if declared is None:
+            return None
+        ranking = self.rules.ranking
+        return Programs([self._legal_expr(declared(ranking, trump), "lead") for trump in TRUMPS])
+
+    def _follow_programs(self, problems: list[str]) -> Programs | None:
+        declared = self._form("follow", problems)
+        if declared is None:
+            return None
+        ranking = self.rules.ranking
+        exprs: list[CardExpr | Cond] = []
+        for trump in TRUMPS:
+            for index in range(54):
+                exprs.append(self._legal_expr(declared(ranking, trump, CARDS[index]), "follow"))
+        return Programs(exprs)
+
+    def _breaks_programs(self, problems: list[str]) -> Programs | None:
+        lead = self.rules.lead
+        declared = trusted_declaration(lead, "breaks_trump_form")
+        if declared is None:
+            problems.append(
+                f"lead: {_name(self.rules, 'lead')} declares no breaks_trump_form (whether a "
+                "completed trick breaks trump, as a condition of the mask algebra)"
+            )
+            return None
+        ranking = self.rules.ranking
+        conds: list[CardExpr | Cond] = []
+        for trump in TRUMPS:
+            for index in range(54):
+                conds.append(declared(ranking, trump, CARDS[index]))
+        return Programs(conds)
+
+    # --------------------------------------------------------------- scoring
+
+    def _scoring(self, problems: list[str]) -> None:
+        scoring = self.rules.scoring
+        key = trusted_declaration(scoring, "score_key")
+        reads = trusted_declaration(scoring, "score_reads_dealt")
+        if key is None or reads is None:
+            problems.append(
+                f"scoring: {_name(self.rules, 'scoring')} declares no score_key and "
+                "score_reads_dealt (what its points read of a deal besides the tricks, and "
+                "whether they read the hands as dealt), so the batch engine cannot remember "
+                "its points"
+            )
+            return
+        self.score_key: Callable[[DealContext], Hashable] = key
+        self.score_reads_dealt: Callable[[DealContext], bool] = reads
+
+
+def compile(rules: RuleSet) -> Tables:
+    """The batch engine's tables of ``rules`` (built once per rule set and
+    kept); :class:`~backalley.RuleSetError` naming each part that declares no
+    finite form."""
+    if not isinstance(rules, RuleSet):
+        raise RuleSetError([f"batch.compile takes a RuleSet, not {rules!r}"])
+    found = _CACHE.get(rules)
+    if found is None:
+        found = _CACHE[rules] = Tables(rules)
+    return found
