@@ -29,10 +29,9 @@ import numpy as np
 from backalley.adapters.encoding import Actions
 from backalley.errors import RuleSetError
 from backalley.moves import Move
-from backalley.rules.claims import trusted_declaration
+from backalley.rules import declared
 from backalley.rules.context import BiddingContext
 from backalley.rules.plan import CHECK_KEYS, Plan
-from backalley.rules.protocols import KeyedBiddingStates
 from backalley.values import BiddingOutcome
 
 __all__ = ["UNKNOWN", "CallAutomaton", "outcome_of"]
@@ -43,9 +42,10 @@ UNKNOWN = -1
 _tuple = tuple.__new__
 
 
-def outcome_of(state: int) -> int:
-    """The outcome number of a closed state (a state number below -1)."""
-    return -state - 2
+def outcome_of(state: np.ndarray[Any, np.dtype[np.intp]]) -> np.ndarray[Any, np.dtype[np.intp]]:
+    """The outcome numbers of closed states (state numbers below -1)."""
+    out: np.ndarray[Any, np.dtype[np.intp]] = -state - 2
+    return out
 
 
 class CallAutomaton:
@@ -63,13 +63,7 @@ class CallAutomaton:
         self._plan = plan
         self._tree = plan.call_tree
         self._actions = actions
-        bidding = plan.rules.bidding
-        declared = (
-            trusted_declaration(bidding, "state_key")
-            if isinstance(bidding, KeyedBiddingStates)
-            else None
-        )
-        self._key: Callable[[BiddingContext], Hashable] | None = declared
+        self._key: Callable[[BiddingContext], Hashable] | None = declared.state_key(plan.rules)
         self._contexts: list[BiddingContext] = []
         self._states: dict[Hashable, int] = {}
         self._roots: dict[tuple[int, int], int] = {}
@@ -170,7 +164,7 @@ class CallAutomaton:
         else:
             same = not answers.open and self._tree.outcome(ctx) == self.outcomes[-found - 2]
         if not same:
-            name = type(self._plan.rules.bidding).__name__
+            name = declared.part_class_name(self._plan.rules, "bidding")
             raise RuleSetError(
                 [
                     f"bidding: {name}.state_key gives the bidding after "

@@ -16,10 +16,12 @@ that the part says its method reads (``context_reads``; every fact the
 batch knows of a deal when the part says nothing), so a deal's end costs a
 few array operations and a lookup per distinct context.
 
-Chance: each deal is dealt from a shuffle of the batch's own generator
-(``numpy.random.Generator``, from the seed), kept as the game's deck orders,
-so that :meth:`BatchGames.records` are :class:`~backalley.GameRecord` values
-the one-game engine replays exactly.
+Chance: every game has a seed of its own (:func:`game_seed` of the batch's
+seed and the game's place, or given); its first dealer and each of its
+shuffles come from that seed alone (:func:`first_dealer`, :func:`deck_order`),
+so a game deals the same in any batch, and its deck orders are kept, so that
+:meth:`BatchGames.records` are :class:`~backalley.GameRecord` values the
+one-game engine replays exactly.
 """
 
 from __future__ import annotations
@@ -37,28 +39,70 @@ from backalley.cardset import CardSet
 from backalley.errors import RuleSetError, SetupError
 from backalley.io.record import GameRecord
 from backalley.moves import NameTrump
+from backalley.rules import declared
 from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 
-__all__ = ["BIDDING", "NAMING", "OVER", "PLAYING", "BatchGames"]
+__all__ = [
+    "BIDDING",
+    "NAMING",
+    "OVER",
+    "PLAYING",
+    "BatchGames",
+    "deck_order",
+    "first_dealer",
+    "game_seed",
+]
 
 BIDDING, NAMING, PLAYING, OVER = 0, 1, 2, 3
 """A game's phase, as :attr:`BatchGames.phase` holds it."""
 
-_POW = np.array([1 << i for i in range(54)], dtype=np.int64)
-"""The bit of each card, to turn a row of 54 booleans into a bit set."""
-
 Bools = np.ndarray[Any, np.dtype[np.bool_]]
 Ints = np.ndarray[Any, np.dtype[np.intp]]
+U64 = prog.U64
+_BIT = prog.CARD_BITS
+_ZERO = np.uint64(0)
+_MASK64 = (1 << 64) - 1
 T = TypeVar("T")
 
 _FIELD_BITS = {"deal_index": 8, "hand_size": 7, "dealer": 4, "trump": 3, "outcome": 22, "shown": 20}
 """The facts of a deal's context the batch keeps per game, and the bits each takes in a code."""
 
 
-def _bits(rows: Bools) -> Ints:
-    """Each row of 54 booleans as a bit set."""
-    out: Ints = rows.astype(np.int64) @ _POW
+def _mix(x: U64) -> U64:
+    """A 64-bit mixing of each number (SplitMix64's finaliser)."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * np.uint64(0xBF58476D1CE4E5B9)
+    x = x ^ (x >> np.uint64(27))
+    x = x * np.uint64(0x94D049BB133111EB)
+    out: U64 = x ^ (x >> np.uint64(31))
+    return out
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The seed of game number ``game`` of a batch with ``seed``."""
+    return int(_mix(np.array([(seed * 0x9E3779B97F4A7C15 + game) & _MASK64], np.uint64))[0])
+
+
+def first_dealer(seeds: U64, players: int) -> Ints:
+    """Each game's first dealer, from its seed."""
+    out: Ints = (_mix(seeds ^ np.uint64(0xD1B54A32D192ED03)) % np.uint64(players)).astype(np.intp)
+    return out
+
+
+def deck_order(seeds: U64, shuffles: Ints, deck: Ints) -> Ints:
+    """``(games, cards)``: the deck order (card indices, top first) of
+    shuffle number ``shuffles[i]`` (from 0, thrown-in deals counted) of the
+    game with seed ``seeds[i]``, over the deck's cards ``deck``."""
+    base = _mix(seeds * np.uint64(0x9E3779B97F4A7C15) + shuffles.astype(np.uint64))
+    keys = _mix(base[:, None] + np.arange(1, len(deck) + 1, dtype=np.uint64)[None, :])
+    out: Ints = deck[np.argsort(keys, axis=1)]  # 64-bit keys: no two alike in practice
+    return out
+
+
+def _bits(rows: U64) -> list[int]:
+    """Bit sets as Python ints."""
+    out: list[int] = rows.tolist()
     return out
 
 
@@ -70,6 +114,12 @@ class BatchGames:
     - :meth:`legal` ``(n, actions)``: the legal actions of each game;
     - :meth:`step` one action per game; :attr:`scores` ``(n, sides)``;
     - :meth:`records`: every game as a :class:`~backalley.GameRecord`.
+
+    Hands and other sets of cards are bit sets (``numpy.uint64``, bit *i*
+    the card of index *i*): :attr:`hands` ``(n, players)``, :attr:`trick`,
+    :attr:`played`, :attr:`shown` ``(n,)``.  ``seeds`` gives each game's seed
+    (else :func:`game_seed` of ``seed`` and the game's place); ``seed`` also
+    seeds :attr:`rng`, the generator of the random policy.
     """
 
     def __init__(
@@ -79,6 +129,7 @@ class BatchGames:
         seed: int = 0,
         *,
         records: bool = True,
+        seeds: Sequence[int] | None = None,
     ) -> None:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise SetupError(
@@ -86,17 +137,30 @@ class BatchGames:
             )
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise SetupError(f"seed must be a whole number >= 0, not {seed!r}")
+        if seeds is None:
+            game_seeds = [game_seed(seed, i) for i in range(n)]
+        else:
+            game_seeds = list(seeds)
+            if len(game_seeds) != n or not all(
+                isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= _MASK64
+                for x in game_seeds
+            ):
+                raise SetupError(
+                    f"seeds must be {n} whole numbers from 0 to 2**64 - 1, one per game"
+                )
         tables = rules if isinstance(rules, Tables) else compile(rules)
         self.tables = t = tables
         self.n = n
         self.rng = np.random.default_rng(seed)
+        """The generator of the random policy (:func:`~backalley.batch.run`)."""
+        self.seeds = np.array(game_seeds, dtype=np.uint64)
         p, s = t.players, t.sides
         self.actions = t.actions
         self._size = t.actions.size
         self._hand_size = np.array(t.hand_sizes, dtype=np.intp)
         self._first = np.array(t.first_bidders, dtype=np.intp)
         self._trump_base = t.actions.trump_base
-        self._team = np.zeros((p, s), dtype=np.intp)
+        self._team = np.zeros((p, s), dtype=np.int64)
         self._team[np.arange(p), t.seat_teams] = 1
         self.keep_records = records
         self.decisions = 0
@@ -104,36 +168,43 @@ class BatchGames:
         self.phase = np.zeros(n, dtype=np.intp)
         self.deal = np.zeros(n, dtype=np.intp)
         """Each game's deal number in the schedule (the deals scored so far)."""
-        self.dealer = self.rng.integers(0, p, n).astype(np.intp)
+        self.shuffles = np.zeros(n, dtype=np.intp)
+        """Each game's shuffles so far (its deals dealt, thrown-in deals counted)."""
+        self.dealer = first_dealer(self.seeds, p)
         self.first_dealer = self.dealer.copy()
         self.to_act = np.zeros(n, dtype=np.intp)
         self.scores = np.zeros((n, s), dtype=np.int64)
-        self.hands = np.zeros((n, p, 54), dtype=bool)
-        self.dealt = np.zeros((n, p, 54), dtype=bool)
+        self.hands = np.zeros((n, p), dtype=np.uint64)
+        self.dealt = np.zeros((n, p), dtype=np.uint64)
         self.trump = np.zeros(n, dtype=np.intp)
+        """Each deal's trump: 0..3 (clubs .. spades), 4 for no trump suit."""
         self.turn_up = np.full(n, 54, dtype=np.intp)
         """Each deal's turn-up (54: none)."""
-        self.shown = np.zeros((n, 54), dtype=bool)
+        self.discards = np.zeros(n, dtype=np.uint64)
+        self.shown = np.zeros(n, dtype=np.uint64)
         self.shown_id = np.zeros(n, dtype=np.intp)
         self.node = np.zeros(n, dtype=np.intp)
         self.outcome = np.zeros(n, dtype=np.intp)
+        self.calls = np.full((n, p), -1, dtype=np.intp)
+        """This deal's call of each seat (its action id; -1: not yet spoken)."""
         self.leader = np.zeros(n, dtype=np.intp)
-        self.trick = np.zeros((n, 54), dtype=bool)
-        self.trick_cards = np.zeros((n, p), dtype=np.intp)
+        self.trick = np.zeros(n, dtype=np.uint64)
+        self.trick_cards = np.full((n, p), -1, dtype=np.intp)
+        """The card each seat played to the trick in progress (-1: none yet)."""
         self.in_trick = np.zeros(n, dtype=np.intp)
         self.led = np.zeros(n, dtype=np.intp)
         self.best = np.zeros(n, dtype=np.intp)
         self.winner = np.zeros(n, dtype=np.intp)
         self.tricks_done = np.zeros(n, dtype=np.intp)
-        self.tricks_won = np.zeros((n, p), dtype=np.intp)
+        self.tricks_won = np.zeros((n, p), dtype=np.int64)
         self.broken = np.zeros(n, dtype=bool)
-        self.played = np.zeros((n, 54), dtype=bool)
-        self.seat_played = np.zeros((n, p, 54), dtype=bool)
+        self.played = np.zeros(n, dtype=np.uint64)
+        self.seat_played = np.zeros((n, p), dtype=np.uint64)
         self.board = np.zeros((n, p), dtype=bool)
         self.naming = np.zeros((n, self._size), dtype=bool)
         memory = t.memory
         self._shown_sets: list[CardSet] = memory.shown_sets
-        self._shown_rows: list[Bools] = memory.shown_rows
+        self._shown_bits: list[int] = memory.shown_bits
         self._shown_ids: dict[int, int] = memory.shown_ids
         self._memo: dict[str, dict[Any, Any]] = memory.answers
         self._score_keys: dict[Hashable, int] = memory.score_keys
@@ -183,15 +254,22 @@ class BatchGames:
         games: Ints,
         fields: frozenset[str],
         ask: Callable[[DealContext, int], T],  # (the context, the game's place in games)
-        extra: Ints | None = None,
+        extra: Sequence[tuple[np.ndarray[Any, Any], int]] = (),
     ) -> list[T]:
         """Each game's answer of ``ask(ctx, i)`` (``i``: the game's place in
-        ``games``), asked once per distinct ``fields`` of the context (and row
-        of ``extra``), remembered under ``what``."""
+        ``games``), asked once per distinct ``fields`` of the context and
+        values of the ``extra`` columns (each with the bits it takes, 0:
+        any whole number), remembered under ``what`` for every batch of the
+        rule set."""
         code = self._codes(games, fields)
+        width = sum(_FIELD_BITS[name] for name in fields if name in _FIELD_BITS)
         memo = self._memo.setdefault(what, {})
-        if extra is not None:
-            keys = np.column_stack([code, extra])
+        if extra and all(bits for _, bits in extra) and width + sum(b for _, b in extra) <= 63:
+            for column, bits in extra:
+                code = (code << bits) | column.astype(np.int64)
+            extra = ()
+        if extra:
+            keys = np.column_stack([code, *(column.astype(np.int64) for column, _ in extra)])
             unique, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
             labels: list[Any] = [tuple(row) for row in unique.tolist()]
         else:
@@ -217,14 +295,16 @@ class BatchGames:
         k = self.deal[games]
         dealer = self.dealer[games]
         h = self._hand_size[k]
-        orders = t.deck_cards[self.rng.random((m, size)).argsort(axis=1)]
+        orders = deck_order(self.seeds[games], self.shuffles[games], t.deck_cards)
+        self.shuffles[games] += 1
         if self.keep_records:
             self._decks.append((games.copy(), orders))
         seats = t.receiver[h, dealer]
-        hands = np.zeros((m, t.players, 54), dtype=bool)
-        r, q = np.nonzero(seats >= 0)
-        hands[r, seats[r, q], orders[r, q]] = True
-        discards = np.zeros((m, 54), dtype=bool)
+        hands = np.zeros((m, t.players), dtype=np.uint64)
+        bits = _BIT[orders]
+        for seat in range(t.players):
+            hands[:, seat] = np.bitwise_or.reduce(np.where(seats == seat, bits, _ZERO), axis=1)
+        discards = np.zeros(m, dtype=np.uint64)
         turn = np.full(m, 54, dtype=np.intp)
         form = t.opening
         if form.turns_up:
@@ -234,44 +314,47 @@ class BatchGames:
             spot = np.where(candidates.any(axis=1), candidates.argmax(axis=1), size - 1)
             turn = orders[rows, spot]
             buried = stock & (at[None, :] < spot[:, None])
-            br, bq = np.nonzero(buried)
-            discards[br, orders[br, bq]] = True
-            swap = t.swap[turn]
-            held = hands & swap[:, None, :]
-            for i in np.flatnonzero(held.any(axis=(1, 2)) & (spot < size - 1)).tolist():
-                seat = int(np.flatnonzero(held[i].any(axis=1))[0])
+            if buried.any():
+                discards = np.bitwise_or.reduce(np.where(buried, bits, _ZERO), axis=1)
+            swap = t.swap_bits[turn]
+            held = hands & swap[:, None]
+            for i in np.flatnonzero((held != 0).any(axis=1) & (spot < size - 1)).tolist():
+                seat = int(np.flatnonzero(held[i])[0])
                 drawn = orders[i, size - 1] if form.draw_bottom else orders[i, spot[i] + 1]
                 discards[i] |= held[i, seat]
-                hands[i, seat] &= ~swap[i]
-                hands[i, seat, drawn] = True
+                hands[i, seat] = (hands[i, seat] & ~swap[i]) | _BIT[drawn]
         self.hands[games] = hands
         self.dealt[games] = hands
         self.trump[games] = t.trump_of[k, dealer, turn]
         self.turn_up[games] = turn
-        # the cards the opening shows (the trump part's left_in_stock, asked per context)
+        self.discards[games] = discards
         self.phase[games] = BIDDING
         self.shown_id[games] = 0
-        dbits = _bits(discards)
+        # the cards the opening shows (the trump part's left_in_stock, asked per context)
         shown = self._ask(
             "shown",
             games,
             t.reads("trump", "left_in_stock"),
-            lambda ctx, i: plan.shown(ctx, None if turn[i] == 54 else int(turn[i]), int(dbits[i])),
-            np.column_stack([turn, dbits]),
+            lambda ctx, i: self._shown_id(
+                plan.shown(ctx, None if turn[i] == 54 else int(turn[i]), int(discards[i]))
+            ),
+            ((turn, 6), (discards.view(np.int64), 54)),
         )
-        ids = np.array([self._shown_id(cards) for cards in shown], dtype=np.intp)
+        ids = np.array(shown, dtype=np.intp)
         self.shown_id[games] = ids
-        self.shown[games] = np.array(self._shown_rows)[ids]
+        self.shown[games] = np.array(self._shown_bits, dtype=np.uint64)[ids]
         nodes = t.roots[h, self._first[dealer]]
         self.node[games] = nodes
         self.to_act[games] = t.calls.speaker[nodes]
+        self.calls[games] = -1
         self.in_trick[games] = 0
         self.tricks_done[games] = 0
         self.tricks_won[games] = 0
         self.broken[games] = False
-        self.played[games] = False
-        self.seat_played[games] = False
-        self.trick[games] = False
+        self.played[games] = 0
+        self.seat_played[games] = 0
+        self.trick[games] = 0
+        self.trick_cards[games] = -1
         self.board[games] = False
 
     def _shown_id(self, cards: CardSet) -> int:
@@ -279,7 +362,7 @@ class BatchGames:
         if found is None:
             found = self._shown_ids[int(cards)] = len(self._shown_sets)
             self._shown_sets.append(cards)
-            self._shown_rows.append(((int(cards) >> np.arange(54)) & 1).astype(bool))
+            self._shown_bits.append(int(cards))
         return found
 
     # --------------------------------------------------------------- legal
@@ -302,15 +385,14 @@ class BatchGames:
             out[naming] = self.naming[naming]
         playing = np.flatnonzero(phase == PLAYING)
         if len(playing):
-            out[playing, :54] = self.legal_cards(playing)
+            out[playing, :54] = prog.unpack(self.legal_cards(playing))
         return out
 
-    def legal_cards(self, games: Ints) -> Bools:
-        """``(len(games), 54)``: the cards the seat to play of each of
-        ``games`` (all playing) may play: the lead or follow part's
-        expressions, evaluated."""
+    def legal_cards(self, games: Ints) -> U64:
+        """The cards the seat to play of each of ``games`` (all playing) may
+        play, as bit sets: the lead or follow part's expressions, evaluated."""
         t = self.tables
-        out = np.zeros((len(games), 54), dtype=bool)
+        out = np.zeros(len(games), dtype=np.uint64)
         leading = self.in_trick[games] == 0
         for part, programs, mine in (
             ("lead", t.lead, np.flatnonzero(leading)),
@@ -318,29 +400,34 @@ class BatchGames:
         ):
             if not len(mine):
                 continue
-            g = games[mine]
+            g = games[mine] if len(mine) < len(games) else games
             trump = self.trump[g]
             situation = trump if part == "lead" else trump * 54 + self.led[g]
             for template, where in programs.groups(situation):
-                env = self._env(g[where], programs.params[situation[where]], template)
-                out[mine[where]] = prog.cards(template, env)
-        seat = self.to_act[games]
-        empty = ~out.any(axis=1)
+                whole = len(where) == len(g)
+                gw = g if whole else g[where]
+                params = programs.params[situation if whole else situation[where]]
+                found = prog.cards(template, self._env(gw, params, template))
+                if whole and len(mine) == len(games):
+                    out = found
+                else:
+                    out[mine[where]] = found
+        empty = out == 0
         if empty.any():
-            hand = self.hands[games, seat]
-            stuck = empty & hand.any(axis=1)
+            hand = self.hands[games, self.to_act[games]]
+            stuck = empty & (hand != 0)
             if stuck.any():
                 i = int(np.flatnonzero(stuck)[0])
                 part = "lead" if leading[i] else "follow"
                 raise RuleSetError(
                     [
-                        f"{part}: {type(getattr(t.rules, part)).__name__} leaves seat {seat[i]} "
-                        "nothing to play from a hand that is not empty"
+                        f"{part}: {declared.part_class_name(t.rules, part)} leaves seat "
+                        f"{self.to_act[games][i]} nothing to play from a hand that is not empty"
                     ]
                 )
         return out
 
-    def _env(self, g: Ints, params: Bools, template: prog.Template) -> prog.Env:
+    def _env(self, g: Ints, params: U64, template: prog.Template) -> prog.Env:
         """The positions of ``g`` (their seat to act) for ``template``: only the sets it reads."""
         t = self.tables
         uses = _uses(template)
@@ -363,11 +450,34 @@ class BatchGames:
             ),
             strength=t.strength[self.trump[g]] if "strength" in uses else nothing,
             beats=(
-                t.beats[self.trump[g], self.best[g]] & (self.in_trick[g] > 0)[:, None]
+                np.where(self.in_trick[g] > 0, t.beat_bits[self.trump[g], self.best[g]], _ZERO)
                 if "beats" in uses
                 else nothing
             ),
         )
+
+    def random_actions(self, live: Ints) -> Ints:
+        """One legal action of each of ``live`` (games not over, in order),
+        each legal action of a game equally likely (from :attr:`rng`)."""
+        out = np.empty(len(live), dtype=np.intp)
+        playing = self.phase[live] == PLAYING
+        if playing.any():
+            mine = np.flatnonzero(playing)
+            g = live if len(mine) == len(live) else live[mine]
+            out[mine] = _pick_bits(self.legal_cards(g), self.rng)
+        if not playing.all():
+            mine = np.flatnonzero(~playing)
+            g = live[mine]
+            legal = np.where(
+                (self.phase[g] == BIDDING)[:, None],
+                self.tables.calls.legal[self.node[g]],
+                self.naming[g],
+            )
+            count = np.count_nonzero(legal, axis=1)
+            pick = (self.rng.random(len(count)) * count).astype(np.intp)
+            running = np.cumsum(legal, axis=1, dtype=np.int16)
+            out[mine] = (running > pick[:, None]).argmax(axis=1)
+        return out
 
     # ---------------------------------------------------------------- step
 
@@ -412,22 +522,26 @@ class BatchGames:
             self._logged[live] = at + 1
         phase = self.phase[live]
         again: list[Ints] = []
-        bidding = phase == BIDDING
-        if bidding.any():
-            self._call(live[bidding], a[bidding], again)
-        naming = phase == NAMING
-        if naming.any():
-            self._name_trump(live[naming], a[naming])
         playing = phase == PLAYING
-        if playing.any():
-            self._play(live[playing], a[playing], again)
+        if playing.all():
+            self._play(live, a, again)
+        else:
+            bidding = phase == BIDDING
+            if bidding.any():
+                self._call(live[bidding], a[bidding], again)
+            naming = phase == NAMING
+            if naming.any():
+                self._name_trump(live[naming], a[naming])
+            if playing.any():
+                self._play(live[playing], a[playing], again)
         if again:
-            self._deal_games(np.concatenate(again))
+            self._deal_games(np.concatenate(again) if len(again) > 1 else again[0])
 
     # ------------------------------------------------------------- bidding
 
     def _call(self, games: Ints, actions: Ints, again: list[Ints]) -> None:
         t = self.tables
+        self.calls[games, self.to_act[games]] = actions
         after = t.calls.step(self.node[games], actions).astype(np.intp)
         open_ = after >= 0
         g_open = games[open_]
@@ -464,8 +578,9 @@ class BatchGames:
             if (declarer < 0).any():
                 raise RuleSetError(
                     [
-                        f"trump and bidding: {type(t.rules.trump).__name__} has the declarer "
-                        f"name trump, but {type(t.rules.bidding).__name__}.outcome named no "
+                        f"trump and bidding: {declared.part_class_name(t.rules, 'trump')} has the "
+                        f"declarer name trump, but {declared.part_class_name(t.rules, 'bidding')}"
+                        ".outcome named no "
                         "declarer"
                     ]
                 )
@@ -496,22 +611,28 @@ class BatchGames:
 
     def _play(self, games: Ints, cards: Ints, again: list[Ints]) -> None:
         t = self.tables
-        players = t.players
         seat = self.to_act[games]
-        self.hands[games, seat, cards] = False
-        self.trick[games, cards] = True
+        bit = _BIT[cards]
+        self.hands[games, seat] &= ~bit
+        self.trick[games] |= bit
         self.trick_cards[games, seat] = cards
-        first = self.in_trick[games] == 0
+        count = self.in_trick[games]
+        first = count == 0
         best = self.best[games]
-        ahead = first | t.beats[self.trump[games], best, cards]
+        trump = self.trump[games]
+        ahead = first | ((t.beat_bits[trump, best] & bit) != 0)
         self.led[games] = np.where(first, cards, self.led[games])
         self.best[games] = np.where(ahead, cards, best)
         self.winner[games] = np.where(ahead, seat, self.winner[games])
-        count = self.in_trick[games] + 1
+        count = count + 1
         self.in_trick[games] = count
-        self.to_act[games] = (seat + 1) % players
-        complete = count == players
-        if complete.any():
+        nxt = seat + 1
+        nxt[nxt == t.players] = 0
+        self.to_act[games] = nxt
+        complete = count == t.players
+        if complete.all():
+            self._end_trick(games, again)
+        elif complete.any():
             self._end_trick(games[complete], again)
 
     def _end_trick(self, games: Ints, again: list[Ints]) -> None:
@@ -528,16 +649,18 @@ class BatchGames:
         won = self.winner[games]
         self.tricks_won[games, won] += 1
         self.played[games] |= self.trick[games]
-        for s in range(t.players):
-            self.seat_played[games, s, self.trick_cards[games, s]] = True
-        self.trick[games] = False
+        held = self.trick_cards[games]
+        self.seat_played[games] |= _BIT[held]
+        self.trick[games] = 0
         self.in_trick[games] = 0
         self.leader[games] = won
         self.to_act[games] = won
         done = self.tricks_done[games] + 1
         self.tricks_done[games] = done
         over = done == self._hand_size[self.deal[games]]
-        if over.any():
+        if over.all():
+            self._end_deal(games, again)
+        elif over.any():
             self._end_deal(games[over], again)
 
     def _end_deal(self, games: Ints, again: list[Ints]) -> None:
@@ -552,7 +675,7 @@ class BatchGames:
             for i in np.flatnonzero(dealt).tolist():
                 g = int(games[i])
                 points[i] = plan.score(
-                    self.context(g), tuple(tricks[i].tolist()), _bits(self.dealt[g]).tolist()
+                    self.context(g), tuple(tricks[i].tolist()), _bits(self.dealt[g])
                 )
         rest = np.flatnonzero(~dealt)
         if len(rest):
@@ -562,30 +685,30 @@ class BatchGames:
                 sub,
                 frozenset(),
                 lambda ctx, i: plan.score(
-                    ctx, tuple(tricks[rest[i]].tolist()), _bits(self.dealt[sub[i]]).tolist()
+                    ctx, tuple(tricks[rest[i]].tolist()), _bits(self.dealt[sub[i]])
                 ),
-                np.column_stack([ids[rest], tricks[rest]]),
+                ((ids[rest], 24), *((tricks[rest, j], 6) for j in range(t.sides))),
             )
             points[rest] = found
         self.scores[games] += points
         k = self.deal[games] + 1
-        self.deal[games] = k
         finished = k >= t.deals
         if finished.any():
-            self.phase[games[finished]] = OVER
-            self.to_act[games[finished]] = -1
+            ended = games[finished]
+            self.deal[ended] += 1
+            self.phase[ended] = OVER
+            self.to_act[ended] = -1
         going = games[~finished]
         if not len(going):
             return
         # the next dealer, asked with the deal's context (its deal number as played)
-        self.deal[going] -= 1
         pts = points[~finished]
         dealer = self._ask(
             "dealer_after",
             going,
             t.reads("dealer", "dealer_after"),
             lambda ctx, i: plan.dealer_after(ctx, tuple(pts[i].tolist())),
-            pts,
+            tuple((pts[:, j], 0) for j in range(t.sides)),
         )
         self.deal[going] += 1
         self.dealer[going] = dealer
@@ -633,6 +756,25 @@ class BatchGames:
                 )
             )
         return tuple(out)
+
+
+def _pick_bits(legal: U64, rng: np.random.Generator) -> Ints:
+    """One set bit of each bit set, each equally likely: the k-th lowest, k
+    uniform below the number of bits."""
+    count = np.bitwise_count(legal)
+    k = (rng.random(len(legal)) * count).astype(np.uint8)
+    # binary search for the bit below which k bits are set
+    low = np.zeros(len(legal), dtype=np.uint64)
+    for width in _WIDTHS:
+        mid = low + width
+        right = np.bitwise_count(legal & ((_ONE << mid) - _ONE)) <= k
+        low = np.where(right, mid, low)
+    out: Ints = low.astype(np.intp)
+    return out
+
+
+_ONE = np.uint64(1)
+_WIDTHS = tuple(np.uint64(w) for w in (32, 16, 8, 4, 2, 1))
 
 
 _USES: dict[prog.Template, frozenset[str]] = {}

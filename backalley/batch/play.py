@@ -53,7 +53,17 @@ def uniform(games: BatchGames) -> Policy:
 def run(games: BatchGames, policy: Policy | None = None) -> BatchResult:
     """Play ``games`` to their end: each step, ``policy`` (uniformly random
     legal moves by default) chooses one action for every game not over."""
-    choose = uniform(games) if policy is None else policy
+    if policy is None:
+        every = np.arange(games.n)
+        while True:
+            over = games.phase == OVER
+            live = every if not over.any() else np.flatnonzero(~over)
+            if not len(live):
+                break
+            games.step_unchecked(live, games.random_actions(live))
+        records = games.records() if games.keep_records else None
+        return BatchResult(games.scores.copy(), games.decisions, records)
+    choose = policy
     while True:
         live = np.flatnonzero(games.phase != OVER)
         if not len(live):

@@ -19,7 +19,7 @@ import numpy as np
 from backalley import masks
 from backalley.errors import RuleSetError
 
-__all__ = ["Env", "Programs", "Template", "split"]
+__all__ = ["ALL_BITS", "CARD_BITS", "Env", "Programs", "Template", "pack", "split", "unpack"]
 
 Template = tuple[Any, ...]
 """An expression's shape: nested tuples, ``("param", i)`` for its i-th fixed set."""
@@ -69,25 +69,49 @@ def split(expr: masks.CardExpr | masks.Cond, params: list[int]) -> Template:
     raise RuleSetError([f"{expr!r} is not an expression of the mask algebra"])
 
 
+U64 = np.ndarray[Any, np.dtype[np.uint64]]
+
+ALL_BITS = np.uint64((1 << 54) - 1)
+"""Every card, as a bit set."""
+CARD_BITS: U64 = np.array([1 << i for i in range(54)], dtype=np.uint64)
+"""The bit of each card."""
+
+
+def unpack(bits: U64) -> Bools:
+    """``(n, 54)`` booleans of ``n`` bit sets."""
+    raw = np.ascontiguousarray(bits, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    out: Bools = np.unpackbits(raw, axis=1, bitorder="little")[:, :54].astype(bool)
+    return out
+
+
+def pack(rows: Bools) -> U64:
+    """The bit sets of ``(n, 54)`` booleans."""
+    raw = np.packbits(rows, axis=1, bitorder="little")
+    padded = np.zeros((len(rows), 8), dtype=np.uint8)
+    padded[:, : raw.shape[1]] = raw
+    out: U64 = padded.view(np.uint64).reshape(-1)
+    return out
+
+
 class Env(NamedTuple):
     """The positions a template is evaluated on (``n`` of them): each set of
-    cards an ``(n, 54)`` boolean array, each fact an ``(n,)`` one."""
+    cards an ``(n,)`` array of bit sets, each fact an ``(n,)`` boolean array."""
 
-    params: Bools
-    """``(n, parameters, 54)``: each position's fixed sets."""
-    hand: Bools
-    trick: Bools
-    played: Bools
-    shown: Bools
-    seat_played: Bools
+    params: U64
+    """``(n, parameters)``: each position's fixed sets."""
+    hand: U64
+    trick: U64
+    played: U64
+    shown: U64
+    seat_played: U64
     broken: Bools
     first_trick: Bools
     board_bidder: Bools
     opponent: Bools
     strength: Ints
     """``(n, 54)``: each card's strength within its suit under the position's trump."""
-    beats: Bools
-    """``(n, 54)``: the cards that would win the trick so far (none before a lead)."""
+    beats: U64
+    """The cards that would win the trick so far (none before a lead)."""
 
 
 _SOURCES = {
@@ -105,11 +129,11 @@ _FACTS = {
 }
 
 
-def cards(t: Template, env: Env) -> Bools:
+def cards(t: Template, env: Env) -> U64:
     """The set of cards the template ``t`` stands for at each position."""
     op = t[0]
     if op == "param":
-        out: Bools = env.params[:, t[1], :]
+        out: U64 = env.params[:, t[1]]
         return out
     if op == "source":
         out = getattr(env, _SOURCES[t[1]])
@@ -121,15 +145,15 @@ def cards(t: Template, env: Env) -> Bools:
     if op == "minus":
         return cards(t[1], env) & ~cards(t[2], env)
     if op == "choose":
-        return np.where(holds(t[1], env)[:, None], cards(t[2], env), cards(t[3], env))
+        out = np.where(holds(t[1], env), cards(t[2], env), cards(t[3], env))
+        return out
     if op == "highest" or op == "lowest":
-        of = cards(t[1], env)
+        of = unpack(cards(t[1], env))
         if op == "highest":
             pick = np.where(of, env.strength, -1).argmax(axis=1)
         else:
             pick = np.where(of, env.strength, 1 << 20).argmin(axis=1)
-        out = np.zeros_like(of)
-        out[np.arange(len(of)), pick] = of.any(axis=1)
+        out = np.where(of.any(axis=1), CARD_BITS[pick], np.uint64(0))
         return out
     if op == "heads":
         return cards(t[1], env) & env.beats
@@ -140,10 +164,10 @@ def holds(t: Template, env: Env) -> Bools:
     """Whether the condition template ``t`` holds at each position."""
     op = t[0]
     if op == "some":
-        some: Bools = np.asarray(cards(t[1], env).any(axis=1))
+        some: Bools = cards(t[1], env) != 0
         return some
     if op == "fact":
-        out = getattr(env, _FACTS[t[1]])
+        out: Bools = getattr(env, _FACTS[t[1]])
         return out
     if op == "both":
         return holds(t[1], env) & holds(t[2], env)
@@ -152,18 +176,14 @@ def holds(t: Template, env: Env) -> Bools:
     if op == "not":
         return ~holds(t[1], env)
     if op == "bool":
-        return np.full(len(env.hand), bool(t[1]))
+        return np.full(len(env.params), bool(t[1]))
     raise RuleSetError([f"{t!r} is not a condition of the mask algebra"])
-
-
-def _bits_row(bits: int) -> Bools:
-    return np.array([bits >> i & 1 for i in range(54)], dtype=bool)
 
 
 class Programs:
     """The expressions of many situations (a situation: a trump, a card led),
     grouped by template: :attr:`template_of` each situation's template
-    number, :attr:`params` its fixed sets ``(situations, parameters, 54)``."""
+    number, :attr:`params` its fixed sets ``(situations, parameters)`` (bit sets)."""
 
     def __init__(self, exprs: Sequence[masks.CardExpr | masks.Cond]) -> None:
         templates: dict[Hashable, int] = {}
@@ -181,17 +201,17 @@ class Programs:
             rows.append(params)
         width = max((len(r) for r in rows), default=0) or 1
         self.template_of: Ints = np.array(template_of, dtype=np.intp)
-        self.params: Bools = np.zeros((len(rows), width, 54), dtype=bool)
+        self.params: U64 = np.zeros((len(rows), width), dtype=np.uint64)
         for s, row in enumerate(rows):
             for j, bits in enumerate(row):
-                self.params[s, j] = _bits_row(bits)
+                self.params[s, j] = bits
 
     def groups(self, situations: Ints) -> list[tuple[Template, Ints]]:
         """The positions (indices into ``situations``) of each template met."""
-        numbers = self.template_of[situations]
         if len(self.templates) == 1:
             return [(self.templates[0], np.arange(len(situations)))]
-        out = []
-        for number in np.unique(numbers):
-            out.append((self.templates[int(number)], np.flatnonzero(numbers == number)))
-        return out
+        numbers = self.template_of[situations]
+        present = np.flatnonzero(np.bincount(numbers, minlength=len(self.templates)))
+        if len(present) == 1:
+            return [(self.templates[int(present[0])], np.arange(len(situations)))]
+        return [(self.templates[int(u)], np.flatnonzero(numbers == u)) for u in present]

@@ -44,9 +44,8 @@ from backalley.cardset import CardSet
 from backalley.engine import kernel
 from backalley.errors import RuleSetError
 from backalley.masks import HAND, CardExpr, Cond, RestrictionForm
-from backalley.rules.claims import trusted_declaration
+from backalley.rules import declared
 from backalley.rules.context import TRUMP_INDEX, DealContext
-from backalley.rules.protocols import DrawsTrumpBeforeDeal
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.trump import OpeningForm, declared_opening
 
@@ -79,7 +78,7 @@ def _row(bits: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
 
 
 def _name(rules: RuleSet, part: str) -> str:
-    return type(getattr(rules, part)).__name__
+    return declared.part_class_name(rules, part)
 
 
 class Memory:
@@ -90,7 +89,7 @@ class Memory:
         self.answers: dict[str, dict[Any, Any]] = {}
         """Per decision, the answers by the facts of the context they read."""
         self.shown_sets: list[CardSet] = [CardSet()]
-        self.shown_rows: list[np.ndarray[Any, np.dtype[np.bool_]]] = [np.zeros(54, dtype=bool)]
+        self.shown_bits: list[int] = [0]
         self.shown_ids: dict[int, int] = {0: 0}
         self.score_keys: dict[Hashable, int] = {}
         self.score_dealt: list[bool] = []
@@ -114,15 +113,21 @@ class Tables:
         self.receiver = self._receivers()
         self._check_trump(problems)
         self._orders(problems)
-        self.lead = self._lead_programs(problems)
-        self.follow = self._follow_programs(problems)
-        self.breaks = self._breaks_programs(problems)
+        lead = self._lead_programs(problems)
+        follow = self._follow_programs(problems)
+        breaks = self._breaks_programs(problems)
         self._scoring(problems)
         self._reads: dict[tuple[str, str], frozenset[str]] = {}
         for part, method, at_end in _PER_DEAL:
             self._reads[(part, method)] = self._declared_reads(part, method, at_end, problems)
-        if problems:
+        if problems or lead is None or follow is None or breaks is None:
             raise RuleSetError(problems)
+        self.lead: Programs = lead
+        """The lead part's expressions, per trump."""
+        self.follow: Programs = follow
+        """The follow part's expressions, per trump and card led (trump x 54 + card)."""
+        self.breaks: Programs = breaks
+        """The lead part's breaking of trump, per trump and card led."""
         self.redealer = np.array(
             [plan.redealer(dealer) for dealer in range(self.players)], dtype=np.intp
         )
@@ -145,15 +150,13 @@ class Tables:
     def _declared_reads(
         self, part: str, method: str, at_end: bool, problems: list[str]
     ) -> frozenset[str]:
-        owner = getattr(self.rules, part)
-        declared = trusted_declaration(owner, "context_reads")
-        reads = None if declared is None else declared(method)
+        reads = declared.reads(self.rules, part, method)
         if reads is None:
             return EVERY_FIELD
         later = set(reads) & {"played", "broken", "played_by"}
         if at_end and later:
             problems.append(
-                f"{part}: {type(owner).__name__}.{method} reads {', '.join(sorted(later))} of "
+                f"{part}: {_name(self.rules, part)}.{method} reads {', '.join(sorted(later))} of "
                 "the deal's context, which the batch engine does not keep for it"
             )
         return frozenset(reads) & EVERY_FIELD
@@ -179,7 +182,7 @@ class Tables:
         rules, plan = self.rules, self.plan
         trump = rules.trump
         name = _name(rules, "trump")
-        if isinstance(trump, DrawsTrumpBeforeDeal):
+        if plan.draws_before_deal:
             problems.append(
                 f"trump: {name} draws trump from a shuffle of its own before each deal, which "
                 "the batch engine does not deal; it would have to declare an OpeningForm instead"
@@ -195,7 +198,7 @@ class Tables:
             return
         self.opening: OpeningForm = form
         self.passes = _row(int(form.passes))
-        self.swap = np.array([_row(int(cards)) for cards in form.swap], dtype=bool)
+        self.swap_bits = np.array([int(cards) for cards in form.swap], dtype=np.uint64)
         # the trump per deal, dealer and turn-up (54: none turned)
         self.trump_of = np.zeros((self.deals, self.players, 55), dtype=np.intp)
         for k, h in enumerate(self.hand_sizes):
@@ -219,6 +222,8 @@ class Tables:
         name = _name(rules, "ranking")
         self.strength = np.zeros((5, 54), dtype=np.intp)
         self.beats = np.zeros((5, 54, 54), dtype=bool)
+        self.beat_bits = np.zeros((5, 54), dtype=np.uint64)
+        """Per trump and best card of a trick so far, the cards that beat it (bit sets)."""
         self.trumps = np.zeros((5, 54), dtype=bool)
         rng = random.Random(20261207)
         for t, trump in enumerate(TRUMPS):
@@ -235,6 +240,7 @@ class Tables:
             self.trumps[t] = _row(order.trumps)
             for best in plan.deck_cards:
                 self.beats[t, best] = _row(order.beaters((best,)))
+                self.beat_bits[t, best] = order.beaters((best,))
             # the ranking part's highest and lowest must be the order's
             for suit in set(order.suit):
                 if not suit:
@@ -259,8 +265,8 @@ class Tables:
     # ---------------------------------------------------------- lead, follow
 
     def _form(self, part: str, problems: list[str]) -> Callable[..., RestrictionForm] | None:
-        declared = trusted_declaration(getattr(self.rules, part), "restrictions_form")
-        if declared is None:
+        found = declared.declaration(self.rules, part, "restrictions_form")
+        if found is None:
             name = _name(self.rules, part)
             problems.append(
                 f"{part}: {name} declares no restrictions_form (its restrictions as "
@@ -268,7 +274,7 @@ class Tables:
                 f"cannot evaluate its rule; {name}.restrictions is asked by the one-game "
                 "engine only"
             )
-        return declared
+        return found
 
     def _legal_expr(self, form: RestrictionForm, part: str) -> CardExpr:
         """The cards a form leaves the hand: the hand narrowed by every restriction."""
@@ -284,27 +290,26 @@ class Tables:
         return out
 
     def _lead_programs(self, problems: list[str]) -> Programs | None:
-        declared = self._form("lead", problems)
-        if declared is None:
+        form = self._form("lead", problems)
+        if form is None:
             return None
         ranking = self.rules.ranking
-        return Programs([self._legal_expr(declared(ranking, trump), "lead") for trump in TRUMPS])
+        return Programs([self._legal_expr(form(ranking, trump), "lead") for trump in TRUMPS])
 
     def _follow_programs(self, problems: list[str]) -> Programs | None:
-        declared = self._form("follow", problems)
-        if declared is None:
+        form = self._form("follow", problems)
+        if form is None:
             return None
         ranking = self.rules.ranking
         exprs: list[CardExpr | Cond] = []
         for trump in TRUMPS:
             for index in range(54):
-                exprs.append(self._legal_expr(declared(ranking, trump, CARDS[index]), "follow"))
+                exprs.append(self._legal_expr(form(ranking, trump, CARDS[index]), "follow"))
         return Programs(exprs)
 
     def _breaks_programs(self, problems: list[str]) -> Programs | None:
-        lead = self.rules.lead
-        declared = trusted_declaration(lead, "breaks_trump_form")
-        if declared is None:
+        breaking = declared.declaration(self.rules, "lead", "breaks_trump_form")
+        if breaking is None:
             problems.append(
                 f"lead: {_name(self.rules, 'lead')} declares no breaks_trump_form (whether a "
                 "completed trick breaks trump, as a condition of the mask algebra)"
@@ -314,15 +319,14 @@ class Tables:
         conds: list[CardExpr | Cond] = []
         for trump in TRUMPS:
             for index in range(54):
-                conds.append(declared(ranking, trump, CARDS[index]))
+                conds.append(breaking(ranking, trump, CARDS[index]))
         return Programs(conds)
 
     # --------------------------------------------------------------- scoring
 
     def _scoring(self, problems: list[str]) -> None:
-        scoring = self.rules.scoring
-        key = trusted_declaration(scoring, "score_key")
-        reads = trusted_declaration(scoring, "score_reads_dealt")
+        key = declared.declaration(self.rules, "scoring", "score_key")
+        reads = declared.declaration(self.rules, "scoring", "score_reads_dealt")
         if key is None or reads is None:
             problems.append(
                 f"scoring: {_name(self.rules, 'scoring')} declares no score_key and "
