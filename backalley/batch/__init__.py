@@ -28,8 +28,8 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     ) from exc
 
 from backalley.batch.engine import BIDDING, NAMING, OVER, PLAYING, BatchGames
-from backalley.batch.play import BatchResult, random_games, run
-from backalley.batch.tables import Tables, compile
+from backalley.batch.play import BatchResult, compile, random_games, run
+from backalley.batch.tables import Tables
 
 __all__ = [
     "BIDDING",

@@ -34,6 +34,7 @@ import numpy as np
 from backalley.batch import programs as prog
 from backalley.batch.calls import outcome_of
 from backalley.batch.tables import TRUMPS, Tables, compile
+from backalley.batch.verify import compare, record_legal, sample_size
 from backalley.cards import CARDS
 from backalley.cardset import CardSet
 from backalley.errors import RuleSetError, SetupError
@@ -149,6 +150,8 @@ class BatchGames:
                     f"seeds must be {n} whole numbers from 0 to 2**64 - 1, one per game"
                 )
         tables = rules if isinstance(rules, Tables) else compile(rules)
+        if not tables.verified:
+            verify(tables)
         self.tables = t = tables
         self.n = n
         self.rng = np.random.default_rng(seed)
@@ -703,12 +706,13 @@ class BatchGames:
             return
         # the next dealer, asked with the deal's context (its deal number as played)
         pts = points[~finished]
+        by_points = t.reads_argument("dealer", "dealer_after", "points")
         dealer = self._ask(
             "dealer_after",
             going,
             t.reads("dealer", "dealer_after"),
             lambda ctx, i: plan.dealer_after(ctx, tuple(pts[i].tolist())),
-            tuple((pts[:, j], 0) for j in range(t.sides)),
+            tuple((pts[:, j], 0) for j in range(t.sides)) if by_points else (),
         )
         self.deal[going] += 1
         self.dealer[going] = dealer
@@ -722,7 +726,15 @@ class BatchGames:
         found = self._score_keys.get(key)
         if found is None:
             found = self._score_keys[key] = len(self._score_dealt)
-            self._score_dealt.append(bool(t.score_reads_dealt(ctx)))
+            reads_dealt = bool(t.score_reads_dealt(ctx))
+            self._score_dealt.append(reads_dealt)
+            if t.sides == 2 and not reads_dealt:
+                # every split of the deal's tricks, remembered as _end_deal looks them up
+                memo = self._memo.setdefault("points", {})
+                h = ctx.hand_size
+                for won in range(h + 1):
+                    label = (((found << 6) | won) << 6) | (h - won)
+                    memo[label] = t.plan.score(ctx, (won, h - won), [0] * t.players)
         return found
 
     # ------------------------------------------------------------- records
@@ -756,6 +768,27 @@ class BatchGames:
                 )
             )
         return tuple(out)
+
+
+def verify(tables: Tables) -> None:
+    """Check ``tables`` on a sample (:mod:`backalley.batch.verify`): batch
+    games of random legal moves, replayed by the one-game engine."""
+    tables.verified = True  # the sample batch below must not check itself again
+    try:
+        n = sample_size()
+        games = BatchGames(tables, n, seed=0x5EED)
+        legal_seen: list[list[frozenset[int]]] = [[] for _ in range(n)]
+        while True:
+            live = np.flatnonzero(games.phase != OVER)
+            if not len(live):
+                break
+            legal = games.legal()[live]
+            record_legal(games, live, legal, legal_seen)
+            games.step_unchecked(live, games.random_actions(live))
+        compare(games, legal_seen)
+    except BaseException:
+        tables.verified = False
+        raise
 
 
 def _pick_bits(legal: U64, rng: np.random.Generator) -> Ints:

@@ -8,12 +8,35 @@ from typing import Any
 import attrs
 import numpy as np
 
-from backalley.batch.engine import OVER, BatchGames
+from backalley.batch import tables as _tables
+from backalley.batch.engine import OVER, BatchGames, verify
+from backalley.batch.tables import Tables
 from backalley.errors import SetupError
 from backalley.io.record import GameRecord
 from backalley.rules.ruleset import RuleSet
 
-__all__ = ["BatchResult", "Policy", "random_games", "run"]
+__all__ = ["BatchResult", "Policy", "compile", "random_games", "run"]
+
+
+def compile(rules: RuleSet, *, complete: bool = False) -> Tables:
+    """The batch engine's tables of ``rules``: built once per rule set and
+    kept, and checked on a sample of games replayed by the one-game engine
+    (:mod:`backalley.batch.verify`); :class:`~backalley.RuleSetError` naming
+    each part that declares no finite form, or whose declared form is not its
+    rule.
+
+    The bidding automaton is met up front within a budget
+    (:data:`~backalley.batch.tables.CALL_BUDGET` calls asked of the plan), the
+    rest as games reach it; ``complete=True`` meets all of it now (seconds
+    for a once-around bidding over the 13..1..13 schedule), so that batches
+    never wait on the plan for a call."""
+    found = _tables.compile(rules)
+    if complete and not found.complete:
+        found.complete = found.calls.fill(1 << 62)
+    if not found.verified:
+        verify(found)
+    return found
+
 
 Policy = Callable[[BatchGames, np.ndarray[Any, Any], np.ndarray[Any, Any]], np.ndarray[Any, Any]]
 """A vectorised policy: given the batch, the games to act (indices) and their

@@ -51,9 +51,12 @@ from backalley.rules.trump import OpeningForm, declared_opening
 
 __all__ = ["CALL_BUDGET", "EVERY_FIELD", "TRUMPS", "Tables", "compile"]
 
-CALL_BUDGET = 400_000
-"""The most calls :func:`compile` asks the plan about to meet every point of
-the bidding up front; a bidding with more is met as games reach it."""
+CALL_BUDGET = 100_000
+"""The most calls :func:`compile` asks the plan about up front to meet the
+points of the bidding (unless asked for the ``complete`` automaton); the rest
+is met as games reach it."""
+
+_CONTEXT_FIELDS = frozenset(DealContext._fields)
 
 EVERY_FIELD = frozenset({"deal_index", "hand_size", "dealer", "trump", "outcome", "shown"})
 """The facts of a deal's context the batch engine keeps for each game."""
@@ -118,6 +121,7 @@ class Tables:
         breaks = self._breaks_programs(problems)
         self._scoring(problems)
         self._reads: dict[tuple[str, str], frozenset[str]] = {}
+        self._arguments: dict[tuple[str, str], frozenset[str] | None] = {}
         for part, method, at_end in _PER_DEAL:
             self._reads[(part, method)] = self._declared_reads(part, method, at_end, problems)
         if problems or lead is None or follow is None or breaks is None:
@@ -137,6 +141,8 @@ class Tables:
             for first in sorted(set(self.first_bidders)):
                 self.roots[h, first] = self.calls.root(h, first)
         self.memory = Memory()
+        self.verified = False
+        """Whether the tables were checked on a sample (:mod:`backalley.batch.verify`)."""
         self.complete = self.calls.fill(CALL_BUDGET)
         """Whether every point of the bidding was met when compiled (else the
         rest is met as games reach it)."""
@@ -147,12 +153,20 @@ class Tables:
         every fact the batch keeps where it declares nothing)."""
         return self._reads[(part, method)]
 
+    def reads_argument(self, part: str, method: str, name: str) -> bool:
+        """Whether ``part``'s ``method`` reads its argument ``name`` (as it
+        declares; ``True`` where it declares nothing)."""
+        found = self._arguments[(part, method)]
+        return found is None or name in found
+
     def _declared_reads(
         self, part: str, method: str, at_end: bool, problems: list[str]
     ) -> frozenset[str]:
         reads = declared.reads(self.rules, part, method)
         if reads is None:
+            self._arguments[(part, method)] = None
             return EVERY_FIELD
+        self._arguments[(part, method)] = reads - _CONTEXT_FIELDS
         later = set(reads) & {"played", "broken", "played_by"}
         if at_end and later:
             problems.append(

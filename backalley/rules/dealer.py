@@ -41,8 +41,13 @@ class DealerRotation(Part):
 
     def context_reads(self, method: str) -> frozenset[str] | None:
         """:meth:`dealer_after` reads the dealer, the sides and the number of
-        players of the deal's context (and the points)."""
-        return _AFTER_READS if method == "dealer_after" else None
+        players of the deal's context, and - under ``next_dealer =
+        losing-team`` - its ``points`` argument."""
+        if method != "dealer_after":
+            return None
+        if self.next_dealer is NextDealer.CLOCKWISE:
+            return _AFTER_READS
+        return _AFTER_READS | {"points"}
 
     def dealer_after(self, ctx: DealContext, points: Sequence[int]) -> int:
         """The dealer of the next scored deal, given this deal's points per side."""

@@ -402,8 +402,9 @@ class ReadsContext(Protocol):
     def context_reads(self, method: str) -> frozenset[str] | None:
         """The fields of the :class:`~backalley.rules.context.DealContext`
         that the part's decision ``method`` (e.g. ``"first_leader"``) reads,
-        besides its other arguments; ``None`` when the part does not say.  A
-        tool may then remember the answer per those fields."""
+        and the names of those of its other arguments that the answer reads
+        (e.g. ``"points"`` of ``dealer_after``); ``None`` when the part does
+        not say.  A tool may then remember the answer per those facts."""
         ...
 
 

@@ -162,9 +162,18 @@ def _side_bound(
 
 
 _SCORE_READS = {
-    "score_key": frozenset({"hand_size", "teams", "outcome", "trump"}),
+    "score_key": frozenset({"hand_size", "teams", "outcome"}),
     "score_reads_dealt": frozenset({"hand_size"}),
 }
+
+
+def _score_reads(rainbow: Rainbow | None, method: str) -> frozenset[str] | None:
+    """What side-by-side scoring's ``method`` reads of a deal's context: the
+    trump too where a rainbow bonus may be counted."""
+    found = _SCORE_READS.get(method)
+    if found is not None and method == "score_key" and rainbow is not None:
+        return found | {"trump"}
+    return found
 
 
 def _reads_dealt(rainbow: Rainbow | None, ctx: DealContext) -> bool:
@@ -349,9 +358,9 @@ class ContractScoring(_HandSizeScoring):
 
     def context_reads(self, method: str) -> frozenset[str] | None:
         """:meth:`score_key` reads the hand size, the sides, the bidding's
-        outcome and the trump of the deal's context; :meth:`score_reads_dealt`
-        the hand size."""
-        return _SCORE_READS.get(method)
+        outcome of the deal's context (and its trump, with a rainbow bonus);
+        :meth:`score_reads_dealt` the hand size."""
+        return _score_reads(self.rainbow, method)
 
     def score_reads_dealt(self, ctx: DealContext) -> bool:
         """Whether :meth:`score` reads the hands as dealt on the deal of
@@ -541,9 +550,9 @@ class ExactBidScoring(_HandSizeScoring):
 
     def context_reads(self, method: str) -> frozenset[str] | None:
         """:meth:`score_key` reads the hand size, the sides, the bidding's
-        outcome and the trump of the deal's context; :meth:`score_reads_dealt`
-        the hand size."""
-        return _SCORE_READS.get(method)
+        outcome of the deal's context (and its trump, with a rainbow bonus);
+        :meth:`score_reads_dealt` the hand size."""
+        return _score_reads(self.rainbow, method)
 
     def score_reads_dealt(self, ctx: DealContext) -> bool:
         """Whether :meth:`score` reads the hands as dealt on the deal of
@@ -675,9 +684,9 @@ class AuctionScoring(_SideScoring):
 
     def context_reads(self, method: str) -> frozenset[str] | None:
         """:meth:`score_key` reads the hand size, the sides, the bidding's
-        outcome and the trump of the deal's context; :meth:`score_reads_dealt`
-        the hand size."""
-        return _SCORE_READS.get(method)
+        outcome of the deal's context (and its trump, with a rainbow bonus);
+        :meth:`score_reads_dealt` the hand size."""
+        return _score_reads(self.rainbow, method)
 
     def score_reads_dealt(self, ctx: DealContext) -> bool:
         """Whether :meth:`score` reads the hands as dealt on the deal of

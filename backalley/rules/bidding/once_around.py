@@ -169,7 +169,8 @@ class OnceAroundBidding(_BiddingPart):
         """What the rest of the bidding and its outcome read of the calls so
         far: the hand size, the first bidder and the number of calls, each
         side's total of numeric bids, the board claimers in order, and the
-        highest number with the earliest seat to bid it."""
+        highest number with the earliest seat to bid it (once every player
+        has called, only that seat)."""
         seat_teams, players = ctx.seat_teams, ctx.players
         totals = [0] * len(ctx.teams)
         claims: list[int] = []
@@ -187,6 +188,8 @@ class OnceAroundBidding(_BiddingPart):
             seat += 1
             if seat == players:
                 seat = 0
+        if len(ctx.calls) == players:  # complete: the highest number's size no longer matters
+            top = 0
         return (
             ctx.hand_size, players, ctx.first, len(ctx.calls), tuple(totals), tuple(claims),
             top, top_seat,
