@@ -24,6 +24,7 @@ LOCK = "requirements/constraints.txt"
 # The extras the lock covers: every one but `dev`, which names the project itself.
 LOCKED_EXTRAS = (
     "test", "typecheck", "lint", "docs", "bench", "cli", "server", "openspiel", "pettingzoo", "ray",
+    "batch", "gym",
 )  # fmt: skip
 
 nox.options.sessions = ["lint", "typecheck", "docs", "tests"]

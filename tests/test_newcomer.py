@@ -192,6 +192,20 @@ def test_the_openspiel_extra_alone_loads_and_steps_the_game(wheel: Path, tmp_pat
     assert name == "python_backalley" and seat in "0123" and moved == "True"
 
 
+def test_the_batch_extra_alone_plays_games_in_batch(wheel: Path, tmp_path: Path) -> None:
+    python = _alone(wheel, tmp_path / "venv", "batch")
+    program = (
+        "from backalley import batch\n"
+        "result = batch.random_games('vietnam', 8, seed=2)\n"
+        "print(result.scores.shape, result.decisions == sum(len(r.moves) for r in result.records))\n"
+    )
+    played = _run(python, "-c", program, cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.split() == ["(8,", "2)", "True"]
+    no_gym = _run(python, "-c", "import gymnasium", cwd=tmp_path)
+    assert no_gym.returncode != 0  # the batch extra brings NumPy alone
+
+
 def test_the_pettingzoo_extra_alone_steps_the_environment(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "pettingzoo")
     program = (

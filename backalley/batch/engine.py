@@ -125,7 +125,7 @@ class BatchGames:
 
     def __init__(
         self,
-        rules: RuleSet | Tables,
+        rules: RuleSet | str | Tables,
         n: int,
         seed: int = 0,
         *,

@@ -18,7 +18,7 @@ from backalley.rules.ruleset import RuleSet
 __all__ = ["BatchResult", "Policy", "compile", "random_games", "run"]
 
 
-def compile(rules: RuleSet, *, complete: bool = False) -> Tables:
+def compile(rules: RuleSet | str, *, complete: bool = False) -> Tables:
     """The batch engine's tables of ``rules``: built once per rule set and
     kept, and checked on a sample of games replayed by the one-game engine
     (:mod:`backalley.batch.verify`); :class:`~backalley.RuleSetError` naming
@@ -107,7 +107,9 @@ def run(games: BatchGames, policy: Policy | None = None) -> BatchResult:
     return BatchResult(games.scores.copy(), games.decisions, records)
 
 
-def random_games(rules: RuleSet, n: int, seed: int = 0, *, records: bool = True) -> BatchResult:
+def random_games(
+    rules: RuleSet | str, n: int, seed: int = 0, *, records: bool = True
+) -> BatchResult:
     """``n`` games of ``rules`` played with uniformly random legal moves, in
     lock-step (``seed`` gives every shuffle and every move): the final scores
     ``(n, sides)``, the number of decisions, and with ``records`` every game

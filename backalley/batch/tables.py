@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from backalley import variants
 from backalley.adapters.encoding import Actions
 from backalley.batch.calls import CallAutomaton
 from backalley.batch.programs import Programs
@@ -353,12 +354,17 @@ class Tables:
         self.score_reads_dealt: Callable[[DealContext], bool] = reads
 
 
-def compile(rules: RuleSet) -> Tables:
-    """The batch engine's tables of ``rules`` (built once per rule set and
-    kept); :class:`~backalley.RuleSetError` naming each part that declares no
-    finite form."""
+def compile(rules: RuleSet | str) -> Tables:  # noqa: A001 - the batch engine's public name
+    """The batch engine's tables of ``rules`` (a rule set, or a registered
+    variant's name), built once per rule set and kept;
+    :class:`~backalley.RuleSetError` naming each part that declares no finite
+    form."""
+    if isinstance(rules, str):
+        rules = variants.get(rules)
     if not isinstance(rules, RuleSet):
-        raise RuleSetError([f"batch.compile takes a RuleSet, not {rules!r}"])
+        raise RuleSetError(
+            [f"batch.compile takes a RuleSet or a variant's name (e.g. 'gamerules'), not {rules!r}"]
+        )
     found = _CACHE.get(rules)
     if found is None:
         found = _CACHE[rules] = Tables(rules)
