@@ -79,13 +79,20 @@ CACHES = ("__pycache__", "*.so", ".hypothesis", ".pytest_cache")
 COMPILED_TESTS = (
     "tests/test_kernel.py",
     "tests/test_plan.py",
+    "tests/test_gamerules.py",
+    "tests/test_lowlevel.py",
+    "tests/test_surface.py",
+    "tests/test_pickle.py",
+    "tests/test_reprs.py",
     "tests/test_overrides.py",
+    "tests/test_fuzz_parts.py",
     "tests/test_solver.py",
     "tests/test_conformance.py",
     "tests/test_compiled.py",
 )
-"""The tests run against the compiled build: the engine's kernel and plan, every
-part overridden, the solver, and the conformance vectors."""
+"""The tests run against the compiled build: the engine's kernel and plan, the
+state (the game's rules, its arguments, pickles, reprs) and lowlevel, every part
+overridden and answering anything, the solver, and the conformance vectors."""
 
 
 @nox.session

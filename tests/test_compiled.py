@@ -2,9 +2,10 @@
 
 Run by ``nox -s compiled`` (and CI) against the wheel built with
 ``HATCH_BUILD_HOOK_ENABLE_MYPYC=true``, which sets
-``BACKALLEY_EXPECT_COMPILED=1``: there the solver's modules must be compiled
-extension modules, and the package must not be this project's source. In an
-ordinary run the package is pure Python and these tests say so.
+``BACKALLEY_EXPECT_COMPILED=1``: there the solver's and the engine's modules
+must be compiled extension modules, and the package must not be this
+project's source.  In an ordinary run the package is pure Python and these
+tests say so.
 """
 
 from __future__ import annotations
@@ -17,20 +18,36 @@ import pytest
 
 import backalley as ba
 
-COMPILED = ("_search", "_bounds", "_order", "_plan", "_table", "_weights")
-"""The solver's modules the build compiles."""
+COMPILED = (
+    "backalley.solver._search",
+    "backalley.solver._bounds",
+    "backalley.solver._order",
+    "backalley.solver._plan",
+    "backalley.solver._table",
+    "backalley.solver._weights",
+    "backalley.engine.kernel",
+    "backalley.engine.state",
+    "backalley.engine.lowlevel",
+    "backalley.rules.plan",
+    "backalley.rules.calltree",
+)
+"""The solver's and the engine's modules the build compiles."""
 
 EXPECTED = os.environ.get("BACKALLEY_EXPECT_COMPILED") == "1"
 
 
 def _module_file(name: str) -> str:
-    return str(importlib.import_module(f"backalley.solver.{name}").__file__)
+    return str(importlib.import_module(name).__file__)
 
 
 @pytest.mark.skipif(not EXPECTED, reason="not the compiled build (see `nox -s compiled`)")
-def test_the_solver_modules_are_compiled_and_not_the_source() -> None:
-    for name in COMPILED:
-        assert _module_file(name).endswith(".so"), f"backalley.solver.{name} is not compiled"
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_module_is_compiled(name: str) -> None:
+    assert _module_file(name).endswith(".so"), f"{name} is not compiled"
+
+
+@pytest.mark.skipif(not EXPECTED, reason="not the compiled build (see `nox -s compiled`)")
+def test_the_package_is_not_the_source() -> None:
     source = Path(__file__).resolve().parent.parent / "backalley"
     assert Path(ba.__file__).resolve().parent != source
 
