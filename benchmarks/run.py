@@ -3,7 +3,7 @@ the ratios the project's performance targets are stated in.
 
     python benchmarks/run.py [--seconds S] [--repeat R] [--variants all|NAME,...]
                              [--json FILE] [--quick] [--memory-states N]
-                             [--baseline DIR]
+                             [--batch-games N] [--baseline DIR]
     python benchmarks/run.py --profile [VARIANT]     # cProfile of the random-game loop
 
 Everything is measured through the public API (``backalley.new_game``,
@@ -12,8 +12,11 @@ Everything is measured through the public API (``backalley.new_game``,
 the references (the bare loop, OpenSpiel ``oh_hell``) and then every selected
 variant, and the figures reported are medians over the rounds.  Ratios are
 computed per round from numbers measured in that round, then the median is
-taken, so that machine drift between rounds cancels out.  See README.md for
-what each figure means.
+taken, so that machine drift between rounds cancels out.  Where NumPy is
+importable, every round also times the batch engine (``backalley.batch``):
+``batch.random_games`` of N games in lock-step per variant that
+``batch.compile`` accepts, after its compile and two warm-up batches.  See
+README.md for what each figure means.
 
 ``--baseline DIR`` adds a side-by-side comparison with another checkout of the
 project (DIR holds its ``backalley`` package): two worker processes, each
@@ -85,13 +88,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--quick",
         action="store_true",
-        help="a ~15 s smoke run (--seconds 0.08 --repeat 1 --memory-states 2000)",
+        help="a ~15-30 s smoke run (--seconds 0.08 --repeat 1 --memory-states 2000 "
+        "--batch-games 200; with every variant, batches of gamerules and vietnam only)",
     )
     p.add_argument(
         "--memory-states",
         type=int,
         default=None,
         help="states kept for the memory figure (default 10,000; 2,000 with --quick)",
+    )
+    p.add_argument(
+        "--batch-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games of each batch of the batch engine (default 1,000; 200 with --quick)",
     )
     p.add_argument(
         "--clock",
@@ -134,8 +145,12 @@ def main(argv: list[str] | None = None) -> int:
         args.repeat = 1 if args.quick else 5
     if args.memory_states is None:
         args.memory_states = 2_000 if args.quick else 10_000
+    if args.batch_games is None:
+        args.batch_games = 200 if args.quick else 1_000
     if args.repeat < 1 or args.seconds <= 0:
         p.error("--repeat must be >= 1 and --seconds > 0")
+    if args.batch_games < 1:
+        p.error("--batch-games must be >= 1")
     if args.variants != "all":
         try:
             for n in args.variants.split(","):

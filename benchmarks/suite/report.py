@@ -1,6 +1,7 @@
 """The suite's report: the text ``run.py`` prints from the figures it
-gathered (the references, the random games, the engine rows, the per-call
-costs, memory, serialization, the comparison with a baseline, the targets).
+gathered (the references, the random games, the engine rows, the batch
+engine, the per-call costs, memory, serialization, the comparison with a
+baseline, the targets).
 """
 
 from __future__ import annotations
@@ -15,9 +16,15 @@ from suite.targets import (
     EARLIER_PLAYOUT,
     EARLIER_VIEW,
     JSON_DEAL,
+    MOONSHOT_BATCH_OSP,
+    PREVIOUS_OSP,
+    PREVIOUS_PLAYOUT,
+    TARGET_BATCH_OSP,
+    TARGET_BATCH_VIETNAM,
     TARGET_OSP,
     TARGET_PLAYOUT,
     TARGET_REPLAY,
+    VIETNAM_VARIANT,
 )
 
 
@@ -141,8 +148,8 @@ def report(out: dict[str, Any]) -> str:
         )
     )
     lines.append(
-        f"  dec/s÷OSP: library decisions/s ÷ OpenSpiel oh_hell decisions/s (target ≥ {TARGET_OSP}); "
-        "bare÷games: bare games/s ÷ library games/s"
+        f"  dec/s÷OSP: library decisions/s ÷ OpenSpiel oh_hell decisions/s (target ≥ {TARGET_OSP}, "
+        f"no regression; earlier ≥ {PREVIOUS_OSP:g}); bare÷games: bare games/s ÷ library games/s"
     )
     lines.append(
         f"  (earlier target ≤ {EARLIER_BARE:g}; shown for 4-player variants on the bare loop's "
@@ -150,6 +157,7 @@ def report(out: dict[str, Any]) -> str:
     )
 
     lines += _engine_report(out)
+    lines += batch_report(out)
     lines += ["", "Per call, µs (a mid-game state: second half of the game, mid-trick)"]
     rows = []
     for name, v in V.items():
@@ -243,11 +251,91 @@ def report(out: dict[str, Any]) -> str:
         lines += ["", "Earlier targets (gamerules; information, not judged this round)"]
         for t in out["earlier_targets"]:
             lines.append(f"  [{'met' if t['ok'] else 'not met'}] {t['target']}: {t['value']:.2f}")
+    if out.get("moonshots"):
+        lines += ["", "Moonshot (information, not judged)"]
+        for t in out["moonshots"]:
+            lines.append(f"  [{'met' if t['ok'] else 'not met'}] {t['target']}: {t['value']:.2f}")
     if out["targets"]:
-        lines += ["", "Targets (gamerules, this run)"]
+        lines += ["", "Targets (this run; gamerules, and vietnam for the batch engine)"]
         for t in out["targets"]:
             lines.append(f"  [{'PASS' if t['ok'] else 'FAIL'}] {t['target']}: {t['value']:.2f}")
     return "\n".join(lines)
+
+
+_BATCH_TARGETS = {BARE_VARIANT: TARGET_BATCH_OSP, VIETNAM_VARIANT: TARGET_BATCH_VIETNAM}
+"""The batch engine's targets by variant (batch decisions/s ÷ OpenSpiel)."""
+
+
+def batch_report(out: dict[str, Any]) -> list[str]:
+    """The batch engine's table: per variant, N, the compile time, decisions/s
+    and their ratios, the bytes of a batch per game; then the refusals."""
+    b = out.get("batch")
+    if not b:
+        return []
+    n = b["games"]
+    lines = [
+        "",
+        f"Batch (backalley.batch.random_games of N = {n:,} games in lock-step, records=False, "
+        "seed = the round's number; after batch.compile and two warm-up batches)",
+    ]
+    if not b["available"]:
+        lines.append(f"  not measured: {b['skipped']}")
+        return lines
+    rows = []
+    for name, v in out["variants"].items():
+        bv = v.get("batch")
+        if bv is None:
+            continue
+        r = v["ratios"]
+        rows.append(
+            [
+                name,
+                _n(bv["games"]),
+                f"{bv['compile_s']:.2f}" + (" (cached)" if bv["compile_cached"] else ""),
+                _n(bv["decisions_per_game"], 1),
+                _n(bv["decisions_per_s"]),
+                _pct(bv["spread"]),
+                _ratio(r.get("batch_decisions_vs_openspiel"), _BATCH_TARGETS.get(name)),
+                _ratio(r.get("batch_vs_checked")),
+                _n(bv["bytes_per_game"]),
+            ]
+        )
+    if rows:
+        lines.append(
+            _table(
+                [
+                    "variant",
+                    "N",
+                    "compile s",
+                    "dec/game",
+                    "dec/s",
+                    "spread",
+                    "÷OSP",
+                    "÷checked",
+                    "B/game",
+                ],
+                rows,
+            )
+        )
+    lines.append(
+        "  compile s: batch.compile of a fresh rule set equal to the variant's; ÷OSP: batch "
+        "decisions/s ÷ OpenSpiel decisions/s (targets ≥ "
+        f"{TARGET_BATCH_OSP:g} on {BARE_VARIANT}, moonshot ≥ {MOONSHOT_BATCH_OSP:g}; "
+        f"≥ {TARGET_BATCH_VIETNAM:g} on {VIETNAM_VARIANT});"
+    )
+    lines.append(
+        "  ÷checked: ÷ the checked random games' decisions/s; B/game: bytes of a BatchGames "
+        "object's NumPy arrays ÷ N."
+    )
+    skipped = [n for n in out["variants"] if n not in b["variants"] and n not in b["refused"]]
+    if skipped:
+        lines.append(f"  not measured (--quick over every variant): {', '.join(skipped)}")
+    for name, why in b["refused"].items():
+        lines.append(f"  refused by batch.compile: {name}: {why}")
+        problems = b.get("refused_problems", {}).get(name, [])
+        if len(problems) > 1:
+            lines += [f"      - {problem}" for problem in problems]
+    return lines
 
 
 def _engine_report(out: dict[str, Any]) -> list[str]:
@@ -296,7 +384,8 @@ def _engine_report(out: dict[str, Any]) -> list[str]:
     if o is not None:
         lines.append(
             f"  OpenSpiel information_state_string (mid-game): {o['infostate_us']:.2f} us.  "
-            f"Target (gamerules): playout÷OSP ≥ {TARGET_PLAYOUT} (earlier ≥ {EARLIER_PLAYOUT:g}); "
+            f"Target (gamerules): playout÷OSP ≥ {TARGET_PLAYOUT}, no regression (earlier "
+            f"≥ {PREVIOUS_PLAYOUT:g}, ≥ {EARLIER_PLAYOUT:g}); "
             f"view÷OSP: earlier target ≤ {EARLIER_VIEW:g}; "
             "fast÷checked: apply_unchecked ÷ apply decisions/s."
         )

@@ -1,7 +1,8 @@
 """The runner: the rounds of the suite.  Each round measures the references
-(the bare loop, OpenSpiel) and then every selected variant (and, with
-``--baseline``, asks both workers for their figures in turn); the figures
-reported are medians over the rounds, the ratios medians of per-round ratios.
+(the bare loop, OpenSpiel), then every selected variant, then the batch
+engine's batches (and, with ``--baseline``, asks both workers for their
+figures in turn); the figures reported are medians over the rounds, the
+ratios medians of per-round ratios.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import bare  # benchmarks/bare.py
 import backalley as ba
 from suite import common
 from suite.baseline import Worker, compare
+from suite.batched import prepare as prepare_batch
 from suite.cases import (
     Subject,
     memory,
@@ -27,7 +29,7 @@ from suite.cases import (
 )
 from suite.common import ROOT, environment, median, spread
 from suite.serialization import serialization_rows
-from suite.targets import earlier_targets, targets
+from suite.targets import BARE_VARIANT, VIETNAM_VARIANT, earlier_targets, moonshots, targets
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -91,6 +93,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         workers.clear()
     osp_game = bare.openspiel_game()
     osp_dpg = bare.openspiel_decisions_per_game()
+    # the batch engine: with --quick over every variant, only those of the batch targets
+    batch_names = (
+        [n for n in names if n in (BARE_VARIANT, VIETNAM_VARIANT)]
+        if args.quick and args.variants == "all"
+        else names
+    )
+    batches, batch_section = prepare_batch(
+        batch_names, {sub.name: sub.rules for sub in subjects}, args.batch_games, log
+    )
 
     phase("prepare")
     rounds: list[dict[str, Any]] = []
@@ -131,6 +142,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for sub in subjects:
             rd["variants"][sub.name]["calls_s"] = micro(sub, micro_s)
         phase("per-call")
+        if batches:
+            log(f"round {r + 1}/{R}: batches of {args.batch_games:,} games")
+            for name, bs in batches.items():
+                rd["variants"][name]["batch"] = bs.play(seed=r)
+            phase("batch")
         if workers:
             log(f"round {r + 1}/{R}: side by side with the baseline")
             # the two trees take turns: new first in odd rounds, baseline first in even ones
@@ -158,6 +174,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "micro_seconds": micro_s,
             "clock": args.clock,
             "memory_states": args.memory_states,
+            "batch_games": args.batch_games,
             "variants": names,
         },
         "bare": {
@@ -168,6 +185,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "openspiel": None,
         "variants": {},
+        "batch": batch_section,
         "rounds": rounds,
     }
     if osp_game is not None:
@@ -210,6 +228,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             agg[label]["spread"] = spread([x[label]["decisions_per_s"] for x in vr])
         agg["calls_us"] = {k: median([x["calls_s"][k] for x in vr]) * 1e6 for k in vr[0]["calls_s"]}
         agg["memory"] = mem[sub.name]
+        bs = batches.get(sub.name)
+        if bs is not None:
+            agg["batch"] = {
+                **bs.figures(),
+                **{
+                    k: median([x["batch"][k] for x in vr])
+                    for k in ("decisions_per_s", "games_per_s", "seconds")
+                },
+                "decisions_per_game": median([x["batch"]["decisions"] for x in vr]) / bs.games,
+                "spread": spread([x["batch"]["decisions_per_s"] for x in vr]),
+            }
         ratios: dict[str, float | None] = {}
         if osp_game is not None:
             ratios["decisions_vs_openspiel"] = median(
@@ -225,6 +254,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 ]
             )
             ratios.update(_engine_ratios(vr, rounds))
+            if bs is not None:
+                ratios["batch_decisions_vs_openspiel"] = median(
+                    [
+                        x["batch"]["decisions_per_s"] / rd["openspiel"]["decisions_per_s"]
+                        for x, rd in zip(vr, rounds, strict=True)
+                    ]
+                )
             ratios["json_vs_openspiel"] = median(
                 [
                     x["calls_s"]["json_roundtrip"] / rd["openspiel"]["roundtrip_s"]
@@ -244,6 +280,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     for x, rd in zip(vr, rounds, strict=True)
                 ]
             )
+        if bs is not None:
+            ratios["batch_vs_checked"] = median(
+                [x["batch"]["decisions_per_s"] / x["checked"]["decisions_per_s"] for x in vr]
+            )
         agg["ratios"] = ratios
         out["variants"][sub.name] = agg
     out["serialization"] = serialization_rows(S, R)  # the loading helper's section
@@ -253,6 +293,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             w.close()
     out["targets"] = targets(out)
     out["earlier_targets"] = earlier_targets(out)
+    out["moonshots"] = moonshots(out)
     out["elapsed_s"] = time.perf_counter() - t_start
     out["cpu_s"] = time.process_time() - cpu_start
     out["phases_s"] = phases
