@@ -79,8 +79,7 @@ from backalley.batch.engine import (
     game_seed,
 )
 from backalley.batch.tables import Tables, compile
-from backalley.bots import make_bot
-from backalley.bots._base import Bot
+from backalley.bots import Bot, make_bot
 from backalley.cards import CARDS, Card
 from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
