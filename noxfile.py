@@ -62,13 +62,13 @@ def lint(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the HTML documentation (warnings are errors), then run its ``>>>`` examples.
 
-    The API page documents the table server too, so the session installs the
-    ``server`` extra beside ``docs``. The doctest build runs every ``>>>``
-    example of the pages (quickstart, integration, ...) against the library,
+    The API page documents the table server and the batch engine too, so the
+    session installs the ``server``, ``batch`` and ``gym`` extras beside
+    ``docs``. The doctest build runs every ``>>>`` example of the pages (quickstart, integration, ...) against the library,
     so a change to the engine that changes an example's output fails this
     session instead of leaving the page showing stale output.
     """
-    install(session, ".[docs,server]")
+    install(session, ".[docs,server,batch,gym]")
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html", *session.posargs)
     session.run("sphinx-build", "-b", "doctest", "docs", "docs/_build/doctest", *session.posargs)
 

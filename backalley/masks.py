@@ -37,7 +37,8 @@ A restriction's expression evaluates to every card (:data:`ALL`) where the
 rule does not apply; :func:`restrictions` leaves those out, so a part answers
 only the rules that narrow the position.
 
-    >>> from backalley import CardSet, parse_card
+    >>> from backalley import CardSet
+    >>> from backalley.masks import ALL, HAND, Cards, Choose, Some
     >>> hearts = Cards(CardSet.of("2H 3H AH".split()))
     >>> rule = Choose(Some(HAND & hearts), hearts, ALL)   # follow hearts if able
     >>> str(rule)

@@ -406,11 +406,11 @@ class BatchGames:
             g = games[mine] if len(mine) < len(games) else games
             trump = self.trump[g]
             situation = trump if part == "lead" else trump * 54 + self.led[g]
-            for template, where in programs.groups(situation):
+            for template, reads, where in programs.groups(situation):
                 whole = len(where) == len(g)
                 gw = g if whole else g[where]
                 params = programs.params[situation if whole else situation[where]]
-                found = prog.cards(template, self._env(gw, params, template))
+                found = prog.cards(template, self._env(gw, params, reads))
                 if whole and len(mine) == len(games):
                     out = found
                 else:
@@ -430,10 +430,10 @@ class BatchGames:
                 )
         return out
 
-    def _env(self, g: Ints, params: U64, template: prog.Template) -> prog.Env:
-        """The positions of ``g`` (their seat to act) for ``template``: only the sets it reads."""
+    def _env(self, g: Ints, params: U64, uses: frozenset[str]) -> prog.Env:
+        """The positions of ``g`` (their seat to act) for a template that
+        reads ``uses``: only those sets and facts."""
         t = self.tables
-        uses = _uses(template)
         seat = self.to_act[g]
         nothing: Any = None
         return prog.Env(
@@ -645,9 +645,9 @@ class BatchGames:
         if len(open_):
             g = games[open_]
             situation = self.trump[g] * 54 + self.led[g]
-            for template, where in breaks.groups(situation):
+            for template, reads, where in breaks.groups(situation):
                 gw = g[where]
-                env = self._env(gw, breaks.params[situation[where]], template)
+                env = self._env(gw, breaks.params[situation[where]], reads)
                 self.broken[gw] = prog.holds(template, env)
         won = self.winner[games]
         self.tricks_won[games, won] += 1
@@ -786,7 +786,7 @@ def verify(tables: Tables) -> None:
             record_legal(games, live, legal, legal_seen)
             games.step_unchecked(live, games.random_actions(live))
         compare(games, legal_seen)
-    except BaseException:
+    except BaseException:  # a failed check leaves the tables unchecked, then re-raises
         tables.verified = False
         raise
 
@@ -808,29 +808,3 @@ def _pick_bits(legal: U64, rng: np.random.Generator) -> Ints:
 
 _ONE = np.uint64(1)
 _WIDTHS = tuple(np.uint64(w) for w in (32, 16, 8, 4, 2, 1))
-
-
-_USES: dict[prog.Template, frozenset[str]] = {}
-
-
-def _uses(template: prog.Template) -> frozenset[str]:
-    """What a template reads of the positions (kept per template)."""
-    found = _USES.get(template)
-    if found is None:
-        names: set[str] = set()
-
-        def visit(node: Any) -> None:
-            if isinstance(node, tuple) and node:
-                op = node[0]
-                if op in ("source", "fact"):
-                    names.add(node[1].value)
-                elif op in ("highest", "lowest"):
-                    names.add("strength")
-                elif op == "heads":
-                    names.add("beats")
-                for item in node[1:]:
-                    visit(item)
-
-        visit(template)
-        found = _USES[template] = frozenset(names)
-    return found

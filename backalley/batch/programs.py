@@ -19,7 +19,17 @@ import numpy as np
 from backalley import masks
 from backalley.errors import RuleSetError
 
-__all__ = ["ALL_BITS", "CARD_BITS", "Env", "Programs", "Template", "pack", "split", "unpack"]
+__all__ = [
+    "ALL_BITS",
+    "CARD_BITS",
+    "Env",
+    "Programs",
+    "Template",
+    "pack",
+    "split",
+    "unpack",
+    "uses",
+]
 
 Template = tuple[Any, ...]
 """An expression's shape: nested tuples, ``("param", i)`` for its i-th fixed set."""
@@ -201,17 +211,45 @@ class Programs:
             rows.append(params)
         width = max((len(r) for r in rows), default=0) or 1
         self.template_of: Ints = np.array(template_of, dtype=np.intp)
+        self.uses: list[frozenset[str]] = [uses(t) for t in self.templates]
+        """What each template reads of the positions."""
         self.params: U64 = np.zeros((len(rows), width), dtype=np.uint64)
         for s, row in enumerate(rows):
             for j, bits in enumerate(row):
                 self.params[s, j] = bits
 
-    def groups(self, situations: Ints) -> list[tuple[Template, Ints]]:
-        """The positions (indices into ``situations``) of each template met."""
+    def groups(self, situations: Ints) -> list[tuple[Template, frozenset[str], Ints]]:
+        """Each template met, what it reads (:func:`uses`), and its positions
+        (indices into ``situations``)."""
         if len(self.templates) == 1:
-            return [(self.templates[0], np.arange(len(situations)))]
+            return [(self.templates[0], self.uses[0], np.arange(len(situations)))]
         numbers = self.template_of[situations]
         present = np.flatnonzero(np.bincount(numbers, minlength=len(self.templates)))
         if len(present) == 1:
-            return [(self.templates[int(present[0])], np.arange(len(situations)))]
-        return [(self.templates[int(u)], np.flatnonzero(numbers == u)) for u in present]
+            u = int(present[0])
+            return [(self.templates[u], self.uses[u], np.arange(len(situations)))]
+        return [
+            (self.templates[int(u)], self.uses[int(u)], np.flatnonzero(numbers == u))
+            for u in present
+        ]
+
+
+def uses(template: Template) -> frozenset[str]:
+    """What a template reads of the positions: the names of its sources and
+    facts (:class:`~backalley.masks.PositionSet`,
+    :class:`~backalley.masks.PositionFact` values), ``"strength"`` for a
+    highest or lowest card, ``"beats"`` for the cards that would win."""
+    names: set[str] = set()
+    todo: list[Any] = [template]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, tuple) and node:
+            op = node[0]
+            if op in ("source", "fact"):
+                names.add(node[1].value)
+            elif op in ("highest", "lowest"):
+                names.add("strength")
+            elif op == "heads":
+                names.add("beats")
+            todo.extend(node[1:])
+    return frozenset(names)

@@ -354,7 +354,7 @@ class Tables:
         self.score_reads_dealt: Callable[[DealContext], bool] = reads
 
 
-def compile(rules: RuleSet | str) -> Tables:  # noqa: A001 - the batch engine's public name
+def compile(rules: RuleSet | str) -> Tables:
     """The batch engine's tables of ``rules`` (a rule set, or a registered
     variant's name), built once per rule set and kept;
     :class:`~backalley.RuleSetError` naming each part that declares no finite
