@@ -51,7 +51,6 @@ from typing import Any, SupportsFloat
 try:
     import gymnasium
     import numpy as np
-    from gymnasium.vector import AutoresetMode
     from gymnasium.vector.utils import batch_space
 except ModuleNotFoundError as exc:  # the extra is not installed: say which to install
     from backalley.errors import SetupError
@@ -59,6 +58,15 @@ except ModuleNotFoundError as exc:  # the extra is not installed: say which to i
     raise SetupError(
         "backalley.batch.gym needs Gymnasium and NumPy: pip install 'backalley[gym]' "
         f"({exc.name} is missing)"
+    ) from None
+try:
+    from gymnasium.vector import AutoresetMode
+except ImportError:  # a Gymnasium before 1.1: its vector API differs
+    from backalley.errors import SetupError
+
+    raise SetupError(
+        "backalley.batch.gym needs Gymnasium 1.1 or later (its vector API), not "
+        f"{gymnasium.__version__}: pip install -U 'backalley[gym]' 'gymnasium>=1.1'"
     ) from None
 
 from backalley.adapters.checks import first_deals, is_whole
