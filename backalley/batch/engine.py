@@ -215,7 +215,38 @@ class BatchGames:
         self._log = np.zeros((n, 128), dtype=np.int16)
         self._logged = np.zeros(n, dtype=np.intp)
         self._decks: list[tuple[Ints, Ints]] = []
+        self._record_from = np.zeros(n, dtype=np.intp)
+        """Each game's first chunk of :attr:`_decks` (its deals since it started)."""
         self._deal_games(np.arange(n))
+
+    def restart(self, games: Sequence[int] | Ints, seeds: Sequence[int]) -> None:
+        """Start each of ``games`` (places in the batch) anew as the game of
+        seed ``seeds[i]``, at its first deal; the other games go on.  Its
+        record starts afresh too."""
+        places = np.asarray(games, dtype=np.intp).reshape(-1)
+        if len(places) != len(seeds) or (
+            len(places) and (places.min() < 0 or places.max() >= self.n)
+        ):
+            raise SetupError(
+                f"restart takes places 0 to {self.n - 1} and one seed for each, not "
+                f"{len(places)} place(s) and {len(seeds)} seed(s)"
+            )
+        if not all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= _MASK64 for x in seeds
+        ):
+            raise SetupError("seeds must be whole numbers from 0 to 2**64 - 1")
+        if not len(places):
+            return
+        t = self.tables
+        self.seeds[places] = np.array(list(seeds), dtype=np.uint64)
+        self.shuffles[places] = 0
+        self.deal[places] = 0
+        self.dealer[places] = first_dealer(self.seeds[places], t.players)
+        self.first_dealer[places] = self.dealer[places]
+        self.scores[places] = 0
+        self._logged[places] = 0
+        self._record_from[places] = len(self._decks)
+        self._deal_games(places)
 
     # ------------------------------------------------- the deal's context
 
@@ -654,6 +685,7 @@ class BatchGames:
         self.played[games] |= self.trick[games]
         held = self.trick_cards[games]
         self.seat_played[games] |= _BIT[held]
+        self.trick_cards[games] = -1
         self.trick[games] = 0
         self.in_trick[games] = 0
         self.leader[games] = won
@@ -746,9 +778,11 @@ class BatchGames:
             raise SetupError("this batch keeps no records (records=False)")
         decks: list[list[tuple[str, ...]]] = [[] for _ in range(self.n)]
         text = [str(card) for card in CARDS]
-        for games, orders in self._decks:
+        start = self._record_from.tolist()
+        for chunk, (games, orders) in enumerate(self._decks):
             for g, order in zip(games.tolist(), orders.tolist()):
-                decks[g].append(tuple(text[c] for c in order))
+                if chunk >= start[g]:
+                    decks[g].append(tuple(text[c] for c in order))
         move_of = self.actions.move_of
         moves_of: dict[int, Any] = {}
         out = []

@@ -294,23 +294,6 @@ def observe(games: BatchGames, seats: Sequence[int] | np.ndarray[Any, Any] | Non
 # --------------------------------------------------------------- batch env
 
 
-def _per_game(tables: Tables) -> tuple[str, ...]:
-    """The attributes of a :class:`~backalley.batch.BatchGames` that hold one
-    row per game: the arrays whose first length is the number of games (found
-    by comparing a batch of one game with a batch of two)."""
-    one = vars(BatchGames(tables, 1, seeds=[0], records=False))
-    two = vars(BatchGames(tables, 2, seeds=[0, 1], records=False))
-    return tuple(
-        name
-        for name, value in one.items()
-        if isinstance(value, np.ndarray)
-        and value.ndim >= 1
-        and value.shape[0] == 1
-        and isinstance(two.get(name), np.ndarray)
-        and two[name].shape == (2, *value.shape[1:])
-    )
-
-
 class BatchEnv(
     gymnasium.vector.VectorEnv[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]
 ):
@@ -380,7 +363,6 @@ class BatchEnv(
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rows = np.arange(num_envs)
-        self._per_game = _per_game(tables)
         self._base = 0
         self._started = 0
         self._games: BatchGames | None = None
@@ -482,14 +464,8 @@ class BatchEnv(
         )
 
     def _start_anew(self, games: BatchGames, places: Ints) -> None:
-        """New games at ``places`` (their seeds the environment's next): every
-        per-game array of the batch takes the rows of a fresh batch of them."""
-        fresh = vars(
-            BatchGames(self.tables, len(places), seeds=self._next_seeds(len(places)), records=False)
-        )
-        mine = vars(games)
-        for name in self._per_game:
-            mine[name][places] = fresh[name]
+        """New games at ``places`` (their seeds the environment's next)."""
+        games.restart(places, self._next_seeds(len(places)))
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
