@@ -206,6 +206,20 @@ def test_the_batch_extra_alone_plays_games_in_batch(wheel: Path, tmp_path: Path)
     assert no_gym.returncode != 0  # the batch extra brings NumPy alone
 
 
+def test_the_gym_extra_alone_steps_the_batch_environment(wheel: Path, tmp_path: Path) -> None:
+    python = _alone(wheel, tmp_path / "venv", "gym")
+    program = (
+        "from backalley.batch.gym import BatchEnv\n"
+        "env = BatchEnv('gamerules', num_envs=3, seed=1)\n"
+        "obs, info = env.reset()\n"
+        "obs, reward, terminated, truncated, info = env.step(info['action_mask'].argmax(axis=1))\n"
+        "print(obs.shape[0], reward.shape, terminated.any())\n"
+    )
+    stepped = _run(python, "-c", program, cwd=tmp_path)
+    assert stepped.returncode == 0, stepped.stderr
+    assert stepped.stdout.split() == ["3", "(3,)", "False"]
+
+
 def test_the_pettingzoo_extra_alone_steps_the_environment(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "pettingzoo")
     program = (
