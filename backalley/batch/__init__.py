@@ -9,7 +9,11 @@ Needs the ``batch`` extra (NumPy): ``pip install 'backalley[batch]'``.
 - :class:`BatchGames`: ``n`` games in lock-step, one action per game a step;
 - :func:`random_games`: ``n`` games of uniformly random legal moves, their
   final scores, the number of decisions played and (``records=True``) every
-  game as a :class:`~backalley.GameRecord`.
+  game as a :class:`~backalley.GameRecord`; :func:`run`: a batch played by a
+  vectorised policy;
+- :func:`observe`: the research adapters' observation tensor of one seat of
+  every game, from the batch's arrays;
+- :mod:`backalley.batch.gym` (the ``gym`` extra): Gymnasium environments.
 
 The batch engine holds no rule of its own: it evaluates the tables and the
 expressions the parts returned, and asks the rule set's plan once per deal
@@ -28,6 +32,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     ) from exc
 
 from backalley.batch.engine import BIDDING, NAMING, OVER, PLAYING, BatchGames
+from backalley.batch.observe import observe
 from backalley.batch.play import BatchResult, compile, random_games, run
 from backalley.batch.tables import Tables
 
@@ -40,6 +45,7 @@ __all__ = [
     "BatchResult",
     "Tables",
     "compile",
+    "observe",
     "random_games",
     "run",
 ]

@@ -33,8 +33,9 @@ import numpy as np
 
 from backalley.batch import programs as prog
 from backalley.batch.calls import outcome_of
+from backalley.batch.chance import deck_order, first_dealer, game_seed
 from backalley.batch.tables import TRUMPS, Tables, compile
-from backalley.batch.verify import compare, record_legal, sample_size
+from backalley.batch.verify import verify
 from backalley.cards import CARDS
 from backalley.cardset import CardSet
 from backalley.errors import RuleSetError, SetupError
@@ -63,42 +64,10 @@ Ints = np.ndarray[Any, np.dtype[np.intp]]
 U64 = prog.U64
 _BIT = prog.CARD_BITS
 _ZERO = np.uint64(0)
-_MASK64 = (1 << 64) - 1
 T = TypeVar("T")
 
 _FIELD_BITS = {"deal_index": 8, "hand_size": 7, "dealer": 4, "trump": 3, "outcome": 22, "shown": 20}
 """The facts of a deal's context the batch keeps per game, and the bits each takes in a code."""
-
-
-def _mix(x: U64) -> U64:
-    """A 64-bit mixing of each number (SplitMix64's finaliser)."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * np.uint64(0xBF58476D1CE4E5B9)
-    x = x ^ (x >> np.uint64(27))
-    x = x * np.uint64(0x94D049BB133111EB)
-    out: U64 = x ^ (x >> np.uint64(31))
-    return out
-
-
-def game_seed(seed: int, game: int) -> int:
-    """The seed of game number ``game`` of a batch with ``seed``."""
-    return int(_mix(np.array([(seed * 0x9E3779B97F4A7C15 + game) & _MASK64], np.uint64))[0])
-
-
-def first_dealer(seeds: U64, players: int) -> Ints:
-    """Each game's first dealer, from its seed."""
-    out: Ints = (_mix(seeds ^ np.uint64(0xD1B54A32D192ED03)) % np.uint64(players)).astype(np.intp)
-    return out
-
-
-def deck_order(seeds: U64, shuffles: Ints, deck: Ints) -> Ints:
-    """``(games, cards)``: the deck order (card indices, top first) of
-    shuffle number ``shuffles[i]`` (from 0, thrown-in deals counted) of the
-    game with seed ``seeds[i]``, over the deck's cards ``deck``."""
-    base = _mix(seeds * np.uint64(0x9E3779B97F4A7C15) + shuffles.astype(np.uint64))
-    keys = _mix(base[:, None] + np.arange(1, len(deck) + 1, dtype=np.uint64)[None, :])
-    out: Ints = deck[np.argsort(keys, axis=1)]  # 64-bit keys: no two alike in practice
-    return out
 
 
 def _bits(rows: U64) -> list[int]:
@@ -143,7 +112,7 @@ class BatchGames:
         else:
             game_seeds = list(seeds)
             if len(game_seeds) != n or not all(
-                isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= _MASK64
+                isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 1 << 64
                 for x in game_seeds
             ):
                 raise SetupError(
@@ -151,7 +120,7 @@ class BatchGames:
                 )
         tables = rules if isinstance(rules, Tables) else compile(rules)
         if not tables.verified:
-            verify(tables)
+            verify(tables, BatchGames)
         self.tables = t = tables
         self.n = n
         self.rng = np.random.default_rng(seed)
@@ -232,7 +201,7 @@ class BatchGames:
                 f"{len(places)} place(s) and {len(seeds)} seed(s)"
             )
         if not all(
-            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= _MASK64 for x in seeds
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 1 << 64 for x in seeds
         ):
             raise SetupError("seeds must be whole numbers from 0 to 2**64 - 1")
         if not len(places):
@@ -802,27 +771,6 @@ class BatchGames:
                 )
             )
         return tuple(out)
-
-
-def verify(tables: Tables) -> None:
-    """Check ``tables`` on a sample (:mod:`backalley.batch.verify`): batch
-    games of random legal moves, replayed by the one-game engine."""
-    tables.verified = True  # the sample batch below must not check itself again
-    try:
-        n = sample_size()
-        games = BatchGames(tables, n, seed=0x5EED)
-        legal_seen: list[list[frozenset[int]]] = [[] for _ in range(n)]
-        while True:
-            live = np.flatnonzero(games.phase != OVER)
-            if not len(live):
-                break
-            legal = games.legal()[live]
-            record_legal(games, live, legal, legal_seen)
-            games.step_unchecked(live, games.random_actions(live))
-        compare(games, legal_seen)
-    except BaseException:  # a failed check leaves the tables unchecked, then re-raises
-        tables.verified = False
-        raise
 
 
 def _pick_bits(legal: U64, rng: np.random.Generator) -> Ints:

@@ -9,8 +9,9 @@ import attrs
 import numpy as np
 
 from backalley.batch import tables as _tables
-from backalley.batch.engine import OVER, BatchGames, verify
+from backalley.batch.engine import OVER, BatchGames
 from backalley.batch.tables import Tables
+from backalley.batch.verify import verify
 from backalley.errors import SetupError
 from backalley.io.record import GameRecord
 from backalley.rules.ruleset import RuleSet
@@ -34,7 +35,7 @@ def compile(rules: RuleSet | str, *, complete: bool = False) -> Tables:
     if complete and not found.complete:
         found.complete = found.calls.fill(1 << 62)
     if not found.verified:
-        verify(found)
+        verify(found, BatchGames)
     return found
 
 

@@ -24,8 +24,9 @@ from backalley.values import Phase
 
 if TYPE_CHECKING:
     from backalley.batch.engine import BatchGames
+    from backalley.batch.tables import Tables
 
-__all__ = ["CHECKING_GAMES", "SAMPLE_GAMES", "compare"]
+__all__ = ["CHECKING_GAMES", "SAMPLE_GAMES", "compare", "record_legal", "sample_size", "verify"]
 
 SAMPLE_GAMES = 2
 """The games every compiled rule set is checked on."""
@@ -98,3 +99,25 @@ def record_legal(
     """Keep each live game's legal actions of this step in ``into``."""
     for i, g in enumerate(live.tolist()):
         into[g].append(frozenset(np.flatnonzero(legal[i]).tolist()))
+
+
+def verify(tables: Tables, make: type[BatchGames]) -> None:
+    """Check ``tables`` on a sample: :func:`sample_size` games of random
+    legal moves played by ``make`` (the batch engine), replayed by the
+    one-game engine (:func:`compare`)."""
+    tables.verified = True  # the sample batch below must not check itself again
+    try:
+        n = sample_size()
+        games = make(tables, n, seed=0x5EED)
+        legal_seen: list[list[frozenset[int]]] = [[] for _ in range(n)]
+        while True:
+            live = np.flatnonzero(~games.over)
+            if not len(live):
+                break
+            legal = games.legal()[live]
+            record_legal(games, live, legal, legal_seen)
+            games.step_unchecked(live, games.random_actions(live))
+        compare(games, legal_seen)
+    except BaseException:  # a failed check leaves the tables unchecked, then re-raises
+        tables.verified = False
+        raise
