@@ -306,6 +306,10 @@ SKIPPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^cp -r examples/browser\b", "copies the example page into that folder (a web test does)"),
         (r"^python3? -m http\.server\b", "serves until interrupted (the web tests serve the folder)"),
         (r"^backalley .*--import myclub\b", "imports myclub, the reader's own module"),
+        (
+            r"^python3? examples/batch_selfplay\.py\b",
+            "makes about 170 MB of self-play arrays (tests/test_batch_gym.py runs it small)",
+        ),
     )
 )
 """The commands the pages show that do not run here, each with the reason."""
