@@ -30,7 +30,6 @@ such a part as always.
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -73,8 +72,6 @@ _PER_DEAL = (
 
 TRUMPS: tuple[Suit | None, ...] = (*SUITS, None)
 """The trumps by raw number 0..4 (clubs, diamonds, hearts, spades, none)."""
-
-_CACHE: weakref.WeakKeyDictionary[RuleSet, Tables] = weakref.WeakKeyDictionary()
 
 
 def _row(bits: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -356,7 +353,8 @@ class Tables:
 
 def compile(rules: RuleSet | str) -> Tables:
     """The batch engine's tables of ``rules`` (a rule set, or a registered
-    variant's name), built once per rule set and kept;
+    variant's name), built once per rule set and kept with its plan (freed
+    with the rule set);
     :class:`~backalley.RuleSetError` naming each part that declares no finite
     form."""
     if isinstance(rules, str):
@@ -365,7 +363,9 @@ def compile(rules: RuleSet | str) -> Tables:
         raise RuleSetError(
             [f"batch.compile takes a RuleSet or a variant's name (e.g. 'gamerules'), not {rules!r}"]
         )
-    found = _CACHE.get(rules)
-    if found is None:
-        found = _CACHE[rules] = Tables(rules)
+    plan = rules.plan
+    found = plan.compiled
+    if not isinstance(found, Tables):
+        found = Tables(rules)
+        plan.compiled = found
     return found

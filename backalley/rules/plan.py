@@ -181,6 +181,7 @@ class Plan:
         "_trick_winner",
         "_trump_drawn",
         "call_tree",
+        "compiled",
         "deck_cards",
         "deck_mask",
         "direct_counters",
@@ -255,6 +256,9 @@ class Plan:
         self._play_answers: dict[tuple[object, ...], _Answer] = {}
         self._plays: dict[int, tuple[Play, ...]] = {}
         self._runs: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(5))
+        self.compiled: object = None
+        """What a tool compiled of the rule set once (the batch engine's
+        tables), kept with the plan so that it lives as long as the rule set."""
         self.call_tree = CallTree(rules, self._check)
         """The bidding tree: the bidding part's answers, asked and remembered
         (:class:`~backalley.rules.calltree.CallTree`)."""
