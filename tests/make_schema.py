@@ -213,6 +213,8 @@ PARTS: dict[str, dict[str, dict[str, Schema]]] = {
             "little_lead": enum("little-joker", "lowest-trump"),
             "trump_play": enum("free-when-void", "not-until-broken"),
             "trump_broken_when": enum("completed-tricks", "any-trump-so-far"),
+            "must_trump": BOOL,
+            "must_head": BOOL,
         }
     },
     "scoring": {
@@ -266,11 +268,11 @@ def _registered_parts() -> dict[str, dict[str, dict[str, Schema]]]:
             if tag in described:
                 table[tag] = described[tag]
                 continue
-            same = [params for params in described.values() if list(params) == names]
+            same = [params for params in described.values() if sorted(params) == sorted(names)]
             if not names:
                 table[tag] = {}
             elif same:
-                table[tag] = same[0]
+                table[tag] = {name: same[0][name] for name in names}
             else:
                 raise SystemExit(f"describe the parameters of the {part} rule {tag!r} in PARTS")
         out[part] = table

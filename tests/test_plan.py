@@ -397,6 +397,23 @@ class ForgetfulFollow(FollowPolicy):
 
 
 @attrs.frozen(slots=True)
+class MustFollowLow(FollowPolicy):
+    """A follow part that changes the rule through its form (follow with the
+    lowest card of the suit led) and declares no key of its own."""
+
+    tag: ClassVar[str] = "test-must-follow-low"
+
+    def restrictions_form(self, ranking: Any, trump: Any, led: ba.Card) -> Any:
+        from backalley import masks
+
+        suit = masks.Cards(ranking.suit_cards(led, trump))
+        low = masks.Lowest(masks.HAND & suit)
+        return (
+            *super().restrictions_form(ranking, trump, led),
+            (masks.Choose(masks.holds(suit), low, masks.ALL), Reason.HOUSE_RULE),
+        )
+
+
 class HandFollow(FollowPolicy):
     """A follow part that keys its answer well but allows the hand's own
     cards of the suit led (not every card of the suit): an allowed set that
@@ -426,7 +443,7 @@ class ConstantKeyBidding(ba.rules.OnceAroundBidding):
         return ctx.hand_size
 
 
-TEST_PARTS += (ForgetfulFollow, HandFollow, ConstantKeyBidding)
+TEST_PARTS += (ForgetfulFollow, HandFollow, MustFollowLow, ConstantKeyBidding)
 
 
 def _play_until_refused(rules: ba.RuleSet, games: int = 3) -> None:
@@ -484,8 +501,11 @@ def test_a_key_is_trusted_only_from_the_class_that_decides() -> None:
     gamerules = ba.variants.GAMERULES
     assert gamerules.plan._lead_key is not None and gamerules.plan._follow_key is not None
     assert gamerules.replace(lead=NoAceLeads()).plan._lead_key is None
+    assert gamerules.replace(follow=MustFollowLow()).plan._follow_key is None
+    # the house rules that are the follow part's options: its own key, which asks every time
     must_trump = gamerules.replace(follow=ba.rules.MustTrumpWhenVoid())
-    assert must_trump.plan._follow_key is None
+    assert must_trump.plan._follow_key is not None
+    assert must_trump.follow.restrictions_key(gamerules.ranking, None, ba.parse_card("2C")) is None
     assert gamerules.replace(follow=HandFollow()).plan._follow_key is not None
     assert plan_module.trusted_answer_key(ConstantKeyBidding()) is not None
 

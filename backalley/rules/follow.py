@@ -21,6 +21,7 @@ from backalley.masks import (
     Choose,
     Cond,
     Fact,
+    Heads,
     Highest,
     Lowest,
     Position,
@@ -100,7 +101,9 @@ class FollowPolicy(Part):
     Big Blooper never applies (nor the Little one).  ``trump_play``: whether
     a player who cannot follow may trump before trump is broken, and
     ``trump_broken_when``: whether a trump already played to the trick in
-    progress counts as breaking it."""
+    progress counts as breaking it.  Two house rules compose with all of
+    these: ``must_trump`` (a player who cannot follow must trump) and
+    ``must_head`` (a player must head the trick when able)."""
 
     tag: ClassVar[str] = "follow"
     part: ClassVar[str] = "follow"
@@ -115,6 +118,12 @@ class FollowPolicy(Part):
     trump_broken_when: TrumpBrokenWhen = attrs.field(
         default=TrumpBrokenWhen.COMPLETED_TRICKS, converter=TrumpBrokenWhen
     )
+    must_trump: bool = attrs.field(default=False, validator=is_bool)
+    """A player who cannot follow must play a trump if they hold one (where
+    none of the rules above narrows their hand)."""
+    must_head: bool = attrs.field(default=False, validator=is_bool)
+    """Among the cards the rules above allow, a player must play one that wins
+    the trick so far whenever they hold one."""
 
     def forcing(
         self, ranking: Ranking, trump: Suit | None, led: Card
@@ -159,7 +168,11 @@ class FollowPolicy(Part):
         from a player who cannot follow before trump is broken (by the
         completed tricks, or - ``trump_broken_when = any-trump-so-far`` -
         also by a trump already played to this trick), unless they hold
-        nothing but trumps.  :meth:`restrictions` evaluates them."""
+        nothing but trumps; with ``must_trump``, a trump from a player who
+        cannot follow where none of those narrows the hand; with
+        ``must_head``, among the cards all of those allow, one that wins the
+        trick so far if the hand holds one.  :meth:`restrictions` evaluates
+        them."""
         suit = Cards(ranking.suit_cards(led, trump))
         follows = holds(suit)
         form: list[tuple[CardExpr, Reason]] = []
@@ -178,6 +191,19 @@ class FollowPolicy(Part):
             if self.trump_broken_when is TrumpBrokenWhen.ANY_TRUMP_SO_FAR:
                 barred = barred & ~Some(TRICK & every)
             form.append((Choose(barred, ~every, ALL), Reason.MAY_NOT_TRUMP))
+        if self.must_trump:
+            free: Cond = TRUE
+            for cards, _reason in form:
+                free = free & ~Some(ALL - cards)
+            trumps = HAND & Cards(ranking.trumps(trump))
+            form.append((Choose(free & Some(trumps), trumps, ALL), Reason.MUST_TRUMP))
+        if self.must_head:
+            allowed: CardExpr = HAND
+            for cards, _reason in form:
+                allowed = allowed & cards
+            heading = Heads(allowed)
+            must = Some(heading) & Some(allowed - heading)
+            form.append((Choose(must, heading, ALL), Reason.MUST_HEAD_TRICK))
         return tuple(form)
 
     def restrictions(
@@ -187,7 +213,7 @@ class FollowPolicy(Part):
         form = self.restrictions_form(ctx.ranking, ctx.trump, trick[0])
         return restrictions(form, Position(ctx, seat, int(hand), trick, leader, ctx.broken))
 
-    def restrictions_key(self, ranking: Ranking, trump: Suit | None, led: Card) -> PlayKey:
+    def restrictions_key(self, ranking: Ranking, trump: Suit | None, led: Card) -> PlayKey | None:
         """What :meth:`restrictions` reads of a trick led with ``led`` (its
         key): whether the hand holds the suit led; with ``trump_play =
         not-until-broken``, whether it holds a trump and a card that is not
@@ -195,7 +221,10 @@ class FollowPolicy(Part):
         trick holds a trump; after a lead that may force the highest or lowest
         trump, the hand's cards of the suit led, whether the seat is the
         leader's opponent (``blooper_forced = opponents``) and, for the lowest
-        trump still out, the cards played and shown."""
+        trump still out, the cards played and shown.  None with ``must_trump``
+        or ``must_head``: the part is asked at every play."""
+        if self.must_head or self.must_trump:
+            return None  # the trick's best card and the hand's trumps: asked every time
         suit = ranking.suit_cards(led, trump)
         every = ranking.trumps(trump)
         holds: tuple[CardSet, ...] = (suit,)
@@ -234,6 +263,16 @@ class FollowPolicy(Part):
             if self.little_lead is LittleLead.LOWEST_TRUMP:
                 what = f"{led}, the lowest trump still out,"
             return f"{what} was led, so you must play your lowest trump, {low}"
+        if reason is Reason.MUST_HEAD_TRICK:
+            return (
+                f"you can beat the best card of this trick, so you must: play a card that "
+                f"wins it, not {card}"
+            )
+        if reason is Reason.MUST_TRUMP:
+            return (
+                f"you cannot follow the suit led, so you must play a trump if you hold one, "
+                f"not {card}"
+            )
         if reason is Reason.MAY_NOT_TRUMP:
             so_far = (
                 " (nor has anyone trumped this trick)"
@@ -271,6 +310,22 @@ class FollowPolicy(Part):
         return self._describe(jokers=has_jokers(rules), breaking=breaking)
 
     def _describe(self, jokers: bool, breaking: str = "") -> str:
+        text = self._following(jokers, breaking)
+        if self.must_trump:
+            once = (
+                "Once trump is broken, a" if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN else "A"
+            )
+            text += (
+                f" {once} player who cannot follow the suit led must play a trump if they hold one."
+            )
+        if self.must_head:
+            text += (
+                " A player must head the trick when able: among the cards they may play, one "
+                "that beats the best card played so far, if they hold one."
+            )
+        return text
+
+    def _following(self, jokers: bool, breaking: str) -> str:
         if not jokers:
             text = "Players must follow the suit led if able."
         else:

@@ -1,5 +1,6 @@
 """House rule "must trump when void" (a follow part): a player who cannot
-follow the suit led must play a trump if they hold one."""
+follow the suit led must play a trump if they hold one.  The follow part's
+``must_trump`` option; this preset part, tagged ``must-trump``, has it on."""
 
 from __future__ import annotations
 
@@ -7,13 +8,8 @@ from typing import ClassVar
 
 import attrs
 
-from backalley.cards import Card, Suit
-from backalley.cardset import CardSet
-from backalley.errors import Reason
-from backalley.masks import ALL, HAND, TRUE, Cards, Choose, Cond, RestrictionForm, Some
-from backalley.rules.context import DealContext
-from backalley.rules.follow import FollowPolicy, TrumpPlay
-from backalley.rules.protocols import Ranking
+from backalley.rules.base import is_bool
+from backalley.rules.follow import FollowPolicy
 from backalley.rules.registry import register
 
 __all__ = ["MustTrumpWhenVoid"]
@@ -24,38 +20,9 @@ __all__ = ["MustTrumpWhenVoid"]
 class MustTrumpWhenVoid(FollowPolicy):
     """Players must follow the suit led if able, as in :class:`FollowPolicy`
     (with its blooper options); in addition, a player who cannot follow must
-    play a trump (a joker counts as a trump) if they hold one."""
+    play a trump (a joker counts as a trump) if they hold one.  The follow
+    part with ``must_trump`` on (``must_head`` composes with it)."""
 
     tag: ClassVar[str] = "must-trump"
 
-    def restrictions_form(self, ranking: Ranking, trump: Suit | None, led: Card) -> RestrictionForm:
-        """The follow rules of :class:`FollowPolicy`, then: where none of
-        them narrows the hand, a trump if the hand holds one."""
-        following = super().restrictions_form(ranking, trump, led)
-        free: Cond = TRUE
-        for cards, _reason in following:
-            free = free & ~Some(ALL - cards)
-        trumps = HAND & Cards(ranking.trumps(trump))
-        return (*following, (Choose(free & Some(trumps), trumps, ALL), Reason.MUST_TRUMP))
-
-    def explain(
-        self,
-        ctx: DealContext,
-        reason: Reason,
-        card: Card,
-        allowed: CardSet,
-        trick: tuple[Card, ...],
-    ) -> str:
-        if reason is Reason.MUST_TRUMP:
-            return (
-                f"you cannot follow the suit led, so you must play a trump if you hold one, "
-                f"not {card}"
-            )
-        return super().explain(ctx, reason, card, allowed, trick)
-
-    def _describe(self, jokers: bool, breaking: str = "") -> str:
-        once = "Once trump is broken, a" if self.trump_play is TrumpPlay.NOT_UNTIL_BROKEN else "A"
-        return (
-            super()._describe(jokers, breaking)
-            + f" {once} player who cannot follow the suit led must play a trump if they hold one."
-        )
+    must_trump: bool = attrs.field(default=True, validator=is_bool)
