@@ -3,8 +3,8 @@
 Every game of a batch that is not over has one seat to act; a step takes one
 action per game (the research adapters' action ids,
 :class:`~backalley.adapters.encoding.Actions`) and moves every game on at
-once.  Hands, tricks and the cards played are boolean arrays ``(games, ...,
-54)``; the legal actions come from the compiled tables
+once.  Hands, tricks and the cards played are 64-bit bit sets (bit *i*: the
+card of index *i*) in NumPy arrays; the legal actions come from the compiled tables
 (:mod:`backalley.batch.tables`): the bidding automaton's legal calls, the
 declarer's trump choices, and the lead and follow parts' expressions
 evaluated on every position at once.
@@ -14,7 +14,8 @@ Once a deal, a game asks the rule set's plan what its deal's context gives
 the opening shows).  The answers are remembered per the facts of the context
 that the part says its method reads (``context_reads``; every fact the
 batch knows of a deal when the part says nothing), so a deal's end costs a
-few array operations and a lookup per distinct context.
+few array operations and a lookup per distinct context (remembered for every
+batch of the rule set).
 
 Chance: every game has a seed of its own (:func:`game_seed` of the batch's
 seed and the game's place, or given); its first dealer and each of its
@@ -248,6 +249,13 @@ class BatchGames:
                 values = self.outcome[games]
             else:
                 values = self.shown_id[games]
+            if len(values) and int(values.max()) >> width:
+                raise RuleSetError(
+                    [
+                        f"the batch engine numbers a deal's {name.replace('_', ' ')} in "
+                        f"{width} bits, and this rule set needs more"
+                    ]
+                )
             code = (code << width) | values
         return code
 
