@@ -76,7 +76,8 @@ STATIC = Path(__file__).parent / "static"
 
 SEND_SECONDS = 5.0
 """How long a push may wait for a socket's client to take it; past that the
-socket is closed (its client reconnects and reads the view afresh)."""
+socket is dropped and closed in the background, as long at most (its client
+reconnects and reads the view afresh)."""
 
 LISTED = 200
 """The most tables ``GET /api/tables`` lists (the newest first)."""
@@ -196,6 +197,8 @@ class Hub:
         """socket -> the version last sent to it (never an older one after it)."""
         self.sent_at: dict[WebSocket, float] = {}
         """socket -> when it was last sent a document (``time.monotonic``)."""
+        self.closing: set[asyncio.Task[None]] = set()
+        """The closes of dropped sockets under way (:meth:`drop`)."""
 
     def add(self, table: str, socket: WebSocket, seat: int | None, version: int) -> None:
         """Push to ``socket`` from now on; it was sent ``version`` already."""
@@ -218,12 +221,16 @@ class Hub:
                 self.pushed.pop(table, None)
 
     async def push(self, table: str) -> None:
-        """Send every socket of ``table`` its document as it stands now."""
+        """Send every socket of ``table`` its document as it stands now, to all
+        sockets at once: a client that does not read holds up the push (and
+        the move or the bots behind it) for :data:`SEND_SECONDS` at most,
+        once, however many such clients there are (:meth:`drop`)."""
         found = self.sockets.get(table)
         if not found:
             return
         public: dict[str, Any] | None = None
         views: dict[int, dict[str, Any]] = {}
+        sends: list[Awaitable[None]] = []
         for socket, seat in list(found.items()):
             try:
                 if seat is None:
@@ -236,20 +243,47 @@ class Hub:
                         views[seat] = await run_in_threadpool(self.service.view_of, table, seat)
                         self.pushed[table] = views[seat]["version"]
                     kind, doc = "view", views[seat]
-                # a push that read the table before another push sent a later
-                # version sends nothing: a socket's versions never go back
-                if socket not in self.sent or doc["version"] < self.sent[socket]:
-                    continue
-                self.sent[socket] = doc["version"]
-                # a client that does not read holds up nobody for long
-                await asyncio.wait_for(socket.send_json({"type": kind, **doc}), SEND_SECONDS)
-                self.sent_at[socket] = time.monotonic()
-            except Exception:  # a socket gone away, or its document not read: forget it
-                self.remove(table, socket)
-                # and close it, so that its client knows to connect again rather
-                # than wait for pushes that will never come
-                with contextlib.suppress(Exception):
-                    await socket.close(code=1011)
+            except Exception:  # its document not read: forget the socket
+                self.drop(table, socket)
+                continue
+            # a push that read the table before another push sent a later
+            # version sends nothing: a socket's versions never go back
+            if socket not in self.sent or doc["version"] < self.sent[socket]:
+                continue
+            self.sent[socket] = doc["version"]
+            sends.append(self._send(table, socket, {"type": kind, **doc}))
+        await asyncio.gather(*sends)
+
+    async def _send(self, table: str, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``socket``, or drop it (gone away, or its client
+        did not take the message within :data:`SEND_SECONDS`)."""
+        try:
+            await asyncio.wait_for(socket.send_json(message), SEND_SECONDS)
+        except Exception:
+            self.drop(table, socket)
+            return
+        if socket in self.sent:  # not forgotten meanwhile (its client gone)
+            self.sent_at[socket] = time.monotonic()
+
+    def drop(self, table: str, socket: WebSocket) -> None:
+        """Forget ``socket`` and close it (1011) in the background, so that its
+        client knows to connect again rather than wait for pushes that will
+        never come.  The close is never waited for, and is given up after
+        :data:`SEND_SECONDS`: a client that stopped reading does not take the
+        close frame either, and waiting on it held up the push, the move and
+        the table's bots for as long as that client stayed."""
+        if socket not in self.sent:  # dropped already, or its handler is done with it
+            return
+        self.remove(table, socket)
+        closing = asyncio.get_running_loop().create_task(_close_soon(socket))
+        self.closing.add(closing)  # kept until done: the loop holds a task only weakly
+        closing.add_done_callback(self.closing.discard)
+
+
+async def _close_soon(socket: WebSocket) -> None:
+    """Close ``socket`` with 1011, waiting :data:`SEND_SECONDS` at most."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.close(code=1011), SEND_SECONDS)
 
 
 class _App:
@@ -708,6 +742,8 @@ def create_app(
             await _seat_socket(socket)
         except _GONE:  # the client went away (or reset) at any step: nothing to say
             pass
+        except Exception as exc:
+            await _failed(socket, exc)
         finally:
             app.sockets.remove_waiting(client)
 
@@ -724,6 +760,8 @@ def create_app(
             await _public_socket(socket, table)
         except _GONE:
             pass
+        except Exception as exc:
+            await _failed(socket, exc)
         finally:
             app.sockets.remove_spectator(table, client)
 
@@ -735,6 +773,20 @@ def create_app(
             await socket.close(code=1013, reason=why[:120])
         except _GONE:
             pass
+
+    async def _failed(socket: WebSocket, exc: Exception) -> None:
+        """Close ``socket`` with 1011 after a read of its table failed (a
+        database locked for a moment, a cancelled statement): its client
+        connects again and reads the table afresh.  Said in one line: a
+        traceback ("Exception in ASGI application") for every such socket
+        would bury the log."""
+        table = socket.path_params.get("table", "?")[:40]
+        text = " ".join(str(exc).split())[:200]
+        _log.warning(
+            "table %s: a socket was closed (1011): %s: %s", table, type(exc).__name__, text
+        )
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(socket.close(code=1011), SEND_SECONDS)
 
     async def _refuse(socket: WebSocket, exc: ServerError) -> None:
         """Send the refusal and close with 4000 + its status."""
@@ -795,7 +847,7 @@ def create_app(
             # moves made between the first document and joining the pushes
             if await run_in_threadpool(service.version, table) != version:
                 await app.hub.push(table)
-            while True:
+            while socket in app.hub.sent:  # else dropped by a push, which closes it
                 if seat is None:
                     left = settings.spectator_idle - app.hub.idle(socket)
                     if left <= 0:
