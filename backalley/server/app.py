@@ -102,8 +102,9 @@ _log = logging.getLogger(__name__)
 
 
 class _Headers:
-    """An ASGI application that adds the security headers to ``app``'s answers
-    (the static files: script, style, icon)."""
+    """An ASGI application that adds the page's security headers to ``app``'s
+    answers (the static files: script, style, icon, and the page itself as
+    ``/static/index.html``, which must not be framed either)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -112,8 +113,9 @@ class _Headers:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers["X-Content-Type-Options"] = "nosniff"
-                headers["Referrer-Policy"] = "no-referrer"
+                for name, value in _PAGE_HEADERS.items():
+                    if name != "Cache-Control":  # the files keep their own (ETag)
+                        headers[name] = value
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
