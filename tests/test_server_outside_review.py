@@ -6,6 +6,9 @@ document that took a table without seats."""
 
 from __future__ import annotations
 
+import socket
+import struct
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,9 +22,14 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+import httpx
+
 from backalley.server import SqliteStore
 
-from .test_server_api import _client
+from .server_services import Served
+from .test_server_api import HUMANS, _auth, _client
+
+WAIT = 15.0
 
 
 @pytest.fixture
@@ -61,3 +69,48 @@ def test_the_page_sends_the_same_security_headers_however_it_is_reached(
         for name in SECURITY:
             assert answer.headers.get(name) == page.headers[name], (path, name)
     assert "frame-ancestors 'none'" in client.get("/static/index.html").headers[SECURITY[0]]
+
+
+def _cut_short(url: str, path: str, *, reset: bool) -> None:
+    """POST to ``path`` a JSON body shorter than its ``Content-Length``, then
+    close the connection (``reset``: with a RST) before the rest arrives."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=WAIT) as raw:
+        raw.sendall(
+            (
+                f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 400\r\n\r\n"
+                '{"seats": ["human", "hu'
+            ).encode()
+        )
+        time.sleep(0.02)  # the server is reading the body
+        if reset:
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def test_a_request_body_cut_short_logs_no_traceback(tmp_path: Path) -> None:
+    """A client that goes away in the middle of its request's body (or sent a
+    ``Content-Length`` larger than its body) is a client gone: at most one
+    line is logged for it, no traceback, and the server goes on serving.
+    ("Exception in ASGI application" with a traceback of some 20 lines was
+    logged for each.)"""
+    pytest.importorskip("uvicorn")
+    with Served(tmp_path) as served, httpx.Client(timeout=WAIT) as http:
+        table = http.post(f"{served.url}/api/tables", json={"seats": HUMANS}).json()["table"]
+        token = http.post(f"{served.url}/api/tables/{table}/seats/0/join").json()["token"]
+        sent = 0
+        for reset in (False, True):
+            for _ in range(5):
+                _cut_short(served.url, "/api/tables", reset=reset)
+                _cut_short(served.url, f"/api/tables/{table}/seats/0/continue", reset=reset)
+                sent += 2
+        assert http.get(f"{served.url}/api/tables/{table}").status_code == 200
+        answer = http.post(
+            f"{served.url}/api/tables/{table}/seats/0/continue", json={}, headers=_auth(token)
+        )
+        assert answer.status_code == 409, answer.text  # no deal has ended: the server answers
+        assert http.post(f"{served.url}/api/tables", json={"seats": HUMANS}).status_code == 201
+        time.sleep(0.5)  # the server's handlers see the closes
+    log = served.errors.read_text("utf-8", "replace")
+    assert "Traceback" not in log and "Exception" not in log, log[-3000:]
+    assert len(log.splitlines()) <= sent + 2, log[-3000:]  # its start and stop, a line each

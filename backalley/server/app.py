@@ -48,7 +48,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -464,11 +464,19 @@ class _App:
             raise ServerError(413, "too-large", f"a request body is at most {limit} bytes")
         chunks: list[bytes] = []
         size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ServerError(413, "too-large", f"a request body is at most {limit} bytes")
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise ServerError(413, "too-large", f"a request body is at most {limit} bytes")
+                chunks.append(chunk)
+        except ClientDisconnect:
+            # the client went away before its whole body came (or sent a
+            # Content-Length larger than it): nobody reads the answer, and a
+            # client gone is not the server's failure, so nothing is logged
+            raise ServerError(
+                400, "bad-json", "the request body ended before its Content-Length"
+            ) from None
         try:
             data = json.loads(b"".join(chunks) or b"{}")
         except (ValueError, RecursionError):
