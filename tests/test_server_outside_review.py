@@ -6,6 +6,7 @@ document that took a table without seats."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import struct
 import time
@@ -27,7 +28,7 @@ import httpx
 from backalley.server import SqliteStore
 
 from .server_services import Served
-from .test_server_api import HUMANS, _auth, _client
+from .test_server_api import HUMANS, _auth, _client, _join, _refused, _table
 
 WAIT = 15.0
 
@@ -114,3 +115,32 @@ def test_a_request_body_cut_short_logs_no_traceback(tmp_path: Path) -> None:
     log = served.errors.read_text("utf-8", "replace")
     assert "Traceback" not in log and "Exception" not in log, log[-3000:]
     assert len(log.splitlines()) <= sent + 2, log[-3000:]  # its start and stop, a line each
+
+
+def test_a_full_disk_under_sqlite_answers_503_with_one_log_line(
+    client: TestClient, store: SqliteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLite's "database or disk is full" answers 503 ``database`` (try
+    again later), as a PostgreSQL database that cannot be reached does, and
+    logs one line without a traceback per request; it answered 500 with
+    "Exception in ASGI application" and a traceback.  What was stored is
+    still read."""
+    table = _table(client)
+    token = _join(client, table, 0)
+    (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+    store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        made = 0  # tables that still fit in the pages the file has
+        while client.post("/api/tables", json={"seats": HUMANS}).status_code == 201:
+            made += 1
+            assert made < 20
+        caplog.clear()
+        answers = [client.post("/api/tables", json={"seats": HUMANS}) for _ in range(3)]
+    for answer in answers:
+        _refused(answer, 503, "database", "full")
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == len(answers), [r.getMessage() for r in logged]
+    for record in logged:
+        assert record.exc_info is None and "full" in record.getMessage()
+    assert client.get(f"/api/tables/{table}/seats/0/view", headers=_auth(token)).status_code == 200

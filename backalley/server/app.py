@@ -548,13 +548,17 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 def _route(handler: Handler) -> Handler:
-    """``handler`` answering a :class:`ServerError` as its JSON body."""
+    """``handler`` answering a :class:`ServerError` as its JSON body; a store
+    that failed (``503 database``: a full disk, a database gone) is logged
+    too, in one line."""
 
     async def route(request: Request) -> Response:
         try:
             _check_table_id(request.path_params)
             return await handler(request)
         except ServerError as exc:
+            if exc.code == "database":
+                _log.warning("%s %s: %s", request.method, request.url.path[:120], exc.message)
             return _error(exc)
 
     route.__name__ = handler.__name__

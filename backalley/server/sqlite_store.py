@@ -10,13 +10,15 @@ moves; the client move ids are a unique key per seat.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from backalley.errors import SetupError
+from backalley.server.errors import ServerError
 from backalley.server.store import (
     ARCHIVED,
     CONFLICT,
@@ -91,8 +93,21 @@ class SqliteStore:
         self.damage_log = DamageLog()
         """The rows found damaged, each logged once (shared by its service)."""
 
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The store's lock, held for one call; the database failing under
+        it (:class:`sqlite3.OperationalError`: "database or disk is full")
+        is a :class:`~backalley.server.ServerError` ``503 database``."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.OperationalError as exc:
+                raise ServerError(
+                    503, "database", f"the database failed: {' '.join(str(exc).split())}"
+                ) from None
+
     def create_table(self, row: TableRow) -> None:
-        with self._lock, self._db:
+        with self._locked(), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
                 "INSERT INTO tables (id, rules, seed, first_dealer, seats, created, owner)"
@@ -101,21 +116,21 @@ class SqliteStore:
             )
 
     def table(self, table_id: str) -> TableRow | None:
-        with self._lock:
+        with self._locked():
             found = self._db.execute(
                 f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
         return None if found is None else TableRow.from_columns(found)
 
     def tables(self) -> Sequence[TableRow]:
-        with self._lock:
+        with self._locked():
             rows = self._db.execute(
                 f"SELECT {TABLE_COLUMNS} FROM tables WHERE archived IS NULL ORDER BY created, id"
             ).fetchall()
         return self.damage_log.rows(rows)
 
     def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
-        with self._lock:
+        with self._locked():
             rows = self._db.execute(
                 "SELECT id FROM tables WHERE archived IS NULL"
                 " AND (finished < ? OR coalesce(updated, created) < ?) ORDER BY created, id",
@@ -126,7 +141,7 @@ class SqliteStore:
     def archive(
         self, table_id: str, when: float, finished_before: float, idle_before: float
     ) -> bool:
-        with self._lock, self._db:
+        with self._locked(), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             done = self._db.execute(
                 "UPDATE tables SET archived = ? WHERE id = ? AND archived IS NULL"
@@ -136,7 +151,7 @@ class SqliteStore:
             return done.rowcount > 0
 
     def moves(self, table_id: str, start: int = 0) -> Sequence[MoveRow]:
-        with self._lock:
+        with self._locked():
             rows = self._db.execute(
                 "SELECT number, seat, move, client_move_id FROM moves"
                 " WHERE table_id = ? AND number >= ? ORDER BY number",
@@ -145,7 +160,7 @@ class SqliteStore:
         return [MoveRow(n, s, m, c) for n, s, m, c in rows]
 
     def version(self, table_id: str) -> int:
-        with self._lock:
+        with self._locked():
             (count,) = self._db.execute(
                 "SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)
             ).fetchone()
@@ -154,7 +169,7 @@ class SqliteStore:
     def append(
         self, table_id: str, row: MoveRow, *, when: float | None = None, over: bool = False
     ) -> Appended:
-        with self._lock:
+        with self._locked():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 found = self._db.execute(
@@ -199,7 +214,7 @@ class SqliteStore:
         return STORED
 
     def client_move(self, table_id: str, seat: int, client_move_id: str) -> MoveRow | None:
-        with self._lock:
+        with self._locked():
             found = self._db.execute(
                 "SELECT number, seat, move, client_move_id FROM moves"
                 " WHERE table_id = ? AND seat = ? AND client_move_id = ?",
@@ -208,7 +223,7 @@ class SqliteStore:
         return None if found is None else MoveRow(*found)
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
-        with self._lock:
+        with self._locked():
             try:
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
@@ -220,12 +235,12 @@ class SqliteStore:
         return True
 
     def seat_hash(self, table_id: str, seat: int) -> str | None:
-        with self._lock:
+        with self._locked():
             found = self._db.execute(
                 "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)
             ).fetchone()
         return None if found is None else str(found[0])
 
     def close(self) -> None:
-        with self._lock:
+        with self._locked():
             self._db.close()
