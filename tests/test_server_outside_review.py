@@ -25,7 +25,9 @@ with warnings.catch_warnings():
 
 import httpx
 
+import backalley as ba
 from backalley.server import SqliteStore
+from backalley.server.openapi import openapi_document
 
 from .server_services import Served
 from .test_server_api import HUMANS, _auth, _client, _join, _refused, _table
@@ -144,3 +146,24 @@ def test_a_full_disk_under_sqlite_answers_503_with_one_log_line(
     for record in logged:
         assert record.exc_info is None and "full" in record.getMessage()
     assert client.get(f"/api/tables/{table}/seats/0/view", headers=_auth(token)).status_code == 200
+
+
+def test_the_openapi_document_takes_no_table_without_seats(client: TestClient) -> None:
+    """The document says how many seats a new table has, as the server
+    checks them (as many as the rules' players, which the library's seatings
+    put at 2 to 8): it took ``"seats": []`` (and one seat, and nine), which
+    the server refuses (schemathesis: ST202, a request that fits the
+    document refused)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = openapi_document()["components"]["schemas"]["NewTable"]
+    fits = jsonschema.Draft202012Validator(schema).is_valid
+    for count in (0, 1, 9):
+        assert not fits({"seats": ["human"] * count}), count
+        _refused(client.post("/api/tables", json={"seats": ["human"] * count}), 422, "bad-seats")
+        with pytest.raises(ba.RuleSetError):
+            ba.rules.Cutthroat(players=count)
+    for count in range(2, 9):
+        assert fits({"seats": ["human"] * count}), count
+        assert ba.rules.Cutthroat(players=count).players == count
+    assert ba.rules.Partnerships().players == 4
+    assert fits({"seats": ["human"] * 3}) and _table(client, ["human"] * 3, "cutthroat-3")

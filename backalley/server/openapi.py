@@ -202,7 +202,12 @@ _NEW_TABLE = {
         "seats": {
             "type": "array",
             "items": {"type": "string"},
-            "description": "per seat 'human' or a bot's name (GET /api/bots)",
+            "minItems": 2,
+            "maxItems": 8,
+            "description": (
+                "per seat 'human' or a bot's name (GET /api/bots), as many as the "
+                "rules' players (GET /api/variants: players): 2 to 8"
+            ),
         },
     },
 }
