@@ -9,6 +9,10 @@ unless the environment says otherwise): wherever a plan would answer from
 what it remembers by a key, it asks the part again and raises
 :class:`~backalley.RuleSetError` when the answers differ.  Set before the
 library is imported (the plans read it when they are built).
+
+Tests marked ``slow`` (``@pytest.mark.slow``, the marker registered in
+``pyproject.toml``: minutes each) are skipped unless asked for: ``pytest
+--runslow``, or ``pytest -m slow`` (which runs only them).
 """
 
 from __future__ import annotations
@@ -37,6 +41,21 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help="also run the tests marked slow"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow (or -m slow)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
