@@ -440,7 +440,26 @@ def _illegal_mode(illegal: object) -> str:
     return str(illegal)
 
 
-class SelfPlayEnv(gymnasium.Env[np.ndarray[Any, Any], Action]):
+class _OneGameEnv:
+    """What the one-game environments share: the game they hold (``_game``)."""
+
+    _game: _OneGame
+
+    @property
+    def state(self) -> GameState:
+        """The game in play (:class:`~backalley.GameState`)."""
+        state = self._game.state
+        if state is None:
+            raise SetupError("the game starts at reset(): call reset() first")
+        return state
+
+    @property
+    def game_seed(self) -> int:
+        """The seed of the game in play."""
+        return self._game.game_seed
+
+
+class SelfPlayEnv(_OneGameEnv, gymnasium.Env[np.ndarray[Any, Any], Action]):
     """One game of Back Alley on the one-game engine, the agent acting for
     every seat: :class:`BatchEnv`'s game, one at a time.
 
@@ -477,19 +496,6 @@ class SelfPlayEnv(gymnasium.Env[np.ndarray[Any, Any], Action]):
         self.rules = self._game.rules
         self.actions = self._game.actions
         self.observation_space, self.action_space = self._game.spaces()
-
-    @property
-    def state(self) -> GameState:
-        """The game in play (:class:`~backalley.GameState`)."""
-        state = self._game.state
-        if state is None:
-            raise SetupError("the game starts at reset(): call reset() first")
-        return state
-
-    @property
-    def game_seed(self) -> int:
-        """The seed of the game in play."""
-        return self._game.game_seed
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -551,7 +557,7 @@ def _play(
     return state.apply(actions.move_of(legal[0])), True
 
 
-class SeatEnv(gymnasium.Env[np.ndarray[Any, Any], Action]):
+class SeatEnv(_OneGameEnv, gymnasium.Env[np.ndarray[Any, Any], Action]):
     """One seat of Back Alley (the agent's, ``seat``), the library's bots
     playing the other seats, on the one-game engine.
 
@@ -607,19 +613,6 @@ class SeatEnv(gymnasium.Env[np.ndarray[Any, Any], Action]):
         self._illegal = _illegal_mode(illegal)
         self.actions = self._game.actions
         self.observation_space, self.action_space = self._game.spaces()
-
-    @property
-    def state(self) -> GameState:
-        """The game in play (:class:`~backalley.GameState`)."""
-        state = self._game.state
-        if state is None:
-            raise SetupError("the game starts at reset(): call reset() first")
-        return state
-
-    @property
-    def game_seed(self) -> int:
-        """The seed of the game in play."""
-        return self._game.game_seed
 
     def _bots_play(self, state: GameState) -> GameState:
         """``state`` after the bots' moves until the agent's seat is to act or the game is over."""

@@ -182,6 +182,20 @@ def _reads_dealt(rainbow: Rainbow | None, ctx: DealContext) -> bool:
     return rainbow is not None and rainbow.hand_size == ctx.hand_size
 
 
+def _side_context_reads(part: Any, method: str) -> frozenset[str] | None:
+    """What side-by-side scoring's ``method`` reads of a deal's context:
+    ``score_key`` the hand size, the sides and the bidding's outcome (and the
+    trump, with a rainbow bonus); ``score_reads_dealt`` the hand size."""
+    return _score_reads(part.rainbow, method)
+
+
+def _side_score_reads_dealt(part: Any, ctx: DealContext) -> bool:
+    """Whether side-by-side points read the hands as dealt on the deal of
+    ``ctx`` (declared, beside ``score_key``): only where a rainbow bonus is
+    counted."""
+    return _reads_dealt(part.rainbow, ctx)
+
+
 def _side_key(part: Any, ctx: DealContext, announcements: bool = False) -> Hashable:
     """What side-by-side points read of the deal (a score key): the hand size,
     the sides' seats and contracts, the trump where a rainbow bonus is
@@ -356,17 +370,9 @@ class ContractScoring(_HandSizeScoring):
         the rainbow bonus of a whole side."""
         return _side_bound(self, ctx, contracts)
 
-    def context_reads(self, method: str) -> frozenset[str] | None:
-        """:meth:`score_key` reads the hand size, the sides, the bidding's
-        outcome of the deal's context (and its trump, with a rainbow bonus);
-        :meth:`score_reads_dealt` the hand size."""
-        return _score_reads(self.rainbow, method)
-
-    def score_reads_dealt(self, ctx: DealContext) -> bool:
-        """Whether :meth:`score` reads the hands as dealt on the deal of
-        ``ctx`` (declared, beside :meth:`score_key`): only where a rainbow
-        bonus is counted."""
-        return _reads_dealt(self.rainbow, ctx)
+    # declarations, each class's own (a claim is trusted only from the class that decides)
+    context_reads = _side_context_reads
+    score_reads_dealt = _side_score_reads_dealt
 
     def score_key(self, ctx: DealContext) -> Hashable:
         """What :meth:`score` reads of the deal besides the tricks and the hands
@@ -548,17 +554,9 @@ class ExactBidScoring(_HandSizeScoring):
         the rainbow bonus of a whole side."""
         return _side_bound(self, ctx, contracts)
 
-    def context_reads(self, method: str) -> frozenset[str] | None:
-        """:meth:`score_key` reads the hand size, the sides, the bidding's
-        outcome of the deal's context (and its trump, with a rainbow bonus);
-        :meth:`score_reads_dealt` the hand size."""
-        return _score_reads(self.rainbow, method)
-
-    def score_reads_dealt(self, ctx: DealContext) -> bool:
-        """Whether :meth:`score` reads the hands as dealt on the deal of
-        ``ctx`` (declared, beside :meth:`score_key`): only where a rainbow
-        bonus is counted."""
-        return _reads_dealt(self.rainbow, ctx)
+    # declarations, each class's own (a claim is trusted only from the class that decides)
+    context_reads = _side_context_reads
+    score_reads_dealt = _side_score_reads_dealt
 
     def score_key(self, ctx: DealContext) -> Hashable:
         """What :meth:`score` reads of the deal besides the tricks and the hands
@@ -682,17 +680,9 @@ class AuctionScoring(_SideScoring):
         own = self.defenders_score is DefendersScore.OWN_ANNOUNCEMENT
         return _side_bound(self, ctx, contracts, own)
 
-    def context_reads(self, method: str) -> frozenset[str] | None:
-        """:meth:`score_key` reads the hand size, the sides, the bidding's
-        outcome of the deal's context (and its trump, with a rainbow bonus);
-        :meth:`score_reads_dealt` the hand size."""
-        return _score_reads(self.rainbow, method)
-
-    def score_reads_dealt(self, ctx: DealContext) -> bool:
-        """Whether :meth:`score` reads the hands as dealt on the deal of
-        ``ctx`` (declared, beside :meth:`score_key`): only where a rainbow
-        bonus is counted."""
-        return _reads_dealt(self.rainbow, ctx)
+    # declarations, each class's own (a claim is trusted only from the class that decides)
+    context_reads = _side_context_reads
+    score_reads_dealt = _side_score_reads_dealt
 
     def score_key(self, ctx: DealContext) -> Hashable:
         """What :meth:`score` reads of the deal besides the tricks and the hands

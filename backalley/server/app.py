@@ -261,7 +261,7 @@ class Hub:
         did not take the message within :data:`SEND_SECONDS`)."""
         try:
             await asyncio.wait_for(socket.send_json(message), SEND_SECONDS)
-        except Exception:
+        except Exception:  # gone away, or too slow to read: dropped, never awaited again
             self.drop(table, socket)
             return
         if socket in self.sent:  # not forgotten meanwhile (its client gone)
