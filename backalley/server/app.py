@@ -756,7 +756,7 @@ def create_app(
             await _seat_socket(socket)
         except _GONE:  # the client went away (or reset) at any step: nothing to say
             pass
-        except Exception as exc:
+        except Exception as exc:  # a store failing for a moment: 1011 and one log line
             await _failed(socket, exc)
         finally:
             app.sockets.remove_waiting(client)
@@ -774,7 +774,7 @@ def create_app(
             await _public_socket(socket, table)
         except _GONE:
             pass
-        except Exception as exc:
+        except Exception as exc:  # a store failing for a moment: 1011 and one log line
             await _failed(socket, exc)
         finally:
             app.sockets.remove_spectator(table, client)
