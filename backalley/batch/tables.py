@@ -19,7 +19,15 @@ each decision the batch engine makes, and checks it:
 - **scoring** - the scoring part's ``score_key`` and ``score_reads_dealt``:
   points are remembered per key and tricks;
 - **the calls** - the bidding tree as an automaton
-  (:class:`~backalley.batch.calls.CallAutomaton`).
+  (:class:`~backalley.batch.calls.CallAutomaton`), met up front within
+  :data:`CALL_BUDGET`;
+- **per-deal decisions** (the trump choices, the first leader, the score
+  key, the next dealer, the cards the opening shows) - which facts of a
+  deal's context each reads (``context_reads``), so that the batch engine
+  asks the plan once per distinct set of them.
+
+``backalley.batch.compile`` then checks the tables on sample games
+(:mod:`backalley.batch.verify`).
 
 A part that declares no finite form makes :func:`compile` raise
 :class:`~backalley.RuleSetError` naming the part and what it would have to
