@@ -139,6 +139,8 @@ def open_by_form(
 
 _JOKERS = CardSet.of((CARDS[LJ_INDEX], CARDS[BJ_INDEX]))
 _NOTHING: frozenset[str] = frozenset()
+_TURNS_NOTHING = OpeningForm()
+"""The opening of a trump part that turns no card up."""
 
 
 class _TrumpPart(Part):
@@ -168,7 +170,7 @@ class _TrumpPart(Part):
 
     def opening_form(self) -> OpeningForm:
         """What the opening does (:class:`OpeningForm`): nothing is turned up."""
-        return OpeningForm()
+        return _TURNS_NOTHING
 
     def opening(
         self, ctx: DealContext, hands: tuple[CardSet, ...], stock: tuple[Card, ...]
