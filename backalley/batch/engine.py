@@ -71,6 +71,20 @@ _FIELD_BITS = {"deal_index": 8, "hand_size": 7, "dealer": 4, "trump": 3, "outcom
 """The facts of a deal's context the batch keeps per game, and the bits each takes in a code."""
 
 
+_SCORE_ID_BITS, _TRICKS_BITS = 24, 6
+"""The bits of a score key's number and of a side's tricks in the points' memo labels."""
+
+P = TypeVar("P", int, Ints)
+
+
+def _pack(code: P, columns: Sequence[tuple[Any, int]]) -> P:
+    """``code`` followed by each column's values in its bits: the one layout
+    of a memo label, for arrays of games and for a single label alike."""
+    for column, bits in columns:
+        code = (code << bits) | column
+    return code
+
+
 def _bits(rows: U64) -> list[int]:
     """Bit sets as Python ints."""
     out: list[int] = rows.tolist()
@@ -276,8 +290,7 @@ class BatchGames:
         width = sum(_FIELD_BITS[name] for name in fields if name in _FIELD_BITS)
         memo = self._memo.setdefault(what, {})
         if extra and all(bits for _, bits in extra) and width + sum(b for _, b in extra) <= 63:
-            for column, bits in extra:
-                code = (code << bits) | column.astype(np.int64)
+            code = _pack(code, [(column.astype(np.int64), bits) for column, bits in extra])
             extra = ()
         if extra:
             keys = np.column_stack([code, *(column.astype(np.int64) for column, _ in extra)])
@@ -699,7 +712,10 @@ class BatchGames:
                 lambda ctx, i: plan.score(
                     ctx, tuple(tricks[rest[i]].tolist()), _bits(self.dealt[sub[i]])
                 ),
-                ((ids[rest], 24), *((tricks[rest, j], 6) for j in range(t.sides))),
+                (
+                    (ids[rest], _SCORE_ID_BITS),
+                    *((tricks[rest, j], _TRICKS_BITS) for j in range(t.sides)),
+                ),
             )
             points[rest] = found
         self.scores[games] += points
@@ -742,7 +758,9 @@ class BatchGames:
                 memo = self._memo.setdefault("points", {})
                 h = ctx.hand_size
                 for won in range(h + 1):
-                    label = (((found << 6) | won) << 6) | (h - won)
+                    label = _pack(
+                        0, ((found, _SCORE_ID_BITS), (won, _TRICKS_BITS), (h - won, _TRICKS_BITS))
+                    )
                     memo[label] = t.plan.score(ctx, (won, h - won), [0] * t.players)
         return found
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
 
+import attrs
 import numpy as np
 
 from backalley import masks
@@ -38,44 +39,39 @@ Bools = np.ndarray[Any, np.dtype[np.bool_]]
 Ints = np.ndarray[Any, np.dtype[np.intp]]
 
 
+_OPS: dict[type, str] = {
+    masks.Meet: "and",
+    masks.Join: "or",
+    masks.Without: "minus",
+    masks.Highest: "highest",
+    masks.Lowest: "lowest",
+    masks.Heads: "heads",
+    masks.Choose: "choose",
+    masks.Some: "some",
+    masks.Both: "both",
+    masks.Either: "either",
+    masks.Negate: "not",
+}
+"""The template operation of each expression made of expressions (its
+fields, in order, are its operands)."""
+_LEAVES: dict[type, str] = {masks.Source: "source", masks.Fact: "fact", masks.Bool: "bool"}
+"""The template operation of each leaf that is not a fixed set (its one field kept as is)."""
+
+
 def split(expr: masks.CardExpr | masks.Cond, params: list[int]) -> Template:
     """The template of ``expr``; its fixed sets are appended to ``params`` (bit sets)."""
     if isinstance(expr, masks.Cards):
         params.append(int(expr.cards))
         return ("param", len(params) - 1)
-    if isinstance(expr, masks.Source):
-        return ("source", expr.name)
-    if isinstance(expr, masks.Meet):
-        return ("and", split(expr.left, params), split(expr.right, params))
-    if isinstance(expr, masks.Join):
-        return ("or", split(expr.left, params), split(expr.right, params))
-    if isinstance(expr, masks.Without):
-        return ("minus", split(expr.left, params), split(expr.right, params))
-    if isinstance(expr, masks.Highest):
-        return ("highest", split(expr.of, params))
-    if isinstance(expr, masks.Lowest):
-        return ("lowest", split(expr.of, params))
-    if isinstance(expr, masks.Heads):
-        return ("heads", split(expr.of, params))
-    if isinstance(expr, masks.Choose):
-        return (
-            "choose",
-            split(expr.test, params),
-            split(expr.then, params),
-            split(expr.other, params),
-        )
-    if isinstance(expr, masks.Some):
-        return ("some", split(expr.of, params))
-    if isinstance(expr, masks.Fact):
-        return ("fact", expr.name)
-    if isinstance(expr, masks.Both):
-        return ("both", split(expr.left, params), split(expr.right, params))
-    if isinstance(expr, masks.Either):
-        return ("either", split(expr.left, params), split(expr.right, params))
-    if isinstance(expr, masks.Negate):
-        return ("not", split(expr.of, params))
-    if isinstance(expr, masks.Bool):
-        return ("bool", expr.value)
+    kind = type(expr)
+    op = _OPS.get(kind)
+    if op is not None:
+        fields = attrs.fields(kind)  # type: ignore[arg-type]
+        return (op, *(split(getattr(expr, f.name), params) for f in fields))
+    leaf = _LEAVES.get(kind)
+    if leaf is not None:
+        (field,) = attrs.fields(kind)  # type: ignore[arg-type]
+        return (leaf, getattr(expr, field.name))
     raise RuleSetError([f"{expr!r} is not an expression of the mask algebra"])
 
 
