@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import ipaddress
 import json
 import logging
 import re
@@ -64,12 +65,12 @@ from backalley.server.errors import ServerError
 from backalley.server.limits import RateLimiter, ServerSettings, socket_limit
 from backalley.server.openapi import openapi_document
 from backalley.server.sockets import SocketCounts
-from backalley.server.store import Store
-from backalley.server.tables import TableService
+from backalley.server.store import Store, Watch, read_change
+from backalley.server.tables import BotTurn, TableService
 from backalley.server.tokens import token_hash
 from backalley.server.web import WASM_PAGE_POLICY, WebFiles, page_with_library, web_folder
 
-__all__ = ["LISTED", "SEND_SECONDS", "STATIC", "Hub", "create_app"]
+__all__ = ["LISTED", "SEND_SECONDS", "STATIC", "Hub", "client_key", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 """The browser table's files."""
@@ -81,6 +82,10 @@ reconnects and reads the view afresh)."""
 
 LISTED = 200
 """The most tables ``GET /api/tables`` lists (the newest first)."""
+
+SWEPT = 200
+"""The most tables whose bots nobody moves that one round of the sweep
+starts again (the next round takes the others)."""
 
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -141,9 +146,27 @@ def _error(exc: ServerError, headers: dict[str, str] | None = None) -> JSONRespo
 
 
 def _client(request: HTTPConnection) -> str:
-    """The client's address, the key of its rate limits and socket limits
-    (behind a trusted proxy, the address it forwarded: :class:`Edge`)."""
-    return request.client.host if request.client else "?"
+    """The client's address, the key of its rate limits, socket limits and
+    table caps (behind a trusted proxy, the address it forwarded:
+    :class:`Edge`): :func:`client_key` of it."""
+    return client_key(request.client.host) if request.client else "?"
+
+
+def client_key(host: str) -> str:
+    """What a client address is counted as: an IPv4 address as itself, an
+    IPv6 address as its /64 network (``2001:db8:1:2::/64``: one household or
+    machine is given a whole /64, so counting each address alone gave one
+    client 2**64 allowances); anything else as it is written."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 6:
+        mapped = address.ipv4_mapped
+        if mapped is not None:
+            return str(mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -312,6 +335,17 @@ class _App:
         """Tables whose bots wait at the end of a deal: the kick when the wait is over."""
         self.pool = BotPool(settings.bot_workers, limit=max(10.0, 20 * settings.bot_budget))
         """Where the bots' decisions are made, apart from the request threads."""
+        self.watch: Watch | None = None
+        """The store's changes as they are committed (``None``: the store
+        cannot tell them; the poll looks for them)."""
+        self.resync = False
+        """Set when the changes were heard again after a lost connection: the
+        next poll round looks at every watched table once."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        """The pushes of changes heard, under way."""
+        self.pushing: dict[str, bool] = {}
+        """Tables with a push under way for a change heard -> whether another
+        change came meanwhile (then it pushes again)."""
 
     # -- bots --------------------------------------------------------------
 
@@ -335,12 +369,8 @@ class _App:
                     turn = await run_in_threadpool(service.bot_turn, table)
                     if turn is None:
                         break
-                    if self.settings.bot_delay:
-                        await asyncio.sleep(self.settings.bot_delay)
                     try:
-                        moved = await self.pool.decide(
-                            turn.owner, table, turn.bot, turn.view, partial(service.bot_play, turn)
-                        )
+                        moved = await self._renewing(table, self._decide(turn))
                     except BotFailed as exc:  # the bot's own error stops its table
                         await run_in_threadpool(service.bot_failed, turn, exc.detail)
                         break
@@ -348,10 +378,18 @@ class _App:
                         break
                     await self.hub.push(table)
                 await self.hub.push(table)
-            # the bots wait at the end of a deal: look again when the wait is over
-            held = await run_in_threadpool(service.held, table)
-            if held > 0:
-                self.wake(table, held)
+                # the bots wait at the end of a deal: this process keeps the
+                # table's lease through the wait, and looks again when it is over
+                held = await run_in_threadpool(service.held, table)
+                if held > 0:
+                    if await run_in_threadpool(service.hold, table, held):
+                        self.wake(table, held)
+                # a move another process stored while this one held the lease
+                # (it could not take the lease) may leave a bot to act: look again
+                elif await run_in_threadpool(service.release, table) and (
+                    await run_in_threadpool(service.bot_to_act, table)
+                ):
+                    self.kicked.add(table)
         except asyncio.CancelledError:
             raise
         except ServerError as exc:  # a table damaged meanwhile: said once, as the list says it
@@ -362,6 +400,32 @@ class _App:
         finally:  # a finished run is not kept: one entry per table ever kicked would grow
             if self.runs.get(table) is asyncio.current_task():
                 del self.runs[table]
+
+    async def _decide(self, turn: BotTurn) -> bool:
+        """The bot of ``turn`` decides (after ``bot_delay``), in the pool, and
+        its move is played: whether the table moved on."""
+        if self.settings.bot_delay:
+            await asyncio.sleep(self.settings.bot_delay)
+        return await self.pool.decide(
+            turn.owner, turn.table, turn.bot, turn.view, partial(self.service.bot_play, turn)
+        )
+
+    async def _renewing(self, table: str, work: Awaitable[bool]) -> bool:
+        """``work``, while this process renews its lease of ``table`` every
+        third of ``lease_seconds`` (a decision may take longer than a lease)."""
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(self.settings.lease_seconds / 3)
+                await run_in_threadpool(self.service.renew, table)
+
+        beating = asyncio.get_running_loop().create_task(beat())
+        try:
+            return await work
+        finally:
+            beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await beating
 
     def wake(self, table: str, seconds: float) -> None:
         """Kick ``table`` in ``seconds`` (once: a later call replaces it)."""
@@ -377,11 +441,17 @@ class _App:
 
     async def _poll(self) -> None:
         """Push the moves other server processes stored, for watched tables,
-        and start again the bot runs that stopped.  A failure (a database
-        that is locked or answers nothing for a while) is logged and the poll
-        goes on at its next round: it ends only with the server."""
+        and start again the bot runs that stopped - while the store's changes
+        are not heard as they are committed (:meth:`heard`), and once after
+        they are heard again (changes may have been missed meanwhile).  A
+        failure (a database that is locked or answers nothing for a while)
+        is logged and the poll goes on at its next round: it ends only with
+        the server."""
         while True:
             await asyncio.sleep(self.settings.poll_seconds)
+            if self.watch is not None and self.watch.listening and not self.resync:
+                continue
+            self.resync = False
             for table in list(self.hub.sockets):
                 try:
                     await self._poll_table(table)
@@ -402,25 +472,72 @@ class _App:
         elif table not in self.runs and await run_in_threadpool(self.service.bot_to_act, table):
             self.kick(table)  # a bot run that stopped on an error
 
-    async def _resume(self) -> None:
-        """Let the bots go on at every table where one is to act (after a
-        restart), the newest tables first, while the server already serves.
-        A table that cannot be read back (rules that no longer load) is
-        logged and left; the others go on."""
-        try:
-            tables = await run_in_threadpool(self.service.ids)
-        except Exception:  # a database that does not answer: the poll starts runs later
-            _log.exception("the tables to resume could not be listed")
+    def heard(self, change: str) -> None:
+        """A change the store heard committed (on the loop's thread): a move
+        or a continue at a table watched here is pushed to its sockets at
+        once; ``""`` (heard again after a lost connection) makes the next
+        poll round look at every watched table.  The bots are not kicked:
+        the process that stored the change kicked them."""
+        if not change:
+            self.resync = True
             return
-        for table in reversed(tables):
+        found = read_change(change)
+        if found is None:
+            return
+        table, version = found
+        if table not in self.hub.sockets:
+            return
+        if version is not None and version == self.hub.pushed.get(table):
+            return
+        if version is None and table in self.wakes:
+            self.kick(table)  # a continue heard while this process holds the deal's end
+        if table in self.pushing:
+            self.pushing[table] = True  # pushed again once the push under way ends
+            return
+        self.pushing[table] = False
+        task = asyncio.get_running_loop().create_task(self._push_heard(table))
+        self.tasks.add(task)  # kept until done: the loop holds a task only weakly
+        task.add_done_callback(self.tasks.discard)
+
+    async def _push_heard(self, table: str) -> None:
+        try:
+            while True:
+                try:
+                    await self.hub.push(table)
+                except Exception:  # a store failing for a moment: the poll tries later
+                    _log.warning("table %s: a change heard could not be pushed", table)
+                if not self.pushing.get(table):
+                    return
+                self.pushing[table] = False
+        finally:
+            self.pushing.pop(table, None)
+
+    async def _sweep(self) -> None:
+        """Let the bots go on at every table where one is to act and no
+        process decides them (this server restarted, or the process that
+        held the table's lease died), the most recently moved first: now,
+        and every ``lease_seconds``.  A table that cannot be read back
+        (rules that no longer load) is logged and left; the others go on."""
+        while True:
             try:
-                if await run_in_threadpool(self.service.bot_to_act, table):
-                    self.kick(table)
-            except ServerError as exc:  # a damaged table: said once, the others go on
-                if not self.service.note_damaged(table, exc):
-                    _log.error("table %s: its bots could not be resumed: %s", table, exc.message)
-            except Exception:  # any other failure of one table: the others go on
-                _log.exception("table %s: its bots could not be resumed", table)
+                tables = await run_in_threadpool(self.service.orphans, SWEPT)
+            except Exception:  # a database that does not answer: the next round
+                _log.warning("the tables whose bots nobody moves could not be listed")
+                tables = []
+            for table in tables:
+                if table in self.runs:
+                    continue
+                try:
+                    if await run_in_threadpool(self.service.bot_to_act, table):
+                        self.kick(table)
+                except ServerError as exc:  # a damaged table: said once, the others go on
+                    if not self.service.note_damaged(table, exc):
+                        _log.error(
+                            "table %s: its bots could not be resumed: %s", table, exc.message
+                        )
+                except Exception:  # any other failure of one table: the others go on
+                    _log.exception("table %s: its bots could not be resumed", table)
+            await asyncio.sleep(self.settings.lease_seconds)
 
     async def _retire(self) -> None:
         """Archive the tables due, every ``retire_seconds`` (a failure is
@@ -436,12 +553,20 @@ class _App:
     @contextlib.asynccontextmanager
     async def lifespan(self, _: Starlette) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
-        resume = loop.create_task(self._resume())
+
+        def heard(change: str) -> None:  # on the store's thread
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server is ending
+                loop.call_soon_threadsafe(self.heard, change)
+
+        self.watch = self.service.store.watch(heard)
+        resume = loop.create_task(self._sweep())
         poll = loop.create_task(self._poll())
         retire = loop.create_task(self._retire())
         try:
             yield
         finally:
+            if self.watch is not None:
+                await run_in_threadpool(self.watch.close)
             resume.cancel()
             poll.cancel()
             retire.cancel()
@@ -595,9 +720,12 @@ def create_app(
         max_live=settings.max_live,
         deal_pause=settings.deal_pause,
         bot_budget=settings.bot_budget,
+        max_client_tables=settings.max_client_tables,
         max_client_bot_tables=settings.max_client_bot_tables,
         finished_keep=settings.finished_keep,
         idle_keep=settings.idle_keep,
+        lease_seconds=settings.lease_seconds,
+        max_thrown_in=settings.max_thrown_in,
     )
     app = _App(service, settings)
 
@@ -732,7 +860,15 @@ def create_app(
     async def health(request: Request) -> Response:
         # no library, or a socket's request that came as plain HTTP: no WebSockets
         ok = _websocket_library() and not request.app.state.no_upgrade
-        return _json({"websockets": ok, "message": None if ok else _NO_WEBSOCKETS})
+        return _json(
+            {
+                "websockets": ok,
+                "message": None if ok else _NO_WEBSOCKETS,
+                # whether moves other processes store reach this one at once
+                "listening": app.watch is not None and app.watch.listening,
+                "bot_decisions": service.decisions,
+            }
+        )
 
     @_route
     async def public(request: Request) -> Response:

@@ -172,7 +172,9 @@ class ServerSettings:
     wait."""
     poll_seconds: float = attrs.field(default=1.0, validator=_positive)
     """How often moves stored by other server processes are looked for, for
-    the tables someone watches."""
+    the tables someone watches, while the store does not tell of them as
+    they are committed (SQLite; PostgreSQL while its listening connection
+    is lost)."""
     auth_seconds: float = attrs.field(default=10.0, validator=_positive)
     """How long a new socket has to send its token."""
     max_tables: int = attrs.field(default=10_000, validator=_positive)
@@ -189,9 +191,21 @@ class ServerSettings:
     bot_budget: float = attrs.field(default=0.5, validator=_positive)
     """CPU seconds one bot decision may take: a bot that takes a ``budget``
     (``pimc``, ``montecarlo``) is given it; the quick bots never need it."""
+    max_client_tables: int = attrs.field(default=40, validator=_positive)
+    """The most live, unfinished tables one client address may hold (the
+    address that made them, an IPv6 address by its /64 network), with bots
+    or not; a finished or archived table no longer counts.  Counted in the
+    store as a table is made: it holds across every process."""
     max_client_bot_tables: int = attrs.field(default=20, validator=_positive)
-    """The most live tables with a bot that one client address may hold (the
-    address that made them); a finished or archived table no longer counts."""
+    """Of those, the most with a bot at a seat (counted likewise)."""
+    lease_seconds: float = attrs.field(default=5.0, validator=_positive)
+    """How long a process's claim to decide a table's bots lasts without
+    being renewed (it is renewed while the process decides); past it,
+    another process sharing the store takes the table's bots over."""
+    max_thrown_in: int = attrs.field(default=20, validator=_positive)
+    """The most deals in a row a table may throw in (nobody contracted):
+    the move that throws in the last one stops the table, which takes no
+    more moves (a game nobody plays would grow its log for ever)."""
     finished_keep: float = attrs.field(default=3_600.0, validator=_not_negative)
     """Seconds a finished game stays live (listed, counted) before it is
     archived; its record stays at its address."""

@@ -447,12 +447,24 @@ _DOCUMENT: dict[str, Any] = {
                 "responses": _ok(
                     {
                         "type": "object",
-                        "required": ["websockets", "message"],
+                        "required": ["websockets", "message", "listening", "bot_decisions"],
                         "properties": {
                             "websockets": {"type": "boolean"},
                             "message": {
                                 "type": ["string", "null"],
                                 "description": "why not, for a person",
+                            },
+                            "listening": {
+                                "type": "boolean",
+                                "description": "whether moves stored by other server processes"
+                                " reach this one as they are committed (PostgreSQL), rather"
+                                " than at its next poll",
+                            },
+                            "bot_decisions": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "description": "the bots' decisions this process made since"
+                                " it started (one process decides a table's bots at a time)",
                             },
                         },
                     }

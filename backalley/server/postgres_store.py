@@ -17,6 +17,14 @@ violation or a serialization failure answers
 :data:`~backalley.server.store.CONFLICT` (or
 :data:`~backalley.server.store.DUPLICATE` for the client move id).
 
+Every committed move (and every seat's continue after a deal) is told to
+the other processes through ``NOTIFY`` on the channel
+:data:`CHANNEL`, with the table's id and version as its payload
+(:func:`~backalley.server.store.change_text`); :meth:`PostgresStore.watch`
+hears them on a connection of its own, so a spectator on another process
+hears of a move as it is committed, not at the next poll.  A notification
+is sent when the transaction commits and never for one rolled back.
+
 A store keeps a few connections (one per thread using it at once, at most
 ``connections``); a connection the database dropped is opened again once
 before a call gives up.
@@ -24,6 +32,7 @@ before a call gives up.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -38,9 +47,13 @@ from backalley.server.store import (
     STORED,
     TABLE_COLUMNS,
     Appended,
+    Caps,
+    Created,
     DamageLog,
     MoveRow,
     TableRow,
+    Watch,
+    change_text,
 )
 
 try:
@@ -52,7 +65,12 @@ except ImportError:  # the extra is not installed: PostgresStore says so
 else:
     _HAVE_PSYCOPG = True
 
-__all__ = ["SCHEMA", "PostgresStore", "redacted"]
+__all__ = ["CHANNEL", "SCHEMA", "PostgresStore", "redacted"]
+
+CHANNEL = "backalley_changes"
+"""The channel every committed change is notified on (``LISTEN backalley_changes``)."""
+
+_log = logging.getLogger(__name__)
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS backalley_tables (
@@ -75,6 +93,11 @@ SCHEMA = (
     "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS updated DOUBLE PRECISION"
     " DEFAULT extract(epoch from now())",
     "ALTER TABLE backalley_tables ALTER COLUMN updated DROP DEFAULT",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS bots BOOLEAN",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS bot_next BOOLEAN",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS decider TEXT",
+    "ALTER TABLE backalley_tables ADD COLUMN IF NOT EXISTS lease_until DOUBLE PRECISION",
+    "CREATE INDEX IF NOT EXISTS backalley_tables_created ON backalley_tables (created)",
     """CREATE TABLE IF NOT EXISTS backalley_seats (
     table_id TEXT NOT NULL REFERENCES backalley_tables(id),
     seat INTEGER NOT NULL,
@@ -90,13 +113,21 @@ SCHEMA = (
     CONSTRAINT backalley_moves_number PRIMARY KEY (table_id, number),
     CONSTRAINT backalley_moves_client_move UNIQUE (table_id, seat, client_move_id)
 )""",
+    "ALTER TABLE backalley_moves ADD COLUMN IF NOT EXISTS played DOUBLE PRECISION",
+    """CREATE TABLE IF NOT EXISTS backalley_continues (
+    table_id TEXT NOT NULL REFERENCES backalley_tables(id),
+    deal INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    CONSTRAINT backalley_continues_seat PRIMARY KEY (table_id, deal, seat)
+)""",
 )
 """The statements that make the store's tables and columns (each ``IF NOT EXISTS``)."""
 
 _SCHEMA_LOCK = 0x6261_636B_616C  # "backal": the advisory lock held while the schema is made
+_CREATE_LOCK = 0x6261_636B_6E77  # "backnw": held while a new table is counted against the caps
 _CLIENT_MOVE = "backalley_moves_client_move"
-_NEW_COLUMNS = "id, rules, seed, first_dealer, seats, created, owner"
-_MOVE_COLUMNS = "number, seat, move, client_move_id"
+_NEW_COLUMNS = "id, rules, seed, first_dealer, seats, created, owner, bots, bot_next"
+_MOVE_COLUMNS = "number, seat, move, client_move_id, played"
 
 _T = TypeVar("_T")
 
@@ -127,9 +158,13 @@ def _sentence(exc: BaseException, url: str) -> str:
 
 
 def _move(row: Sequence[Any]) -> MoveRow:
-    number, seat, move, client_move_id = row
+    number, seat, move, client_move_id, played = row
     return MoveRow(
-        int(number), int(seat), str(move), None if client_move_id is None else str(client_move_id)
+        int(number),
+        int(seat),
+        str(move),
+        None if client_move_id is None else str(client_move_id),
+        None if played is None else float(played),
     )
 
 
@@ -173,6 +208,14 @@ class PostgresStore:
                 first.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
                 for statement in SCHEMA:
                     first.execute(statement)
+                # an older table: whether a bot plays it, read from its seats
+                older = first.execute(
+                    f"SELECT {TABLE_COLUMNS} FROM backalley_tables WHERE bots IS NULL"
+                ).fetchall()
+                for row in self.damage_log.rows(older):
+                    first.execute(
+                        "UPDATE backalley_tables SET bots = %s WHERE id = %s", (row.bots, row.id)
+                    )
         except psycopg.Error as exc:
             first.close()
             raise SetupError(
@@ -248,15 +291,26 @@ class PostgresStore:
 
     # -- the Store interface -------------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
-        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
-            conn.execute(
-                f"INSERT INTO backalley_tables ({_NEW_COLUMNS})"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                row.columns(),
-            )
+    def create_table(
+        self, row: TableRow, caps: Caps | None = None, *, bot_next: bool = False
+    ) -> Created:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> Created:
+            with conn.transaction():
+                if caps is not None:
+                    # one new table at a time across the processes: a count and
+                    # its insert are never split by another process's insert
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
+                    refused = _refused(conn, row, caps)
+                    if refused is not None:
+                        return refused
+                conn.execute(
+                    f"INSERT INTO backalley_tables ({_NEW_COLUMNS})"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (*row.columns(), bot_next),
+                )
+            return "stored"
 
-        self._run(work)
+        return self._run(work)
 
     def table(self, table_id: str) -> TableRow | None:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> tuple[Any, ...] | None:
@@ -275,6 +329,16 @@ class PostgresStore:
             ).fetchall()
 
         return self.damage_log.rows(self._run(work))
+
+    def ids(self, most: int | None = None) -> Sequence[str]:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            return conn.execute(
+                "SELECT id FROM backalley_tables WHERE archived IS NULL"
+                " ORDER BY created DESC, id DESC LIMIT %s",
+                (most,),
+            ).fetchall()
+
+        return [str(r[0]) for r in self._run(work)]
 
     def due(self, finished_before: float, idle_before: float) -> Sequence[str]:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -319,7 +383,13 @@ class PostgresStore:
         return self._run(work)
 
     def append(
-        self, table_id: str, row: MoveRow, *, when: float | None = None, over: bool = False
+        self,
+        table_id: str,
+        row: MoveRow,
+        *,
+        when: float | None = None,
+        over: bool = False,
+        bot_next: bool = False,
     ) -> Appended:
         def work(conn: psycopg.Connection[tuple[Any, ...]]) -> Appended:
             try:
@@ -349,15 +419,19 @@ class PostgresStore:
                         return CONFLICT
                     conn.execute(
                         f"INSERT INTO backalley_moves (table_id, {_MOVE_COLUMNS})"
-                        " VALUES (%s, %s, %s, %s, %s)",
-                        (table_id, row.number, row.seat, row.move, row.client_move_id),
+                        " VALUES (%s, %s, %s, %s, %s, %s)",
+                        (table_id, row.number, row.seat, row.move, row.client_move_id, when),
                     )
-                    if when is not None:
-                        conn.execute(
-                            "UPDATE backalley_tables SET updated = %s,"
-                            " finished = CASE WHEN %s THEN %s ELSE finished END WHERE id = %s",
-                            (when, over, when, table_id),
-                        )
+                    conn.execute(
+                        "UPDATE backalley_tables SET updated = coalesce(%s, updated),"
+                        " bot_next = %s,"
+                        " finished = CASE WHEN %s THEN %s ELSE finished END WHERE id = %s",
+                        (when, bot_next, over, when, table_id),
+                    )
+                    conn.execute(
+                        "SELECT pg_notify(%s, %s)",
+                        (CHANNEL, change_text(table_id, row.number + 1)),
+                    )
             except pg_errors.UniqueViolation as exc:
                 return DUPLICATE if exc.diag.constraint_name == _CLIENT_MOVE else CONFLICT
             except (
@@ -405,7 +479,158 @@ class PostgresStore:
         found = self._run(work)
         return None if found is None else str(found[0])
 
+    def take_lease(self, table_id: str, owner: str, until: float, now: float) -> bool:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> bool:
+            done = conn.execute(
+                "UPDATE backalley_tables SET decider = %s, lease_until = %s WHERE id = %s"
+                " AND (decider IS NULL OR decider = %s OR lease_until < %s)",
+                (owner, until, table_id, owner, now),
+            )
+            return done.rowcount > 0
+
+        return self._run(work)
+
+    def release_lease(self, table_id: str, owner: str) -> bool:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> bool:
+            done = conn.execute(
+                "UPDATE backalley_tables SET decider = NULL, lease_until = NULL"
+                " WHERE id = %s AND decider = %s",
+                (table_id, owner),
+            )
+            return done.rowcount > 0
+
+        return self._run(work)
+
+    def orphans(self, now: float, most: int) -> Sequence[str]:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            return conn.execute(
+                "SELECT id FROM backalley_tables WHERE archived IS NULL AND finished IS NULL"
+                " AND coalesce(bot_next, TRUE) AND (decider IS NULL OR lease_until < %s)"
+                " ORDER BY coalesce(updated, created) DESC, id LIMIT %s",
+                (now, most),
+            ).fetchall()
+
+        return [str(r[0]) for r in self._run(work)]
+
+    def continue_deal(self, table_id: str, deal: int, seat: int) -> None:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+            with conn.transaction():
+                done = conn.execute(
+                    "INSERT INTO backalley_continues (table_id, deal, seat)"
+                    " VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    (table_id, deal, seat),
+                )
+                if done.rowcount:
+                    conn.execute(
+                        "SELECT pg_notify(%s, %s)", (CHANNEL, change_text(table_id, "continue"))
+                    )
+
+        self._run(work)
+
+    def continued(self, table_id: str, deal: int) -> frozenset[int]:
+        def work(conn: psycopg.Connection[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+            return conn.execute(
+                "SELECT seat FROM backalley_continues WHERE table_id = %s AND deal = %s",
+                (table_id, deal),
+            ).fetchall()
+
+        return frozenset(int(r[0]) for r in self._run(work))
+
+    def watch(self, heard: Callable[[str], None]) -> Watch | None:
+        """Hear every change committed to the database (:data:`CHANNEL`) on a
+        connection and a thread of its own, connecting again (and saying
+        ``""``) after a lost connection."""
+        return _Listener(self, heard)
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
         self._drop_idle()
+
+
+def _refused(
+    conn: psycopg.Connection[tuple[Any, ...]], row: TableRow, caps: Caps
+) -> Created | None:
+    """Which cap of ``caps`` refuses ``row`` (in the caller's transaction)."""
+    found = conn.execute("SELECT count(*) FROM backalley_tables WHERE archived IS NULL").fetchone()
+    if found is not None and int(found[0]) >= caps.tables:
+        return "full"
+    if row.owner is None:
+        return None
+    found = conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE bots) FROM backalley_tables"
+        " WHERE owner = %s AND archived IS NULL AND finished IS NULL",
+        (row.owner,),
+    ).fetchone()
+    mine, with_bots = (0, 0) if found is None else (int(found[0]), int(found[1]))
+    if caps.client_tables is not None and mine >= caps.client_tables:
+        return "client-tables"
+    if caps.client_bot_tables is not None and row.bots and with_bots >= caps.client_bot_tables:
+        return "client-bot-tables"
+    return None
+
+
+class _Listener:
+    """The changes of a :class:`PostgresStore` heard on a thread: ``LISTEN``
+    on a connection of its own, opened again (after a pause that doubles up
+    to :data:`_MOST_PAUSE` seconds) whenever it is lost."""
+
+    def __init__(self, store: PostgresStore, heard: Callable[[str], None]) -> None:
+        self._store = store
+        self._heard = heard
+        self._stop = threading.Event()
+        self._listening = False
+        self._thread = threading.Thread(target=self._run, name="backalley-listen", daemon=True)
+        self._thread.start()
+
+    @property
+    def listening(self) -> bool:
+        return self._listening
+
+    def _run(self) -> None:
+        pause = _FIRST_PAUSE
+        while not self._stop.is_set():
+            try:
+                conn = self._store._connect()
+            except psycopg.Error as exc:
+                _log.warning(
+                    "cannot hear the database's changes (the server polls meanwhile): %s",
+                    _sentence(exc, self._store.url),
+                )
+                self._stop.wait(pause)
+                pause = min(_MOST_PAUSE, pause * 2)
+                continue
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+                self._listening = True
+                pause = _FIRST_PAUSE
+                self._tell("")  # changes made while nobody listened: look at every table
+                while not self._stop.is_set():
+                    for note in conn.notifies(timeout=_LISTEN_SECONDS):
+                        self._tell(note.payload)
+            except psycopg.Error as exc:
+                if not self._stop.is_set():
+                    _log.warning(
+                        "lost the database's changes (the server polls until heard again): %s",
+                        _sentence(exc, self._store.url),
+                    )
+            finally:
+                self._listening = False
+                conn.close()
+
+    def _tell(self, payload: str) -> None:
+        try:
+            self._heard(payload)
+        except Exception:  # the listener's caller failed: said, and the listening goes on
+            _log.exception("a change heard from the database could not be passed on")
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=_LISTEN_SECONDS + 5)
+
+
+_LISTEN_SECONDS = 0.5
+"""How long the listening thread waits for a notification before it looks
+whether it is to stop."""
+_FIRST_PAUSE = 0.5
+_MOST_PAUSE = 5.0

@@ -17,7 +17,17 @@ the library scores a deal and deals the next one within the move that plays
 the last card, so the service keeps that deal's last trick, and its bots make
 no move until every seat a person had joined when the deal ended has said it
 continues (:meth:`TableService.continue_deal`, or a move of its own) or
-``deal_pause`` seconds have passed.
+``deal_pause`` seconds have passed since that move was stored.  The
+continues are kept in the store and the wait is timed from the stored
+move, so every process sharing the store holds the same deal end alike.
+
+A bot's move is decided by one process at a time, whichever processes
+watch the table: the one that holds the table's lease in the store
+(:meth:`~backalley.server.store.Store.take_lease`, renewed with every
+decision, ``lease_seconds`` long), which another process takes over once it
+has expired (its holder died).  People who throw in ``max_thrown_in`` deals
+in a row (nobody contracts) stop their table: a game nobody plays would
+otherwise grow its log for ever.
 
 The bots are seeded secretly, like the deck: from the table's seed, which
 stays on the server until the game's record is given, never from anything a
@@ -40,7 +50,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
+import socket
 import threading
 import time
 import traceback
@@ -52,6 +64,7 @@ import attrs
 
 import backalley as ba
 from backalley.bots import Bot, bot_names, check_throw_ins
+from backalley.engine import lowlevel
 from backalley.io import houserules
 from backalley.render.facts import deal_end as deal_end_facts
 from backalley.rules.seats import seat_names
@@ -61,7 +74,9 @@ from backalley.server.facts import table_facts
 from backalley.server.store import (
     ARCHIVED,
     DUPLICATE,
+    HUMAN,
     STORED,
+    Caps,
     DamageLog,
     MoveRow,
     Store,
@@ -70,9 +85,6 @@ from backalley.server.store import (
 from backalley.server.tokens import new_token, token_hash, token_matches
 
 __all__ = ["HUMAN", "PRIVATE_KEYS", "BotTurn", "DealEnd", "Submitted", "TableService"]
-
-HUMAN = "human"
-"""What a seat played by a person is called in a table's seats."""
 
 PRIVATE_KEYS = ("seat", "hand", "discards", "legal_moves", "cards", "call_answers")
 """The keys of a seat's view document that only that seat may read (its
@@ -125,7 +137,8 @@ class DealEnd:
     """The deal's end as :func:`backalley.render.facts.deal_end` gives it:
     ``deal`` (its number), ``last_trick`` and ``made`` per side."""
     since: float
-    """When the deal ended (the service's ``timer``)."""
+    """When the deal ended: when the move that ended it was stored (seconds
+    since the epoch, the service's ``clock``)."""
     waiting: set[int] = attrs.field(factory=set)
     """The seats a person had joined when the deal ended and that have not
     continued yet (the seat's move, or :meth:`TableService.continue_deal`)."""
@@ -154,7 +167,13 @@ class _Live:
     lock: threading.Lock = attrs.field(factory=threading.Lock)
     hashes: dict[int, str] = attrs.field(factory=dict)
     stalled: str | None = None
-    """Why the bots cannot go on (a game that keeps being thrown in)."""
+    """Why the bots cannot go on (a bot that failed, a game between bots
+    that keeps being thrown in)."""
+    stopped: str | None = None
+    """Why the table takes no more moves at all (``max_thrown_in`` deals in a
+    row thrown in)."""
+    thrown_in: int = 0
+    """The deals thrown in since the last scored deal (or the start)."""
     deal_end: DealEnd | None = None
     """The end of the last scored deal (``None`` before the first)."""
 
@@ -181,12 +200,18 @@ class TableService:
     the end of a deal for the people at the table to continue (0, the
     default here: they do not wait; :func:`~backalley.server.create_app`
     passes :attr:`ServerSettings.deal_pause <backalley.server.ServerSettings.deal_pause>`);
-    ``timer`` measures that wait.  ``bot_budget``: the CPU seconds a bot
+    the wait is timed with ``clock`` from the stored move that ended the
+    deal.  ``bot_budget``: the CPU seconds a bot
     decision may take (see :func:`~backalley.server.bot_pool.budgeted_bot`;
-    ``None``: the bots' own).  ``max_client_bot_tables``: the most live,
-    unfinished tables with a bot one client address may have made.
-    ``finished_keep`` and ``idle_keep``: the seconds after which
+    ``None``: the bots' own).  ``max_client_tables`` and
+    ``max_client_bot_tables``: the most live, unfinished tables one client
+    address may have made, and of those the most with a bot (``None``: no
+    cap).  ``finished_keep`` and ``idle_keep``: the seconds after which
     :meth:`retire` archives a finished game, and a table without a move.
+    ``lease_seconds``: how long this process's claim to decide a table's
+    bots lasts (renewed with each decision) before another process may take
+    the table over.  ``max_thrown_in``: the most deals in a row a table may
+    throw in before it stops.
     """
 
     def __init__(
@@ -197,24 +222,33 @@ class TableService:
         max_live: int = 2_000,
         clock: Callable[[], float] = time.time,
         deal_pause: float = 0.0,
-        timer: Callable[[], float] = time.monotonic,
         bot_budget: float | None = None,
+        max_client_tables: int | None = None,
         max_client_bot_tables: int | None = None,
         finished_keep: float = 3_600.0,
         idle_keep: float = 7 * 86_400.0,
+        lease_seconds: float = 30.0,
+        max_thrown_in: int = 20,
     ) -> None:
         self.store = store
         self.max_tables = max_tables
         self.max_live = max_live
         self.deal_pause = deal_pause
         self.bot_budget = bot_budget
+        self.max_client_tables = max_client_tables
         self.max_client_bot_tables = max_client_bot_tables
         self.finished_keep = finished_keep
         self.idle_keep = idle_keep
+        self.lease_seconds = lease_seconds
+        self.max_thrown_in = max_thrown_in
+        self.decider = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This process's name as the holder of a table's lease (its host, its
+        process id and a random part: never the same twice)."""
+        self.decisions = 0
+        """The bots' decisions this service has handed out (:meth:`bot_turn`)."""
         shared = getattr(store, "damage_log", None)  # said once with the store's rows
         self._damaged = shared if isinstance(shared, DamageLog) else DamageLog()
         self._clock = clock
-        self._timer = timer
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -226,28 +260,14 @@ class TableService:
         ``"human"`` or a bot's name), made by the client address ``owner``;
         answers the table's id.  The seed is 63 random bits from the
         operating system and stays on the server.  Refused with ``full``
-        when the store holds ``max_tables`` live tables, and with
-        ``too-many-bot-tables`` when ``owner`` has ``max_client_bot_tables``
-        live games with a bot going on."""
+        when the store holds ``max_tables`` live tables, with
+        ``too-many-tables`` when ``owner`` has ``max_client_tables`` live
+        games going on, and with ``too-many-bot-tables`` when it has
+        ``max_client_bot_tables`` such games with a bot: counted and taken in
+        the store's transaction, so that processes making tables at once
+        never pass a cap together."""
         rule_set = _rule_set(rules)
         kinds = _seats(seats, rule_set.players)
-        rows = self.store.tables()
-        if len(rows) >= self.max_tables:
-            raise ServerError(503, "full", f"this server holds its most tables ({self.max_tables})")
-        most = self.max_client_bot_tables
-        if most is not None and owner is not None and any(k != HUMAN for k in kinds):
-            going = sum(
-                1
-                for r in rows
-                if r.owner == owner and r.finished is None and any(k != HUMAN for k in r.seats)
-            )
-            if going >= most:
-                raise ServerError(
-                    429,
-                    "too-many-bot-tables",
-                    f"this address has {going} games with bots going on (at most {most}): "
-                    "finish one, or wait until one is archived",
-                )
         seed = ba.secure_seed()
         state = ba.new_game(rule_set, seed=seed)
         row = TableRow(
@@ -259,7 +279,24 @@ class TableService:
             created=self._clock(),
             owner=owner,
         )
-        self.store.create_table(row)
+        caps = Caps(self.max_tables, self.max_client_tables, self.max_client_bot_tables)
+        made = self.store.create_table(row, caps, bot_next=kinds[state.to_act or 0] != HUMAN)
+        if made == "full":
+            raise ServerError(503, "full", f"this server holds its most tables ({self.max_tables})")
+        if made == "client-tables":
+            raise ServerError(
+                429,
+                "too-many-tables",
+                f"this address has {self.max_client_tables} games going on (at most): "
+                "finish one, or wait until one is archived",
+            )
+        if made == "client-bot-tables":
+            raise ServerError(
+                429,
+                "too-many-bot-tables",
+                f"this address has {self.max_client_bot_tables} games with bots going on "
+                "(at most): finish one, or wait until one is archived",
+            )
         self._keep(row.id, self._start(row, state, []))
         return row.id
 
@@ -279,7 +316,7 @@ class TableService:
 
     def ids(self) -> list[str]:
         """Every live table's id, oldest first."""
-        return [row.id for row in self.store.tables()]
+        return list(reversed(self.store.ids()))
 
     def note_damaged(self, table_id: str, exc: ServerError) -> bool:
         """Whether ``exc`` says that ``table_id`` cannot be read back (``500
@@ -295,9 +332,8 @@ class TableService:
         """The :meth:`summary` of the ``most`` newest live tables, newest
         first; a table that cannot be read back is left out (and logged once)."""
         found: list[dict[str, Any]] = []
-        for table_id in reversed(self.ids()):
-            if len(found) >= most:
-                break
+        # the newest ids only: a list never reads every live row
+        for table_id in self.store.ids(most):
             try:
                 found.append(self.summary(table_id))
             except ServerError as exc:
@@ -337,7 +373,8 @@ class TableService:
                 raise ServerError(
                     500, "corrupt", f"table {live.row.id}: stored move {stored.number}: {exc}"
                 ) from None
-            self._moved(live, before, move, state)
+            played = self._clock() if stored.played is None else stored.played
+            self._moved(live, before, move, state, played)
             live.state = state
             live.version += 1
 
@@ -549,6 +586,8 @@ class TableService:
             self._catch_up(live)
             if live.row.archived is not None:
                 raise _archived(live.row.id)
+            if live.stopped is not None:
+                raise ServerError(409, "stopped", live.stopped)
             if client_move_id is not None:
                 done = self.store.client_move(live.row.id, number, client_move_id)
                 if done is not None:
@@ -567,7 +606,8 @@ class TableService:
                 raise ServerError(422, "illegal-move", str(exc), reason=exc.reason.name) from None
             after = state.apply(move)
             row = MoveRow(live.version, number, str(move), client_move_id)
-            stored = self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
+            when = self._clock()
+            stored = self._append(live, row, after, when)
             if stored == ARCHIVED:
                 raise self._archived_elsewhere(live)
             if stored == DUPLICATE:
@@ -582,10 +622,19 @@ class TableService:
                     "conflict",
                     "another move was applied to this table first: read the view again",
                 )
-            self._moved(live, state, move, after)
+            self._moved(live, state, move, after, when)
             live.state = after
             live.version += 1
             return Submitted(row.number, live.version)
+
+    def _append(self, live: _Live, row: MoveRow, after: ba.GameState, when: float) -> str:
+        """Commit ``row`` (reaching ``after``) to the store: the table is
+        finished when the game is over or the move stops the table, and the
+        store is told whether a bot is to move next."""
+        over = after.is_over or self._stops(live, live.state, after) is not None
+        seat = after.to_act
+        bot_next = not over and seat is not None and seat in live.bots
+        return self.store.append(live.row.id, row, when=when, over=over, bot_next=bot_next)
 
     def _archived_elsewhere(self, live: _Live) -> ServerError:
         """``live`` was archived since it was read (by another process, or
@@ -616,21 +665,36 @@ class TableService:
             seat is not None
             and seat in live.bots
             and live.stalled is None
+            and live.stopped is None
             and live.row.archived is None
             and not self._held(live)
         )
 
     # -- the end of a deal -------------------------------------------------------
 
-    def _moved(self, live: _Live, before: ba.GameState, move: ba.Move, after: ba.GameState) -> None:
-        """Note what ``move`` (from ``before`` to ``after``) does to the hold at
-        the end of a deal: a move that scores a deal starts one; a person's
-        move ends that person's wait, a bot's (the hold was over) the hold's."""
+    def _moved(
+        self,
+        live: _Live,
+        before: ba.GameState,
+        move: ba.Move,
+        after: ba.GameState,
+        played: float,
+    ) -> None:
+        """Note what ``move`` (from ``before`` to ``after``, stored at
+        ``played``) does to the hold at the end of a deal: a move that scores
+        a deal starts one; a person's move ends that person's wait, a bot's
+        (the hold was over) the hold's.  And to the deals thrown in a row:
+        past ``max_thrown_in`` the table stops."""
         seat = before.to_act
         facts = deal_end_facts(before, move, after)
         if facts is not None:
-            live.deal_end = self._deal_end(live, facts)
+            live.thrown_in = 0
+            live.deal_end = self._deal_end(live, facts, played)
             return
+        row = self._thrown_in_row(live, before, after)
+        if row is not None:
+            live.thrown_in = row
+            live.stopped = self._stops(live, before, after)
         end = live.deal_end
         if end is None or seat is None:
             return
@@ -638,15 +702,35 @@ class TableService:
             end.over = True
         end.waiting.discard(seat)
 
-    def _deal_end(self, live: _Live, facts: dict[str, Any]) -> DealEnd:
-        """The hold at the end of a deal: its ``facts``, and the seats a person
-        has joined, which the bots wait for."""
+    @staticmethod
+    def _thrown_in_row(live: _Live, before: ba.GameState, after: ba.GameState) -> int | None:
+        """How many deals in a row are thrown in once the move from ``before``
+        to ``after`` is made, when that move throws one in (``None``: it
+        does not)."""
+        if lowlevel.thrown_in(after) <= lowlevel.thrown_in(before):
+            return None
+        return live.thrown_in + 1
+
+    def _stops(self, live: _Live, before: ba.GameState, after: ba.GameState) -> str | None:
+        """Why the move from ``before`` to ``after`` stops the table: it throws
+        in the ``max_thrown_in``-th deal in a row; ``None`` when it does not."""
+        row = self._thrown_in_row(live, before, after)
+        if row is None or row < self.max_thrown_in:
+            return None
+        return (
+            f"this table stopped: {row} deals in a row were thrown in "
+            "(nobody contracted), so the game would never end"
+        )
+
+    def _deal_end(self, live: _Live, facts: dict[str, Any], played: float) -> DealEnd:
+        """The hold at the end of a deal (its move stored at ``played``): its
+        ``facts``, and the seats a person has joined, which the bots wait for."""
         waiting = {
             seat
             for seat, kind in enumerate(live.row.seats)
             if kind == HUMAN and self._joined(live, seat)
         }
-        return DealEnd(facts, self._timer(), waiting)
+        return DealEnd(facts, played, waiting)
 
     def _joined(self, live: _Live, seat: int) -> bool:
         if seat not in live.hashes:
@@ -658,13 +742,18 @@ class TableService:
 
     def _held(self, live: _Live) -> float:
         """The seconds the bots of ``live`` still wait at the end of a deal (0:
-        they do not)."""
+        they do not): the seats that continued through any process are read
+        from the store while the wait lasts."""
         end = live.deal_end
         if end is None or end.over or not end.waiting or not self.deal_pause:
             return 0.0
         if live.state.is_over:
             return 0.0
-        return max(0.0, end.since + self.deal_pause - self._timer())
+        left = end.since + self.deal_pause - self._clock()
+        if left <= 0:
+            return 0.0
+        end.waiting = end.waiting - self.store.continued(live.row.id, end.facts["deal"])
+        return left if end.waiting else 0.0
 
     def held(self, table_id: str) -> float:
         """The seconds the bots of the table still wait for the people at the
@@ -707,6 +796,7 @@ class TableService:
                     "stale-deal",
                     f"deal {deal} is not the last deal that ended (deal {end.facts['deal']})",
                 )
+            self.store.continue_deal(live.row.id, end.facts["deal"], number)
             end.waiting.discard(number)
             data = end.to_data(self._held(live))
         return {"table": live.row.id, "seat": number, "deal_end": data}
@@ -714,15 +804,22 @@ class TableService:
     def bot_turn(self, table_id: str) -> BotTurn | None:
         """The bot to act at the table and its view, or ``None`` when no bot
         is to act (a person is, the game is over, the bots wait at the end
-        of a deal, the table is stalled or archived)."""
+        of a deal, the table is stalled, stopped or archived) or when another
+        process decides this table's bots: the decision is this process's
+        only while it holds the table's lease, taken (or renewed) here for
+        ``lease_seconds`` (:meth:`release` gives it up)."""
         live = self._table(table_id)
         with live.lock:  # the version and the state it names, together
             version, state = live.version, live.state
         seat = state.to_act
         if seat is None or seat not in live.bots or live.stalled is not None:
             return None
-        if live.row.archived is not None or self._held(live):
+        if live.stopped is not None or live.row.archived is not None or self._held(live):
             return None
+        now = self._clock()
+        if not self.store.take_lease(live.row.id, self.decider, now + self.lease_seconds, now):
+            return None
+        self.decisions += 1
         return BotTurn(
             table=live.row.id,
             owner=live.row.owner or "?",
@@ -732,6 +829,37 @@ class TableService:
             view=state.view(seat),
             state=state,
         )
+
+    def renew(self, table_id: str) -> bool:
+        """Renew this process's lease of the table's bots for another
+        ``lease_seconds`` (while a decision takes long); whether it holds it."""
+        now = self._clock()
+        return self.store.take_lease(table_id, self.decider, now + self.lease_seconds, now)
+
+    def hold(self, table_id: str, seconds: float) -> bool:
+        """Keep this process's lease of the table's bots through a wait at the
+        end of a deal of ``seconds`` (and ``lease_seconds`` more), so that no
+        other process takes the table meanwhile; whether it holds it (if not,
+        another process holds the table and its wait)."""
+        now = self._clock()
+        return self.store.take_lease(
+            table_id, self.decider, now + seconds + self.lease_seconds, now
+        )
+
+    def orphans(self, most: int) -> list[str]:
+        """The tables (at most ``most``) whose next move is a bot's and whose
+        bots no process decides now (:meth:`Store.orphans
+        <backalley.server.store.Store.orphans>`)."""
+        return list(self.store.orphans(self._clock(), most))
+
+    def release(self, table_id: str) -> bool:
+        """Give up this process's lease of the table's bots (taken by
+        :meth:`bot_turn`); answers whether it held it - then a move stored
+        meanwhile by another process, which could not take the lease, may
+        have left a bot to act: the caller looks again."""
+        if not isinstance(table_id, str):
+            return False
+        return self.store.release_lease(table_id, self.decider)
 
     def bot_failed(self, turn: BotTurn, detail: str) -> None:
         """The bot of ``turn`` failed while deciding: its table stops (the
@@ -775,14 +903,15 @@ class TableService:
             if live.version != turn.version:
                 return True  # someone moved meanwhile: the caller looks again
             row = MoveRow(turn.version, turn.seat, str(move))
-            stored = self.store.append(live.row.id, row, when=self._clock(), over=after.is_over)
+            when = self._clock()
+            stored = self._append(live, row, after, when)
             if stored == ARCHIVED:  # archived meanwhile (here or by another process)
                 self._archived_elsewhere(live)
                 return False
             if stored != STORED:
                 self._catch_up(live)  # another process stored this move first
                 return True
-            self._moved(live, state, move, after)
+            self._moved(live, state, move, after, when)
             live.state = after
             live.version += 1
             live.bots[turn.seat] = self._bot(live.row, turn.seat, live.version)
@@ -818,7 +947,7 @@ class TableService:
             # still due as it is archived: a move since due() read it keeps it live
             if self.store.archive(table_id, now, finished_before, idle_before)
         ]
-        live_ids = {row.id for row in self.store.tables()}
+        live_ids = set(self.store.ids())
         with self._lock:
             for table_id in [t for t in self._live if t not in live_ids]:
                 del self._live[table_id]
