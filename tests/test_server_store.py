@@ -4,12 +4,22 @@ skipped with the reason when it cannot be started) run the same contract -
 tables read back as written, moves stored in order and only at the table's
 version, a seat's client move id used once, a seat joined once, everything
 there after reopening, and of moves racing for one number (from threads of
-one store, or from two stores as two server processes) exactly one stored."""
+one store, or from two stores as two server processes) exactly one stored.
+
+And what server processes sharing one store agree on, the same way: the
+lease of a table's bots (one holder at a time, renewed by its holder, taken
+over once expired), the tables whose bots nobody moves, the caps on making
+tables counted in the creating transaction (also by two processes racing),
+the continues after a deal, each move's time, the newest ids, and -
+PostgreSQL only - every committed move heard by another process's store as
+it commits."""
 
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,7 +29,17 @@ pytest.importorskip("starlette", reason="the server's extra (starlette) is not i
 
 import backalley as ba
 from backalley.server.sqlite_store import SqliteStore
-from backalley.server.store import CONFLICT, DUPLICATE, STORED, MoveRow, Store, TableRow
+from backalley.server.store import (
+    CONFLICT,
+    DUPLICATE,
+    STORED,
+    Caps,
+    MoveRow,
+    Store,
+    TableRow,
+    change_text,
+    read_change,
+)
 
 from .server_services import PostgresCluster
 
@@ -251,5 +271,180 @@ def test_a_dropped_connection_is_opened_again(postgres: PostgresCluster) -> None
         assert store.version("t") == 1
         assert store.append("t", MoveRow(1, 1, "bid 2")) == STORED
         assert [row.move for row in store.moves("t")] == ["bid 1", "bid 2"]
+    finally:
+        store.close()
+
+
+# -- what processes sharing a store agree on ------------------------------
+
+
+HUMANS = ("human",) * 4
+
+
+def _people(id_: str, owner: str | None = "1.2.3.4", created: float = 1.0) -> TableRow:
+    row = _row(id_, created=created)
+    return TableRow(
+        id=row.id,
+        rules=row.rules,
+        seed=row.seed,
+        first_dealer=row.first_dealer,
+        seats=HUMANS,
+        created=created,
+        owner=owner,
+    )
+
+
+def _bots(id_: str, owner: str | None = "1.2.3.4", created: float = 1.0) -> TableRow:
+    row = _people(id_, owner, created)
+    return TableRow(
+        id=row.id,
+        rules=row.rules,
+        seed=row.seed,
+        first_dealer=row.first_dealer,
+        seats=("human", "random", "random", "random"),
+        created=created,
+        owner=owner,
+    )
+
+
+def test_one_process_holds_a_tables_lease_until_it_expires(opener: Opener) -> None:
+    a, b = opener(), opener()
+    a.create_table(_bots("t"), bot_next=True)
+    assert a.take_lease("t", "A", until=110.0, now=100.0)
+    assert not b.take_lease("t", "B", until=111.0, now=101.0)  # A holds it
+    assert a.take_lease("t", "A", until=120.0, now=105.0)  # its holder renews it
+    assert not b.take_lease("t", "B", until=125.0, now=119.0)
+    assert b.take_lease("t", "B", until=131.0, now=121.0)  # expired: A died
+    assert not a.release_lease("t", "A")  # A holds it no more
+    assert b.release_lease("t", "B")
+    assert a.take_lease("t", "A", until=140.0, now=130.0)  # free again
+    assert not a.take_lease("nothing", "A", until=140.0, now=130.0)
+
+
+def test_the_tables_whose_bots_nobody_moves_are_found(opener: Opener) -> None:
+    store = opener()
+    store.create_table(_bots("bot-next", created=1.0), bot_next=True)
+    store.create_table(_bots("person-next", created=2.0), bot_next=False)
+    store.create_table(_bots("leased", created=3.0), bot_next=True)
+    store.create_table(_bots("expired", created=4.0), bot_next=True)
+    store.take_lease("leased", "A", until=200.0, now=100.0)
+    store.take_lease("expired", "A", until=150.0, now=100.0)
+    assert sorted(store.orphans(now=160.0, most=10)) == ["bot-next", "expired"]
+    assert len(store.orphans(now=160.0, most=1)) == 1
+    # a move that leaves a person to act takes the table off; one that ends the game too
+    assert store.append("bot-next", MoveRow(0, 1, "bid 1"), when=170.0) == STORED
+    assert store.orphans(now=160.0, most=10) == ["expired"]
+    assert store.append("expired", MoveRow(0, 1, "bid 1"), when=171.0, bot_next=True) == STORED
+    assert store.append("expired", MoveRow(1, 2, "bid 1"), when=172.0, over=True, bot_next=True)
+    assert store.orphans(now=160.0, most=10) == []
+
+
+def test_a_move_keeps_the_time_it_was_stored(opener: Opener) -> None:
+    store = opener()
+    store.create_table(_people("t"))
+    store.append("t", MoveRow(0, 0, "bid 1"), when=1234.5)
+    store.append("t", MoveRow(1, 1, "bid 2"))
+    assert [m.played for m in opener().moves("t")] == [1234.5, None]
+
+
+def test_the_continues_after_a_deal_are_shared(opener: Opener) -> None:
+    a, b = opener(), opener()
+    a.create_table(_people("t"))
+    assert b.continued("t", 1) == frozenset()
+    a.continue_deal("t", 1, 2)
+    a.continue_deal("t", 1, 2)  # again: nothing more
+    b.continue_deal("t", 1, 0)
+    b.continue_deal("t", 2, 3)
+    assert a.continued("t", 1) == frozenset({0, 2})
+    assert a.continued("t", 2) == frozenset({3})
+
+
+def test_the_newest_ids_are_read_without_the_rows(opener: Opener) -> None:
+    store = opener()
+    for number in range(5):
+        store.create_table(_people(f"t{number}", created=float(number)))
+    assert store.ids() == ["t4", "t3", "t2", "t1", "t0"]
+    assert store.ids(2) == ["t4", "t3"]
+    store.archive("t4", 10.0, finished_before=0.0, idle_before=100.0)
+    assert store.ids(2) == ["t3", "t2"]
+
+
+def test_the_caps_count_an_owners_live_unfinished_tables(opener: Opener) -> None:
+    store = opener()
+    caps = Caps(tables=10, client_tables=3, client_bot_tables=2)
+    assert store.create_table(_bots("b1"), caps) == "stored"
+    assert store.create_table(_bots("b2"), caps) == "stored"
+    assert store.create_table(_bots("b3"), caps) == "client-bot-tables"
+    assert store.create_table(_people("p1"), caps) == "stored"  # no bot: the other cap
+    assert store.create_table(_people("p2"), caps) == "client-tables"
+    assert store.create_table(_people("x1", owner="5.6.7.8"), caps) == "stored"
+    # a finished table no longer counts
+    store.append("b1", MoveRow(0, 0, "bid 1"), when=5.0, over=True)
+    assert store.create_table(_bots("b3"), caps) == "stored"
+    # nor does the owner count against another's cap, nor an unknown owner
+    for number in range(5):
+        assert store.create_table(_people(f"n{number}", owner=None), caps) == "stored"
+    # 10 live tables (a finished one is live until it is archived)
+    assert store.create_table(_people("n9", owner=None), caps) == "full"
+
+
+def test_racing_creates_through_two_stores_never_pass_a_cap(opener: Opener) -> None:
+    stores = [opener(), opener()]
+    caps = Caps(tables=1000, client_tables=100, client_bot_tables=5)
+    answers: list[str] = []
+    start = threading.Barrier(8)
+
+    def make(worker: int) -> None:
+        start.wait()
+        for number in range(4):
+            row = _bots(f"w{worker}-{number}")
+            answers.append(stores[worker % 2].create_table(row, caps))
+
+    threads = [threading.Thread(target=make, args=(w,)) for w in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(answers).count("stored") == 5, answers
+    assert answers.count("client-bot-tables") == 27
+
+
+def test_the_words_of_a_change_read_back() -> None:
+    assert read_change(change_text("abc", 12)) == ("abc", 12)
+    assert read_change(change_text("abc", "continue")) == ("abc", None)
+    assert read_change("") is None
+    assert read_change("abc") is None
+
+
+def test_a_committed_move_is_heard_by_another_processs_store(postgres: object) -> None:
+    from backalley.server.postgres_store import PostgresStore
+
+    url = postgres.new_database("heard")  # type: ignore[attr-defined]
+    a, b = PostgresStore(url), PostgresStore(url)
+    heard: queue.Queue[str] = queue.Queue()
+    watch = b.watch(heard.put)
+    try:
+        assert watch is not None
+        assert heard.get(timeout=10) == ""  # listening: look at every table once
+        assert watch.listening
+        a.create_table(_people("t"))
+        began = time.monotonic()
+        assert a.append("t", MoveRow(0, 0, "bid 1"), when=1.0) == STORED
+        assert heard.get(timeout=5) == "t 1"
+        assert time.monotonic() - began < 1.0  # as it commits, not at a poll
+        a.append("t", MoveRow(0, 1, "bid 2"), when=1.0)  # a conflict: rolled back, not told
+        a.continue_deal("t", 1, 0)
+        assert heard.get(timeout=5) == "t continue"
+        assert heard.empty()
+    finally:
+        watch.close() if watch is not None else None
+        a.close()
+        b.close()
+
+
+def test_the_embedded_store_tells_no_other_process(tmp_path: Path) -> None:
+    store: Store = SqliteStore(tmp_path / "tables.db")
+    try:
+        assert store.watch(lambda change: None) is None  # the server polls instead
     finally:
         store.close()
