@@ -496,7 +496,7 @@ class TableService:
             "table": live.row.id,
             "version": version,
             "seats": list(live.row.seats),
-            "stalled": live.stalled,
+            "stalled": live.stopped or live.stalled,
             "public": data,
             "facts": table_facts(seen),
             "deal_end": end,
@@ -693,8 +693,8 @@ class TableService:
             return
         row = self._thrown_in_row(live, before, after)
         if row is not None:
-            live.thrown_in = row
             live.stopped = self._stops(live, before, after)
+            live.thrown_in = row
         end = live.deal_end
         if end is None or seat is None:
             return
