@@ -15,10 +15,14 @@ turned off).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 from backalley.cli.common import EXIT_OK, UsageError
@@ -253,7 +257,7 @@ def _store(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    """Serve until interrupted."""
+    """Serve until interrupted (Ctrl-C, or SIGTERM, which stops it the same way)."""
     try:
         import uvicorn
 
@@ -298,8 +302,30 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             timeout_graceful_shutdown=2,
             proxy_headers=False,  # the edge reads X-Forwarded-For, from trusted proxies only
         )
-        uvicorn.Server(config).run(sockets=[listener])
+        with _sigterm_as_interrupt():
+            uvicorn.Server(config).run(sockets=[listener])
     finally:
         listener.close()
         store.close()
     return EXIT_OK
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the server as Ctrl-C does: uvicorn shuts it down (its
+    lifespan ends the bot workers), then raises the signal again, which
+    this handler turns into ``KeyboardInterrupt`` (instead of the default
+    action, a death that skips closing the store and the interpreter's own
+    cleanup).  Only in the main thread, where handlers can be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
