@@ -15,9 +15,10 @@ So the server hands each decision to a :class:`BotPool`:
   ``budget`` keyword, such as ``pimc`` and ``montecarlo``, is given the
   smaller of its own and the server's).  A decision in a process that takes
   more than the pool's ``limit`` of wall-clock seconds (a bot that ignores
-  budgets) has its worker stopped, and that bot fails.  A process's CPU time is the
-  decision's alone; a thread's budget counts the whole process's CPU, so it
-  only runs out sooner.
+  budgets) has its worker ended, and that bot fails; the other workers'
+  decisions go on, and the next decision starts a new worker.  A process's
+  CPU time is the decision's alone; a thread's budget counts the whole
+  process's CPU, so it only runs out sooner.
 - The decisions waiting take turns fairly: one queue per client address (the
   address that made the table), served round robin, and within it the
   tables in the order they asked.  A table asks for one decision at a time,
@@ -26,9 +27,13 @@ So the server hands each decision to a :class:`BotPool`:
 
 A decision is sent to a process as the pickled bot and the seat's view; the
 process answers the move (as text).  A bot keeps nothing from one decision
-to the next: the server makes each seat's bot afresh for every decision.  The processes are shared by every
-pool of one size in the interpreter and started on first use, with the
-``spawn`` method (a fork of a server's threads could inherit a held lock).
+to the next: the server makes each seat's bot afresh for every decision.
+
+Each pool keeps its own processes, one pipe to each, started when a
+decision needs one, with the ``spawn`` method (a fork of a server's threads
+could inherit a held lock).  :meth:`BotPool.close` (the server's shutdown,
+on Ctrl-C or SIGTERM) ends them all; a worker whose server is gone without
+closing (killed) ends by itself when it next waits for a decision.
 """
 
 from __future__ import annotations
@@ -39,13 +44,13 @@ import contextlib
 import inspect
 import logging
 import multiprocessing
+import pickle
 import signal
 import threading
 import traceback
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from multiprocessing.connection import Connection
 
 import attrs
 
@@ -124,35 +129,124 @@ def _warm() -> None:
     import backalley.bots.pimc  # noqa: F401  (the slowest import, paid at start)
 
 
-_SHARED: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
-_SHARED_LOCK = threading.Lock()
+def _serve(conn: Connection) -> None:
+    """A worker process's life: one decision at a time, the pickled bot and
+    view read from ``conn`` and the answer of :func:`_decide` sent back,
+    until the server's end of the pipe closes (the server stopped, or was
+    killed: the worker never outlives it by more than a decision)."""
+    _warm()
+    while True:
+        try:
+            payload = conn.recv_bytes()
+        except (EOFError, OSError):  # the server's end is closed: the worker ends
+            return
+        try:
+            bot, view = pickle.loads(payload)
+        except Exception:  # a bot this process cannot read back: reported as its failure
+            answer: tuple[str, str | None] = ("", traceback.format_exc(limit=20))
+        else:
+            answer = _decide(bot, view)
+        try:
+            conn.send(answer)
+        except OSError:  # the server's end is closed: the worker ends
+            return
 
 
-def _processes(workers: int, *, broken: concurrent.futures.Executor | None = None) -> Any:
-    """The shared pool of ``workers`` processes (a new one in place of
-    ``broken``, a pool whose process died)."""
-    with _SHARED_LOCK:
-        found = _SHARED.get(workers)
-        if found is not None and found is broken:
-            found.shutdown(wait=False, cancel_futures=True)
-            found = None
-        if found is None:
-            found = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm,
-            )
-            _SHARED[workers] = found
-        return found
+_LATE = "late"
+"""A worker's answer: no decision within the pool's limit."""
+_GONE = "gone"
+"""A worker's answer: its process died (or was stopped) before answering."""
+
+_Answer = tuple[str, str | None] | str
+"""What a worker answers: :func:`_decide`'s pair, :data:`_LATE` or :data:`_GONE`."""
 
 
-def _stop(executor: concurrent.futures.Executor) -> None:
-    """Kill the processes of ``executor`` (the other decisions under way
-    there are made again on the new pool)."""
-    processes = getattr(executor, "_processes", None) or {}
-    for process in list(processes.values()):
-        with contextlib.suppress(Exception):
-            process.kill()
+class _Worker:
+    """One worker process (``spawn``ed, a daemon) and the server's end of
+    its pipe; the process is started by its first :meth:`ask`."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.conn, self._child = context.Pipe()
+        self.process = context.Process(
+            target=_serve, args=(self._child,), name="backalley-bot-worker", daemon=True
+        )
+        self.stopped = False
+        """Set by :meth:`stop`: the worker is done with, whatever it was doing."""
+        self._started = False
+        self._lock = threading.Lock()
+
+    def _start(self) -> bool:
+        with self._lock:
+            if self.stopped:
+                return False
+            if not self._started:
+                self.process.start()
+                self._child.close()  # the process's end is its own: its death is our EOF
+                self._started = True
+            return True
+
+    def ask(self, payload: bytes, limit: float | None) -> _Answer:
+        """On a thread of its own: the answer to ``payload`` (the move as
+        text, or the bot's failure), :data:`_LATE` when none came within
+        ``limit`` seconds of asking, :data:`_GONE` when the process died or
+        was stopped."""
+        try:
+            if not self._start():
+                return _GONE
+            self.conn.send_bytes(payload)
+            if not self.conn.poll(limit):
+                return _LATE
+            answer: tuple[str, str | None] = self.conn.recv()
+        except (EOFError, OSError):  # the process died (killed, out of memory) or was stopped
+            return _GONE
+        return answer
+
+    def stop(self) -> None:
+        """End the process (at once: a worker keeps nothing) and wait for
+        it; once only, later calls do nothing.  The pipe is left open for a
+        thread that may still wait on it (:meth:`close` closes it)."""
+        with self._lock:
+            if self.stopped:
+                return
+            self.stopped = True
+            if not self._started:
+                self._child.close()
+                return
+            self.process.kill()
+        self.process.join(5)
+        if self.process.exitcode is not None:
+            self.process.close()
+
+    def close(self) -> None:
+        """Stop the process and close the server's end of the pipe (once no
+        thread waits on it)."""
+        self.stop()
+        self.conn.close()
+
+
+async def _ask(worker: _Worker, payload: bytes, limit: float | None) -> _Answer:
+    """``worker``'s answer to ``payload``, waited for on a daemon thread (a
+    thread that outlives its loop, or the interpreter's end, holds up
+    neither)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[_Answer] = loop.create_future()
+
+    def settle(found: _Answer) -> None:
+        if not answer.done():
+            answer.set_result(found)
+
+    def wait() -> None:
+        try:
+            found = worker.ask(payload, limit)
+        except Exception:  # a failure of the pool's own: logged, the worker is counted gone
+            _log.exception("a bot worker could not be asked for a decision")
+            found = _GONE
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(settle, found)
+
+    threading.Thread(target=wait, name="backalley-bot-wait", daemon=True).start()
+    return await answer
 
 
 @attrs.define
@@ -171,15 +265,20 @@ class BotPool:
     def __init__(self, workers: int, *, limit: float | None = None) -> None:
         self.workers = workers
         self.limit = limit
-        """Wall-clock seconds a decision in a worker process may take: past
-        them the pool's processes are stopped and started again, and the
-        decision fails (:class:`BotFailed`); ``None``: no limit.  A bot that
-        honours its budget never comes near it."""
+        """Wall-clock seconds a decision in a worker process may take, from
+        when it is handed over: past them that decision's worker is ended
+        (the next decision starts a new one; the other workers' decisions go
+        on), and the decision fails (:class:`BotFailed`); ``None``: no
+        limit.  A bot that honours its budget never comes near it."""
         self._slots = max(1, workers)
         self._busy = 0
         self._queues: dict[str, deque[_Job]] = {}
         self._turns: deque[str] = deque()
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._workers: list[_Worker] = []
+        """The pool's live worker processes (at most ``workers``), idle or busy."""
+        self._idle: list[_Worker] = []
+        """The workers no decision is using now."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self.decided = 0
         """Decisions made (for the soak test's figures)."""
@@ -201,6 +300,10 @@ class BotPool:
             self._busy = 0
             self._queues.clear()
             self._turns.clear()
+            for worker in self._workers:  # a worker busy for the old loop: nobody waits on it
+                if worker not in self._idle:
+                    worker.stop()
+            self._workers = list(self._idle)
         done: asyncio.Future[bool] = loop.create_future()
         queue = self._queues.get(owner)
         if queue is None:
@@ -262,48 +365,77 @@ class BotPool:
             if failed is not None:
                 raise BotFailed(failed)
             return moved
+        payload = pickle.dumps((job.bot, job.view), pickle.HIGHEST_PROTOCOL)
         for attempt in (1, 2):
-            executor = self._executor()
+            worker = self._take()
             try:
-                text, failed = await asyncio.wait_for(
-                    loop.run_in_executor(executor, _decide, job.bot, job.view), self.limit
-                )
-            except asyncio.TimeoutError:  # a bot that does not stop: its worker is stopped
+                answer = await _ask(worker, payload, self.limit)
+            except BaseException:  # cancelled (the loop ends): the worker's state is unknown
+                worker.stop()
+                self._drop(worker)
+                raise
+            if isinstance(answer, tuple):
+                if worker.stopped:  # the pool was closed meanwhile
+                    self._drop(worker)
+                else:
+                    self._idle.append(worker)
+                text, failed = answer
+                if failed is not None:
+                    raise BotFailed(failed)
+                return await loop.run_in_executor(None, job.commit, ba.parse_move(text), job.bot)
+            closed = worker.stopped
+            worker.close()
+            self._drop(worker)
+            if closed:  # the pool was closed meanwhile: nobody waits for this decision
+                raise asyncio.CancelledError
+            if answer == _LATE:  # a bot that does not stop: its worker is ended, no other
                 _log.error(
                     "table %s: a bot decided for more than %g s; its worker is stopped",
                     job.table,
                     self.limit,
                 )
-                _stop(executor)
-                _processes(self.workers, broken=executor)
-                raise BotFailed(f"no decision within {self.limit:g} s") from None
-            except BrokenProcessPool:  # a worker died (killed, out of memory): once more
-                _log.error("a bot worker process died; starting the pool again")
-                _processes(self.workers, broken=executor)
-                if attempt == 2:
-                    raise
-                continue
-            if failed is not None:
-                raise BotFailed(failed)
-            return await loop.run_in_executor(None, job.commit, ba.parse_move(text), job.bot)
+                raise BotFailed(f"no decision within {self.limit:g} s")
+            # a worker that died (killed, out of memory): once more, on a new one
+            _log.error("a bot worker process died; a new one makes its decision")
+            if attempt == 2:
+                raise RuntimeError("the bot workers died twice on one decision")
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def _take(self) -> _Worker:
+        """An idle worker, or a new one (started by its first decision)."""
+        if self._idle:
+            return self._idle.pop()
+        worker = _Worker()
+        self._workers.append(worker)
+        return worker
+
+    def _drop(self, worker: _Worker) -> None:
+        if worker in self._workers:
+            self._workers.remove(worker)
+
     def _executor(self) -> concurrent.futures.Executor:
-        if self.workers:
-            return _processes(self.workers)  # type: ignore[no-any-return]
         if self._thread is None:
             self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bots")
         return self._thread
 
     def close(self) -> None:
-        """Cancel the decisions waiting and stop the pool's thread (the shared
-        processes stay for the interpreter's other pools, and stop with it).
-        The pool may be used again afterwards (an application started again)."""
+        """Cancel the decisions waiting, end the pool's worker processes
+        (a decision under way in one is cancelled) and stop its thread; when
+        it returns, no worker process of the pool is alive.  The pool may be
+        used again afterwards (an application started again): new workers
+        are started by its next decisions."""
         for queue in self._queues.values():
             for job in queue:
                 job.done.cancel()
         self._queues.clear()
         self._turns.clear()
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            if worker in self._idle:
+                worker.close()
+            else:  # its decision's waiter closes the pipe when the process is gone
+                worker.stop()
+        self._idle.clear()
         if self._thread is not None:
             self._thread.shutdown(wait=False, cancel_futures=True)
             self._thread = None
