@@ -130,8 +130,6 @@ MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
     # not of the rules engine
     "backalley/bots/bidding_model.py": {"_TABLES"},
     "backalley/solver/_search.py": {"_HOLDINGS"},
-    # the bot worker processes, one pool per size, shared by a process's servers
-    "backalley/server/bot_pool.py": {"_SHARED"},
 }
 
 
