@@ -3,7 +3,7 @@ few people for a minute, on SQLite and on PostgreSQL (the figures in
 docs/serving.rst, "Soak test").
 
     python3 benchmarks/soak.py [--tables 100] [--humans 20] [--sockets 200]
-                               [--seconds 60] [--warmup 5] [--bot pimc]
+                               [--stuck 1] [--seconds 60] [--warmup 5] [--bot pimc]
                                [--budget 0.05] [--workers 1]
                                [--stores sqlite,postgresql] [--database URL] [--json FILE]
 
@@ -16,7 +16,9 @@ in ``--workers`` processes), ``--humans`` scripted people each play seat 0
 of a table of their own against three such bots (a client that listens on
 its seat's WebSocket and POSTs a legal move whenever its view says so), and
 ``--sockets`` spectators' WebSockets watch the bot tables, from several
-loopback addresses.  A game that ends is replaced by a new table.
+loopback addresses, and ``--stuck`` more spectators open a socket on a bot
+table and never read it (the server must drop them without holding up a
+move, a bot or the poll).  A game that ends is replaced by a new table.
 
 After ``--warmup`` seconds the clock runs for ``--seconds``; reported per
 store: the moves stored a second (bots' and people's), the people's answer
@@ -174,6 +176,19 @@ class Soak(Load):
             if not self.stopping:
                 self.refuse(f"spectator closed {ws.close_code}")
 
+    async def stuck(self, index: int) -> None:
+        """A spectator that never reads: its client takes one message and then
+        stops reading the connection (the server's sends back up)."""
+        while len(self.bot_tables) < self.args.tables:
+            await asyncio.sleep(0.05)
+        table = self.bot_tables[index % len(self.bot_tables)]
+        address = WATCHERS[(index + 7) % len(WATCHERS)]
+        async with connect(
+            f"{self.ws}/api/tables/{table}/socket", local_addr=(address, 0), max_queue=1
+        ):
+            while not self.stopping:
+                await asyncio.sleep(1.0)
+
     async def run(self) -> dict[str, Any]:
         args = self.args
         tasks = [asyncio.create_task(self.bots_only()) for _ in range(args.tables)]
@@ -181,6 +196,7 @@ class Soak(Load):
         while len(self.tables) < args.tables + args.humans:
             await asyncio.sleep(0.05)
         tasks += [asyncio.create_task(self.spectator(i)) for i in range(args.sockets)]
+        tasks += [asyncio.create_task(self.stuck(i)) for i in range(args.stuck)]
         await asyncio.sleep(args.warmup)
         for task in tasks:
             error = task.exception() if task.done() else None
@@ -213,6 +229,7 @@ class Soak(Load):
             "tables": args.tables,
             "humans": args.humans,
             "sockets": args.sockets,
+            "stuck": args.stuck,
             "bot": args.bot,
             "budget": args.budget,
             "workers": args.workers,
@@ -246,6 +263,7 @@ def soak(
     tables: int = 100,
     humans: int = 20,
     sockets: int = 200,
+    stuck: int = 1,
     seconds: float = 60.0,
     warmup: float = 5.0,
     bot: str = "pimc",
@@ -259,6 +277,7 @@ def soak(
         tables=tables,
         humans=humans,
         sockets=sockets,
+        stuck=stuck,
         seconds=seconds,
         warmup=warmup,
         bot=bot,
@@ -323,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--humans", type=int, default=20)
     parser.add_argument("--sockets", type=int, default=200)
+    parser.add_argument("--stuck", type=int, default=1, help="spectators that never read")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--bot", default="pimc")
@@ -335,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 500 and 0 <= args.humans <= 100 and 0 <= args.sockets <= 1000):
         parser.error("--tables is 1 to 500, --humans 0 to 100, --sockets 0 to 1000")
+    if not 0 <= args.stuck <= 100:
+        parser.error("--stuck is 0 to 100")
     if args.seconds <= 0 or not 0 < args.budget <= 60 or not 0 <= args.workers <= 64:
         parser.error("--seconds > 0, --budget 0 to 60, --workers 0 to 64")
     stores = [s.strip() for s in args.stores.split(",") if s.strip()]
@@ -353,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.tables} tables of four {args.bot} bots ({args.budget:g} s of CPU a decision, "
         f"{args.workers} worker processes), {args.humans} people against three bots each, "
-        f"{args.sockets} spectator sockets, {args.seconds:g} s; Python "
+        f"{args.sockets} spectator sockets and {args.stuck} that never read, "
+        f"{args.seconds:g} s; Python "
         f"{platform.python_version()}, {platform.system()} {platform.machine()}, "
         f"{os.cpu_count()} processors (clients on the same machine)"
     )

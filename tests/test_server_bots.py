@@ -464,16 +464,17 @@ def test_a_short_soak_keeps_answering_without_growing_or_logging(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """``benchmarks/soak.py`` for a few seconds on a real server: tables of
-    ``pimc`` bots under a CPU budget, people against bots and spectators; the
-    bots move, the people's moves are answered quickly, descriptors and
-    memory stay flat and the server logs nothing."""
+    ``pimc`` bots under a CPU budget, people against bots and spectators, and
+    one spectator that never reads; the bots move, the people's moves are
+    answered quickly, descriptors and memory stay flat and the server logs
+    nothing."""
     pytest.importorskip("uvicorn")
     pytest.importorskip("websockets")
     database = None
     if kind == "postgresql":
         database = request.getfixturevalue("postgres").new_database("soak")
     figures = _soak_module().soak(
-        tmp_path, database=database, tables=4, humans=2, sockets=12, seconds=8, warmup=2
+        tmp_path, database=database, tables=4, humans=2, sockets=12, stuck=1, seconds=8, warmup=2
     )
     assert figures["moves"] > 0 and figures["human_moves"] > 0, figures
     assert figures["human_p99_ms"] < 500, figures
