@@ -49,6 +49,8 @@ def option_values(tp: Any, name: str) -> st.SearchStrategy[Any]:
         return st.text(min_size=1, max_size=8)
     if tp is ba.Suit:
         return st.sampled_from(list(ba.Suit))
+    if tp is ba.Rank:
+        return st.sampled_from(PLAIN_RANKS)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return st.sampled_from(list(tp))
     origin, args = typing.get_origin(tp), typing.get_args(tp)

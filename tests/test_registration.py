@@ -4,7 +4,7 @@ rule-set documents read back.
 - an option whose annotation does not resolve when the class is registered
   (a name imported only for type checkers, an undefined name), or whose type
   no document carries both ways (``float``, ``list``, ``dict``, unions, fixed
-  tuples, sets of anything but ranks, a lone ``Rank``, flags, a class with
+  tuples, sets of anything but ranks, flags, a class with
   fields outside ``__init__``), is refused by name with a ``RuleSetError``;
 - every accepted option type round-trips through JSON and TOML, including
   structured options (nested attrs classes, lists of them, classes that name
@@ -30,6 +30,7 @@ import pytest
 
 import backalley as ba
 from backalley.io import houserules
+from backalley.io.houserule_keys import value_words
 from backalley.io.serialize.rules_doc import MAX_OPTION_ITEMS, rules_from_data, rules_to_data
 from backalley.rules import FollowPolicy, OnceAroundBidding, Rainbow, Schedule, register, registry
 from backalley.rules.registry import option_types, part_classes, registered_parts
@@ -173,7 +174,6 @@ class Counted:
         ("tuple[int, int]", "tuple[int, int]"),
         ("tuple", "tuple"),
         ("frozenset[int]", "frozenset[int]"),
-        ("ba.Rank", "Rank"),
         ("typing.Any", "is Any"),
         ("Ratio", "Ratio"),
         ("Seats", "Seats"),
@@ -228,6 +228,7 @@ class EveryKind(FollowPolicy):
     mode: Mode = Mode.CALM
     level: Level = Level.LOW
     ranks: frozenset[ba.Rank] = frozenset({ba.Rank.ACE})
+    rank: ba.Rank = ba.Rank.TEN
     sizes: tuple[int, ...] = (1, 2)
     suits: tuple[ba.Suit, ...] = ()
     limit: int | None = None
@@ -246,6 +247,7 @@ FULL = EveryKind(
     mode=Mode.LOUD,
     level=Level.HIGH,
     ranks=frozenset({ba.Rank.TWO, ba.Rank.KING}),
+    rank=ba.Rank.QUEEN,
     sizes=(3, 1, 3),
     suits=(ba.Suit.CLUBS, ba.Suit.DIAMONDS),
     limit=7,
@@ -265,6 +267,37 @@ def test_every_accepted_option_type_round_trips_through_json_and_toml() -> None:
         assert ba.from_json(ba.to_json(part), EveryKind) == part
     rules = G.replace(follow=FULL, name="every kind")
     assert houserules.loads(houserules.dumps_toml(rules)) == rules
+
+
+@attrs.frozen
+class HighCard(FollowPolicy):
+    """A follow rule (the usual one) with one rank as its option."""
+
+    tag: ClassVar[str] = "test-registration/high-card"
+    lowest_honour: ba.Rank = ba.Rank.JACK
+
+
+@pytest.mark.usefixtures("scratch_registry")
+def test_a_part_with_a_single_rank_option_registers_and_reads_its_letter() -> None:
+    """A lone ``Rank`` is written as its letter and read back from a letter,
+    from ``"10"`` or from a number from 2 to 14; anything else is refused at
+    its path, and the TOML key's help says what a rank is."""
+    register(HighCard)
+    rules = G.replace(follow=HighCard(lowest_honour=ba.Rank.TEN), name="high card")
+    data = rules_to_data(rules)
+    assert data["follow"]["type"] == "test-registration/high-card"
+    assert data["follow"]["lowest_honour"] == "T"
+    assert rules_from_data(data) == rules
+    assert houserules.loads(houserules.dumps_toml(rules)) == rules
+    for written in ("10", 10, "t"):
+        data["follow"]["lowest_honour"] = written
+        assert rules_from_data(data).follow == HighCard(lowest_honour=ba.Rank.TEN)
+    for wrong, said in (("BJ", "BJ"), (15, "15"), (True, "true")):
+        data["follow"]["lowest_honour"] = wrong
+        with pytest.raises(ba.SerializationError, match=said) as info:
+            rules_from_data(data)
+        assert info.value.path == "$.follow.lowest_honour"
+    assert "a rank:" in value_words(ba.Rank)
 
 
 @pytest.mark.usefixtures("scratch_registry")

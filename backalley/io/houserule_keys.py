@@ -219,6 +219,8 @@ def _parameter_keys(method: Callable[..., Any]) -> tuple[Key, ...]:
     return tuple(keys)
 
 
+_RANK_LETTERS = '"2" .. "9", "T" or "10", "J", "Q", "K", "A"'
+_RANK_WORDS = f"a rank: {_RANK_LETTERS}"
 _PLURAL = {bool: "true or false values", int: "whole numbers", str: "texts"}
 
 
@@ -234,12 +236,14 @@ def value_words(tp: Any, *, plural: bool = False) -> str:
         )
     if tp is Suit:
         return "suit letters" if plural else 'a suit letter: "C", "D", "H" or "S"'
+    if tp is Rank:
+        return "ranks" if plural else _RANK_WORDS
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         choices = ", ".join(toml_text(m.value) for m in tp)
         return f"values among {choices}" if plural else f"one of {choices}"
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is frozenset and args == (Rank,):
-        return 'a list of ranks ("2" .. "9", "T" or "10", "J", "Q", "K", "A")'
+        return f"a list of ranks ({_RANK_LETTERS})"
     if origin is tuple and args:
         return f"a list of {value_words(args[0], plural=True)}"
     if origin in (typing.Union, types.UnionType) and type(None) in args:

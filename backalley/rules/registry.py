@@ -121,7 +121,7 @@ def option_types(cls: type) -> Mapping[str, Any]:
 
 
 OPTION_TYPES_TEXT = (
-    "bool, int, str, a Suit, an enum whose values are text or whole numbers, "
+    "bool, int, str, a Suit, a Rank, an enum whose values are text or whole numbers, "
     "frozenset[Rank], tuple[T, ...] or T | None of these, or an attrs class of such options"
 )
 """The option types a registered part may declare (in words, for messages):
@@ -216,14 +216,12 @@ def _plain_problem(tp: Any) -> str | None:
     """Why a rules document cannot carry a value of the plain type ``tp``
     (not a tuple, union or attrs class; none: it can)."""
     origin = typing.get_origin(tp) or tp
-    if tp in (bool, int, str) or (origin is frozenset and typing.get_args(tp) == (Rank,)):
+    if tp in (bool, int, str, Rank) or (origin is frozenset and typing.get_args(tp) == (Rank,)):
         return None
     if origin is frozenset:
         return "a set option is a set of ranks: use frozenset[Rank]"
     if tp is float:
         return "a number with a fraction does not load back exactly; use an int (hundredths, say)"
-    if tp is Rank:
-        return "a rank is read only among frozenset[Rank] (use that, or an int from 2 to 14)"
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum_problem(tp)
     if origin is tuple:

@@ -92,6 +92,8 @@ def _param(value: Any, tp: Any, path: str) -> Any:
         if suit is None:
             raise _fail(path, "expected a suit letter C, D, H or S, got null")
         return suit
+    if tp is Rank:
+        return _rank(value, path)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         choices = [m.value for m in tp]
         if value not in choices:
@@ -103,17 +105,8 @@ def _param(value: Any, tp: Any, path: str) -> Any:
         items = _list(value, path, most=MAX_OPTION_ITEMS)
         return tuple(_param(v, args[0], f"{path}[{i}]") for i, v in enumerate(items))
     if origin is frozenset:
-        ranks = []
-        for i, v in enumerate(_list(value, path, most=MAX_OPTION_ITEMS)):
-            where = f"{path}[{i}]"
-            if isinstance(v, str):
-                try:
-                    ranks.append(Rank.parse(v))
-                except NotationError as exc:
-                    raise _fail(where, str(exc)) from None
-            else:
-                ranks.append(Rank(_int(v, where, 2, 14)))
-        return frozenset(ranks)
+        items = _list(value, path, most=MAX_OPTION_ITEMS)
+        return frozenset(_rank(v, f"{path}[{i}]") for i, v in enumerate(items))
     if origin in (typing.Union, types.UnionType) and type(None) in args:
         if value is None:
             return None
@@ -122,6 +115,17 @@ def _param(value: Any, tp: Any, path: str) -> Any:
     if isinstance(tp, type) and attrs.has(tp):
         return _structured(value, tp, path)
     raise _fail(path, f"cannot read a value of type {tp}")  # pragma: no cover
+
+
+def _rank(value: Any, path: str) -> Rank:
+    """A plain rank, as a letter (``"Q"``, ``"T"`` or ``"10"``) or a whole
+    number from 2 to 14 (the jokers are not plain ranks)."""
+    if isinstance(value, str):
+        try:
+            return Rank.parse(value)
+        except NotationError as exc:
+            raise _fail(path, str(exc)) from None
+    return Rank(_int(value, path, 2, 14))
 
 
 def _structured(value: Any, tp: type, path: str) -> Any:
