@@ -8,8 +8,9 @@ can catch bad input precisely and never see a bare ``KeyError`` or
 
 from __future__ import annotations
 
+import difflib
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "BackAlleyError",
@@ -21,7 +22,16 @@ __all__ = [
     "SerializationError",
     "SetupError",
     "UnknownVariantError",
+    "did_you_mean",
 ]
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'hook'?)`` when ``word`` is close to one of
+    ``choices`` (a misspelt name, key or bot), else nothing: for messages
+    that name what was not found."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 class BackAlleyError(Exception):
@@ -149,7 +159,10 @@ class UnknownVariantError(BackAlleyError, KeyError, ValueError):
     def __init__(self, name: str, known: Sequence[str]) -> None:
         self.name = name
         self.known = tuple(known)
-        super().__init__(f"unknown variant {name!r}; known variants: {', '.join(self.known)}")
+        super().__init__(
+            f"unknown variant {name!r}{did_you_mean(name, self.known)}; "
+            f"known variants: {', '.join(self.known)}"
+        )
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -54,6 +54,45 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.strip() == f"backalley {ba.__version__}"
 
 
+def test_every_command_says_what_it_does_in_its_help() -> None:
+    """``backalley COMMAND --help`` starts with a description, not only the usage."""
+    from backalley.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert isinstance(commands, dict) and "show" in commands
+    for name, command in commands.items():
+        assert command.description and len(command.description) > 20, name
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ("play", "--variant", "gamerulez"),
+            "unknown variant 'gamerulez' (did you mean 'gamerules'?)",
+        ),
+        (("rules", "vietnm"), "unknown variant 'vietnm' (did you mean 'vietnam'?)"),
+        (
+            ("play", "--players", "heuristc,random,random,random"),
+            "unknown bot 'heuristc' (did you mean 'heuristic'?)",
+        ),
+    ],
+)
+def test_a_misspelt_variant_or_bot_name_gets_a_suggestion(
+    argv: tuple[str, ...], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(*argv) == (2, "")
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err
+
+
+def test_a_name_like_no_known_one_gets_no_suggestion() -> None:
+    with pytest.raises(ba.UnknownVariantError) as info:
+        ba.variants.get("canasta")
+    assert "did you mean" not in str(info.value)
+
+
 def test_python_m_backalley_and_a_closed_pipe_end_quietly() -> None:
     """`backalley play | head -1`: the reader goes away; no message, status 0."""
     proc = python(

@@ -26,7 +26,7 @@ from backalley.bots._base import THROW_IN_LIMIT, Bot, RandomBot, check_throw_ins
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import MonteCarloBot
 from backalley.bots.pimc import PimcBot
-from backalley.errors import SetupError
+from backalley.errors import SetupError, did_you_mean
 
 __all__ = [
     "THROW_IN_LIMIT",
@@ -79,7 +79,9 @@ def make_bot(name: str, seed: object = None) -> Bot:
     try:
         factory = _BOTS[key]
     except KeyError:
-        raise SetupError(f"unknown bot {name!r}; known bots: {', '.join(_BOTS)}") from None
+        raise SetupError(
+            f"unknown bot {name!r}{did_you_mean(key, _BOTS)}; known bots: {', '.join(_BOTS)}"
+        ) from None
     return factory(seed)
 
 

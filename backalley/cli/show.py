@@ -18,7 +18,14 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    show = sub.add_parser("show", help="draw a position of a game record (SVG, or text)")
+    show = sub.add_parser(
+        "show",
+        help="draw a position of a game record (SVG, or text)",
+        description="Draw a position of a game record (JSON, as 'play --record' writes it): "
+        "the seats with their players, bids, tricks and cards, the trick on the table and "
+        "the legal cards of the seat to act. By default the position at the end of the "
+        "record, as SVG; --deal and --move choose another, --seat draws what one seat sees.",
+    )
     show.add_argument("file", help="a game record (JSON), as 'play --record' writes it")
     show.add_argument(
         "--deal", type=int, default=None, metavar="N", help="the start of deal N (from 1)"

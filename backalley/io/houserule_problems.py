@@ -17,14 +17,13 @@ schedule, with it).
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
 import attrs
 
 from backalley import variants
-from backalley.errors import BackAlleyError, RuleSetError, SerializationError
+from backalley.errors import BackAlleyError, RuleSetError, SerializationError, did_you_mean
 from backalley.io.houserule_keys import TableType, table_types
 from backalley.io.serialize.common import _show, known_once_imported
 from backalley.io.serialize.rules_doc import _param
@@ -234,10 +233,7 @@ def _wrong(shown: str, raw: Any, what: str) -> str:
     return f"got {shown}; give {what}"
 
 
-def _close(word: str, choices: Any) -> str:
-    """`` (did you mean 'hook'?)`` when ``word`` is close to one of ``choices``."""
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
-    return f" (did you mean {found[0]!r}?)" if found else ""
+_close = did_you_mean
 
 
 def _unknown(key: str, known: Any, where: str) -> str:
