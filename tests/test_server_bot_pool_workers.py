@@ -255,3 +255,74 @@ def test_sigterm_leaves_no_bot_worker_or_resource_tracker_running(tmp_path: Path
     # stopped as by Ctrl-C (its store closed, the interpreter's cleanup run)
     assert status == EXIT_INTERRUPTED, served.stderr()
     assert "Traceback" not in served.stderr(), served.stderr()
+
+
+# -- nothing outlives the process that started it -----------------------------------
+
+_FORGETFUL = """
+import asyncio, sys
+import backalley as ba
+from backalley.server.bot_pool import BotPool
+from tests.test_server_bot_pool_workers import Runaway, Where, _kept, _view
+from pathlib import Path
+
+async def main() -> None:
+    pool = BotPool(2, limit=60.0)
+    folder = Path(sys.argv[1])
+    await pool.decide("a", "t", Where(folder / "idle"), _view(), _kept)
+    if sys.argv[2] == "busy":  # killed while a worker decides
+        asyncio.ensure_future(pool.decide("b", "u", Runaway(folder / "busy"), _view(), _kept))
+        await asyncio.sleep(600)
+    # else: the pool is never closed (a test that forgets), and the interpreter exits
+
+asyncio.run(main())
+"""
+
+
+def _marked(mark: str) -> dict[int, str]:
+    """The processes whose environment holds ``mark`` (every process a run
+    started inherits it, spawned workers and multiprocessing's helpers too)."""
+    found = {}
+    needle = f"BACKALLEY_TEST_RUN={mark}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:  # ended meanwhile, or not ours to read
+            continue
+        if needle in environ.split(b"\0") and _alive(int(entry.name)):
+            found[int(entry.name)] = _command(int(entry.name))
+    return found
+
+
+@needs_proc
+@pytest.mark.parametrize("how", ["exits-without-closing", "killed-mid-decision"])
+def test_no_bot_worker_outlives_the_process_that_started_it(tmp_path: Path, how: str) -> None:
+    """A process whose bot pool is never closed (it exits), or that is killed
+    (SIGKILL) while a worker decides, leaves no worker process and no
+    multiprocessing helper behind: a test run leaves none."""
+    import subprocess
+    import uuid
+
+    mark = uuid.uuid4().hex
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "BACKALLEY_TEST_RUN": mark, "PYTHONPATH": str(root)}
+    argv = [sys.executable, "-c", _FORGETFUL, str(tmp_path), "idle" if how[0] == "e" else "busy"]
+    child = subprocess.Popen(argv, cwd=root, env=env, stderr=subprocess.PIPE)
+    try:
+        if how == "killed-mid-decision":
+            _until(lambda: (tmp_path / "busy").exists(), "the runaway's start")
+            assert len(_marked(mark)) >= 3  # the process and its two workers
+            child.kill()
+        status = child.wait(WAIT)
+    finally:
+        child.kill()
+        child.wait()
+    assert status == (0 if how == "exits-without-closing" else -signal.SIGKILL), child.stderr
+    with contextlib.suppress(AssertionError):  # what is left is said below
+        _until(lambda: not _marked(mark), "end of the workers", 10)
+    left = _marked(mark)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, left

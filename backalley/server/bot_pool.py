@@ -44,6 +44,7 @@ import contextlib
 import inspect
 import logging
 import multiprocessing
+import os
 import pickle
 import signal
 import threading
@@ -121,11 +122,24 @@ def _decide_and_commit(bot: Bot, view: ba.PlayerView, commit: Commit) -> tuple[s
     return None, commit(ba.parse_move(text), bot)
 
 
+def _orphaned() -> None:
+    """In a worker, on a daemon thread: waits for the server process to end,
+    however it ends (a SIGKILL too), then ends the worker at once, even in
+    the middle of a decision that would never end (a runaway bot never reads
+    the pipe whose closing would otherwise tell it)."""
+    server = multiprocessing.parent_process()
+    if server is None:  # pragma: no cover - a worker is always started by a server
+        return
+    server.join()
+    os._exit(0)
+
+
 def _warm() -> None:
     """A worker's start: Ctrl-C is left to the server (which stops its
-    workers itself, without a traceback from each), and the library and its
-    bots are imported once."""
+    workers itself, without a traceback from each), the worker ends with the
+    server (:func:`_orphaned`), and the library and its bots are imported once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_orphaned, name="backalley-bot-orphaned", daemon=True).start()
     import backalley.bots.pimc  # noqa: F401  (the slowest import, paid at start)
 
 
