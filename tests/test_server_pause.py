@@ -312,15 +312,20 @@ def test_the_variants_come_with_their_descriptions_and_seat_names(store: SqliteS
     assert found["seat_names"]["cutthroat-3"] == ["Seat 1", "Seat 2", "Seat 3"]
 
 
-def test_a_table_summary_names_its_seats_and_its_progress(store: SqliteStore) -> None:
+def test_a_table_summary_names_its_seats_its_progress_and_its_last_move(store: SqliteStore) -> None:
     with _client(store, 0) as client:
         table, tokens = _sit(client)
         summary = client.get(f"/api/tables/{table}").json()
         assert [s["name"] for s in summary["seats"]] == ["North", "East", "South", "West"]
         assert summary["deals_played"] == 0 and summary["deals"] == 2
         assert abs(summary["created"] - time.time()) < 60
+        assert summary["last_move"] == summary["created"]  # no move yet
+        assert summary["to_act"] in range(4)
         _to_deal_end(client, table, tokens)
-        assert client.get(f"/api/tables/{table}").json()["deals_played"] == 1
+        later = client.get(f"/api/tables/{table}").json()
+        assert later["deals_played"] == 1
+        assert summary["created"] < later["last_move"] <= time.time()
+        assert later["to_act"] is not None
 
 
 # -- WebSockets: whether the server can open them ------------------------------------------

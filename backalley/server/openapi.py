@@ -44,11 +44,20 @@ _SUMMARY = {
         "rules": {"type": "string", "description": "the rule set's name"},
         "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
         "phase": {"type": "string", "enum": ["bidding", "naming-trump", "playing", "game-over"]},
+        "to_act": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "description": "the seat to act (null once the game is over)",
+        },
         "version": {"type": "integer", "minimum": 0, "description": "moves applied"},
         "over": {"type": "boolean"},
         "deals_played": {"type": "integer", "minimum": 0, "description": "deals scored"},
         "deals": {"type": "integer", "minimum": 1, "description": "deals in all"},
         "created": {"type": "number", "description": "when it was made (seconds since 1970)"},
+        "last_move": {
+            "type": "number",
+            "description": "when its last move was stored (when it was made, before any)",
+        },
         "archived": {
             "type": "boolean",
             "description": "archived (finished or idle long): read-only, no longer listed",

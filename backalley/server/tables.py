@@ -176,6 +176,8 @@ class _Live:
     """The deals thrown in since the last scored deal (or the start)."""
     deal_end: DealEnd | None = None
     """The end of the last scored deal (``None`` before the first)."""
+    moved: float | None = None
+    """When the last move was stored (``None`` before the first)."""
 
 
 def _not_found(table_id: object) -> ServerError:
@@ -504,7 +506,8 @@ class TableService:
 
     def summary(self, table_id: str) -> dict[str, Any]:
         """A line of the table list: rules, seats (their names, who plays them,
-        joined or not), phase, version, deals played and in all, when made."""
+        joined or not), phase, the seat to act, version, deals played and in
+        all, when made and when last moved."""
         live = self._table(table_id)
         state = live.state
         names = seat_names(state.rules)
@@ -521,11 +524,13 @@ class TableService:
                 for seat, kind in enumerate(live.row.seats)
             ],
             "phase": state.phase.value,
+            "to_act": state.to_act,
             "version": live.version,
             "over": state.is_over,
             "deals_played": state.deals_played,
             "deals": state.rules.schedule.deals,
             "created": live.row.created,
+            "last_move": live.row.created if live.moved is None else live.moved,
             "archived": live.row.archived is not None,
         }
 
@@ -685,6 +690,7 @@ class TableService:
         a deal starts one; a person's move ends that person's wait, a bot's
         (the hold was over) the hold's.  And to the deals thrown in a row:
         past ``max_thrown_in`` the table stops."""
+        live.moved = played
         seat = before.to_act
         facts = deal_end_facts(before, move, after)
         if facts is not None:
