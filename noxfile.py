@@ -2,7 +2,8 @@
 
 ``nox`` runs the default sessions (lint, typecheck, docs, tests): the
 README's test command, and what CI runs in a fresh virtual environment.
-``nox -s bench`` runs the benchmark suite; ``nox -s lock`` writes the lock
+``nox -s quick`` is the contributor's loop (lint and the tests that need no
+browser, PostgreSQL or minutes); ``nox -s bench`` runs the benchmark suite; ``nox -s lock`` writes the lock
 anew; ``nox -l`` lists them all. Every session runs in its own virtual
 environment under ``.nox/`` (or ``$BACKALLEY_NOX_ENVDIR``) with the
 interpreter nox itself runs on, and installs the project with the extra it
@@ -37,11 +38,29 @@ def install(session: nox.Session, *requirements: str) -> None:
     session.install("--constraint", LOCK, *requirements)
 
 
+PARALLEL = ("-n", "auto", "--dist", "loadfile")
+"""pytest-xdist: one worker a processor, each test module on one worker (its
+module-wide fixtures, a browser or a built site, made once)."""
+
+QUICK = "not slow and not browser and not postgres"
+"""The tests of the quick loop: none that takes minutes, a browser or PostgreSQL."""
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the test suite (the browser and PostgreSQL tests use Debian's packages)."""
+    """Run the test suite in parallel (the browser and PostgreSQL tests use Debian's packages)."""
     install(session, ".[test]")
-    session.run("pytest", *(session.posargs or ["-q"]))
+    session.run("pytest", *PARALLEL, *(session.posargs or ["-q"]))
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """The contributor's loop: lint, then the tests that need no browser, no
+    PostgreSQL and no minutes (``-m "not slow and not browser and not postgres"``),
+    in parallel. The full run (``nox``) is what CI runs."""
+    install(session, ".[test]", "ruff")
+    session.run("ruff", "check", "backalley", "tests")
+    session.run("pytest", *PARALLEL, "-q", "-m", QUICK, *session.posargs)
 
 
 @nox.session
@@ -64,9 +83,10 @@ def docs(session: nox.Session) -> None:
 
     The API page documents the table server and the batch engine too, so the
     session installs the ``server``, ``batch`` and ``gym`` extras beside
-    ``docs``. The doctest build runs every ``>>>`` example of the pages (quickstart, integration, ...) against the library,
-    so a change to the engine that changes an example's output fails this
-    session instead of leaving the page showing stale output.
+    ``docs``. The doctest build runs every ``>>>`` example of the pages
+    (quickstart, integration, ...) against the library, so a change to the
+    engine that changes an example's output fails this session instead of
+    leaving the page showing stale output.
     """
     install(session, ".[docs,server,batch,gym]")
     session.run("sphinx-build", "-W", "-b", "html", "docs", "docs/_build/html", *session.posargs)

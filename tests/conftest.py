@@ -10,6 +10,10 @@ what it remembers by a key, it asks the part again and raises
 :class:`~backalley.RuleSetError` when the answers differ.  Set before the
 library is imported (the plans read it when they are built).
 
+Tests that use PostgreSQL are marked ``postgres`` here, those that need
+Chromium or Pyodide are marked ``browser`` in their modules: ``nox -s quick``
+leaves both out, with the ``slow`` ones.
+
 Tests marked ``slow`` (``@pytest.mark.slow``, the marker registered in
 ``pyproject.toml``: minutes each) are skipped unless asked for: ``pytest
 --runslow``, or ``pytest -m slow`` (which runs only them).
@@ -49,7 +53,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def _uses_postgres(item: pytest.Item) -> bool:
+    """Whether a test starts or reaches PostgreSQL: it asks for the
+    ``postgres`` fixture (itself or through another fixture), or is the
+    ``postgresql`` case of a test run on both stores (whose fixture asks for
+    it by name)."""
+    if "postgres" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and "postgresql" in callspec.params.values()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _uses_postgres(item):
+            item.add_marker(pytest.mark.postgres)
     if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow (or -m slow)")

@@ -248,6 +248,7 @@ def served_alone(wheel: Path, tmp_path: Path) -> Iterator[Served]:
         served.stop()
 
 
+@pytest.mark.browser
 def test_the_server_extra_alone_serves_a_table_chromium_plays_a_card_at(
     served_alone: Served,
 ) -> None:

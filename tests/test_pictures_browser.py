@@ -30,6 +30,8 @@ from backalley.cli import main
 from .browser import ARGS, CHROMIUM
 from .randomgames import play
 
+pytestmark = pytest.mark.browser
+
 WIDTHS = (400, 900)
 HEIGHT = 800
 

@@ -44,7 +44,7 @@ from typing import Any
 
 import pytest
 
-from .browser import ARGS, CHROMIUM
+from .browser import ARGS, CHROMIUM, PLACEHOLDER_ROOM
 from .server_services import Served
 
 WAIT_MS = 15_000
@@ -71,10 +71,13 @@ pytest.importorskip("uvicorn", reason="the server's extra (uvicorn) is not insta
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="pip package playwright (the 'test' extra) is not installed"
 )
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)",
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)",
+    ),
+]
 
 # What the page shows, measured in the page (functions, as the page's policy
 # allows no evaluated text).
@@ -98,6 +101,13 @@ HAND_BOXES = """() => Array.from(document.querySelectorAll("#board .hand-card"),
   return [box.left, box.top, box.width, box.height];
 })"""
 SCROLL_WIDTH = "() => document.documentElement.scrollWidth"
+LAST_TRICK = """() => {
+  const label = document.querySelector("#board .last-trick-label");
+  if (!label) return null;
+  const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const near = document.querySelectorAll("#board .last-trick .card, #board .middle .tag");
+  return { label: box(label), near: Array.from(near, box) };
+}"""
 
 
 @pytest.fixture
@@ -255,6 +265,20 @@ def _check_layout(page: Any, width: int) -> None:
         lefts.sort()
         steps = [b - a for a, b in itertools.pairwise(lefts)]
         assert all(step >= MIN_TAP - 0.5 for step in steps), f"cards {steps} px apart"
+
+
+def _last_trick_clear(page: Any) -> None:
+    """The game's last trick is shown and labelled, the label clear of its
+    cards and their tags."""
+    found = page.evaluate(LAST_TRICK)
+    assert found is not None, "the game's last trick, labelled"
+    left, top, right, bottom = found["label"]
+    assert found["near"]
+    for other in found["near"]:
+        apart = (
+            right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
+        )
+        assert apart, f"the label {found['label']} crowds {other}"
 
 
 def _deal_end(page: Any, server: Served, table: str, token: str) -> None:
@@ -419,10 +443,15 @@ def test_the_table_at_400_px(server: Served, browser: Any, tmp_path: Path) -> No
     assert table not in (item.inner_text() or "")
     assert page.text_content(f'[data-resume="{table}:0"]') == "Back to North"
     _check_layout(page, 400)
+    width, room = page.evaluate(PLACEHOLDER_ROOM, "#hand-sizes")
+    assert width <= room, f"the hand sizes' placeholder takes {width:.0f} px of {room:.0f}"
     page.click(f'[data-resume="{table}:0"]')
 
     done = _play(page, server, table, token, width=400, shots=tmp_path)
     assert done["ends"] == 2 and done["plays"] == 9 + 1
+    page.locator("#game-over").wait_for(state="visible")
+    _last_trick_clear(page)
+    _check_layout(page, 400)
     assert not errors, errors
 
     # a table that is gone: the page says so rather than trying forever

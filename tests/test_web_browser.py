@@ -13,6 +13,14 @@ Playwright; never ``playwright install``).
   refused card without a request and still sends a legal move to the
   server; only that page's policy allows WebAssembly.
 - The example page (examples/browser) beside the built folder.
+- The library runs in a Web Worker: while it loads, the page shows its
+  steps (the runtime, the wheels, the import) with their progress and a
+  clock that ticks; while a pimc bot decides, a click on the page is
+  answered within 200 ms (measured in the page, from the click's event to
+  the next frame after the notice shows).
+- At game over the offline table says so once, and drawn at 1280 px then
+  resized to 400 px it lays itself out again: no sideways scroll, no text
+  under 12 px, the header on one line, the lobby's placeholder whole.
 
 Needs the npm package pyodide (see tests/web.py), Chromium at
 /usr/bin/chromium and Playwright; skipped, saying why, without them.
@@ -23,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shutil
 import socket
 import threading
@@ -36,15 +45,18 @@ import pytest
 import backalley as ba
 from backalley.cli import main
 
-from .browser import ARGS, CHROMIUM
+from .browser import ARGS, BOX, CHROMIUM, PLACEHOLDER_ROOM, SCROLL_WIDTH, VISIBLE_TEXT
 from .web import ROOT, build_site, pyodide_package, static_host
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="pip package playwright (the 'test' extra) is not installed"
 )
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)"
+    ),
+]
 
 EXAMPLE = ROOT / "examples" / "browser"
 LOAD_MS = 90_000
@@ -69,16 +81,30 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_site(tmp_path_factory.mktemp("web") / "site", folder)
 
 
-@contextlib.contextmanager
-def _browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for the module; each test opens its own context (its own
+    storage) in it."""
     with sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(
+        found = driver.chromium.launch(
             executable_path=str(CHROMIUM), args=ARGS, headless=True, timeout=30_000
         )
         try:
-            yield browser
+            yield found
         finally:
-            browser.close()
+            found.close()
+
+
+@contextlib.contextmanager
+def _page(browser: Any, width: int = 1200, **options: Any) -> Iterator[Any]:
+    """A page in a context of its own, closed afterwards."""
+    context = browser.new_context(viewport={"width": width, "height": 940}, **options)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        yield page
+    finally:
+        context.close()
 
 
 def _watch(page: Any, origin: str) -> tuple[list[str], list[str]]:
@@ -160,11 +186,9 @@ def _play(page: Any, shots: Path, seconds: float = 90.0) -> tuple[list[dict[str,
 
 
 def test_the_offline_table_plays_a_deal_against_bots_from_a_static_folder(
-    site: Path, tmp_path: Path
+    site: Path, browser: Any, tmp_path: Path
 ) -> None:
-    with static_host(site) as origin, _browser() as browser:
-        page = browser.new_page(viewport={"width": 1200, "height": 940}, accept_downloads=True)
-        page.set_default_timeout(WAIT_MS)
+    with static_host(site) as origin, _page(browser, accept_downloads=True) as page:
         aborted, errors = _watch(page, origin)
         started = time.monotonic()
         page.goto(f"{origin}/index.html?delay=0")
@@ -184,7 +208,7 @@ def test_the_offline_table_plays_a_deal_against_bots_from_a_static_folder(
 
         assert greyed and greyed[0]["phase"] == "bidding", greyed
         page.locator("#game-over").wait_for(state="visible")
-        assert "Final scores" in (page.text_content("#final") or "")
+        _game_over_once(page)
         with page.expect_download() as download:
             page.click("#record-link")
         record_path = tmp_path / "offline-record.json"
@@ -207,6 +231,178 @@ def test_the_offline_table_plays_a_deal_against_bots_from_a_static_folder(
     assert aborted == [], "the page reached outside its folder"
     assert errors == []
     assert loaded < LOAD_MS / 1000
+
+
+def _game_over_once(page: Any) -> None:
+    """At game over the status line says so and nothing else on the page
+    does; the panel beside the board gives each side's final score (the
+    score sheet's totals)."""
+    page.locator("#game-over").wait_for(state="visible")
+    shown = [text for text, _ in page.evaluate(VISIBLE_TEXT)]
+    said = [t for t in shown if re.search(r"game (is )?over", t, re.IGNORECASE)]
+    assert said == [page.text_content("#status")], said
+    assert said[0].startswith("Game over")
+    assert page.text_content("#game-over h2") == "Final scores"
+    final = page.text_content("#final") or ""
+    sides = page.locator("#scores tfoot [data-score-side]")
+    totals = [sides.nth(i).text_content() or "" for i in range(sides.count())]
+    assert len(totals) >= 2 and all(total in final for total in totals), (final, totals)
+
+
+# -- the library in a worker: loading, a bot thinking, the page at 400 px -----------------
+
+LOAD_STEPS = """() => ({
+  ready: document.documentElement.dataset.ready === "true",
+  clock: document.querySelector("#load-clock").textContent,
+  steps: Array.from(document.querySelectorAll("#load-steps li"), (row) => {
+    const bar = row.querySelector("progress");
+    return {
+      step: row.dataset.step,
+      state: row.dataset.state,
+      value: bar.hasAttribute("value") ? bar.value : null,
+      max: bar.max,
+      text: row.querySelector(".step-state").textContent,
+    };
+  }),
+})"""
+
+ANSWER_NEXT_CLICK = """() => {
+  // from the next click's event (its time is the input's) to the frame after
+  // the notice it brings shows; and whether a bot was thinking then
+  const notice = document.querySelector("#notice");
+  const game = document.querySelector("#game");
+  let clicked = null;
+  document.addEventListener("click", (event) => { clicked = event.timeStamp; },
+    { capture: true, once: true });
+  window.clickAnswered = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (clicked === null || notice.hidden || !notice.dataset.reason) return;
+      observer.disconnect();
+      const thinking = game.dataset.thinking;
+      requestAnimationFrame(() => resolve({
+        ms: performance.now() - clicked, thinking, reason: notice.dataset.reason,
+      }));
+    });
+    observer.observe(notice, { attributes: true, childList: true, subtree: true });
+  });
+}"""
+
+
+@pytest.fixture(scope="module")
+def offline(site: Path, browser: Any) -> Iterator[dict[str, Any]]:
+    """The offline table at 1280 px, loaded once for the tests below, with
+    what its loading showed (polled every 50 ms until it was ready)."""
+    with static_host(site) as origin, _page(browser, 1280) as page:
+        aborted, errors = _watch(page, origin)
+        page.goto(f"{origin}/index.html?delay=0")
+        seen: list[dict[str, Any]] = []
+        deadline = time.monotonic() + LOAD_MS / 1000
+        while not (seen and seen[-1]["ready"]):
+            assert time.monotonic() < deadline, "the library did not load in time"
+            seen.append(page.evaluate(LOAD_STEPS))
+            time.sleep(0.05)
+        yield {"page": page, "seen": seen, "aborted": aborted, "errors": errors}
+
+
+def _lobby(page: Any) -> None:
+    page.click("#home")
+    page.wait_for_selector("#lobby:not([hidden])")
+
+
+@pytest.mark.browser
+def test_loading_shows_the_runtime_the_wheels_and_the_import_with_their_progress(
+    offline: dict[str, Any],
+) -> None:
+    seen = offline["seen"]
+    last = seen[-1]
+    assert [step["step"] for step in last["steps"]] == ["runtime", "wheels", "import"]
+    for step in last["steps"]:
+        assert step["state"] == "done" and re.fullmatch(r"done at \d+\.\d s", step["text"]), step
+        assert step["value"] == step["max"], "its bar full"
+    assert offline["page"].locator("#loading").is_hidden()
+    # on the way: the runtime under way with its bytes counted as they came,
+    # the wheels' bytes against their total
+    shown = [(step["step"], step["state"], step["text"]) for shot in seen for step in shot["steps"]]
+    assert ("runtime", "active") in {(name, state) for name, state, _ in shown}
+    for name in ("runtime", "wheels"):
+        counted = [text for step, _, text in shown if step == name]
+        assert any(re.fullmatch(r"\d+\.\d MB (of \d+\.\d MB|received)", t) for t in counted), counted
+    # and the page was live while the library loaded: its clock ticked
+    ticks = {shot["clock"] for shot in seen if not shot["ready"]}
+    assert len(ticks) >= 3, ticks
+    assert offline["aborted"] == [] and offline["errors"] == []
+
+
+@pytest.mark.browser
+def test_at_game_over_the_offline_table_says_so_once_and_lays_itself_out_again_at_400_px(
+    offline: dict[str, Any],
+) -> None:
+    page = offline["page"]
+    _lobby(page)
+    page.select_option("#variant", "gamerules")
+    for seat in range(4):
+        page.select_option(f"#seat-{seat}", "heuristic")
+    page.fill("#hand-sizes", "1")
+    page.click("#create")
+    page.wait_for_selector('#game[data-phase="game-over"]')
+    _game_over_once(page)
+    assert float(page.get_attribute("#board svg.board", "data-width") or 0) > 800
+
+    page.set_viewport_size({"width": 400, "height": 900})
+    page.wait_for_function(
+        "() => Number(document.querySelector('#board svg.board').dataset.width) <= 400"
+    )
+    assert page.evaluate(SCROLL_WIDTH) <= 400
+    small = [(text, size) for text, size in page.evaluate(VISIBLE_TEXT) if size < 11.99]
+    assert not small, f"text under 12 px: {small[:10]}"
+    _game_over_once(page)
+    # the header on one line: the badge in the title's line, the connection beside it
+    title = page.evaluate(BOX, "header.top h1")
+    badge = page.evaluate(BOX, "header.top .offline-badge")
+    connection = page.evaluate(BOX, "#connection")
+    assert title[3] < 40, "the title on one line"
+    assert title[1] <= badge[1] and badge[1] + badge[3] <= title[1] + title[3]
+    assert connection[1] < title[1] + title[3], "the connection beside the title"
+    assert "no server" in (page.text_content("#connection") or "")
+
+    # the lobby at 400 px: the hand sizes' placeholder whole
+    _lobby(page)
+    assert page.evaluate(SCROLL_WIDTH) <= 400
+    width, room = page.evaluate(PLACEHOLDER_ROOM, "#hand-sizes")
+    assert width <= room, f"the placeholder takes {width:.0f} px of {room:.0f}"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert offline["aborted"] == [] and offline["errors"] == []
+
+
+@pytest.mark.browser
+def test_the_offline_page_answers_a_click_within_200_ms_while_pimc_decides(
+    site: Path, browser: Any
+) -> None:
+    """A person at seat 0 and three pimc bots: while a bot decides (seconds,
+    in the worker), a click on the person's hand is answered - its notice
+    shown - within 200 ms, measured in the page."""
+    with static_host(site) as origin, _page(browser, 1280) as page:
+        aborted, errors = _watch(page, origin)
+        page.goto(f"{origin}/index.html?delay=0")
+        page.wait_for_selector("html[data-ready='true']", timeout=LOAD_MS)
+        page.select_option("#variant", "gamerules")
+        for seat in (1, 2, 3):
+            page.select_option(f"#seat-{seat}", "pimc")
+        page.fill("#hand-sizes", "9")
+        page.click("#create")
+        thinking = '#game[data-thinking]:not([data-thinking=""])'
+        page.wait_for_selector(f"{thinking}, #calls button[data-move]")
+        if not page.locator(thinking).count():
+            moves = [b.get_attribute("data-move") for b in page.locator("#calls button").all()]
+            page.click(f'#calls button[data-move="{"bid 1" if "bid 1" in moves else moves[0]}"]')
+            page.wait_for_selector(thinking)
+        page.evaluate(ANSWER_NEXT_CLICK)
+        page.locator("#board .hand-card").first.click()
+        answer = page.evaluate("() => window.clickAnswered")
+        assert answer["thinking"], "the bot was still deciding"
+        assert answer["reason"] == "NOT_YOUR_TURN"
+        assert answer["ms"] < 200, f"the click was answered after {answer['ms']:.0f} ms"
+    assert aborted == [] and errors == []
 
 
 # -- the served table with the library in the page ---------------------------------------
@@ -238,12 +434,10 @@ def _served(data: Path, site: Path) -> Iterator[str]:
 
 
 def test_the_served_table_reads_each_view_with_the_library_in_the_page(
-    site: Path, tmp_path: Path
+    site: Path, browser: Any, tmp_path: Path
 ) -> None:
     pytest.importorskip("starlette", reason="the server's extra (starlette) is not installed")
-    with _served(tmp_path, site) as url, _browser() as browser:
-        page = browser.new_page(viewport={"width": 1200, "height": 940})
-        page.set_default_timeout(WAIT_MS)
+    with _served(tmp_path, site) as url, _page(browser) as page:
         aborted, errors = _watch(page, url)
         moves: list[str] = []
         page.on(
@@ -259,6 +453,11 @@ def test_the_served_table_reads_each_view_with_the_library_in_the_page(
         assert "script-src 'self' 'wasm-unsafe-eval'" in policy
         page.wait_for_selector("html[data-rules='local']", timeout=LOAD_MS)
         assert page.get_attribute("#offline-link", "href") == "/web/"
+        # the link stands beside the title, not in it
+        assert page.text_content("header.top h1") == "Back Alley"
+        assert page.locator("header.top h1 #offline-link").count() == 0
+        # the library runs in a worker, not on the page's thread
+        assert [w.url for w in page.workers if w.url.endswith("/web/backalley-worker.js")]
 
         page.wait_for_selector('#variant option[value="gamerules"]', state="attached")
         page.select_option("#variant", "gamerules")
@@ -292,7 +491,7 @@ def test_the_served_table_reads_each_view_with_the_library_in_the_page(
 
 
 def test_the_example_page_shows_a_refused_cards_sentence_from_the_library(
-    site: Path, tmp_path: Path
+    site: Path, browser: Any, tmp_path: Path
 ) -> None:
     """examples/browser beside the built folder, as its instructions say:
     South's hand with each card's answer, and a refused card's sentence on a
@@ -302,9 +501,7 @@ def test_the_example_page_shows_a_refused_cards_sentence_from_the_library(
     folder = tmp_path / "site"
     shutil.copytree(site, folder)
     shutil.copytree(EXAMPLE, folder / "example")
-    with static_host(folder) as origin, _browser() as browser:
-        page = browser.new_page()
-        page.set_default_timeout(WAIT_MS)
+    with static_host(folder) as origin, _page(browser) as page:
         aborted, errors = _watch(page, origin)
         page.goto(f"{origin}/example/")
         page.wait_for_selector("html[data-ready='true']", timeout=LOAD_MS)

@@ -26,7 +26,10 @@ from backalley.io import houserules
 from backalley.render.facts import deal_end, table_facts
 from tests.web import NODE, ROOT, build_site, pyodide_package
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not on PATH")
+pytestmark = [
+    pytest.mark.browser,  # Pyodide, in Node
+    pytest.mark.skipif(NODE is None, reason="node (Node.js) is not on PATH"),
+]
 
 GAMES = [{"variant": "gamerules", "seed": 3}, {"variant": "vietnam", "seed": 5}]
 NODE_SECONDS = 240
