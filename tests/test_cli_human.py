@@ -247,6 +247,19 @@ def test_a_refusal_quotes_what_was_typed(short: str) -> None:
     assert "'SQ'" not in output
 
 
+def test_a_refusals_sentence_names_every_card_as_the_table_shows_cards() -> None:
+    """The library's sentence names cards by their letters (``not 4D``); the
+    table writes each as it writes cards (``not 4♦``), in ASCII as letters."""
+    sentence = "a trump was led and you hold a trump, so you must play a trump, not 4D"
+    table = TextTable(ba.variants.GAMERULES)
+    assert table.sentence(sentence).endswith("not 4♦")
+    assert table.sentence("your highest trump, TS, then AH and BJ") == (
+        "your highest trump, 10♠, then A♥ and BJ"
+    )
+    assert TextTable(ba.variants.GAMERULES, ascii=True).sentence(sentence) == sentence
+    assert table.sentence("QSX and 4DS are not cards") == "QSX and 4DS are not cards"
+
+
 # ------------------------------------------------------------ what is shown
 
 

@@ -401,9 +401,7 @@ class HumanPlayer:
         try:
             view.check(move)
         except IllegalMoveError as exc:
-            why = str(exc)
-            if isinstance(move, Play):
-                why = why.replace(str(move.card), self.table.card(move.card))
+            why = self.table.sentence(str(exc))
             self.write(f"  Refused: {typed!r}: {why}")
             return None
         return move

@@ -10,9 +10,10 @@ is asked for (``QS``, ``TH``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
-from backalley import Card, Contract, Move, NameTrump, Play, RuleSet, Suit
+from backalley import Card, Contract, Move, NameTrump, Play, RuleSet, Suit, parse_card
 from backalley.rules.seats import seat_names, side_names
 
 __all__ = ["SUIT_SYMBOLS", "TextTable", "normalize_input"]
@@ -35,6 +36,9 @@ _INPUT_SUITS = {
     "\u2660": "S",
     "\u2664": "S",
 }
+_CARD_WORD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|10[CDHS])\b")
+"""A plain card as the library's sentences name it (``QS``, ``TH``)."""
+
 _HAND_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 
 
@@ -82,6 +86,14 @@ class TextTable:
 
     def cards(self, cards: Iterable[Card]) -> str:
         return " ".join(self.card(c) for c in cards)
+
+    def sentence(self, text: str) -> str:
+        """A sentence of the library (a refusal's reason) with each card it
+        names written as this table writes cards (``not Q♠``, not ``not QS``),
+        so that a line never mixes two notations."""
+        if self.ascii:
+            return text
+        return _CARD_WORD.sub(lambda found: self.card(parse_card(found.group())), text)
 
     def move(self, move: Move) -> str:
         """A move as a player says it: ``bid 3``, ``board``, ``trump ♥``, ``Q♠``."""
