@@ -40,8 +40,10 @@ every combination is run (a process's routing is just ``sticky``), one
 after another, on one PostgreSQL cluster.
 
 After ``--warmup`` seconds the clock runs for ``--seconds``; reported per
-run: the moves the server stored in that time a second (persons' and
-bots'), the persons' moves a second, the latency of a person's move (the
+run: the moves the server stored a second (persons' and bots': every
+table's version read at once before and after, the moves between them over
+the time between the middles of the two reads, since on a loaded server the
+reads take a while and the bots go on moving), the persons' moves a second, the latency of a person's move (the
 POST until its 200 answer: checked, committed, pushed to the sockets of the
 process) as median and 99th percentile, and with more than one process the
 latency **across processes**: for each move the script POSTs to a table
@@ -450,9 +452,13 @@ class Load:
         tasks += [asyncio.create_task(self.spectator(i)) for i in range(args.sockets)]
         await asyncio.sleep(args.warmup)
         self.raise_failed(tasks)
-        before = await self.versions()
+        # the tables' versions are read at once, and the moves counted between
+        # the middles of the two reads (on a loaded server a read of every
+        # table takes a while, during which the bots go on moving)
+        reading = time.perf_counter()
+        before, decided = await asyncio.gather(self.versions(), self.health())
+        start = (reading + time.perf_counter()) / 2
         self.tables.update(before)
-        decided = [found["bot_decisions"] for found in await self.health()]
         self.measuring = True
         began, client_began = time.perf_counter(), time.process_time()
         cpu_began, pg_began = tree_cpu(pids), tree_cpu(postgres)
@@ -461,11 +467,13 @@ class Load:
         seconds = time.perf_counter() - began
         cpu, pg = tree_cpu(pids), tree_cpu(postgres)
         client = time.process_time() - client_began
+        reading = time.perf_counter()
+        after, health = await asyncio.gather(self.versions(), self.health())
+        counted = (reading + time.perf_counter()) / 2 - start
         decided = [
-            found["bot_decisions"] - old
-            for found, old in zip(await self.health(), decided, strict=True)
+            found["bot_decisions"] - old["bot_decisions"]
+            for found, old in zip(health, decided, strict=True)
         ]
-        after = await self.versions()
         self.stopping = True
         for task in tasks:
             task.cancel()
@@ -482,9 +490,10 @@ class Load:
         unheard = sum(1 for p in self.all_probes if not p.done and p.began < late)
 
         def per_move(used: float | None, start: float | None) -> float | None:
+            """CPU seconds a second of the window over moves a second stored."""
             if used is None or start is None or not moves:
                 return None
-            return (used - start) / moves
+            return (used - start) / seconds / (moves / counted)
 
         server_cpu = per_move(cpu, cpu_began)
         return {
@@ -495,7 +504,8 @@ class Load:
             "sockets": args.sockets,
             "seconds": round(seconds, 2),
             "moves": moves,
-            "moves_per_second": round(moves / seconds, 1),
+            "moves_seconds": round(counted, 2),
+            "moves_per_second": round(moves / counted, 1),
             "person_moves_per_second": round(self.person_moves / seconds, 1),
             "latency_p50_ms": ms(statistics.median(lat)) if lat else None,
             "latency_p99_ms": ms(percentile(lat, 0.99)) if lat else None,
@@ -510,7 +520,7 @@ class Load:
             "library_ms_per_move": ms(args.library),
             "cpu_multiple": round(server_cpu / args.library, 1) if server_cpu else None,
             "postgres_cpu_ms_per_move": ms(per_move(pg, pg_began)),
-            "client_cpu_ms_per_move": ms(client / moves) if moves else None,
+            "client_cpu_ms_per_move": ms(per_move(client, 0.0)),
             "tables_made": len(self.tables),
             "refused": self.refused,
             "failed_tasks": failed[:5],
