@@ -1,7 +1,8 @@
 """Limits on a search: a node budget and a deadline, and the error that ends it.
 
 Every public entry of the solver takes ``deadline=`` (seconds of CPU time of
-the calling thread, :func:`time.thread_time`) and ``max_nodes=`` (positions
+the calling thread, :func:`time.thread_time`; the process's where there is
+no such clock, as in Pyodide) and ``max_nodes=`` (positions
 searched, one per card tried).  The search counts its positions in a
 :class:`Budget` and looks at the clock every few thousand of them; past a
 limit it stops by raising :class:`SearchLimitError`, which carries the
@@ -20,6 +21,12 @@ __all__ = ["Budget", "SearchLimitError"]
 
 _EVERY = 2048
 """How many positions the search plays between two looks at the clock."""
+
+try:
+    _thread_time = time.thread_time
+except AttributeError:  # pragma: no cover - CPython has it; Pyodide (Emscripten) does not
+    # one thread there: the process's CPU time is the thread's
+    _thread_time = time.process_time
 
 
 class SearchLimitError(BackAlleyError):
@@ -83,7 +90,7 @@ class Budget:
         self.tricks = 0
         """Positions at the start of a trick reached by playing one (DDS's node count)."""
         self.max_nodes = max_nodes
-        self.started = time.thread_time()
+        self.started = _thread_time()
         self.deadline = None if deadline is None else self.started + deadline
         self.check_at = 0
         self.hit = ""
@@ -98,14 +105,14 @@ class Budget:
 
     def seconds(self) -> float:
         """CPU seconds of the calling thread since the budget was made."""
-        return time.thread_time() - self.started
+        return _thread_time() - self.started
 
     def check(self) -> None:
         """Called when ``nodes`` reaches ``check_at``: raise
         :class:`LimitReached` past a limit, else plan the next look."""
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             self.hit = "nodes"
-        elif self.deadline is not None and time.thread_time() >= self.deadline:
+        elif self.deadline is not None and _thread_time() >= self.deadline:
             self.hit = "deadline"
         else:
             self._plan()
