@@ -63,7 +63,14 @@ def test_build_web_writes_the_runtime_the_wheels_the_pages_and_a_manifest(
     ]
     for name in PYODIDE_FILES:
         assert (site / "pyodide" / name).read_text() == f"stand-in {name}\n"
-    for name in ("index.html", "backalley.js", "backalley.d.ts", "offline.js", "local.js"):
+    for name in (
+        "index.html",
+        "backalley.js",
+        "backalley-worker.js",
+        "backalley.d.ts",
+        "offline.js",
+        "local.js",
+    ):
         assert (site / name).read_bytes() == (STATIC / name).read_bytes()
     assert (site / "table.js").is_file() and (site / "table.css").is_file()
     for wheel in manifest["wheels"]:
@@ -200,9 +207,44 @@ def test_the_typescript_declarations_declare_every_method_of_the_api() -> None:
         declared = _methods(types, cls, f"export declare class {cls} ")
         written = _methods(script, cls, f"export class {cls} ")
         assert written and written == declared, cls
+        # the worker's client offers every method of the synchronous API (and the
+        # worker lets it call each one)
+        asynchronous = _methods(script, f"Async{cls}", f"export class Async{cls} ")
+        assert asynchronous == _methods(types, f"Async{cls}", f"export declare class Async{cls} ")
+        assert asynchronous - written == ({"terminate"} if cls == "Backalley" else set()), cls
+        assert written - asynchronous == set(), cls
+    worker = (STATIC / "backalley-worker.js").read_text()
+    allowed = re.search(r"const METHODS = \{(.*?)\n\};", worker, re.S)
+    assert allowed is not None
+    for cls, names in re.findall(r"(\w+): \[([^\]]*)\]", allowed.group(1)):
+        assert set(re.findall(r'"(\w+)"', names)) == _methods(
+            script, cls, f"export class {cls} "
+        ) - {"dispose"}, cls
     exported = set(re.findall(r"^export (?:async )?(?:function|class) (\w+)", script, re.M))
+    assert {"load", "loadInWorker", "AsyncBackalley"} <= exported
     for name in exported:
         assert re.search(rf"^export declare (?:function|class) {name}\b", types, re.M), name
+
+
+def test_every_file_the_declarations_name_is_in_the_built_folder(
+    runtime: Path, tmp_path: Path
+) -> None:
+    """backalley.d.ts points to the documents' JSON Schema: build-web writes
+    it beside it, the library's own schema."""
+    from backalley.io.schema import schema
+
+    site = tmp_path / "site"
+    build_web(site, pyodide=runtime)
+    named = set(re.findall(r"\b([\w.-]+\.(?:json|js))\b", (site / "backalley.d.ts").read_text()))
+    assert "backalley.schema.json" in named and "backalley-worker.js" in named
+    for name in named:
+        assert (site / name).is_file(), name
+    assert json.loads((site / "backalley.schema.json").read_text(encoding="utf-8")) == schema()
+    manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    assert (
+        manifest["files"]["backalley.schema.json"]
+        == (site / "backalley.schema.json").stat().st_size
+    )
 
 
 # -- the bridge, under CPython -------------------------------------------------------------------

@@ -6,7 +6,9 @@
 - :mod:`backalley.web.build` - writes a folder any static host can serve
   (``backalley build-web DIR``): the Pyodide runtime, the wheels of the
   library and its dependencies, the loader ``backalley.js`` with its
-  TypeScript declarations, and the table that needs no server;
+  TypeScript declarations and the documents' JSON Schema, its Web Worker
+  ``backalley-worker.js`` (the library off the page's thread), and the
+  table that needs no server;
 - ``backalley/web/static/`` - those pages and modules.
 
 See the docs' "Rules in the browser" page.

@@ -4,6 +4,8 @@
 
     DIR/index.html       the table that needs no server (offline.js, table.js)
     DIR/backalley.js     the JavaScript API (an ES module) and backalley.d.ts
+    DIR/backalley-worker.js  the library in a Web Worker (backalley.js's loadInWorker)
+    DIR/backalley.schema.json  the documents' JSON Schema, which backalley.d.ts points to
     DIR/local.js         the served table's local checks (``backalley serve --web DIR``)
     DIR/manifest.json    what the loader unpacks, with every file's size
     DIR/pyodide/         the Pyodide runtime, copied from its npm package
@@ -29,11 +31,13 @@ import re
 import shutil
 import zipfile
 from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import backalley
 from backalley.errors import SetupError
+from backalley.io import schema as _schema
 
 __all__ = [
     "DEPENDENCIES",
@@ -282,6 +286,9 @@ def build_web(
         shutil.copyfile(STATIC / name, out / name)
     for name in TABLE_FILES:
         shutil.copyfile(TABLE_STATIC / name, out / name)
+    # the schema the declarations point to: the library's own file, as published
+    schema_file = resources.files(_schema).joinpath(_schema.SCHEMA_FILE)
+    (out / _schema.SCHEMA_FILE).write_bytes(schema_file.read_bytes())
     sizes = {
         path.relative_to(out).as_posix(): path.stat().st_size
         for path in sorted(out.rglob("*"))

@@ -2,7 +2,12 @@
 // interfaces in JavaScript.  The documents are those of the library and the
 // table server (see the docs: "Integrating with a user interface" and
 // "Rules in the browser"); their full definitions are in the JSON Schema
-// (backalley.schema.json).
+// (backalley.schema.json, written beside this file by `backalley build-web`).
+//
+// `load()` answers a Backalley whose calls are synchronous (the library runs
+// on the caller's thread); `loadInWorker()` answers an AsyncBackalley, the
+// same calls answering Promises, the library running in a Web Worker
+// (backalley-worker.js).
 
 /** A move as text: "pass", "bid 3", "board", "counter", "trump H", "play QS". */
 export type MoveText = string;
@@ -120,12 +125,37 @@ export declare class BackAlleyError extends Error {
   readonly details?: string;
 }
 
+/** One step of loading the library, as it starts, moves on and ends. */
+export interface LoadProgress {
+  /** "runtime": Pyodide fetched, compiled and started; "wheels": the wheels fetched
+   * and unpacked; "import": the library imported.  The wheels arrive while the runtime starts. */
+  step: "runtime" | "wheels" | "import";
+  state: "start" | "progress" | "done";
+  /** Bytes received so far, for a step that fetches (null otherwise).  The runtime's
+   * are counted by loadInWorker(); load() says only their total. */
+  loaded: number | null;
+  /** Bytes the step fetches in all, when known: the runtime's WebAssembly, standard
+   * library and lock file; the wheels. */
+  total: number | null;
+  /** Milliseconds since loading began. */
+  ms: number | null;
+}
+
 export interface LoadOptions {
   /** The folder written by `backalley build-web` (default: this module's folder). */
   base?: string | URL;
   /** What Python prints (default: nothing). */
   stdout?: (line: string) => void;
   stderr?: (line: string) => void;
+  /** Hears each step of the loading. */
+  progress?: (event: LoadProgress) => void;
+}
+
+export interface WorkerLoadOptions {
+  /** The folder written by `backalley build-web` (default: this module's folder). */
+  base?: string | URL;
+  /** Hears each step of the loading, the runtime's bytes too. */
+  progress?: (event: LoadProgress) => void;
 }
 
 export interface Timings {
@@ -245,5 +275,75 @@ export declare class Bot {
   readonly name: string;
   /** The move it makes for `seat` (default: the seat to act), seeing only that seat's view. */
   choose(game: Game, seat?: number): MoveText;
+  dispose(): void;
+}
+
+/** Load the library in a Web Worker (backalley-worker.js, beside backalley.js): the page's
+ * thread never runs Python.  Only in a browser. */
+export declare function loadInWorker(options?: WorkerLoadOptions): Promise<AsyncBackalley>;
+
+/** The library in a worker: the methods of Backalley, each answering a Promise; a refusal
+ * rejects with a BackAlleyError as the synchronous call throws it.  The calls are answered
+ * in the order they are made, one at a time (a bot that thinks holds up the calls after it). */
+export declare class AsyncBackalley {
+  readonly version: string;
+  readonly pyodideVersion: string;
+  readonly manifest: Manifest;
+  readonly timings: Timings;
+  variants(): Promise<string[]>;
+  bots(): Promise<string[]>;
+  rules(spec: AsyncRulesSpec, options?: { format?: "name" | "json" | "toml" }): Promise<AsyncRules>;
+  newGame(rules?: AsyncRulesSpec, options?: GameOptions): Promise<AsyncGame>;
+  resume(document: StateDocument | ViewDocument | RecordDocument | string): Promise<AsyncGame>;
+  dealEnd(before: AsyncGame, move: MoveText, after: AsyncGame): Promise<DealEnd | null>;
+  bot(name?: string, seed?: string | number | null): Promise<AsyncBot>;
+  /** Stop the worker: the calls under way and every later one are refused. */
+  terminate(): void;
+}
+
+/** What AsyncBackalley.rules() takes. */
+export type AsyncRulesSpec = AsyncRules | string | RulesDocument;
+
+/** A rule set held by the worker (released when disposed, or when this object is collected). */
+export declare class AsyncRules {
+  readonly name: string | null;
+  readonly players: number;
+  document(): Promise<RulesDocument>;
+  dispose(): void;
+}
+
+/** A game held by the worker: the facts of a Game, its questions answering Promises. */
+export declare class AsyncGame {
+  readonly kind: "state" | "view";
+  readonly seat: number | null;
+  readonly phase: Phase;
+  readonly toAct: number | null;
+  readonly isOver: boolean;
+  readonly dealer: number;
+  readonly handSize: number;
+  readonly scores: number[];
+  readonly winner: number | null;
+  readonly dealsPlayed: number;
+  readonly players: number;
+  readonly moveCount: number | null;
+  json(): Promise<string>;
+  document(): Promise<StateDocument | ViewDocument>;
+  view(seat?: number): Promise<ViewDocument>;
+  facts(seat?: number): Promise<Facts>;
+  legalMoves(): Promise<MoveText[]>;
+  check(move: MoveText, seat?: number): Promise<MoveAnswer>;
+  cards(seat?: number): Promise<CardAnswer[]>;
+  calls(seat?: number): Promise<CallAnswer[]>;
+  apply(move: MoveText, seat?: number): Promise<AsyncGame>;
+  recordJSON(options?: RecordOptions): Promise<string>;
+  record(options?: RecordOptions): Promise<RecordDocument>;
+  dispose(): void;
+}
+
+/** A bot held by the worker. */
+export declare class AsyncBot {
+  readonly name: string;
+  /** The move it makes for `seat` (default: the seat to act); the page stays live meanwhile. */
+  choose(game: AsyncGame, seat?: number): Promise<MoveText>;
   dispose(): void;
 }

@@ -10,7 +10,7 @@
  * can move between offline and online play.
  *
  *   import { load } from "./backalley.js";
- *   const ba = await load();                      // about 2 s the first time
+ *   const ba = await load();                      // about 3 s
  *   let game = ba.newGame("gamerules");
  *   game.legalMoves();                            // ["pass", "bid 1", ...]
  *   game.check("bid 99");                         // {legal: false, reason: "BID_TOO_HIGH", message: ...}
@@ -20,6 +20,15 @@
  * Nothing is fetched from anywhere but the folder this module was loaded
  * from (or `options.base`): manifest.json, pyodide/ and wheels/, as written
  * by `backalley build-web DIR`.  The types: backalley.d.ts.
+ *
+ * The calls above are synchronous: the library runs on the thread that
+ * loaded it, so a page that calls it on its own thread waits while a bot
+ * thinks.  `loadInWorker()` loads the same library in a Web Worker
+ * (backalley-worker.js) and answers the same calls asynchronously:
+ *
+ *   const ba = await loadInWorker({ progress: (event) => show(event) });
+ *   const game = await ba.newGame("gamerules");
+ *   const move = await (await ba.bot("pimc")).choose(game);   // the page stays live
  */
 
 const HERE = new URL(".", import.meta.url);
@@ -43,26 +52,62 @@ export class BackAlleyError extends Error {
   }
 }
 
-async function readBytes(url) {
+/** The bytes at `url`; `onBytes(n)` hears each piece as it arrives. */
+async function readBytes(url, onBytes) {
   if (url.protocol === "file:") {
     const fs = await import("node:fs/promises");
-    return new Uint8Array(await fs.readFile(url));
+    const bytes = new Uint8Array(await fs.readFile(url));
+    if (onBytes) onBytes(bytes.byteLength);
+    return bytes;
   }
   const response = await fetch(url, { credentials: "same-origin" });
   if (!response.ok) throw new Error(`${url.href}: ${response.status} ${response.statusText}`);
-  return new Uint8Array(await response.arrayBuffer());
+  if (!onBytes || !response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (onBytes) onBytes(bytes.byteLength);
+    return bytes;
+  }
+  const pieces = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pieces.push(value);
+    size += value.byteLength;
+    onBytes(value.byteLength);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.byteLength;
+  }
+  return bytes;
 }
 
 function now() {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
+/** The files of the runtime that Pyodide fetches (its modules it imports). */
+const RUNTIME_FETCHED = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
+
 /** Load the library: the runtime, the wheels, the bridge.  `options.base`
  * is the folder written by `backalley build-web` (default: this module's
  * folder); `options.stdout`/`options.stderr` receive what Python prints
- * (default: nothing). */
+ * (default: nothing); `options.progress` hears each step as it starts,
+ * moves on and ends: {step: "runtime" | "wheels" | "import", state:
+ * "start" | "progress" | "done", loaded, total (bytes, or null), ms (since
+ * the start)}.  The wheels' bytes are counted as they arrive; the runtime's
+ * step says the bytes it will fetch (`total`), and its "progress" comes
+ * from whoever counts them (backalley-worker.js does). */
 export async function load(options = {}) {
   const started = now();
+  const progress = typeof options.progress === "function" ? options.progress : null;
+  const report = (step, state, loaded = null, total = null) => {
+    if (progress) progress({ step, state, loaded, total, ms: now() - started });
+  };
   let base = options.base ? new URL(options.base, HERE) : HERE;
   if (!base.href.endsWith("/")) base = new URL(`${base.href}/`);
   const manifest = JSON.parse(new TextDecoder().decode(await readBytes(new URL("manifest.json", base))));
@@ -70,8 +115,20 @@ export async function load(options = {}) {
     throw new Error(`${base.href}manifest.json is not a backalley/web manifest`);
   }
   const runtime = new URL("pyodide/", base);
+  const files = manifest.files || {};
+  report("runtime", "start", 0, RUNTIME_FETCHED.reduce((sum, name) => sum + (files[name] || 0), 0) || null);
   // the wheels come while the runtime starts
-  const wheels = Promise.all(manifest.wheels.map((wheel) => readBytes(new URL(`wheels/${wheel.file}`, base))));
+  const wheelBytes = manifest.wheels.reduce((sum, wheel) => sum + (wheel.bytes || 0), 0) || null;
+  let wheelsLoaded = 0;
+  report("wheels", "start", 0, wheelBytes);
+  const counted = progress
+    ? (n) => {
+      wheelsLoaded += n;
+      report("wheels", "progress", wheelsLoaded, wheelBytes);
+    }
+    : undefined;
+  const wheels = Promise.all(manifest.wheels.map((wheel) => readBytes(new URL(`wheels/${wheel.file}`, base), counted)));
+  wheels.catch(() => {}); // a failure is thrown where the wheels are awaited
   const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
   let indexURL = runtime.href;
   if (runtime.protocol === "file:") {
@@ -86,12 +143,16 @@ export async function load(options = {}) {
     stderr: options.stderr || quiet,
   });
   const runtimeReady = now();
+  report("runtime", "done");
   const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   for (const bytes of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   const unpacked = now();
+  report("wheels", "done", wheelsLoaded, wheelBytes);
+  report("import", "start");
   const bridge = pyodide.pyimport("backalley.web.bridge");
   const done = now();
+  report("import", "done");
   const timings = {
     runtime: runtimeReady - started,
     wheels: unpacked - runtimeReady,
@@ -352,5 +413,371 @@ export class Bot {
 
   dispose() {
     this.proxy.destroy();
+  }
+}
+
+// -- the library in a Web Worker ---------------------------------------------------
+
+/** Load the library in a Web Worker (backalley-worker.js, beside this
+ * module) and answer an AsyncBackalley: the same calls as a Backalley,
+ * each answering a Promise, so the page's thread never waits for the
+ * library - not while it loads, not while a bot thinks.  `options.base` as
+ * for `load()`; `options.progress` hears the loading's steps as `load()`
+ * reports them, with the runtime's bytes counted as they arrive.  A refusal
+ * rejects with a BackAlleyError as the synchronous call throws it.  Only
+ * in a browser (a page, or a worker that may start workers). */
+export async function loadInWorker(options = {}) {
+  const worker = new Worker(new URL("backalley-worker.js", import.meta.url), {
+    type: "module",
+    name: "backalley",
+  });
+  const port = new WorkerPort(worker, typeof options.progress === "function" ? options.progress : null);
+  // a relative base is read as load() reads it: against this module's folder
+  let base = new URL(options.base ? String(options.base) : ".", HERE);
+  if (!base.href.endsWith("/")) base = new URL(`${base.href}/`);
+  // The runtime's WebAssembly is compiled here (off this thread all the same:
+  // a streaming compilation) and handed to the worker, because the browser
+  // keeps the compiled code for the next visit only for a page's compilation:
+  // compiled in the worker, each reload took a second more.  Should it fail
+  // (a policy without 'wasm-unsafe-eval' here), the worker fetches it itself.
+  const pageCompiles = typeof WebAssembly !== "undefined" && typeof WebAssembly.compileStreaming === "function";
+  if (pageCompiles) {
+    compileRuntime(new URL("pyodide/pyodide.asm.wasm", base), (n) => port.countRuntime(n)).then(
+      (module) => port.send({ op: "runtime-code", module }),
+      () => port.send({ op: "runtime-code", module: null }),
+    );
+  }
+  let facts;
+  try {
+    facts = await port.ask({ op: "load", base: base.href, pageCompiles });
+  } catch (err) {
+    worker.terminate();
+    throw err;
+  }
+  return new AsyncBackalley(port, facts);
+}
+
+/** The runtime's WebAssembly module, compiled as it arrives; `counted(n)`
+ * hears its bytes. */
+async function compileRuntime(url, counted) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`${url.href}: ${response.status} ${response.statusText}`);
+  if (response.body) {
+    // count a copy: the response itself is compiled, so that the browser caches its code
+    const reader = response.clone().body.getReader();
+    (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        counted(value.byteLength);
+      }
+    })().catch(() => {});
+  }
+  return WebAssembly.compileStreaming(response);
+}
+
+/** An error sent back by the worker, as it was thrown there. */
+function fromWorker(data) {
+  if (data.backalley) return new BackAlleyError(data);
+  const Kind = { TypeError, RangeError, SyntaxError }[data.name] || Error;
+  const err = new Kind(data.message);
+  if (Kind === Error && data.name) err.name = data.name;
+  return err;
+}
+
+/** The page's side of the worker: each call a message, answered in order. */
+class WorkerPort {
+  constructor(worker, progress) {
+    this.worker = worker;
+    this.progress = progress;
+    this.pending = new Map();
+    this.next = 1;
+    this.broken = null;
+    this.runtime = {
+      page: 0, worker: 0, total: null, done: false, told: 0,
+      loaded() {
+        return this.total ? Math.min(this.total, this.page + this.worker) : this.page + this.worker;
+      },
+    };
+    // a value the page lets go of is let go of in the worker too
+    this.released = new FinalizationRegistry((handle) => this.send({ op: "dispose", handle }));
+    worker.addEventListener("message", (event) => this.heard(event.data));
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      this.fail(`the library's worker stopped: ${event.message || "it could not be started"}`);
+    });
+    worker.addEventListener("messageerror", () => this.fail("the library's worker sent what cannot be read"));
+  }
+
+  heard(data) {
+    if (data && data.type === "progress") {
+      let event = data.event;
+      if (event.step === "runtime") {
+        // the runtime's bytes: its WebAssembly counted here, the rest in the worker
+        const runtime = this.runtime;
+        if (event.state === "start") runtime.total = event.total;
+        if (event.state === "done") runtime.done = true;
+        if (event.state === "progress") {
+          runtime.worker = event.loaded;
+          event = { ...event, loaded: runtime.loaded(), total: runtime.total };
+        }
+      }
+      this.tell(event);
+      return;
+    }
+    const waiting = this.pending.get(data.id);
+    if (!waiting) return;
+    this.pending.delete(data.id);
+    if (data.error) waiting.reject(fromWorker(data.error));
+    else waiting.resolve(data.value);
+  }
+
+  tell(event) {
+    if (!this.progress) return;
+    try {
+      this.progress(event);
+    } catch (err) {
+      console.error(err);
+    }
+  }
+
+  /** `n` more bytes of the runtime's WebAssembly, fetched by this side. */
+  countRuntime(n) {
+    const runtime = this.runtime;
+    runtime.page += n;
+    const at = typeof performance !== "undefined" ? performance.now() : Date.now();
+    if (runtime.done || (at - runtime.told < 50 && runtime.loaded() < runtime.total)) return;
+    runtime.told = at;
+    this.tell({ step: "runtime", state: "progress", loaded: runtime.loaded(), total: runtime.total, ms: null });
+  }
+
+  fail(message) {
+    this.broken = message;
+    for (const waiting of this.pending.values()) waiting.reject(new Error(message));
+    this.pending.clear();
+  }
+
+  send(message) {
+    if (!this.broken) this.worker.postMessage(message);
+  }
+
+  ask(message) {
+    if (this.broken) return Promise.reject(new Error(this.broken));
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      try {
+        this.worker.postMessage({ ...message, id });
+      } catch (err) {
+        this.pending.delete(id);
+        reject(err);
+      }
+    });
+  }
+
+  /** Call `method` of the worker's value `handle` (0: the library); the
+   * values answered (a rule set, a game, a bot) come back as objects of
+   * this side. */
+  async call(lib, handle, method, args) {
+    const answer = await this.ask({ op: "call", handle, method, args: args.map(toWorker) });
+    return fromWorkerValue(lib, answer);
+  }
+
+  keep(object, handle) {
+    this.released.register(object, handle, object);
+  }
+
+  dispose(object, handle) {
+    this.released.unregister(object);
+    this.send({ op: "dispose", handle });
+  }
+}
+
+/** Call `method` of the worker's value `handle` (0: the library) of `lib`. */
+function remote(lib, handle, method, ...args) {
+  return lib.port.call(lib, handle, method, args);
+}
+
+function toWorker(value) {
+  if (value instanceof AsyncRules || value instanceof AsyncGame || value instanceof AsyncBot) {
+    if (value.disposed) throw new TypeError(`this ${value.constructor.name.slice(5)} was disposed`);
+    return { $handle: value.handle };
+  }
+  return value;
+}
+
+function fromWorkerValue(lib, value) {
+  if (value === null || typeof value !== "object" || !value.$object) return value;
+  const Kind = { Rules: AsyncRules, Game: AsyncGame, Bot: AsyncBot }[value.$object];
+  const made = new Kind(lib, value.handle, value.fields);
+  lib.port.keep(made, value.handle);
+  return made;
+}
+
+/** The library in a worker: the methods of Backalley, each answering a Promise. */
+export class AsyncBackalley {
+  constructor(port, facts) {
+    this.port = port;
+    this.version = facts.version;
+    this.pyodideVersion = facts.pyodideVersion;
+    this.manifest = facts.manifest;
+    this.timings = facts.timings;
+  }
+
+  /** The registered variants' names. */
+  variants() {
+    return remote(this, 0, "variants");
+  }
+
+  /** The registered bots' names. */
+  bots() {
+    return remote(this, 0, "bots");
+  }
+
+  /** A rule set (see Backalley.rules). */
+  async rules(spec, options = {}) {
+    if (spec instanceof AsyncRules) return spec;
+    return remote(this, 0, "rules", spec, options);
+  }
+
+  /** A new game (see Backalley.newGame). */
+  newGame(rules = "gamerules", options = {}) {
+    return remote(this, 0, "newGame", rules, options);
+  }
+
+  /** A game from a state document, a view document or a record. */
+  resume(doc) {
+    return remote(this, 0, "resume", doc);
+  }
+
+  /** The end of the deal `move` scored, or null (see Backalley.dealEnd). */
+  dealEnd(before, move, after) {
+    return remote(this, 0, "dealEnd", before, move, after);
+  }
+
+  /** A registered bot, reproducible from `seed`. */
+  bot(name = "heuristic", seed = null) {
+    return remote(this, 0, "bot", name, seed);
+  }
+
+  /** Stop the worker: every call under way, and every later one, is refused. */
+  terminate() {
+    this.port.fail("the library's worker was terminated");
+    this.port.worker.terminate();
+  }
+}
+
+/** A rule set held by the worker. */
+export class AsyncRules {
+  constructor(lib, handle, fields) {
+    this.lib = lib;
+    this.handle = handle;
+    this.disposed = false;
+    this.name = fields.name;
+    this.players = fields.players;
+    this._document = fields.document;
+  }
+
+  /** The backalley/rules document (a fresh copy). */
+  async document() {
+    return structuredClone(this._document);
+  }
+
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.lib.port.dispose(this, this.handle);
+  }
+}
+
+/** A game held by the worker: the facts of a Game, its methods answering Promises. */
+export class AsyncGame {
+  constructor(lib, handle, fields) {
+    this.lib = lib;
+    this.handle = handle;
+    this.disposed = false;
+    Object.assign(this, fields);
+  }
+
+  /** The game's own document as JSON text. */
+  json() {
+    return remote(this.lib, this.handle, "json");
+  }
+
+  /** The game's own document (backalley/state or backalley/view). */
+  document() {
+    return remote(this.lib, this.handle, "document");
+  }
+
+  /** A seat's view document (default: the seat to act; a view: its own). */
+  view(seat) {
+    return remote(this.lib, this.handle, "view", seat);
+  }
+
+  /** The names and status line the server sends beside a seat's view. */
+  facts(seat) {
+    return remote(this.lib, this.handle, "facts", seat);
+  }
+
+  /** The legal moves of the seat to act. */
+  legalMoves() {
+    return remote(this.lib, this.handle, "legalMoves");
+  }
+
+  /** The answer to a move: {move, legal, reason, message}. */
+  check(move, seat) {
+    return remote(this.lib, this.handle, "check", move, seat);
+  }
+
+  /** For each card of a seat's hand: {card, playable, reason, message}. */
+  cards(seat) {
+    return remote(this.lib, this.handle, "cards", seat);
+  }
+
+  /** For each call the bidding knows now: {call, legal, reason, message}. */
+  calls(seat) {
+    return remote(this.lib, this.handle, "calls", seat);
+  }
+
+  /** The game after `move`; a refusal rejects with a BackAlleyError. */
+  apply(move, seat) {
+    return remote(this.lib, this.handle, "apply", move, seat);
+  }
+
+  /** The record of the game so far as JSON text. */
+  recordJSON(options = {}) {
+    return remote(this.lib, this.handle, "recordJSON", options);
+  }
+
+  /** The record of the game so far (backalley/record). */
+  record(options = {}) {
+    return remote(this.lib, this.handle, "record", options);
+  }
+
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.lib.port.dispose(this, this.handle);
+  }
+}
+
+/** A bot held by the worker. */
+export class AsyncBot {
+  constructor(lib, handle, fields) {
+    this.lib = lib;
+    this.handle = handle;
+    this.disposed = false;
+    this.name = fields.name;
+  }
+
+  /** The move this bot makes for `seat` (default: the seat to act). */
+  choose(game, seat) {
+    return remote(this.lib, this.handle, "choose", game, seat);
+  }
+
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.lib.port.dispose(this, this.handle);
   }
 }
