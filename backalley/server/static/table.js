@@ -1417,15 +1417,25 @@
 
   async function sendMove(move) {
     if (game.busy || game.seat === null) return;
-    // with the library loaded in the page, a move it refuses is explained at
-    // once and not sent; a move it allows is still the server's to decide
-    const local = hooks.check ? hooks.check(game.message, move) : null;
-    if (local && !local.legal) {
-      notice(local.message || `${move} is refused`, "refused", local.reason);
-      return;
-    }
     game.busy = true;
     const generation = game.generation;
+    // with the library loaded in the page, a move it refuses is explained at
+    // once and not sent; a move it allows is still the server's to decide
+    // (the library answers from its worker: a promise)
+    if (hooks.check) {
+      let local = null;
+      try {
+        local = await hooks.check(game.message, move);
+      } catch (_) {
+        local = null; // the library cannot say: the server decides
+      }
+      if (generation !== game.generation) return;
+      if (local && !local.legal) {
+        game.busy = false;
+        notice(local.message || `${move} is refused`, "refused", local.reason);
+        return;
+      }
+    }
     for (const button of document.querySelectorAll("#calls button")) button.disabled = true;
     const id = randomId();
     const path = `/api/tables/${encodeURIComponent(game.table)}/seats/${game.seat}/moves`;
@@ -1535,7 +1545,9 @@
   }
 
   // -- for the page's other modules: the offline table (offline.js) and the
-  // local checks (local.js) draw with this code and hook into it ---------------
+  // local checks (local.js) draw with this code and hook into it: `annotate`
+  // (message -> message, at each drawing) and `check` (message, move -> an
+  // answer {legal, reason, message}, or a promise of one, or null) ---------------
 
   const hooks = { annotate: null, check: null };
   window.backalleyTable = Object.freeze({
