@@ -15,3 +15,41 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+# What a page shows, measured in the page (functions, as the pages' policy
+# allows no evaluated text): each visible text with its size on the screen
+# in px (an SVG text scaled by its picture).
+VISIBLE_TEXT = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest("title, option, noscript, script, style")) continue;
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement) size *= el.getScreenCTM().a;  // the picture's scale
+    out.push([text, size]);
+  }
+  return out;
+}"""
+
+SCROLL_WIDTH = "() => document.documentElement.scrollWidth"
+
+PLACEHOLDER_ROOM = """(selector) => {
+  // a field's placeholder: its width in the field's font, and the room the field gives it
+  const field = document.querySelector(selector);
+  const style = getComputedStyle(field);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [context.measureText(field.placeholder).width, room];
+}"""
+
+BOX = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const box = el.getBoundingClientRect();
+  return [box.left, box.top, box.width, box.height];
+}"""
