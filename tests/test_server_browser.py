@@ -275,9 +275,7 @@ def _last_trick_clear(page: Any) -> None:
     left, top, right, bottom = found["label"]
     assert found["near"]
     for other in found["near"]:
-        apart = (
-            right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
-        )
+        apart = right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
         assert apart, f"the label {found['label']} crowds {other}"
 
 

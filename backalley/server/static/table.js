@@ -525,7 +525,11 @@
         tag(leader, "led", "lead");
         tag(winner, "won", "won");
       }
-      if (!ending) svgText(g, cx, cy + 4, "last trick", { size: SMALL, fill: PALE, anchor: "middle" });
+      if (!ending) {
+        // above the cards, clear of them and of their tags (between them it crowded them at 400 px)
+        const top = Math.min(...Object.values(places).map(([, y]) => y));
+        svgText(g, cx, top - 7, "last trick", { size: SMALL, fill: PALE, anchor: "middle", cls: "last-trick-label" });
+      }
     } else if (table.phase === "bidding" || table.phase === "naming-trump") {
       for (const seat of table.seats) {
         if (seat.call === null || seat.call === undefined) continue;
