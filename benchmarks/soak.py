@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this working tree's server
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_load import Load, percentile  # noqa: E402
+from server_load import Load, Run, percentile  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from tests.server_services import PostgresCluster, Served, Unavailable  # noqa: E402
@@ -113,7 +113,8 @@ class Soak(Load):
 
     def __init__(self, url: str, args: argparse.Namespace, pid: int | None) -> None:
         args.players = "human"
-        super().__init__(url, args, pid)
+        super().__init__([url], Run("soak", args.tables + args.humans, 1, "sticky"), args)
+        self.url, self.ws, self.pid = url, self.wss[0], pid
         self.bot_seats = [args.bot] * 4
         self.bot_tables: list[str] = []
         self._people_made = 0
@@ -130,8 +131,11 @@ class Soak(Load):
         for client in self._own.values():
             await client.aclose()
 
-    async def new_table(self, seats: list[str] | None = None) -> tuple[str, str | None]:
-        """A new table with ``seats`` (a person's, by default: seat 0's token)."""
+    async def new_table(
+        self, slot: int = 0, seats: list[str] | None = None
+    ) -> tuple[str, str | None, int]:
+        """A new table with ``seats`` (a person's, by default: seat 0's
+        token), on the one process."""
         seats = seats or self.seats
         while True:
             if seats[0] == "human":  # a person: an address of its own
@@ -150,14 +154,14 @@ class Soak(Load):
             self.tables[table] = 0
             if seats[0] != "human":
                 self.bot_tables.append(table)
-                return table, None
+                return table, None, 0
             joined = await client.post(f"{self.url}/api/tables/{table}/seats/0/join")
             joined.raise_for_status()
-            return table, str(joined.json()["token"])
+            return table, str(joined.json()["token"]), 0
 
     async def bots_only(self) -> None:
         while not self.stopping:
-            table, _ = await self.new_table(self.bot_seats)
+            table, _, _ = await self.new_table(0, self.bot_seats)
             while not self.stopping:
                 await asyncio.sleep(3.0)
                 summary = await self.http.get(f"{self.url}/api/tables/{table}")
