@@ -3,6 +3,7 @@ arguments that keep it from reaching for hosts it cannot reach."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -53,3 +54,21 @@ BOX = """(selector) => {
   const box = el.getBoundingClientRect();
   return [box.left, box.top, box.width, box.height];
 }"""
+
+
+CARD_LETTERS = re.compile(r"\b(?:[2-9TJQKA]|10)[CDHS]\b|\b[BL]J\b")
+_SHOWN_SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def as_shown(sentence: str) -> str:
+    """The library's sentence with its cards as the page writes cards
+    (``not 4D``: ``not 4\u2666``; ``BJ``: ``big joker``)."""
+
+    def card(found: re.Match[str]) -> str:
+        text = found.group()
+        if text in ("BJ", "LJ"):
+            return "big joker" if text == "BJ" else "little joker"
+        rank = text[:-1]
+        return ("10" if rank in ("T", "10") else rank) + _SHOWN_SUITS[text[-1]]
+
+    return CARD_LETTERS.sub(card, sentence)

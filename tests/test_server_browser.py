@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import shutil
 import time
 import urllib.request
@@ -44,7 +45,7 @@ from typing import Any
 
 import pytest
 
-from .browser import ARGS, CHROMIUM, PLACEHOLDER_ROOM
+from .browser import ARGS, CARD_LETTERS, CHROMIUM, PLACEHOLDER_ROOM, as_shown
 from .server_services import Served
 
 WAIT_MS = 15_000
@@ -206,7 +207,9 @@ def _check_refused_card(page: Any, server: Served, table: str, token: str) -> st
     card.click(timeout=WAIT_MS)
     notice = page.locator("#notice")
     notice.wait_for(state="visible", timeout=WAIT_MS)
-    assert found["message"] in notice.text_content()
+    shown = notice.text_content() or ""
+    assert as_shown(found["message"]) in shown, (found["message"], shown)
+    assert not CARD_LETTERS.search(shown), shown  # one notation for cards
     assert notice.get_attribute("data-reason") == reason
     # nothing was sent: the server's table has not moved
     again = _get(f"{server.url}/api/tables/{table}/seats/0/view", token)
@@ -439,6 +442,12 @@ def test_the_table_at_400_px(server: Served, browser: Any, tmp_path: Path) -> No
         "gamerules: 1 person, 3 heuristic bots"
     )
     assert table not in (item.inner_text() or "")
+    # what tells it from another table of the same rules: how far, whose turn, when
+    meta = page.text_content(f'#tables .table-item[data-table="{table}"] .table-meta') or ""
+    assert meta.startswith("deal 1 of 2 \u00b7 "), meta
+    assert re.search(r"(North|East|South|West) to play", meta), meta
+    assert "made at" in meta or "last move" in meta, meta
+    assert page.is_hidden("#quiet-tables")  # a table of this browser's is never quiet
     assert page.text_content(f'[data-resume="{table}:0"]') == "Back to North"
     _check_layout(page, 400)
     width, room = page.evaluate(PLACEHOLDER_ROOM, "#hand-sizes")

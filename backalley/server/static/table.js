@@ -171,6 +171,17 @@
       : rankText(card) + SYMBOLS[suitOf(card)];
   }
 
+  // A sentence of the library (a refusal's reason) names cards by their
+  // letters ("not 4D", "your highest trump, TS"); the page writes each as it
+  // writes cards, so that one line never mixes two notations.
+  function sentence(text) {
+    return String(text).replace(/\b(?:[2-9TJQKA]|10)[CDHS]\b|\b[BL]J\b/g, (card) => cardText(card === "BJ" || card === "LJ" ? card : card.replace(/^10/, "T")));
+  }
+
+  function refusedCard(item) {
+    return item.message ? `${cardText(item.card)}: ${sentence(item.message)}` : `${cardText(item.card)} cannot be played now`;
+  }
+
   function sortedCards(items, key) {
     // Jokers first (big, little), then spades, hearts, clubs, diamonds, high to low.
     const weight = (card) => {
@@ -830,6 +841,7 @@
 
   function notice(text, kind, reason) {
     const node = $("#notice");
+    if (text && kind === "refused") text = sentence(text);  // the cards as the page writes them
     if (!text) {
       node.hidden = true;
       node.textContent = "";
@@ -854,7 +866,12 @@
 
   const lobby = {
     variants: [], seatsOf: {}, descriptions: {}, seatNames: {}, bots: [], players: 4, loaded: false,
+    showQuiet: false,
   };
+
+  const QUIET_SECONDS = 30 * 60;
+  /* A table with no move for this long (and no seat of this browser's) is
+   * quiet: the lobby leaves it aside, saying how many, until asked. */
 
   function seatNamesOf(name, players) {
     const names = lobby.seatNames[name];
@@ -913,8 +930,11 @@
     const text = $("#hand-sizes").value.trim();
     if (!text) return null;
     const parts = text.split(/[\s,]+/);
-    if (!parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) > 0)) {
+    if (!parts.every((p) => /^[0-9]{1,3}$/.test(p))) {
       throw new Error("hand sizes are whole numbers of cards, one per deal, such as 3 2 1");
+    }
+    if (parts.some((p) => Number(p) === 0)) {
+      throw new Error("a deal has at least 1 card: 0 is not a hand size");
     }
     return parts.map(Number);
   }
@@ -999,6 +1019,32 @@
     return `deal ${Math.min((summary.deals_played || 0) + 1, summary.deals)} of ${summary.deals}`;
   }
 
+  function agoText(seconds) {
+    if (seconds < 90) return "just now";
+    if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min ago`;
+    if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h ago`;
+    return `${Math.round(seconds / 86400)} days ago`;
+  }
+
+  // Who the table waits for ("West to play", "West, an open seat, to play")
+  // and when it last moved: what tells apart tables of the same rules.
+  function turnText(summary) {
+    if (summary.over || typeof summary.to_act !== "number") return "";
+    const seat = summary.seats[summary.to_act];
+    if (!seat) return "";
+    const name = seat.name || `Seat ${seat.seat + 1}`;
+    return seat.open ? `waiting for someone at ${name}` : `${name} to play`;
+  }
+
+  function mine(summary) {
+    return summary.seats.some((seat) => sessionStorage.getItem(tokenKey(summary.table, seat.seat)));
+  }
+
+  function quiet(summary, now) {
+    const last = typeof summary.last_move === "number" ? summary.last_move : summary.created;
+    return typeof last === "number" && now - last > QUIET_SECONDS && !mine(summary);
+  }
+
   async function listTables() {
     const answer = await api("GET", "/api/tables");
     const list = $("#tables");
@@ -1007,13 +1053,24 @@
       notice(refusal(answer), "error");
       return;
     }
-    const found = answer.data.tables.slice(0, 30);
+    const now = Date.now() / 1000;
+    const all = answer.data.tables;
+    const quietOnes = all.filter((summary) => quiet(summary, now));
+    const found = (lobby.showQuiet ? all : all.filter((summary) => !quiet(summary, now))).slice(0, 30);
     $("#no-tables").hidden = found.length > 0;
     list.hidden = found.length === 0;
+    const aside = $("#quiet-tables");
+    aside.hidden = lobby.showQuiet || quietOnes.length === 0;
+    aside.querySelector("span").textContent = quietOnes.length === 1
+      ? "1 quiet table (no move for 30 minutes) is not shown."
+      : `${quietOnes.length} quiet tables (no move for 30 minutes) are not shown.`;
     for (const summary of found) {
       const item = html("li", { class: "table-item", "data-table": summary.table });
       item.append(html("div", { class: "table-name" }, `${summary.rules || "custom rules"}: ${playersText(summary.seats)}`));
-      const meta = [madeText(summary.created), progressText(summary)].filter(Boolean).join(" \u00b7 ");
+      const last = typeof summary.last_move === "number" && summary.version > 0
+        ? `last move ${agoText(now - summary.last_move)}` : "";
+      const meta = [progressText(summary), turnText(summary), last || madeText(summary.created)]
+        .filter(Boolean).join(" \u00b7 ");
       item.append(html("div", { class: "table-meta" }, meta));
       const actions = html("div", { class: "table-actions" });
       for (const seat of summary.seats) {
@@ -1412,8 +1469,7 @@
 
   function clickCard(item) {
     if (!item.playable) {
-      notice(item.message ? `${cardText(item.card)}: ${item.message}` : `${cardText(item.card)} cannot be played now`,
-        "refused", item.reason);
+      notice(refusedCard(item), "refused", item.reason);
       return;
     }
     sendMove(`play ${item.card}`);
@@ -1517,6 +1573,10 @@
     $("#refresh").addEventListener("click", () => {
       listTables().catch(() => notice("The server cannot be reached.", "error"));
     });
+    $("#show-quiet").addEventListener("click", () => {
+      lobby.showQuiet = true;
+      listTables().catch(() => notice("The server cannot be reached.", "error"));
+    });
     $("#join").addEventListener("click", async () => {
       if (game.table !== null && game.seat !== null) {
         const table = game.table;
@@ -1555,7 +1615,7 @@
 
   const hooks = { annotate: null, check: null };
   window.backalleyTable = Object.freeze({
-    drawBoard, drawScores, cardText, callLabel, html, minus, notice, redraw, hooks,
+    drawBoard, drawScores, cardText, sentence, refusedCard, callLabel, html, minus, notice, redraw, hooks,
   });
 
   // the offline table (data-table="offline") runs its own page, not the server's

@@ -146,8 +146,11 @@ function handSizes() {
   const text = $("#hand-sizes").value.trim();
   if (!text) return null;
   const parts = text.split(/[\s,]+/);
-  if (!parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) > 0)) {
+  if (!parts.every((p) => /^[0-9]{1,3}$/.test(p))) {
     throw new Error("hand sizes are whole numbers of cards, one per deal, such as 3 2 1");
+  }
+  if (parts.some((p) => Number(p) === 0)) {
+    throw new Error("a deal has at least 1 card: 0 is not a hand size");
   }
   return parts.map(Number);
 }
@@ -365,8 +368,7 @@ function proceed() {
 
 function clickCard(item) {
   if (!item.playable) {
-    T.notice(item.message ? `${T.cardText(item.card)}: ${item.message}` : `${T.cardText(item.card)} cannot be played now`,
-      "refused", item.reason);
+    T.notice(T.refusedCard(item), "refused", item.reason);
     return;
   }
   move(`play ${item.card}`).catch(failed);
