@@ -255,7 +255,7 @@ class Hub:
             return
         public: dict[str, Any] | None = None
         views: dict[int, dict[str, Any]] = {}
-        sends: list[Awaitable[None]] = []
+        ready: list[tuple[WebSocket, str, dict[str, Any]]] = []
         for socket, seat in list(found.items()):
             try:
                 if seat is None:
@@ -271,8 +271,13 @@ class Hub:
             except Exception:  # its document not read: forget the socket
                 self.drop(table, socket)
                 continue
-            # a push that read the table before another push sent a later
-            # version sends nothing: a socket's versions never go back
+            ready.append((socket, kind, doc))
+        # from here to the sends' start nothing is awaited, so no other push
+        # runs in between: a push that read the table before another push sent
+        # a later version sends nothing, and the sends to one socket start in
+        # the order of their versions (a socket's versions never go back)
+        sends: list[Awaitable[None]] = []
+        for socket, kind, doc in ready:
             if socket not in self.sent or doc["version"] < self.sent[socket]:
                 continue
             self.sent[socket] = doc["version"]
