@@ -60,6 +60,7 @@ def quick(session: nox.Session) -> None:
     in parallel. The full run (``nox``) is what CI runs."""
     install(session, ".[test]", "ruff")
     session.run("ruff", "check", "backalley", "tests")
+    session.env["BACKALLEY_QUICK"] = "1"  # a tenth of Hypothesis's examples (tests/conftest.py)
     session.run("pytest", *PARALLEL, "-q", "-m", QUICK, *session.posargs)
 
 

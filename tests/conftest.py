@@ -44,7 +44,13 @@ settings.register_profile(
     database=None,
     print_blob=True,
 )
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.register_profile("quick", parent=settings.get_profile("ci"), max_examples=10)
+"""The contributor's loop (``nox -s quick`` sets ``BACKALLEY_QUICK=1``): CI's
+derandomized draws, a tenth of Hypothesis's examples where a test does not
+set its own; the full run (``nox``, CI) draws them all."""
+settings.load_profile(
+    "quick" if os.environ.get("BACKALLEY_QUICK") else "ci" if os.environ.get("CI") else "dev"
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

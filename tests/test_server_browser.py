@@ -45,7 +45,7 @@ from typing import Any
 
 import pytest
 
-from .browser import ARGS, CARD_LETTERS, CHROMIUM, PLACEHOLDER_ROOM, as_shown
+from .browser import ARGS, CARD_LETTERS, CHROMIUM, PLACEHOLDER_ROOM, VISIBLE_TEXT, as_shown
 from .server_services import Served
 
 WAIT_MS = 15_000
@@ -81,22 +81,7 @@ pytestmark = [
 ]
 
 # What the page shows, measured in the page (functions, as the page's policy
-# allows no evaluated text).
-VISIBLE_TEXT = """() => {
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent.trim();
-    const el = node.parentElement;
-    if (!text || !el || el.closest("title, option, noscript, script, style")) continue;
-    const box = el.getBoundingClientRect();
-    if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;
-    let size = parseFloat(getComputedStyle(el).fontSize);
-    if (el instanceof SVGElement) size *= el.getScreenCTM().a;  // the picture's scale
-    out.push([text, size]);
-  }
-  return out;
-}"""
+# allows no evaluated text); VISIBLE_TEXT is shared with the offline page's tests.
 HAND_BOXES = """() => Array.from(document.querySelectorAll("#board .hand-card"), (card) => {
   const box = card.getBoundingClientRect();
   return [box.left, box.top, box.width, box.height];
