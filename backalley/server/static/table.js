@@ -175,11 +175,12 @@
   // letters ("not 4D", "your highest trump, TS"); the page writes each as it
   // writes cards, so that one line never mixes two notations.
   function sentence(text) {
-    return String(text).replace(/\b(?:[2-9TJQKA]|10)[CDHS]\b|\b[BL]J\b/g, (card) => cardText(card === "BJ" || card === "LJ" ? card : card.replace(/^10/, "T")));
+    return String(text).replace(/\b(?:[2-9TJQKA]|10)[CDHS]\b|\b[BL]J\b/g, (card) => cardText(card));
   }
 
+  // A greyed-out card's notice (shown as "refused": notice() writes its cards).
   function refusedCard(item) {
-    return item.message ? `${cardText(item.card)}: ${sentence(item.message)}` : `${cardText(item.card)} cannot be played now`;
+    return item.message ? `${cardText(item.card)}: ${item.message}` : `${cardText(item.card)} cannot be played now`;
   }
 
   function sortedCards(items, key) {
@@ -1615,7 +1616,7 @@
 
   const hooks = { annotate: null, check: null };
   window.backalleyTable = Object.freeze({
-    drawBoard, drawScores, cardText, sentence, refusedCard, callLabel, html, minus, notice, redraw, hooks,
+    drawBoard, drawScores, cardText, refusedCard, callLabel, html, minus, notice, redraw, hooks,
   });
 
   // the offline table (data-table="offline") runs its own page, not the server's

@@ -545,7 +545,7 @@ class WorkerPort {
   countRuntime(n) {
     const runtime = this.runtime;
     runtime.page += n;
-    const at = typeof performance !== "undefined" ? performance.now() : Date.now();
+    const at = now();
     if (runtime.done || (at - runtime.told < 50 && runtime.loaded() < runtime.total)) return;
     runtime.told = at;
     this.tell({ step: "runtime", state: "progress", loaded: runtime.loaded(), total: runtime.total, ms: null });
