@@ -24,10 +24,11 @@ from backalley.errors import (
     RuleSetWarning,
     SerializationError,
     SetupError,
+    UnknownReasonError,
     UnknownVariantError,
 )
 from backalley.moves import Bid, BoardBid, Counter, Move, NameTrump, Pass, Play, parse_move
-from backalley.rules import RuleSet
+from backalley.rules import RuleSet, register_reason
 from backalley.rules.seats import parse_seat, seat_name, side_name
 from backalley.values import Contract, DealResult, Phase, Trick
 
@@ -104,6 +105,7 @@ __all__ = [
     "SetupError",
     "Suit",
     "Trick",
+    "UnknownReasonError",
     "UnknownVariantError",
     "__version__",
     "from_json",
@@ -114,6 +116,7 @@ __all__ = [
     "parse_cards",
     "parse_move",
     "parse_seat",
+    "register_reason",
     "replay",
     "rules",
     "secure_seed",

@@ -3,7 +3,8 @@
 
 Each part implements its protocol (:mod:`backalley.rules.protocols`) and is
 registered under a stable tag (:func:`register`), so a user's own rule is a
-class like the built-in ones.  The validator factories (:func:`boolean`,
+class like the built-in ones; the reasons it refuses with are registered by
+tag too (:func:`register_reason`).  The validator factories (:func:`boolean`,
 :func:`whole`, :func:`whole_numbers`, :func:`one_of`, :func:`instance_or_none`)
 check a part's options the way the built-in parts check theirs.
 """
@@ -72,7 +73,14 @@ from backalley.rules.protocols import (
     TrumpRule,
 )
 from backalley.rules.ranking import JokersHigh, OrderedRanking
-from backalley.rules.registry import PART_NAMES, lookup, part_classes, register, registered_parts
+from backalley.rules.registry import (
+    PART_NAMES,
+    lookup,
+    part_classes,
+    register,
+    register_reason,
+    registered_parts,
+)
 from backalley.rules.rotating_trump import RotatingTrump
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.schedule import Schedule
@@ -207,6 +215,7 @@ __all__ = [
     "one_of",
     "part_classes",
     "register",
+    "register_reason",
     "registered_parts",
     "rules_sheet",
     "whole",

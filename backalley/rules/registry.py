@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 import attrs
 
 from backalley.cards import Rank
-from backalley.errors import RuleSetError
+from backalley.errors import Reason, RuleSetError
 
 __all__ = [
     "PART_NAMES",
@@ -42,6 +42,7 @@ __all__ = [
     "option_types",
     "part_classes",
     "register",
+    "register_reason",
     "registered_parts",
     "tag_of",
 ]
@@ -107,6 +108,61 @@ def register(cls: C) -> C:
     table[cls.tag] = cls
     _OPTION_TYPES.update(tables)
     return cls
+
+
+def register_reason(tag: str, sentence: str) -> Reason:
+    """Register a reason a user's rule refuses with, by ``tag``, and return it.
+
+    The answer is a :class:`~backalley.Reason` like the built-in ones: a rule
+    part returns it in its restrictions or refusals, and ``explain`` tells it
+    apart with ``is``; its ``name`` is ``tag``, the code that views, refusals,
+    the command line, the server and the JavaScript API write, and its
+    ``value`` is ``sentence``, what the rule is.  The tag is spelt as a part's
+    (lower-case letters, digits and ``. _ / -``, at most 64 characters; a
+    prefix of your own, such as ``"ourclub/..."``, keeps it apart).  Call it
+    where the rule is defined, beside :func:`register`::
+
+        NO_ACE_DISCARDS = register_reason(
+            "ourclub/no-ace-discards", "a player who cannot follow may not discard an ace"
+        )
+
+    Registering the same tag with the same sentence again answers the same
+    reason (a module imported twice); a tag taken by another sentence, or one
+    that spells a built-in reason's name (``"must-follow-suit"``), raises
+    :class:`~backalley.RuleSetError`.
+    """
+    if not isinstance(tag, str) or not _TAG.match(tag):
+        raise RuleSetError(
+            [
+                "a reason's tag is lower-case letters, digits and . _ / - (at most 64 "
+                f"characters, such as 'ourclub/no-ace-discards'), not {tag!r}"
+            ]
+        )
+    if not isinstance(sentence, str) or not sentence.strip():
+        raise RuleSetError(
+            [f"the reason {tag!r} needs a sentence saying the rule, not {sentence!r}"]
+        )
+    taken = Reason.__members__.get(tag)
+    if taken is not None and taken.value == sentence:
+        return taken
+    if taken is not None:
+        raise RuleSetError(
+            [
+                f"the reason tag {tag!r} is taken by another rule ({taken.value!r}); "
+                "choose another tag"
+            ]
+        )
+    spelt = re.sub(r"[^A-Z0-9]", "_", tag.upper())
+    built_in = next((r for r in Reason if r.built_in and r.name == spelt), None)
+    if built_in is not None:
+        raise RuleSetError(
+            [
+                f"the reason tag {tag!r} spells the built-in reason {built_in.name} "
+                f"({built_in.value!r}); refuse with Reason.{built_in.name} itself, or choose "
+                "a tag of your own (such as 'ourclub/...')"
+            ]
+        )
+    return Reason._add(tag, sentence)
 
 
 def option_types(cls: type) -> Mapping[str, Any]:

@@ -18,7 +18,13 @@ _ERROR = {
     "properties": {
         "error": {"type": "string", "description": "a stable code: not-found, illegal-move, ..."},
         "message": {"type": "string", "description": "what went wrong, for a person"},
-        "reason": {"type": "string", "description": "for illegal-move: the rule that refuses it"},
+        "reason": {
+            "type": "string",
+            "description": (
+                "for illegal-move: the rule that refuses it (a backalley.Reason name, or the "
+                "tag of a reason a user's rule registered)"
+            ),
+        },
     },
 }
 

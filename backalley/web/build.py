@@ -31,7 +31,6 @@ import re
 import shutil
 import zipfile
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -286,9 +285,9 @@ def build_web(
         shutil.copyfile(STATIC / name, out / name)
     for name in TABLE_FILES:
         shutil.copyfile(TABLE_STATIC / name, out / name)
-    # the schema the declarations point to: the library's own file, as published
-    schema_file = resources.files(_schema).joinpath(_schema.SCHEMA_FILE)
-    (out / _schema.SCHEMA_FILE).write_bytes(schema_file.read_bytes())
+    # the schema the declarations point to: the library's own file, as published,
+    # with the reasons of the rules registered in this process (plug-ins) added
+    (out / _schema.SCHEMA_FILE).write_bytes(_schema.schema_text().encode("utf-8"))
     sizes = {
         path.relative_to(out).as_posix(): path.stat().st_size
         for path in sorted(out.rglob("*"))

@@ -18,6 +18,11 @@ objects, lists, texts and numbers; no private text formats).  Passing the
 schema is necessary, not sufficient: loading also checks consistency (a
 state's moves legal when replayed, a view that agrees with itself and with
 the legal moves it lists, scores that add up).
+
+The reason codes (``$defs`` ``"reason"``) are the built-in
+:class:`~backalley.Reason` names, as shipped, followed by the tags of the
+reasons registered in this process (:func:`backalley.rules.register_reason`),
+so the schema types the refusals of a user's rules too.
 """
 
 from __future__ import annotations
@@ -26,15 +31,35 @@ import json
 from importlib import resources
 from typing import Any
 
-__all__ = ["SCHEMA_FILE", "definitions", "schema"]
+from backalley.errors import Reason
+
+__all__ = ["SCHEMA_FILE", "definitions", "schema", "schema_text"]
 
 SCHEMA_FILE = "backalley.schema.json"
 
 
+def _shipped() -> str:
+    """The schema file as shipped (the built-in reasons only)."""
+    return resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+def _registered_reasons() -> list[str]:
+    """The tags of the reasons users' rules registered, in their order."""
+    return [reason.name for reason in Reason if not reason.built_in]
+
+
 def _load() -> dict[str, Any]:
-    text = resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(_shipped())
+    data["$defs"]["reason"]["enum"].extend(_registered_reasons())
     return data
+
+
+def schema_text() -> str:
+    """The whole schema as JSON text: the shipped file itself, byte for byte,
+    when no reason is registered, else :func:`schema` written as it is."""
+    if not _registered_reasons():
+        return _shipped()
+    return json.dumps(_load(), indent=2, ensure_ascii=False) + "\n"
 
 
 def schema(definition: str | None = None) -> dict[str, Any]:
