@@ -45,7 +45,7 @@ The callers (``--rows``):
   oracle does (the heuristic's calls from there on), solves it double dummy
   for its side's tricks, and aims at the contract whose mean over the
   layouts of its side's points less the other side's (the rule set's
-  scoring part, :func:`backalley.bots._rules.deal_points`, the other side
+  scoring part, :func:`backalley.engine.lowlevel.deal_points`, the other side
   holding the contract the heuristic's calls gave it on that layout) is
   best, the lower contract on a tie;
 - ``pimc``: :class:`~backalley.bots.PimcBot` with ``--samples``,
@@ -107,9 +107,8 @@ from strength_table import Split
 
 import backalley as ba
 from backalley.bots import HeuristicBot, PimcBot
-from backalley.bots import _rules as R
 from backalley.bots._base import Bot, check_throw_ins
-from backalley.bots.match import MatchResult
+from backalley.bots.match import MatchResult, one_deal
 from backalley.cards import CARDS, Card
 from backalley.engine import lowlevel, sampling
 from backalley.errors import BackAlleyError
@@ -151,7 +150,7 @@ def deals(rules: ba.RuleSet, seed: int, start: int, count: int, size: int) -> It
     ``duplicate_match(rules, ..., deals=1, seed=seed * 100_000 + k,
     hand_sizes=[sizes[k % len(sizes)]])`` deals them (``strength_table.py``)."""
     sizes = [size] if size else list(rules.schedule.hand_sizes)
-    deck = [CARDS[i] for i in range(54) if R.deck_bits(rules) >> i & 1]
+    deck = [CARDS[i] for i in range(54) if rules.plan.deck_mask >> i & 1]
     for k in range(start, start + count):
         deal_seed = seed * 100_000 + k
         rng = random.Random(deal_seed)
@@ -159,7 +158,7 @@ def deals(rules: ba.RuleSet, seed: int, start: int, count: int, size: int) -> It
         order = deck[:]
         rng.shuffle(order)
         dealer = rng.randrange(rules.players)
-        yield Deal(k, h, R.one_deal(rules, h), tuple(order), dealer, deal_seed)
+        yield Deal(k, h, one_deal(rules, h), tuple(order), dealer, deal_seed)
 
 
 def band(h: int) -> str:
@@ -173,7 +172,7 @@ def band(h: int) -> str:
 
 
 def _side(state: ba.GameState | ba.PlayerView, seat: int) -> int:
-    return R.side_of(state.rules, seat)
+    return state.rules.seat_teams[seat]
 
 
 def _size(call: Move) -> int:
@@ -252,7 +251,7 @@ def side_points(playing: ba.GameState, side: int, contract: Contract | None, tri
     assert outcome is not None
     contracts = tuple(contract if s == side else c for s, c in enumerate(outcome.contracts))
     h = playing.hand_size
-    pts = R.deal_points(
+    pts = lowlevel.deal_points(
         playing,
         [tricks if s == side else h - tricks for s in range(2)],
         attrs.evolve(outcome, contracts=contracts),
@@ -387,11 +386,11 @@ class PartnerOracle(Oracle):
         the side's two hands and deal the other cards unseen by it to the
         other side."""
         view = state.view(seat)
-        partner = next(s for s in R.teams(state.rules)[_side(state, seat)] if s != seat)
+        partner = next(s for s in state.rules.teams[_side(state, seat)] if s != seat)
         mine = lowlevel.hand_bits(state, partner)
 
         def possible(v: ba.PlayerView, s: int) -> int:
-            return mine if s == partner else R.possible_bits(v, s) & ~mine
+            return mine if s == partner else lowlevel.possible_bits(v, s) & ~mine
 
         out = []
         for _ in range(self.samples):
@@ -410,7 +409,7 @@ class PartnerOracle(Oracle):
         scored = 0
         for hands in self.layouts(state, seat):
             try:
-                layout = R.determinise(view, hands)
+                layout = lowlevel.determinise(view, hands)
             except BackAlleyError:  # pragma: no cover - sampled from the view
                 self.layouts_failed += 1
                 continue

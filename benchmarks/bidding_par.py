@@ -55,9 +55,10 @@ sys.path.insert(0, str(ROOT))  # measure this working tree's bot
 
 import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
-from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots._base import Bot  # noqa: E402
 from backalley.bots.bidding_model import estimate, side_distribution  # noqa: E402
+from backalley.bots.match import one_deal  # noqa: E402
+from backalley.engine import lowlevel  # noqa: E402
 from backalley.solver import solve  # noqa: E402
 from backalley.values import BiddingOutcome, Contract  # noqa: E402
 
@@ -104,7 +105,7 @@ def _par_points(state: ba.GameState, pars: list[int], board: bool) -> tuple[int,
     contracts = tuple(
         Contract(h, board=True) if board and p == h else Contract(min(p, h)) for p in pars
     )
-    return R.deal_points(state, pars, BiddingOutcome(contracts))
+    return lowlevel.deal_points(state, pars, BiddingOutcome(contracts))
 
 
 def measure(
@@ -114,7 +115,7 @@ def measure(
     signal.signal(signal.SIGVTALRM, _alarm)
     bands = [[h for h in sizes if lo <= h <= hi] for lo, hi in BANDS]
     bands = [b for b in bands if b]
-    teams = R.teams(rules)
+    teams = rules.teams
     partnered = any(len(t) > 1 for t in teams)
     rows: list[dict[str, object]] = []
     skipped = 0
@@ -122,7 +123,7 @@ def measure(
     for k in range(deals):
         band = bands[k % len(bands)]
         h = band[(k // len(bands)) % len(band)]
-        one = R.one_deal(rules, h)
+        one = one_deal(rules, h)
         state = ba.new_game(one, seed=seed + k)
         shares = [estimate(state.view(s)).share for s in range(one.players)]
         bots = [make((seed + k, s)) for s in range(one.players)]
@@ -150,7 +151,7 @@ def measure(
         finally:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
             solve_cpu += time.process_time() - t0
-        lead_side = R.side_of(one, leader)
+        lead_side = one.seat_teams[leader]
         if partnered and len(teams) == 2:
             pars = {lead_side: par, 1 - lead_side: h - par}
         else:
@@ -235,11 +236,11 @@ class BestBid:
         """The best bid 0..h (the lowest of equals) for ``dist`` over 0..h tricks."""
         table = self.points.get(h)
         if table is None:
-            opening = ba.new_game(R.one_deal(self.rules, h), seed=0)  # the deal's context
+            opening = ba.new_game(one_deal(self.rules, h), seed=0)  # the deal's context
             sides = len(self.rules.teams)
             table = self.points[h] = [
                 [
-                    R.deal_points(opening, (t,) * sides, BiddingOutcome((c,) * sides))[0]
+                    lowlevel.deal_points(opening, (t,) * sides, BiddingOutcome((c,) * sides))[0]
                     for t in range(h + 1)
                     for c in [Contract(b) if b else None]
                 ]
@@ -344,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['points']:>7.1f} {r['par_points']:>7.1f}"
         )
     limits: list[dict[str, object]] = []
-    if args.bound and len(R.teams(rules)) == 2:
+    if args.bound and len(rules.teams) == 2:
         limits = bound(rules, rows)
         print("points-maximising bid - par, knowing the table's shares (spread = their rms error):")
         for line in limits:

@@ -42,7 +42,7 @@ from typing import Any, NoReturn
 ENGINE = (
     "backalley.engine.kernel",
     "backalley.engine.state",
-    "backalley.engine.lowlevel",
+    "backalley.engine.lowlevel._playout",
     "backalley.rules.plan",
     "backalley.rules.calltree",
     "backalley.solver._search",

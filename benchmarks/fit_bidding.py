@@ -61,8 +61,9 @@ sys.path.insert(0, str(ROOT))  # fit this working tree's bot
 
 import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
-from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots.bidding_model import FEATURES, features_of, unseen_bits  # noqa: E402
+from backalley.bots.match import one_deal  # noqa: E402
+from backalley.engine import lowlevel  # noqa: E402
 from backalley.solver import solve  # noqa: E402
 
 CELLS: tuple[tuple[str, int, bool, ba.RuleSet, int, float], ...] = (
@@ -113,12 +114,13 @@ def _deal(
     ``leader`` makes the highest call and every other seat the quietest; with
     ``bots``, heuristic bots make every call instead (and the leader is the
     one the bidding names)."""
-    one = R.one_deal(rules, h)
+    one = one_deal(rules, h)
     state = ba.new_game(one, seed=seed)
     seen = []
     for s in range(one.players):
         view = state.view(s)
-        seen.append((R.hand_bits(view), unseen_bits(view), R.trump_of(view)))
+        trump = view.trump  # a sample file keeps a suit's letter, or null for no trump
+        seen.append((lowlevel.hand_bits(view, view.seat), unseen_bits(view), trump and trump.value))
     while state.phase is ba.Phase.BIDDING:
         moves = state.legal_moves()
         numbers = [m for m in moves if isinstance(m, ba.Bid)]
@@ -236,6 +238,14 @@ def collect(
 # ------------------------------------------------------------------ fitting
 
 
+def _trump(saved: object) -> ba.Suit | None:
+    """A seat's trump as a sample file keeps it: a suit's letter or null (an
+    older file: a number 0..3, C D H S, or 4 for no trump)."""
+    if isinstance(saved, int):
+        return None if saved == 4 else list(ba.Suit)[saved]
+    return None if saved is None else ba.Suit(saved)
+
+
 def _equations(
     rows: Sequence[dict[str, object]],
 ) -> Iterator[tuple[str, list[float], float, list[float]]]:
@@ -243,7 +253,7 @@ def _equations(
     for row in rows:
         rules = next(c[3] for c in CELLS if c[0] == row["cell"])
         feats = [
-            list(features_of(hand, unseen, R.card_order(rules, t)))
+            list(features_of(hand, unseen, lowlevel.card_order(rules, _trump(t))))
             for hand, unseen, t in row["seats"]  # type: ignore[attr-defined]
         ]
         n = int(row["players"])  # type: ignore[call-overload]

@@ -38,8 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import backalley as ba
 from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot
 from backalley.bots._base import Bot, check_throw_ins
-from backalley.bots._rules import one_deal
-from backalley.bots.match import MatchResult, duplicate_match
+from backalley.bots.match import MatchResult, duplicate_match, one_deal
 from backalley.solver import solve
 
 

@@ -37,7 +37,6 @@ sys.path.insert(0, str(ROOT))  # measure this working tree's bot
 import backalley as ba  # noqa: E402
 from backalley import lowlevel  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
-from backalley.bots import _rules as R  # noqa: E402
 from backalley.rules import Auction, CounterHolder  # noqa: E402
 from backalley.values import BiddingOutcome  # noqa: E402
 
@@ -93,7 +92,9 @@ def counter_gains(
     def points(multiplier: int) -> tuple[int, ...]:
         contracts = list(outcome.contracts)
         contracts[side] = attrs.evolve(contract, multiplier=multiplier)
-        return R.deal_points(position, tricks, attrs.evolve(outcome, contracts=tuple(contracts)))
+        return lowlevel.deal_points(
+            position, tricks, attrs.evolve(outcome, contracts=tuple(contracts))
+        )
 
     gains: list[float] = []
     for caller, lower, higher in steps:

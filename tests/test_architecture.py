@@ -212,7 +212,7 @@ def test_only_the_kernel_builds_a_games_raw_form(path: Path) -> None:
 
 CACHED_FUNCTIONS: dict[str, set[str]] = {
     # bounded memos of the tools and adapters (not of the engine or the rules)
-    "backalley/bots/_rules.py": {"one_deal"},
+    "backalley/bots/match.py": {"one_deal"},
     "backalley/solver/_plan.py": {"*"},
     "backalley/io/vectors.py": {"*"},
     "backalley/adapters/openspiel.py": {"*"},
@@ -236,3 +236,41 @@ def test_no_function_keeps_a_cache_but_the_listed_ones(path: Path) -> None:
                     )
         is_id = isinstance(node, ast.Call) and ast.unparse(node.func) == "id"
         assert not is_id, f"{_name(path)}:{node.lineno}: id() (an identity memo?)"
+
+
+TOOLS = ("bots", "solver", "sim", "batch", "cli", "server", "adapters", "render", "io", "web")
+"""The folders of the tools and the layers above the engine: they read
+positions through ``backalley.engine.lowlevel`` and the public API."""
+
+RAW_TRUMP_NAMES = frozenset({"TRUMP_INDEX", "TRUMP_OF_INDEX", "NO_TRUMP", "trump_index"})
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in MODULES if p.relative_to(PACKAGE).parts[0] in TOOLS], ids=_name
+)
+def test_a_tool_takes_the_trump_as_a_suit_not_a_number(path: Path) -> None:
+    """Suits, not integers, cross the door: no tool reads the engine's trump
+    numbers (a tool that keeps one row per trump takes the row from
+    ``lowlevel.TRUMPS``)."""
+    for node in ast.walk(_tree(path)):
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.Name):
+            names = [node.id]
+        for name in names:
+            assert name not in RAW_TRUMP_NAMES, f"{_name(path)}:{node.lineno}: {name}"
+
+
+def test_tools_have_one_door_to_the_engine() -> None:
+    """No tool keeps an adapter module of its own between it and the engine
+    (``lowlevel`` is the one read-only interface to positions), and no two
+    modules of the engine's door share a name with another module."""
+    for folder in TOOLS:
+        for path in (PACKAGE / folder).rglob("*.py"):
+            assert path.stem != "_rules", _name(path)
+    door = {p.stem for p in (PACKAGE / "engine" / "lowlevel").glob("*.py")} - {"__init__"}
+    others = {p.stem for p in MODULES if "lowlevel" not in p.parts}
+    assert not door & others

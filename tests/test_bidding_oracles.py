@@ -20,7 +20,6 @@ import strength_table  # noqa: E402
 
 import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot, RandomBot  # noqa: E402
-from backalley.bots import _rules as R  # noqa: E402
 from backalley.bots.match import duplicate_match  # noqa: E402
 from backalley.engine import lowlevel  # noqa: E402
 from backalley.solver import solve  # noqa: E402
@@ -46,7 +45,7 @@ def test_the_par_oracle_makes_its_sides_par_less_the_shift(shift: int) -> None:
     playing = bo.first_lead(opening)  # the heuristic's calls at every seat
     leader = playing.to_act
     assert leader is not None
-    par = solve(playing) if R.side_of(RULES, leader) == 0 else 5 - solve(playing)
+    par = solve(playing) if RULES.seat_teams[leader] == 0 else 5 - solve(playing)
     assert par == 4
     oracle = bo.ParOracle(shift, bo.Solves(30.0))
     result = _contracts(deal, oracle, 0)
@@ -54,7 +53,10 @@ def test_the_par_oracle_makes_its_sides_par_less_the_shift(shift: int) -> None:
     contract = result.contracts[0]
     assert contract is not None and not contract.board
     assert contract.tricks == par - shift
-    assert result.contracts[1] == _contracts(deal, bo.ParOracle(shift, bo.Solves(30.0)), 0).contracts[1]
+    assert (
+        result.contracts[1]
+        == _contracts(deal, bo.ParOracle(shift, bo.Solves(30.0)), 0).contracts[1]
+    )
 
 
 def test_the_par_oracle_claims_board_twice_for_every_trick() -> None:
@@ -79,7 +81,7 @@ def test_the_partner_oracles_layouts_keep_its_sides_hands() -> None:
     partner = (seat + 2) % 4
     own, theirs = lowlevel.hand_bits(state, seat), lowlevel.hand_bits(state, partner)
     view = state.view(seat)
-    out_of_play = R.out_of_play_bits(view)
+    out_of_play = lowlevel.out_of_play_bits(view)
     oracle = bo.PartnerOracle(12, bo.Solves(30.0), "test")
     layouts = oracle.layouts(state, seat)
     assert len(layouts) == 12
@@ -93,8 +95,8 @@ def test_the_partner_oracles_layouts_keep_its_sides_hands() -> None:
         assert hands[(seat + 1) % 4] & hands[(seat + 3) % 4] == 0
     assert len(others) > 2  # the other side's hands do vary
     # and its aim is one its side reaches
-    result = _contracts(deal, bo.PartnerOracle(4, bo.Solves(30.0), "test"), R.side_of(RULES, seat))
-    assert result.contracts[R.side_of(RULES, seat)] is not None
+    result = _contracts(deal, bo.PartnerOracle(4, bo.Solves(30.0), "test"), RULES.seat_teams[seat])
+    assert result.contracts[RULES.seat_teams[seat]] is not None
 
 
 def test_the_deals_are_duplicate_matchs_deals() -> None:
@@ -137,7 +139,10 @@ def test_the_heuristic_against_itself_is_even_and_logs_combine(
     bo.main(["--combine", *map(str, logs)])
     out = capsys.readouterr().out
     assert "10 deals from 2 logs, 0 skipped" in out
-    assert "heuristic vs heuristic calls, 10 duplicate schedule (in turn) deals (seed 3, from deal 0)" in out
+    assert (
+        "heuristic vs heuristic calls, 10 duplicate schedule (in turn) deals (seed 3, from deal 0)"
+        in out
+    )
     assert "par-2 vs heuristic calls, 10 duplicate" in out
 
 

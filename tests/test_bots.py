@@ -18,7 +18,6 @@ from backalley.bots import (
     make_bot,
     register_bot,
 )
-from backalley.bots import _rules as R
 from backalley.bots.match import duplicate_match, play_games
 from backalley.bots.montecarlo import sample_hands
 from backalley.cards import CARDS
@@ -98,7 +97,7 @@ def _same_view_other_hands(state: ba.GameState, seat: int, seed: int) -> ba.Game
     view = state.view(seat)
     hands = sample_hands(view, random.Random(seed))
     assert hands is not None
-    other = R.determinise(view, hands)
+    other = lowlevel.determinise(view, hands)
     assert _public(other.view(seat)) == _public(view)
     return other
 
@@ -154,7 +153,7 @@ def test_bots_are_reproducible_from_their_seed() -> None:
 @pytest.mark.parametrize("t", range(5))
 def test_beaters_agree_with_the_trick_winner(t: int) -> None:
     rules = ba.variants.GAMERULES
-    order = R.card_order(rules, t)
+    order = lowlevel.card_order(rules, lowlevel.TRUMPS[t])
     assert order.standard
     ctx = rules.plan.deal_context(0, 0, 13, trump=order.trump)
     rng = random.Random(t)
@@ -180,7 +179,7 @@ def test_determinise_reproduces_the_deal(name: str) -> None:
             continue
         seat = state.to_act
         assert seat is not None
-        again = R.determinise(state.view(seat), lowlevel.core(state).hand_bits)
+        again = lowlevel.determinise(state.view(seat), lowlevel.core(state).hand_bits)
         assert again.hands == state.hands
         assert again.legal_moves() == state.legal_moves()
         assert _public(again.view(seat)) == _public(state.view(seat))
@@ -201,7 +200,7 @@ def test_determinise_reproduces_a_later_deal_with_its_context(name: str) -> None
         if state.deals_played and state.phase is ba.Phase.PLAYING:
             hands = sample_hands(view, random.Random(checked))
             assert hands is not None
-            again = R.determinise(view, hands)
+            again = lowlevel.determinise(view, hands)
             assert lowlevel.deal_context(again) == lowlevel.deal_context(state)
             assert (again.scores, again.deal_results) == (state.scores, state.deal_results)
             assert _public(again.view(seat)) == _public(view)
@@ -223,7 +222,7 @@ def test_determinise_swapped_joker() -> None:
         view = state.view(seat)
         hands_now = sample_hands(view, random.Random(seat))
         assert hands_now is not None
-        again = R.determinise(view, hands_now)
+        again = lowlevel.determinise(view, hands_now)
         assert _public(again.view(seat)) == _public(view)
 
 
@@ -464,7 +463,7 @@ def test_sample_hands_find_the_one_assignment_that_fits(monkeypatch: pytest.Monk
         2: sum(1 << c for c in a_to_i[:6]),
         3: sum(1 << c for c in a_to_i[3:]),
     }
-    monkeypatch.setattr(R, "possible_bits", lambda v, s: allowed[s])
+    monkeypatch.setattr(lowlevel, "possible_bits", lambda v, s: allowed[s])
     for k in range(30):
         hands = sample_hands(view, random.Random(k))
         assert hands is not None
@@ -479,8 +478,10 @@ def test_sample_hands_answer_none_when_no_cards_fit(monkeypatch: pytest.MonkeyPa
         [],
     ).view(0)
     # a rule whose possible cards leave seat 1 one card short
-    real = R.possible_bits
-    monkeypatch.setattr(R, "possible_bits", lambda v, s: real(v, s) & (0b11 if s == 1 else ~0))
+    real = lowlevel.possible_bits
+    monkeypatch.setattr(
+        lowlevel, "possible_bits", lambda v, s: real(v, s) & (0b11 if s == 1 else ~0)
+    )
     assert sample_hands(view, random.Random(0)) is None
 
 
@@ -501,7 +502,7 @@ def test_montecarlo_counts_failed_samples_and_warns_on_fallback(
     def refuse(view: ba.PlayerView, hands: object) -> ba.GameState:
         raise ba.SetupError("no deal reproduces this view")
 
-    monkeypatch.setattr(R, "determinise", refuse)
+    monkeypatch.setattr(lowlevel, "determinise", refuse)
     with pytest.warns(RuntimeWarning, match="heuristic bot decides"):
         move = bot.choose(view)
     assert move == HeuristicBot(1).choose(view)

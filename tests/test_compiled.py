@@ -27,7 +27,11 @@ COMPILED = (
     "backalley.solver._weights",
     "backalley.engine.kernel",
     "backalley.engine.state",
-    "backalley.engine.lowlevel",
+    "backalley.engine.lowlevel._reading",
+    "backalley.engine.lowlevel._asking",
+    "backalley.engine.lowlevel._outcomes",
+    "backalley.engine.lowlevel._dealing",
+    "backalley.engine.lowlevel._playout",
     "backalley.rules.plan",
     "backalley.rules.calltree",
 )

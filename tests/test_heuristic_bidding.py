@@ -10,10 +10,10 @@ import pytest
 
 import backalley as ba
 from backalley.bots import HeuristicBot
-from backalley.bots import _rules as R
 from backalley.bots import _tricks_table as TT
 from backalley.bots import bidding_model as BM
 from backalley.bots import heuristic as H
+from backalley.engine import lowlevel
 
 from .helpers import position
 
@@ -47,9 +47,9 @@ def test_the_cold_hand_bids_board_wherever_it_sits(seat: int) -> None:
 
 def test_sure_tricks_need_the_trumps_drawn() -> None:
     view = _cold_deal(1).view(1)
-    hand = R.hand_bits(view)
+    hand = lowlevel.hand_bits(view, view.seat)
     unseen = H.unseen_bits(view)
-    order = R.order_of(view)
+    order = lowlevel.order_of(view)
     assert H.sure_tricks(hand, unseen, order, 13) == 13
     # without the little joker the top trumps are the big joker alone
     little = 1 << ba.parse_card("LJ").index
@@ -85,7 +85,7 @@ def _random_hand(rng: random.Random, h: int, t: int) -> tuple[int, int]:
     rng.shuffle(deck)
     hand = sum(1 << c for c in deck[:h])
     unseen = sum(1 << c for c in deck[h + 1 :])  # deck[h] is the turn-up
-    if not hand & R.card_order(ba.variants.GAMERULES, t).trumps:
+    if not hand & lowlevel.card_order(ba.variants.GAMERULES, lowlevel.TRUMPS[t]).trumps:
         hand = hand & ~(1 << deck[0]) | (1 << 52)  # keep a trump to upgrade
         unseen &= ~(1 << 52)
         unseen |= 1 << deck[0]
@@ -95,7 +95,7 @@ def _random_hand(rng: random.Random, h: int, t: int) -> tuple[int, int]:
 @pytest.mark.parametrize("t", [0, 3, 4])
 def test_more_or_higher_trumps_never_mean_fewer_tricks(t: int) -> None:
     rng = random.Random(t)
-    order = R.card_order(ba.variants.GAMERULES, t)
+    order = lowlevel.card_order(ba.variants.GAMERULES, lowlevel.TRUMPS[t])
     tm = order.trumps
     for _ in range(150):
         row = rng.choice(TT.ROWS)

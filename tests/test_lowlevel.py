@@ -42,7 +42,7 @@ def test_opening_keeps_the_deal_index_scores_and_results_of_a_view() -> None:
     assert again.phase is ba.Phase.BIDDING and not again.calls
     ctx, before = lowlevel.deal_context(again), lowlevel.deal_context(state)
     assert (ctx.deal_index, ctx.dealer, ctx.hand_size) == (1, before.dealer, before.hand_size)
-    assert lowlevel.trump_index(again) == lowlevel.trump_index(state) == 1  # rotating: diamonds
+    assert again.trump is state.trump is ba.Suit.DIAMONDS  # rotating: diamonds
     assert (again.scores, again.deal_results) == (state.scores, state.deal_results)
     # the order is dealt: the first card goes left of the dealer
     assert lowlevel.dealt_bits(again)[(ctx.dealer + 1) % 4] >> order[0] & 1
@@ -71,3 +71,35 @@ def test_opening_refuses_a_finished_game() -> None:
         state = state.apply(state.legal_moves()[-1])
     with pytest.raises(ba.SetupError, match="game is over"):
         lowlevel.opening(state, range(54))
+
+
+def test_trump_index_still_answers_a_number_with_a_deprecation_warning() -> None:
+    state = later_deal()
+    with pytest.deprecated_call(match="position.trump"):
+        assert lowlevel.trump_index(state) == 1  # diamonds: the trump crosses as a suit now
+
+
+def test_a_tools_trump_is_a_suit_or_none() -> None:
+    """The trump crosses the interface as a suit (``None``: no trump suit):
+    the card order, the raw position and the trumps a declarer may name."""
+    assert (*ba.Suit, None) == lowlevel.TRUMPS
+    for trump in lowlevel.TRUMPS:
+        assert lowlevel.card_order(ba.variants.GAMERULES, trump).trump is trump
+    state = later_deal()
+    raw = lowlevel.raw_position(state)
+    assert raw is not None and raw.trump is state.trump
+    assert lowlevel.order_of(state) == lowlevel.card_order(state.rules, state.trump)
+    vietnam = ba.new_game(ba.variants.VIETNAM, seed=3)
+    assert all(t is None or isinstance(t, ba.Suit) for t in lowlevel.trump_choices(vietnam))
+
+
+def test_winner_if_names_the_seat_that_takes_the_trick() -> None:
+    state = later_deal()
+    while len(state.trick) < state.players - 1:
+        state = state.apply(state.legal_moves()[0])
+    move = state.legal_moves()[0]
+    after = state.apply(move)
+    assert isinstance(move, ba.Play)
+    winner = lowlevel.winner_if(state, move.card.index)
+    if after.tricks:
+        assert after.tricks[-1].winner == winner

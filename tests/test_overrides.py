@@ -23,7 +23,6 @@ from backalley.bots import make_bot
 from backalley.errors import Reason
 from backalley.rules import register
 from backalley.rules.registry import _REGISTRY, part_classes
-from backalley.solver import _rules as solver_rules
 
 BUILT_IN = {name: ba.variants.get(name) for name in ba.variants.names()}
 
@@ -108,7 +107,7 @@ def _every_consumer_agrees(state: ba.GameState) -> None:
                     state.apply(move)
                 with pytest.raises(ba.IllegalMoveError):
                     view.check(move)
-        position = solver_rules.position(state)
+        position = lowlevel.raw_position(state)
         if position is not None:
             mask = lowlevel.legal_play_mask(state)
             assert {m.card.index for m in legal} == {i for i in range(54) if mask >> i & 1}
@@ -787,11 +786,10 @@ def test_the_card_order_falls_back_to_a_ranking_that_differs_only_in_full_tricks
     tricks are won otherwise than its two-card tricks say is no standard
     order, and the cards that would win a trick are the ranking part's
     answers, card by card (the parent's order would answer otherwise)."""
-    from backalley.bots import _rules as R
 
     rules = _low_full_tricks()
-    base = R.card_order(ba.variants.GAMERULES, 3)
-    order = R.card_order(rules, 3)
+    base = lowlevel.card_order(ba.variants.GAMERULES, ba.Suit.SPADES)
+    order = lowlevel.card_order(rules, ba.Suit.SPADES)
     assert base.standard and not order.standard
     plan = rules.plan
     ctx = plan.deal_context(0, 0, 13, trump=ba.Suit.SPADES)
@@ -902,7 +900,6 @@ def test_the_samplers_deal_views_of_a_ranking_that_differs_only_in_full_tricks()
     """A view's hidden hands drawn and dealt (the samplers, the bots'
     ``determinise``) replay to a state whose tricks are the view's: won as
     the overriding ranking says."""
-    from backalley.bots import _rules as R
     from backalley.engine import sampling
 
     rules = _low_full_tricks()
@@ -913,7 +910,7 @@ def test_the_samplers_deal_views_of_a_ranking_that_differs_only_in_full_tricks()
             continue
         hands = sampling.sample_hands(view, random.Random(seed))
         assert hands is not None
-        full = R.determinise(view, hands)
+        full = lowlevel.determinise(view, hands)
         assert full.tricks == view.tricks and full.trick == view.trick
         assert full.view(view.seat).legal_moves() == view.legal_moves()
         dealt += bool(view.tricks)

@@ -16,7 +16,7 @@ import pytest
 import backalley as ba
 from backalley import lowlevel
 from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, RandomBot, make_bot
-from backalley.bots import _rules as R
+from backalley.bots.match import one_deal
 from backalley.bots.montecarlo import distinct_cards, sample_hands
 from backalley.bots.pimc import CallMemo, call_distance, layout_likelihood
 from backalley.solver import SearchLimitError, Solver, solve
@@ -127,12 +127,12 @@ def test_a_call_a_partner_still_reads_is_the_heuristics_unsampled() -> None:
     """With its partner still to speak, the seat makes the heuristic's call
     and scores no layout; its partner, the last of the side to speak, samples."""
     view = _first_call()
-    assert R.partner_speaks_later(view, ba.Pass())
+    assert lowlevel.partner_speaks_later(view, ba.Pass())
     bot = PimcBot(seed=1, samples=20)
     assert bot.choose(view) == ba.Pass()
     assert bot.stats.decisions == 0 and bot.stats.samples == 0
     last = _last_call_of_its_side()
-    assert not R.partner_speaks_later(last, ba.Pass())
+    assert not lowlevel.partner_speaks_later(last, ba.Pass())
     bot.choose(last)
     assert bot.stats.decisions == 1 and bot.stats.samples == 20
 
@@ -145,13 +145,13 @@ def test_partner_speaks_later_asks_the_bidding_part() -> None:
     seen = []
     for _ in range(4):
         view = state.view(state.to_act)  # type: ignore[arg-type]
-        seen.append(R.partner_speaks_later(view, ba.Pass()))
+        seen.append(lowlevel.partner_speaks_later(view, ba.Pass()))
         state = state.apply(ba.Pass()) if ba.Pass() in view.legal_moves() else state
     assert seen[:2] == [True, True]
     vietnam = ba.new_game(short(ba.variants.get("vietnam"), 5), seed=8)
     view = vietnam.view(vietnam.to_act)  # type: ignore[arg-type]
     bid = next(m for m in view.legal_moves() if isinstance(m, ba.Bid))
-    assert R.partner_speaks_later(view, bid)
+    assert lowlevel.partner_speaks_later(view, bid)
 
 
 def test_a_call_on_few_layouts_is_the_heuristics() -> None:
@@ -290,23 +290,23 @@ def _weighted_position(call: str) -> tuple[ba.PlayerView, list[int], list[int]]:
 
 def test_a_seat_that_passed_is_less_likely_to_hold_the_big_hand() -> None:
     view, real, swapped = _weighted_position("pass")
-    holding = layout_likelihood(view, R.determinise(view, real))
-    not_holding = layout_likelihood(view, R.determinise(view, swapped))
+    holding = layout_likelihood(view, lowlevel.determinise(view, real))
+    not_holding = layout_likelihood(view, lowlevel.determinise(view, swapped))
     assert holding is not None and not_holding is not None
     assert holding < not_holding
     # and a seat that bid high is more likely to
     view, real, swapped = _weighted_position("bid 4")
-    holding = layout_likelihood(view, R.determinise(view, real))
-    not_holding = layout_likelihood(view, R.determinise(view, swapped))
+    holding = layout_likelihood(view, lowlevel.determinise(view, real))
+    not_holding = layout_likelihood(view, lowlevel.determinise(view, swapped))
     assert holding is not None and not_holding is not None
     assert holding > not_holding
     # no weighting: every layout counts the same
-    assert layout_likelihood(view, R.determinise(view, real), 0.0) == 1.0
+    assert layout_likelihood(view, lowlevel.determinise(view, real), 0.0) == 1.0
 
 
 def test_weighted_draws_give_a_passer_fewer_trumps() -> None:
     view, _real, _swapped = _weighted_position("pass")
-    trumps = R.order_of(view).trumps
+    trumps = lowlevel.order_of(view).trumps
 
     def mean_trumps(bot: PimcBot) -> float:
         total = 0.0
@@ -335,7 +335,7 @@ def test_sample_hands_still_fit_the_view_the_bot_weighs() -> None:
     view, _real, _swapped = _weighted_position("pass")
     hands = sample_hands(view, random.Random(1))
     assert hands is not None
-    layout = R.determinise(view, hands)
+    layout = lowlevel.determinise(view, hands)
     weight = layout_likelihood(view, layout)
     assert weight is not None and 0 < weight <= 1
 
@@ -506,16 +506,16 @@ def test_each_bot_keeps_its_own_bounded_memo_of_the_bidding_model() -> None:
     a.draw(view)
     assert a.memo.model_calls and a.memo.speakers
     assert not b.memo.model_calls and not b.memo.speakers
-    layout = R.determinise(view, real)
+    layout = lowlevel.determinise(view, real)
     fresh = layout_likelihood(view, layout)
     assert layout_likelihood(view, layout, memo=a.memo) == fresh
-    other = R.determinise(view, swapped)
+    other = lowlevel.determinise(view, swapped)
     assert layout_likelihood(view, other, memo=a.memo) == layout_likelihood(view, other)
     small = CallMemo(limit=2)
     for seed in range(6):
         hands = sample_hands(view, random.Random(seed))
         assert hands is not None
-        layout = R.determinise(view, hands)
+        layout = lowlevel.determinise(view, hands)
         assert layout_likelihood(view, layout, memo=small) == layout_likelihood(view, layout)
         assert len(small.model_calls) <= 2 and len(small.speakers) <= 2
 
@@ -596,7 +596,7 @@ def test_the_solver_stops_at_a_deadline_already_passed_and_stays_usable() -> Non
     so it stops at the first look (never later) with a message naming the
     limit, the work done and the bounds; the same Solver then answers the
     position exactly, and a node limit stops it at exactly that many."""
-    one = R.one_deal(ba.variants.GAMERULES, 10)
+    one = one_deal(ba.variants.GAMERULES, 10)
     state = ba.new_game(one, seed=0)
     bidder = HeuristicBot()
     while state.phase is not ba.Phase.PLAYING:

@@ -540,12 +540,13 @@ def test_the_solver_reads_the_history_only_where_the_play_does() -> None:
     trump lead forces depends on the trumps played before the trick (so the
     search keys its legal plays by them and treats every trump exactly), and
     that no other reading, nor the default, makes any group depend on them."""
-    from backalley.solver import _plan, _rules
+    from backalley.engine import lowlevel
+    from backalley.solver import _plan
 
     def reads(rules: ba.RuleSet) -> int:
         state = playing(rules, 4, 1, 0)
         assert state is not None
-        pos = _rules.position(state)
+        pos = lowlevel.raw_position(state)
         assert pos is not None
         plan = _plan.plan_for(pos.rules, pos.trump)
         assert plan.history == bool(plan.history_mask)

@@ -242,11 +242,12 @@ def test_cards_special_on_the_lead(name: str, special: set[str]) -> None:
     """The cards whose lead restricts the following seats otherwise than the
     rest of their group: both bloopers with little-blooper forcing, the big
     one alone without it, none without jokers."""
-    from backalley.solver import _plan, _rules
+    from backalley.engine import lowlevel
+    from backalley.solver import _plan
 
     state = playing(ba.variants.get(name), 5, 1, 0)
     assert state is not None and state.phase is ba.Phase.PLAYING
-    pos = _rules.position(state)
+    pos = lowlevel.raw_position(state)
     assert pos is not None
     plan = _plan.plan_for(pos.rules, pos.trump)
     found = {str(card) for card in ba.CARDS if plan.lead_special >> card.index & 1}
@@ -301,7 +302,8 @@ def test_the_card_order_is_the_rule_set_plans_under_a_user_ranking(
     one: aces low (strength against the cards' order: no relative ranks),
     or a named trump that wins nothing (the jokers alone the trump group).
     The answers equal the minimax, and the plain search on longer deals."""
-    from backalley.solver import _plan, _rules
+    from backalley.engine import lowlevel
+    from backalley.solver import _plan
 
     rules = user_ranking(name, body)
     checked = 0
@@ -309,7 +311,7 @@ def test_the_card_order_is_the_rule_set_plans_under_a_user_ranking(
         state = start_for(rules, size, seed, extra)
         if state is None or state.phase is not ba.Phase.PLAYING:
             continue
-        pos = _rules.position(state)
+        pos = lowlevel.raw_position(state)
         assert pos is not None
         plan = _plan.plan_for(pos.rules, pos.trump)
         order = rules.plan.card_order(state.trump)

@@ -15,8 +15,8 @@ import pytest
 
 import backalley as ba
 from backalley.bots import HeuristicBot
-from backalley.bots import _rules as R
 from backalley.bots import bidding_model as BM
+from backalley.engine import lowlevel
 from backalley.rules import Auction, CounterHolder, CounterStyle
 
 from .helpers import position
@@ -124,9 +124,9 @@ def test_a_calls_worth_is_the_scoring_parts_points_at_each_trick_count() -> None
         certain = [1.0 if j == k else 0.0 for j in range(h + 1)]
         values = BM.auction_value(view, calls, certain, float(k), certain)
         for call, value in zip(calls, values):
-            outcome = R.outcome_if(view, call)
+            outcome = lowlevel.outcome_if(view, call)
             assert outcome is not None
-            points = R.deal_points(view, (h - k, k), outcome)  # north-south, east-west
+            points = lowlevel.deal_points(view, (h - k, k), outcome)  # north-south, east-west
             assert value == pytest.approx(points[1] - points[0]), (k, call)
     # the contract fails when west's side takes 6 or more: then every counter
     # is worth more than a pass, and when it is made, less

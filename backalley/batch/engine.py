@@ -35,10 +35,11 @@ import numpy as np
 from backalley.batch import programs as prog
 from backalley.batch.calls import outcome_of
 from backalley.batch.chance import deck_order, first_dealer, game_seed
-from backalley.batch.tables import TRUMPS, Tables, compile
+from backalley.batch.tables import Tables, compile
 from backalley.batch.verify import verify
 from backalley.cards import CARDS
 from backalley.cardset import CardSet
+from backalley.engine.lowlevel import TRUMPS
 from backalley.errors import RuleSetError, SetupError
 from backalley.io.record import GameRecord
 from backalley.moves import NameTrump

@@ -47,17 +47,18 @@ from backalley import variants
 from backalley.adapters.encoding import Actions
 from backalley.batch.calls import CallAutomaton
 from backalley.batch.programs import Programs
-from backalley.cards import CARDS, SUITS, Suit
+from backalley.cards import CARDS, Suit
 from backalley.cardset import CardSet
 from backalley.engine import kernel
+from backalley.engine.lowlevel import TRUMPS
 from backalley.errors import RuleSetError
 from backalley.masks import HAND, CardExpr, Cond, RestrictionForm
 from backalley.rules import declared
-from backalley.rules.context import TRUMP_INDEX, DealContext
+from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.trump import OpeningForm, declared_opening
 
-__all__ = ["CALL_BUDGET", "EVERY_FIELD", "TRUMPS", "Tables", "compile"]
+__all__ = ["CALL_BUDGET", "EVERY_FIELD", "Tables", "compile"]
 
 CALL_BUDGET = 100_000
 """The most calls :func:`compile` asks the plan about up front to meet the
@@ -78,8 +79,9 @@ _PER_DEAL = (
 )
 """The decisions asked once per deal: (part, method, asked at the deal's end)."""
 
-TRUMPS: tuple[Suit | None, ...] = (*SUITS, None)
-"""The trumps by raw number 0..4 (clubs, diamonds, hearts, spades, none)."""
+_ROW_OF: dict[Suit | None, int] = {trump: row for row, trump in enumerate(TRUMPS)}
+"""The row of each trump in the tables kept per trump: its place in
+:data:`backalley.engine.lowlevel.TRUMPS`."""
 
 
 def _row(bits: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -219,7 +221,7 @@ class Tables:
         self.opening: OpeningForm = form
         self.passes = _row(int(form.passes))
         self.swap_bits = np.array([int(cards) for cards in form.swap], dtype=np.uint64)
-        # the trump per deal, dealer and turn-up (54: none turned)
+        # the trump (its row, see _ROW_OF) per deal, dealer and turn-up (54: none turned)
         self.trump_of = np.zeros((self.deals, self.players, 55), dtype=np.intp)
         for k, h in enumerate(self.hand_sizes):
             for dealer in range(self.players):
@@ -232,7 +234,7 @@ class Tables:
                             f"trump: {name}.trump_for must answer a suit or None, not {answer!r}"
                         )
                         return
-                    self.trump_of[k, dealer, index] = TRUMP_INDEX[answer]
+                    self.trump_of[k, dealer, index] = _ROW_OF[answer]
 
     # --------------------------------------------------------------- ranking
 

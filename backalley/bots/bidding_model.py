@@ -38,9 +38,9 @@ from typing import Any, overload
 
 import attrs
 
-from backalley.bots import _rules as R
 from backalley.bots._base import legal_moves_of
 from backalley.bots._tricks_table import ROWS, Row
+from backalley.cards import Suit
 from backalley.engine import lowlevel
 from backalley.engine.views import PlayerView
 from backalley.moves import Bid, Move, NameTrump, Pass
@@ -64,6 +64,7 @@ __all__ = [
     "cards_of",
     "choose_call",
     "estimate",
+    "estimate_under",
     "features_of",
     "hand_chances",
     "hand_features",
@@ -116,8 +117,10 @@ def hand_chances(view: PlayerView, order: CardOrder, hand: int | None = None) ->
     rules = view.rules
     n = rules.players
     me = view.seat
-    hand = R.hand_bits(view) if hand is None else hand
-    unseen = R.deck_bits(rules) & ~(hand | R.out_of_play_bits(view) | R.played_bits(view))
+    hand = lowlevel.hand_bits(view, view.seat) if hand is None else hand
+    unseen = rules.plan.deck_mask & ~(
+        hand | lowlevel.out_of_play_bits(view) | lowlevel.played_bits(view)
+    )
     u = unseen.bit_count()
     others = sum(view.hand_counts[s] for s in range(n) if s != me)
     q = others / u if u else 0.0
@@ -202,8 +205,10 @@ deck the seat cannot see: in the other hands or left in the stock."""
 
 def unseen_bits(view: PlayerView, hand: int | None = None) -> int:
     """The cards of the deck the seat cannot see (``hand``: the view's hand by default)."""
-    hand = R.hand_bits(view) if hand is None else hand
-    return R.deck_bits(view.rules) & ~(hand | R.out_of_play_bits(view) | R.played_bits(view))
+    hand = lowlevel.hand_bits(view, view.seat) if hand is None else hand
+    return view.rules.plan.deck_mask & ~(
+        hand | lowlevel.out_of_play_bits(view) | lowlevel.played_bits(view)
+    )
 
 
 def features_of(hand: int, unseen: int, order: CardOrder, lead: float = 0.0) -> tuple[float, ...]:
@@ -256,10 +261,10 @@ def features_of(hand: int, unseen: int, order: CardOrder, lead: float = 0.0) -> 
     )
 
 
-def hand_features(view: PlayerView, t: int, lead: float = 0.0) -> tuple[float, ...]:
-    """The :data:`FEATURES` of the view's hand with trump ``t`` (0..3, 4: no trump suit)."""
-    hand = R.hand_bits(view)
-    return features_of(hand, unseen_bits(view, hand), R.card_order(view.rules, t), lead)
+def hand_features(view: PlayerView, trump: Suit | None, lead: float = 0.0) -> tuple[float, ...]:
+    """The :data:`FEATURES` of the view's hand under ``trump`` (``None``: no trump suit)."""
+    hand = lowlevel.hand_bits(view, view.seat)
+    return features_of(hand, unseen_bits(view, hand), lowlevel.card_order(view.rules, trump), lead)
 
 
 def sure_tricks(hand: int, unseen: int, order: CardOrder, hand_size: int) -> int:
@@ -421,24 +426,29 @@ def _dot(weights: Sequence[float], features: Sequence[float]) -> float:
     return sum(w * f for w, f in zip(weights, features))
 
 
-def estimate(view: PlayerView, t: int | None = None) -> TrickEstimate:
-    """The trick table's estimate for the view's hand with trump ``t`` (the
-    deal's trump by default): the hand's features weighed by the fitted row of
-    its table and hand size, the chance of its side leading (one in the number
-    of sides) counted in, and its sure tricks."""
+def estimate(view: PlayerView) -> TrickEstimate:
+    """The trick table's estimate for the view's hand under the deal's trump
+    (see :func:`estimate_under`)."""
+    return estimate_under(view, view.trump)
+
+
+def estimate_under(view: PlayerView, trump: Suit | None) -> TrickEstimate:
+    """The trick table's estimate for the view's hand under ``trump`` (a
+    suit, or ``None`` for no trump suit): the hand's features weighed by the
+    fitted row of its table and hand size, the chance of its side leading
+    (one in the number of sides) counted in, and its sure tricks."""
     rules = view.rules
-    t = R.trump_of(view) if t is None else t
-    teams = R.teams(rules)
+    teams = rules.teams
     partnered = any(len(team) > 1 for team in teams)
     h = view.hand_size
     row = table_row(rules.players, partnered, h)
     lead = 1.0 / len(teams)
-    hand = R.hand_bits(view)
+    hand = lowlevel.hand_bits(view, view.seat)
     unseen = unseen_bits(view, hand)
-    order = R.card_order(rules, t)
+    order = lowlevel.card_order(rules, trump)
     feats = features_of(hand, unseen, order, lead)
     pair, solo = row[4], row[6]
-    side_lead = pair[1] * len(teams[R.side_of(rules, view.seat)])
+    side_lead = pair[1] * len(teams[rules.seat_teams[view.seat]])
     extra = lead * (1.0 - lead)
     return TrickEstimate(
         share=max(0.0, _dot(pair, feats)),
@@ -499,7 +509,7 @@ within this many tricks of its side's expected tricks, and the lowest one offere
 def name_trump(view: PlayerView, moves: Sequence[Move]) -> Move:
     def strength(move: Move) -> float:
         suit = move.suit if isinstance(move, NameTrump) else None
-        est = estimate(view, 4 if suit is None else suit.index)
+        est = estimate_under(view, suit)
         return est.side + 0.01 * est.sure
 
     return max(moves, key=strength)
@@ -509,9 +519,9 @@ def bidding_estimate(view: PlayerView) -> TrickEstimate:
     """The trick table's estimate of the view's hand for the bidding: under
     the deal's trump, or - when the declarer names trump later - under
     the best for the hand of the trumps the trump part offers."""
-    if R.trump_named_later(view):
-        choices = R.trump_choices(view)
-        return max((estimate(view, t) for t in choices), key=lambda e: (e.side, e.sure))
+    if not view.trump_known:
+        choices = lowlevel.trump_choices(view)
+        return max((estimate_under(view, t) for t in choices), key=lambda e: (e.side, e.sure))
     return estimate(view)
 
 
@@ -521,10 +531,11 @@ def defending_estimate(view: PlayerView) -> TrickEstimate:
     later - the mean of its estimates under the trumps the trump part offers
     but the one best for this hand (the declarer names the trump best for
     its own side, not for this hand)."""
-    if not R.trump_named_later(view):
+    if view.trump_known:
         return estimate(view)
     ests = sorted(
-        (estimate(view, t) for t in R.trump_choices(view)), key=lambda e: (e.side, e.sure)
+        (estimate_under(view, t) for t in lowlevel.trump_choices(view)),
+        key=lambda e: (e.side, e.sure),
     )
     rest = ests[:-1] or ests
     k = len(rest)
@@ -548,8 +559,8 @@ def _auction_belief(
     the side's, the two weighed by their spreads."""
     rules = view.rules
     h = view.hand_size
-    my_side = R.side_of(rules, view.seat)
-    partners = [s for s in R.teams(rules)[my_side] if s != view.seat]
+    my_side = rules.seat_teams[view.seat]
+    partners = [s for s in rules.teams[my_side] if s != view.seat]
     mean, sigma = est.side, est.side_sigma
     bids = [c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners]
     if bids:
@@ -557,7 +568,7 @@ def _auction_belief(
         mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
         sigma = math.sqrt(est.pair_sigma**2 + 0.5)
     their_bids = [
-        c.tricks for s, c in said.items() if isinstance(c, Bid) and R.side_of(rules, s) != my_side
+        c.tricks for s, c in said.items() if isinstance(c, Bid) and rules.seat_teams[s] != my_side
     ]
     if their_bids and OPPONENTS_WEIGHT:
         left = max(0.0, h - max(their_bids))
@@ -572,7 +583,7 @@ def is_auction(view: PlayerView, moves: Sequence[Move]) -> bool:
     """Whether the bidding is an ascending auction: its winning call makes a
     declarer (asked of the bidding part); once-around bids do not."""
     numeric = [m for m in moves if isinstance(m, Bid)]
-    probe = R.contracts_if(view, numeric[0] if numeric else moves[0])
+    probe = lowlevel.contracts_if(view, numeric[0] if numeric else moves[0])
     return probe is not None and any(c is not None and c.declarer is not None for c in probe)
 
 
@@ -629,8 +640,8 @@ def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
     n = rules.players
     h = view.hand_size
     me = view.seat
-    teams = R.teams(rules)
-    my_side = R.side_of(rules, me)
+    teams = rules.teams
+    my_side = rules.seat_teams[me]
     est = bidding_estimate(view)
     first = view.first_bidder
     said = {(first + i) % n: c for i, c in enumerate(view.calls)}
@@ -701,8 +712,8 @@ def _best_call(
     less its partners' bids) and the lowest one offered."""
     rules = view.rules
     h = view.hand_size
-    my_side = R.side_of(rules, view.seat)
-    sides = len(R.teams(rules))
+    my_side = rules.seat_teams[view.seat]
+    sides = len(rules.teams)
     numeric = [m for m in moves if isinstance(m, Bid)]
     weighed = [
         m
@@ -712,7 +723,7 @@ def _best_call(
     best: tuple[float, int] | None = None
     choice = moves[0]
     for i, move in enumerate(weighed):
-        outcome = R.outcome_if(view, move)
+        outcome = lowlevel.outcome_if(view, move)
         if outcome is None:
             # a throw-in scores nothing: a call worth as much that gets
             # the deal played is preferred, so bots do not deal forever
@@ -760,8 +771,8 @@ def auction_value(
     rules = view.rules
     plan = rules.plan
     h = view.hand_size
-    sides = len(R.teams(rules))
-    my_side = R.side_of(rules, view.seat)
+    sides = len(rules.teams)
+    my_side = rules.seat_teams[view.seat]
     deal = lowlevel.deal_context(view)
     root = plan.call_node(deal, view.calls)
     expected = [target if s == my_side else (h - target) / max(1, sides - 1) for s in range(sides)]
@@ -782,7 +793,7 @@ def auction_value(
                 if (
                     defending is not None
                     and declarer is not None
-                    and R.side_of(rules, declarer) != my_side
+                    and rules.seat_teams[declarer] != my_side
                 ):
                     over = defending
                 for k, p in enumerate(over):
@@ -806,7 +817,7 @@ def auction_value(
         if not node.open:
             out = leaf(node.outcome)
         else:
-            side = R.side_of(rules, node.ctx.seat)
+            side = rules.seat_teams[node.ctx.seat]
             legal = node.legal
             numbers = [m for m in legal if isinstance(m, Bid)]
             want = expected[side]

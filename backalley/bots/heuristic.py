@@ -3,7 +3,7 @@ plays by card-play rules.
 
 It reads only its :class:`~backalley.PlayerView`, asks the view what is legal,
 and learns what each call would contract and what each trick is worth from the
-rule set's own bidding and scoring parts (through :mod:`backalley.bots._rules`),
+rule set's own bidding and scoring parts (through :mod:`backalley.engine.lowlevel`),
 so it plays every rule set without knowing which one it is.
 
 **Bidding.**  The bidding model is :mod:`backalley.bots.bidding_model`: the
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from backalley.bots import _rules as R
 from backalley.bots import bidding_model
 from backalley.bots._base import legal_moves_of, rng_from_seed
 from backalley.bots.bidding_model import (
@@ -141,8 +140,8 @@ class HeuristicBot:
         if outcome is None:  # pragma: no cover - play follows the bidding
             return 1.0
         h = view.hand_size
-        teams = R.teams(rules)
-        my_side = R.side_of(rules, view.seat)
+        teams = rules.teams
+        my_side = rules.seat_teams[view.seat]
         won = view.tricks_won
         remaining = view.hand_counts[view.seat]
         value = 0.0
@@ -168,13 +167,15 @@ class HeuristicBot:
         rules = view.rules
         n = rules.players
         me = view.seat
-        order = R.order_of(view)
+        order = lowlevel.order_of(view)
         tm = order.trumps
         above = order.above
         strength = order.strength
-        trick = R.trick_cards(view)
-        unseen = R.deck_bits(rules) & ~(
-            R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
+        trick = lowlevel.trick_cards(view)
+        unseen = rules.plan.deck_mask & ~(
+            lowlevel.hand_bits(view, view.seat)
+            | lowlevel.out_of_play_bits(view)
+            | lowlevel.played_bits(view)
         )
         value = self.trick_value(view)
 
@@ -198,12 +199,12 @@ class HeuristicBot:
             taker = {c: (leader + order.winner((*trick, c))) % n for c in cards}
             if value <= 0:
                 return max([c for c in cards if taker[c] != me] or cards, key=cost)
-            side = R.side_of(rules, me)
-            return min([c for c in cards if R.side_of(rules, taker[c]) == side] or cards, key=cost)
+            side = rules.seat_teams[me]
+            return min([c for c in cards if rules.seat_teams[taker[c]] == side] or cards, key=cost)
         later = [(leader + k) % n for k in range(pos + 1, n)]
         later_bits = 0
         for s in later:
-            later_bits |= R.possible_bits(view, s)
+            later_bits |= lowlevel.possible_bits(view, s)
         beat = order.beaters(trick)
         winners = [c for c in cards if (1 << c) & beat]
         if value <= 0:
@@ -212,7 +213,7 @@ class HeuristicBot:
                 return max(losers, key=cost)
             return max(cards, key=cost)
         best_seat = (leader + order.winner(trick)) % n
-        partner_winning = best_seat != me and R.side_of(rules, best_seat) == R.side_of(rules, me)
+        partner_winning = best_seat != me and rules.seat_teams[best_seat] == rules.seat_teams[me]
         safe = [c for c in winners if not order.beaters((*trick, c)) & later_bits]
         if partner_winning:
             if not beat & later_bits:
@@ -244,8 +245,8 @@ class HeuristicBot:
         suit_of = order.suit
         if value <= 0:
             return min(cards, key=lambda c: (bool(not unseen & above[c]), cost(c)))
-        opponents = [s for s in range(n) if R.side_of(rules, s) != R.side_of(rules, me)]
-        opp_bits = {s: R.possible_bits(view, s) for s in opponents}
+        opponents = [s for s in range(n) if rules.seat_teams[s] != rules.seat_teams[me]]
+        opp_bits = {s: lowlevel.possible_bits(view, s) for s in opponents}
         opp_all = 0
         for bits in opp_bits.values():
             opp_all |= bits

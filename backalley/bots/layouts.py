@@ -8,7 +8,7 @@ each seat as many cards as it holds, drawn from its
 :meth:`~backalley.PlayerView.possible_cards` (the suits it has shown void in,
 the trumps a blooper lead showed it lacks, the turn-up and discards;
 :func:`~backalley.bots.montecarlo.sample_hands`), built with the deal's
-calls and plays so far (:func:`backalley.bots._rules.determinise`).
+calls and plays so far (:func:`backalley.engine.lowlevel.determinise`).
 
 **The calls weigh the layouts.**  A layout in which a seat that passed holds
 two aces should count for less than one in which it holds nothing.  The
@@ -39,7 +39,6 @@ from typing import Any, Protocol
 
 import attrs
 
-from backalley.bots import _rules as R
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import sample_hands
 from backalley.engine import lowlevel, sampling
@@ -93,7 +92,7 @@ def is_ascending(view: PlayerView) -> bool:
     contracts = view.contracts
     if contracts is None and view.phase is Phase.BIDDING:
         moves = view.legal_moves()
-        contracts = R.contracts_if(view, moves[0]) if moves else None
+        contracts = lowlevel.contracts_if(view, moves[0]) if moves else None
     return contracts is not None and any(
         c is not None and c.declarer is not None for c in contracts
     )
@@ -154,7 +153,7 @@ def layout_likelihood(
 ) -> float | None:
     """How likely the other seats' calls of this deal are when they hold the
     cards of ``layout`` (a full state agreeing with ``view``, as
-    :func:`~backalley.bots._rules.determinise` builds): ``exp(-call_weight *
+    :func:`~backalley.engine.lowlevel.determinise` builds): ``exp(-call_weight *
     total distance)`` between each call and the heuristic bot's call with the
     layout's hand after the same calls (see the module docstring).  1 when
     no other seat has called; ``None`` when the deal's opening cannot be
@@ -286,7 +285,7 @@ def draw_layout(
         if hands is None:
             raise LookupError("no cards fit the view")
         try:
-            layout = R.determinise(view, hands)
+            layout = lowlevel.determinise(view, hands)
         except BackAlleyError:
             counts.failed += 1
             continue

@@ -18,19 +18,33 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import attrs
 
-from backalley.bots import _rules as R
 from backalley.bots._base import Bot, check_throw_ins
 from backalley.cards import CARDS, Card
 from backalley.engine.legality import Phase
 from backalley.engine.setup import new_game
 from backalley.engine.state import GameState
-from backalley.errors import SetupError
+from backalley.errors import BackAlleyError, SetupError
 from backalley.rules.ruleset import RuleSet
+from backalley.rules.schedule import Schedule
 
 __all__ = ["GamesResult", "MatchResult", "duplicate_match", "play_games"]
+
+
+@lru_cache(maxsize=256)
+def one_deal(rules: RuleSet, hand_size: int) -> RuleSet:
+    """``rules`` with a schedule whose first deal has ``hand_size`` cards (a
+    duplicate deal's game): one deal when the rule set allows it (the game
+    then ends, and is scored, with the deal), else that deal before the rule
+    set's own schedule."""
+    try:
+        return rules.replace(schedule=Schedule((hand_size,)))
+    except BackAlleyError:
+        return rules.replace(schedule=Schedule((hand_size, *rules.schedule.hand_sizes)))
+
 
 BotSpec = Callable[[object], Bot]
 """A bot factory: seed -> bot (e.g. ``lambda seed: make_bot("heuristic", seed)``)."""
@@ -151,15 +165,15 @@ def duplicate_match(
     rng = random.Random(seed)
     n = rules.players
     teams = rules.teams
-    one_deal = {h: R.one_deal(rules, h) for h in set(sizes)}
-    deck = [CARDS[i] for i in range(54) if R.deck_bits(rules) >> i & 1]
+    one_deal_of = {h: one_deal(rules, h) for h in set(sizes)}
+    deck = [CARDS[i] for i in range(54) if rules.plan.deck_mask >> i & 1]
     diffs: list[float] = []
     for k in range(deals):
         size = sizes[k % len(sizes)]
         order = deck[:]
         rng.shuffle(order)
         dealer = rng.randrange(n)
-        deal_rules = one_deal[size]
+        deal_rules = one_deal_of[size]
         if len(teams) == 2 and all(len(t) > 1 for t in teams):
             diff = 0.0
             for a_side in (0, 1):

@@ -58,7 +58,6 @@ from typing import Any
 
 import attrs
 
-from backalley.bots import _rules as R
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.engine import lowlevel, sampling
@@ -97,7 +96,7 @@ def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
     still be filled after it (so the draw never fails half-way): the engine's
     :func:`backalley.engine.sampling.sample_hands`, which the OpenSpiel game's
     ``resample_from_infostate`` draws with too."""
-    return sampling.sample_hands(view, rng, possible=R.possible_bits)
+    return sampling.sample_hands(view, rng, possible=lowlevel.possible_bits)
 
 
 @attrs.define
@@ -133,7 +132,7 @@ def _end_value(before: GameState, after: GameState, seat: int) -> float:
     if len(after.deal_results) == len(before.deal_results):
         return 0.0
     points = after.deal_results[-1].points
-    side = R.side_of(after.rules, seat)
+    side = after.rules.seat_teams[seat]
     if len(points) == 1:
         return float(points[0])
     others = sum(p for s, p in enumerate(points) if s != side) / (len(points) - 1)
@@ -174,7 +173,7 @@ def solver_value(state: GameState, seat: int) -> float:
     if solver is None or state.phase is not Phase.PLAYING:
         return rollout_value(state, seat)
     rules = state.rules
-    teams = R.teams(rules)
+    teams = rules.teams
     actor = state.to_act
     assert actor is not None
     if len(teams) != 2:
@@ -183,13 +182,13 @@ def solver_value(state: GameState, seat: int) -> float:
     have = [sum(won[s] for s in team) for team in teams]
     remaining = state.hand_size - len(state.tricks)
     best = int(solver.solve(state))
-    side = R.side_of(rules, actor)
+    side = rules.seat_teams[actor]
     future = [0, 0]
     future[side] = best
     future[1 - side] = remaining - best
     tricks = [have[s] + future[s] for s in range(2)]
-    points = R.deal_points(state, tricks)
-    mine = R.side_of(rules, seat)
+    points = lowlevel.deal_points(state, tricks)
+    mine = rules.seat_teams[seat]
     return float(points[mine] - points[1 - mine])
 
 
@@ -203,11 +202,15 @@ def distinct_cards(view: PlayerView, moves: Sequence[Move], keep: Move | None = 
     ``keep`` when ``keep`` is one of its cards, so that a card chosen
     elsewhere (the heuristic's, say) is scored as itself and never beside
     an equivalent card."""
-    order = R.order_of(view)
+    order = lowlevel.order_of(view)
     if not order.standard:
         return list(moves)
     suit, above = order.suit, order.above
-    gone = R.hand_bits(view) | R.out_of_play_bits(view) | R.played_bits(view)
+    gone = (
+        lowlevel.hand_bits(view, view.seat)
+        | lowlevel.out_of_play_bits(view)
+        | lowlevel.played_bits(view)
+    )
     plays = sorted((m for m in moves if isinstance(m, Play)), key=lambda m: m.card.index)
     groups: list[list[Move]] = []
     prev = -1
@@ -320,7 +323,7 @@ class MonteCarloBot:
                 stats.failed += 1
                 break  # no cards fit the view: another draw cannot find any
             try:
-                base = R.determinise(view, hands)
+                base = lowlevel.determinise(view, hands)
             except BackAlleyError:
                 stats.failed += 1  # these hands fit, but no deal of them gives the view
                 continue

@@ -125,7 +125,6 @@ from typing import Any
 
 import attrs
 
-from backalley.bots import _rules as R
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.layouts import (
@@ -146,6 +145,7 @@ from backalley.bots.montecarlo import (
     distinct_cards,
     rollout_value,
 )
+from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
@@ -323,7 +323,7 @@ class PimcBot:
         pick = self._heuristic.choose(view)
         if isinstance(moves[0], NameTrump):
             return [pick, *(m for m in moves if m != pick)]
-        if R.partner_speaks_later(view, pick):
+        if lowlevel.partner_speaks_later(view, pick):
             return [pick]  # a partner still to speak reads the call by the model
         h = view.hand_size
         level = max((c.tricks for c in view.calls if isinstance(c, Bid)), default=0)
@@ -350,21 +350,21 @@ class PimcBot:
         """The value for ``seat``'s side when the side of ``state.to_act``
         takes ``future`` of the tricks left (the current one included)."""
         rules = state.rules
-        teams = R.teams(rules)
+        teams = rules.teams
         won = state.tricks_won
         have = [sum(won[s] for s in team) for team in teams]
         remaining = state.hand_size - len(state.tricks)
         actor = state.to_act
         assert actor is not None
-        side = R.side_of(rules, actor)
+        side = rules.seat_teams[actor]
         have[side] += future
         have[1 - side] += remaining - future
-        points = R.deal_points(state, have)
-        mine = R.side_of(rules, seat)
+        points = lowlevel.deal_points(state, have)
+        mine = rules.seat_teams[seat]
         return float(points[mine] - points[1 - mine])
 
     def _solvable(self, state: GameState | PlayerView) -> bool:
-        return len(R.teams(state.rules)) == 2 and _solver_module() is not None
+        return len(state.rules.teams) == 2 and _solver_module() is not None
 
     def _solves(self, state: GameState | PlayerView) -> bool:
         """Whether the solver scores the cards of this play position (at most

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from backalley import DealResult, GameState, Move, NameTrump, Phase, Play
-from backalley.cli.engine import last_trick_winner
 from backalley.cli.text import TextTable
+from backalley.engine import lowlevel
 
 __all__ = ["Narrator", "score_table"]
 
@@ -60,7 +60,7 @@ class Narrator:
             trick = (*before.trick, (seat, move.card))
             if len(trick) == before.players:
                 if scored:
-                    winner = last_trick_winner(before, move.card)
+                    winner = lowlevel.winner_if(before, move.card.index)
                 else:
                     winner = after.tricks[-1].winner
                 self._tricks += 1

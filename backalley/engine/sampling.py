@@ -14,7 +14,7 @@ game's ``resample_from_infostate``) both need, in one place:
   kernel's inverse of its dealing, each dealt through the kernel and opened
   by the trump part itself, the first that gives the view's deal kept.
 
-Cards are engine indices and hands bit sets (see :mod:`.lowlevel`).  The
+Cards are engine indices and hands bit sets (see :mod:`backalley.engine.lowlevel`).  The
 functions ask the view and the rule set's plan; they hold no rule.
 """
 
@@ -24,7 +24,8 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from backalley.engine import kernel, lowlevel
+from backalley.engine import kernel
+from backalley.engine.lowlevel import _dealing, _reading
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
@@ -52,19 +53,15 @@ def _bits(mask: int) -> list[int]:
 def _seen_bits(view: PlayerView) -> int:
     """The cards ``view``'s seat knows where they are this deal: its own hand,
     the turn-up, the discards and the cards played to tricks."""
-    seen = lowlevel.hand_bits(view, view.seat) | lowlevel.discard_bits(view)
-    seen |= lowlevel.played_bits(view)
-    turn_up = lowlevel.turn_up_index(view)
-    if turn_up is not None:
-        seen |= 1 << turn_up
-    return seen
+    seen = _reading.hand_bits(view, view.seat) | _reading.out_of_play_bits(view)
+    return seen | _reading.played_bits(view)
 
 
 def sample_hands(
     view: PlayerView,
     rng: Draws,
     *,
-    possible: Callable[[PlayerView, int], int] = lowlevel.possible_bits,
+    possible: Callable[[PlayerView, int], int] = _reading.possible_bits,
 ) -> list[int] | None:
     """One random assignment of the unseen cards to the other seats (bit
     sets, the cards each seat holds now) consistent with the view: each seat
@@ -105,7 +102,7 @@ def sample_hands(
             return None
     groups = range(1, 1 << len(seats))
     hands = [0] * n
-    hands[me] = lowlevel.hand_bits(view, me)
+    hands[me] = _reading.hand_bits(view, me)
     for seat in sorted(cards, key=lambda s: (cards[s] & avail).bit_count() - need[s]):
         bit = 1 << seats.index(seat)
         others = [g for g in groups if not g & bit]
@@ -152,16 +149,16 @@ def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], G
     n = rules.players
     # the hands as dealt: the hands now plus each seat's played cards
     dealt = list(hands)
-    for lead, cards, _win in lowlevel.history(view):
+    for lead, cards, _win in _reading.history(view):
         for k, card in enumerate(cards):
             dealt[(lead + k) % n] |= 1 << card
-    for k, card in enumerate(lowlevel.trick_cards(view)):
+    for k, card in enumerate(_reading.trick_cards(view)):
         dealt[(view.leader + k) % n] |= 1 << card
     used = 0
     for h in dealt:
         used |= h
-    turn_up = lowlevel.turn_up_index(view)
-    discards = lowlevel.discard_bits(view)
+    turn_up = _reading.turn_up_index(view)
+    discards = _reading.discard_bits(view)
     rest = rules.plan.deck_mask & ~used & ~discards
     if turn_up is not None:
         rest &= ~(1 << turn_up)
@@ -169,13 +166,13 @@ def deck_for(view: PlayerView, hands: Sequence[int]) -> tuple[tuple[int, ...], G
     for before, stock in _layouts(goal, turn_up, discards, _bits(rest)):
         order = kernel.deck_order(before, stock, view.dealer, view.hand_size)
         try:
-            state = lowlevel.opening(view, order)
+            state = _dealing.opening(view, order)
         except BackAlleyError:  # pragma: no cover - the order is a whole deck
             continue
         if (
-            lowlevel.dealt_bits(state) == goal
-            and lowlevel.turn_up_index(state) == turn_up
-            and lowlevel.discard_bits(state) == discards
+            _reading.dealt_bits(state) == goal
+            and _reading.turn_up_index(state) == turn_up
+            and _reading.discard_bits(state) == discards
         ):
             return order, state
     raise BackAlleyError("no deal reproduces this view's turn-up and discards")

@@ -5,7 +5,7 @@ maximising side) from the rule set's plan (:mod:`backalley.solver._plan`):
 the number of seats, which of them are on the maximising side, the groups
 of cards and their strengths, the trump group, the cards special on the lead
 and those whose plays read the history.  It asks the rule set (through
-:mod:`backalley.solver._rules`, the rule set's plan) every answer the
+:mod:`backalley.engine.lowlevel`, the rule set's plan) every answer the
 search needs and remembers them in the
 :class:`~backalley.solver._table.TranspositionTable` the search uses, so a
 :class:`~backalley.solver.Solver` that keeps its table keeps those answers
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from backalley.engine import lowlevel
 from backalley.rules.context import DealContext
-from backalley.solver import _rules
 from backalley.solver._plan import Refuted, SearchPlan
 from backalley.solver._table import MEMO_LIMIT, TranspositionTable
 
@@ -75,7 +75,7 @@ class Context:
 
     def __init__(
         self,
-        position: _rules.RawPosition,
+        position: lowlevel.RawPosition,
         plan: SearchPlan,
         is_max: tuple[bool, ...],
         table: TranspositionTable,
@@ -133,7 +133,7 @@ class Context:
             if ctx is None:
                 if len(contexts) >= 4096:
                     contexts.clear()
-                ctx = contexts[key] = _rules.context(rules, trump, played, broken, owners)
+                ctx = contexts[key] = lowlevel.context(rules, trump, played, broken, owners)
             return ctx
 
         self.context_at = context_at
@@ -156,7 +156,7 @@ class Context:
         Callable[[int, tuple[int, ...], int, bool, int, int], int],
     ]:
         rules = self.rules
-        legal_in = _rules.legal_in
+        legal_in = lowlevel.legal_in
         memo = self.table.legal
         history = self.history
         played_root, rem_root = self.played_root, self.rem_root
@@ -237,8 +237,8 @@ class Context:
         rules, trump = self.rules, self.trump
         table = self.table
         winners = table.winners
-        ask_winner = _rules.trick_winner
-        ask_breaks = _rules.breaks_in
+        ask_winner = lowlevel.trick_winner
+        ask_breaks = lowlevel.breaks_in
         context_at = self.context_at
 
         def winner(trick: tuple[int, ...]) -> int:

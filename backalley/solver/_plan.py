@@ -1,8 +1,7 @@
 """What the solver learns about a rule set's card play, and how it checks it.
 
 Nothing here knows a card order or a rule of play: everything is read off
-the rule set's own answers, through its plan (:mod:`backalley.solver._rules`
-asks it).
+the rule set's own answers, through its plan (asked through :mod:`backalley.engine.lowlevel`).
 
 The card order is the rule set plan's own
 (:meth:`Plan.card_order <backalley.rules.plan.Plan.card_order>`, learned
@@ -72,9 +71,10 @@ from __future__ import annotations
 import functools
 import itertools
 
+from backalley.cards import Suit
+from backalley.engine import lowlevel
+from backalley.engine.lowlevel import DealRules
 from backalley.rules.order import CardOrder
-from backalley.solver import _rules
-from backalley.solver._rules import DealRules
 
 __all__ = ["CardGroups", "Refuted", "SearchPlan", "plan_for", "predict", "refute"]
 
@@ -189,9 +189,9 @@ class SearchPlan:
         "trump_mask",
     )
 
-    def __init__(self, rules: DealRules, trump: int) -> None:
-        cards = _rules.deck_indices(rules)
-        order = CardGroups(_rules.card_order(rules, trump), cards)
+    def __init__(self, rules: DealRules, trump: Suit | None) -> None:
+        cards = rules.rules.plan.deck_cards
+        order = CardGroups(lowlevel.card_order(rules.rules, trump), cards)
         self.order = order
         self.group = order.group
         self.strength = order.strength
@@ -260,7 +260,7 @@ def _before(rules: DealRules, cards: tuple[int, ...], used: int, k: int) -> int:
     still to play holds ``k`` cards: as many as the deal's hand size makes
     (a card a seat for each trick played), the highest cards of the deck
     outside ``used``; -1 when the deal's hands are shorter than ``k``."""
-    need = len(_rules.seat_teams(rules)) * (rules.ctx.hand_size - k)
+    need = rules.rules.players * (rules.ctx.hand_size - k)
     if need < 0:
         return -1
     out = 0
@@ -273,7 +273,9 @@ def _before(rules: DealRules, cards: tuple[int, ...], used: int, k: int) -> int:
     return -1 if need else out
 
 
-def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_group: int) -> bool:
+def _must_follow(
+    rules: DealRules, trump: Suit | None, groups: list[list[int]], trump_group: int
+) -> bool:
     """Whether a player holding a card of the group led must play one.
 
     Checked early in the deal (nothing played before; a hand with a card of
@@ -281,7 +283,7 @@ def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_gr
     last tricks (a hand of two or three cards: the card of the group, a
     trump, a card of another group; as many cards played before as a deal
     of the rule set's hand size has then)."""
-    cards = _rules.deck_indices(rules)
+    cards = rules.rules.plan.deck_cards
     for g, members in enumerate(groups):
         if len(members) < 2:
             continue
@@ -306,8 +308,8 @@ def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_gr
                     stages.append((small, played))
         for held_cards, played in stages:
             for seat, leader in ((1, 0), (0, 1)):
-                allowed = _rules.legal_mask(
-                    rules, held_cards, (led,), trump, True, seat, leader, frozenset(), played
+                allowed = lowlevel.legal_mask(
+                    rules, held_cards, (led,), trump, True, seat, leader, played
                 )
                 if allowed != 1 << held:
                     return False
@@ -315,7 +317,7 @@ def _must_follow(rules: DealRules, trump: int, groups: list[list[int]], trump_gr
 
 
 def _reads_history(
-    rules: DealRules, trump: int, cards: tuple[int, ...], groups: list[list[int]]
+    rules: DealRules, trump: Suit | None, cards: tuple[int, ...], groups: list[list[int]]
 ) -> int:
     """The cards of the groups (a bit set) whose leads are answered - or which
     are led - otherwise depending on the cards played to the deal's earlier
@@ -328,12 +330,11 @@ def _reads_history(
     deck = 0
     for c in cards:
         deck |= 1 << c
-    none = frozenset[int]()
     found = 0
     for members in groups:
         below = 0
         for led in members:
-            if below and _reads_below(rules, trump, deck, led, below, none):
+            if below and _reads_below(rules, trump, deck, led, below):
                 for c in members:
                     found |= 1 << c
                 break
@@ -341,7 +342,7 @@ def _reads_history(
     return found
 
 
-def _reads_seats(rules: DealRules, trump: int, cards: tuple[int, ...]) -> int:
+def _reads_seats(rules: DealRules, trump: Suit | None, cards: tuple[int, ...]) -> int:
     """The cards (a bit set) whose playing to an earlier trick by the seat to
     play, rather than by another seat, changes what that seat may lead or
     play (trump broken or not): for each card ``c`` of the deck, a hand of
@@ -350,10 +351,9 @@ def _reads_seats(rules: DealRules, trump: int, cards: tuple[int, ...]) -> int:
     deck = 0
     for c in cards:
         deck |= 1 << c
-    seats = len(_rules.seat_teams(rules))
+    seats = rules.rules.players
     if seats < 2:
         return 0
-    none = frozenset[int]()
     found = 0
     for c in cards:
         bit = 1 << c
@@ -362,43 +362,39 @@ def _reads_seats(rules: DealRules, trump: int, cards: tuple[int, ...]) -> int:
         by_other = (0, bit) + (0,) * (seats - 2)
         other = next(x for x in cards if x != c)
         for broken in (False, True):
-            if _rules.legal_mask(
-                rules, hand, (), trump, broken, 0, 0, none, bit, by_me
-            ) != _rules.legal_mask(rules, hand, (), trump, broken, 0, 0, none, bit, by_other):
+            if lowlevel.legal_mask(
+                rules, hand, (), trump, broken, 0, 0, bit, by_me
+            ) != lowlevel.legal_mask(rules, hand, (), trump, broken, 0, 0, bit, by_other):
                 found |= bit
                 break
             answer = hand & ~(1 << other)
-            if _rules.legal_mask(
-                rules, answer, (other,), trump, broken, 0, 1, none, bit, by_me
-            ) != _rules.legal_mask(
-                rules, answer, (other,), trump, broken, 0, 1, none, bit, by_other
-            ):
+            if lowlevel.legal_mask(
+                rules, answer, (other,), trump, broken, 0, 1, bit, by_me
+            ) != lowlevel.legal_mask(rules, answer, (other,), trump, broken, 0, 1, bit, by_other):
                 found |= bit
                 break
     return found
 
 
-def _reads_below(
-    rules: DealRules, trump: int, deck: int, led: int, below: int, none: frozenset[int]
-) -> bool:
+def _reads_below(rules: DealRules, trump: Suit | None, deck: int, led: int, below: int) -> bool:
     """Whether leading ``led``, or answering it, depends on whether the cards
     ``below`` it were played before the trick (see :func:`_reads_history`)."""
     hand = deck & ~below
-    leads = _rules.legal_mask(rules, hand, (), trump, True, 0, 0, none)
-    if leads != _rules.legal_mask(rules, hand, (), trump, True, 0, 0, none, below):
+    leads = lowlevel.legal_mask(rules, hand, (), trump, True, 0, 0)
+    if leads != lowlevel.legal_mask(rules, hand, (), trump, True, 0, 0, below):
         return True
     hand &= ~(1 << led)
     for seat, leader in ((1, 0), (0, 1)):
         trick = (led,)
-        before = _rules.legal_mask(rules, hand, trick, trump, True, seat, leader, none)
-        if before != _rules.legal_mask(rules, hand, trick, trump, True, seat, leader, none, below):
+        before = lowlevel.legal_mask(rules, hand, trick, trump, True, seat, leader)
+        if before != lowlevel.legal_mask(rules, hand, trick, trump, True, seat, leader, below):
             return True
     return False
 
 
 def _lead_special(
     rules: DealRules,
-    trump: int,
+    trump: Suit | None,
     cards: tuple[int, ...],
     groups: list[list[int]],
     trump_group: int,
@@ -415,7 +411,7 @@ def _lead_special(
     deck = 0
     for c in cards:
         deck |= 1 << c
-    seats = len(_rules.seat_teams(rules))
+    seats = rules.rules.players
     special = 0
     for g, members in enumerate(groups):
         plain = [m for h, m in enumerate(groups) if h != g and h != trump_group]
@@ -429,10 +425,8 @@ def _lead_special(
         for a, b in itertools.pairwise(members):
             hand = base & ~(1 << a) & ~(1 << b)
             alike = all(
-                _rules.legal_mask(rules, hand, (a, *fill[: s - 1]), trump, True, s, 0, frozenset())
-                == _rules.legal_mask(
-                    rules, hand, (b, *fill[: s - 1]), trump, True, s, 0, frozenset()
-                )
+                lowlevel.legal_mask(rules, hand, (a, *fill[: s - 1]), trump, True, s, 0)
+                == lowlevel.legal_mask(rules, hand, (b, *fill[: s - 1]), trump, True, s, 0)
                 for s in answering
             )
             if alike:
@@ -449,7 +443,7 @@ def _lead_special(
 
 def _free_follow(
     rules: DealRules,
-    trump: int,
+    trump: Suit | None,
     cards: tuple[int, ...],
     groups: list[list[int]],
     g: int,
@@ -468,7 +462,7 @@ def _free_follow(
     members = [c for c in groups[g] if not plan.lead_special >> c & 1]
     if not members:
         return False
-    seats = len(_rules.seat_teams(rules))
+    seats = rules.rules.players
     gm = plan.group_masks[g]
     tg = plan.trump_group
     plain = [h for h in range(len(groups)) if h != g and h != tg]
@@ -481,7 +475,6 @@ def _free_follow(
     deck = 0
     for c in cards:
         deck |= 1 << c
-    none = frozenset[int]()
     # the cards a short hand holds besides the group: a trump, then low cards of other groups
     besides = [groups[tg][0]] if tg >= 0 and g != tg else []
     besides += [groups[h][0] for h in plain] + [groups[h][-1] for h in plain]
@@ -505,11 +498,11 @@ def _free_follow(
                 for c in trick:
                     used |= 1 << c
                 hold = deck & ~used
-                allowed = _rules.legal_mask(rules, hold, trick, trump, broken, pos, 0, none, played)
+                allowed = lowlevel.legal_mask(rules, hold, trick, trump, broken, pos, 0, played)
                 if allowed != hold & gm:
                     return False
                 void = hold & ~gm
-                allowed = _rules.legal_mask(rules, void, trick, trump, broken, pos, 0, none, played)
+                allowed = lowlevel.legal_mask(rules, void, trick, trump, broken, pos, 0, played)
                 if void and allowed != void:
                     return False
                 on_table = used ^ played
@@ -525,8 +518,8 @@ def _free_follow(
                         late = _before(rules, cards, on_table | short, k)
                         if late < 0:
                             continue
-                        allowed = _rules.legal_mask(
-                            rules, short, trick, trump, broken, pos, 0, none, late
+                        allowed = lowlevel.legal_mask(
+                            rules, short, trick, trump, broken, pos, 0, late
                         )
                         if allowed != (short & gm or short):
                             return False
@@ -534,7 +527,7 @@ def _free_follow(
 
 
 @functools.lru_cache(maxsize=64)
-def plan_for(rules: DealRules, trump: int) -> SearchPlan:
+def plan_for(rules: DealRules, trump: Suit | None) -> SearchPlan:
     """The (cached) plan of ``rules`` with effective trump ``trump`` (made
     plain by :func:`refute` when a search refuted it)."""
     return SearchPlan(rules, trump)

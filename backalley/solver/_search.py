@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from backalley.cards import CARDS
-from backalley.solver import _rules
+from backalley.engine import lowlevel
 from backalley.solver._bounds import (
     make_cash_after,
     make_later_tricks,
@@ -77,13 +77,13 @@ class Search:
 
     def __init__(
         self,
-        position: _rules.RawPosition,
+        position: lowlevel.RawPosition,
         seat: int,
         table: TranspositionTable | None = None,
         budget: Budget | None = None,
     ) -> None:
         rules = position.rules
-        teams = _rules.seat_teams(rules)
+        teams = rules.rules.seat_teams
         self.position = position
         self.players = len(teams)
         self.is_max = tuple(team == teams[seat] for team in teams)
@@ -209,11 +209,11 @@ class Search:
         position = self.position
         rules, trump = position.rules, position.trump
         plan = self.plan
-        at = _rules.trick_winner(rules, trick, trump)
+        at = lowlevel.trick_winner(rules, trick, trump)
         if plan.standard and at != predict(plan.order, trick):
             raise Refuted(plan, True, _mispredicted(trick, at))
         winner = (leader + at) % n
-        broken = broken or _rules.breaks_trump(
+        broken = broken or lowlevel.breaks_trump(
             rules, trick, trump, position.played, position.owners()
         )
         won = 1 if self.is_max[winner] else 0

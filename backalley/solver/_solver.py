@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 
+from backalley.engine import lowlevel
 from backalley.engine.state import GameState
 from backalley.errors import SetupError
 from backalley.moves import Move
-from backalley.solver import _rules
 from backalley.solver._limits import Budget, LimitReached, SearchLimitError
 from backalley.solver._plan import plan_for
 from backalley.solver._search import Search
@@ -31,12 +31,12 @@ from backalley.solver._table import TranspositionTable
 __all__ = ["Solver", "analyse", "solve"]
 
 
-def _position(state: GameState) -> _rules.RawPosition:
+def _position(state: GameState) -> lowlevel.RawPosition:
     if not isinstance(state, GameState):
         raise SetupError(
             f"the solver needs a GameState (full information), got {type(state).__name__}"
         )
-    position = _rules.position(state)
+    position = lowlevel.raw_position(state)
     if position is None:
         raise SetupError(
             f"the solver works on the play of a deal, but this state is in the "
@@ -45,7 +45,7 @@ def _position(state: GameState) -> _rules.RawPosition:
     return position
 
 
-def _seat(pos: _rules.RawPosition) -> int:
+def _seat(pos: lowlevel.RawPosition) -> int:
     return (pos.leader + len(pos.trick)) % len(pos.hands)
 
 
@@ -74,12 +74,12 @@ def _limit_error(
     )
 
 
-def _solve(search: Search, pos: _rules.RawPosition) -> int:
+def _solve(search: Search, pos: lowlevel.RawPosition) -> int:
     return search.value(pos.hands, pos.leader, pos.broken, pos.trick)
 
 
 def _analyse(
-    search: Search, pos: _rules.RawPosition, state: GameState, budget: Budget
+    search: Search, pos: lowlevel.RawPosition, state: GameState, budget: Budget
 ) -> dict[Move, int]:
     out: dict[Move, int] = {}
     moves = state.legal_moves()
@@ -177,9 +177,9 @@ class Solver:
         """Forget every table."""
         self._tables.clear()
 
-    def _search(self, pos: _rules.RawPosition, budget: Budget) -> Search:
+    def _search(self, pos: lowlevel.RawPosition, budget: Budget) -> Search:
         seat = _seat(pos)
-        teams = _rules.seat_teams(pos.rules)
+        teams = pos.rules.rules.seat_teams
         side = tuple(team == teams[seat] for team in teams)
         plan = plan_for(pos.rules, pos.trump)
         key: object = (pos.rules, pos.trump, side)
