@@ -252,3 +252,53 @@ def test_the_conformance_vectors_pass_through_the_javascript_api(
     assert result["failures"] == []
     assert result["positions"] == positions > 1000
     assert result["probes"] > 3 * positions
+
+
+def test_a_users_rule_refuses_through_the_javascript_api_with_its_registered_reason(
+    site: Path, tmp_path: Path
+) -> None:
+    """A page runs a user's rules (their Python text) in Pyodide and plays
+    them: ``check`` answers, ``apply`` throws and the view documents list the
+    reason those rules registered (its tag) and their sentence, as the Python
+    library answers them."""
+    from tests.house_reasons import OUR_CLUB
+
+    rules = tmp_path / "rules.json"
+    rules.write_text(ba.to_json(OUR_CLUB), encoding="utf-8")
+    done = _node(
+        ROOT / "tests" / "js" / "web_user_reason.mjs",
+        site,
+        ROOT / "tests" / "house_reasons.py",
+        rules,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout)
+
+    half = "test-reasons/half-the-hand"
+    sentence = "with 13 cards nobody may bid more than 6"
+    assert got["check"] == {"move": "bid 9", "legal": False, "reason": half, "message": sentence}
+    assert got["apply"] == {
+        "kind": "IllegalMoveError",
+        "reason": half,
+        "message": sentence,
+        "move": "bid 9",
+    }
+    state = ba.new_game(OUR_CLUB, seed=1)
+    calls = _data(state.view(state.to_act))["call_answers"]
+    assert got["calls"] == [[a["call"], a["reason"], a["message"]] for a in calls if not a["legal"]]
+    assert [c for c in got["calls"] if c[1] == half] != []
+    while state.phase is not ba.Phase.PLAYING:
+        legal = state.legal_moves()
+        state = state.apply(next((m for m in legal if m != ba.Pass()), legal[0]))
+    cards = _data(state.view(state.to_act))["cards"]
+    assert got["cards"] == [
+        [a["card"], a["reason"], a["message"]] for a in cards if not a["playable"]
+    ]
+    card, reason, message = next(c for c in got["cards"] if c[1] != "TRUMP_NOT_BROKEN")
+    assert reason == "test-reasons/no-high-opening"
+    assert got["lead"] == {
+        "kind": "IllegalMoveError",
+        "reason": reason,
+        "message": message,
+        "move": f"play {card}",
+    }

@@ -17,7 +17,8 @@ export type CardText = string;
 
 export type Phase = "bidding" | "naming-trump" | "playing" | "game-over";
 
-/** A Reason name of the library: "NOT_YOUR_TURN", "MUST_FOLLOW_SUIT", "BID_TOO_HIGH", ... */
+/** A Reason name of the library ("NOT_YOUR_TURN", "MUST_FOLLOW_SUIT", "BID_TOO_HIGH", ...),
+ * or the tag of a reason a user's rule registered ("ourclub/no-ace-discards"). */
 export type ReasonName = string;
 
 /** The library's answer to a move. */

@@ -1,0 +1,296 @@
+"""Reasons a user's rule registers (``ba.register_reason``): a house rule
+refuses with its own code and sentence, and every reader of refusals sees
+them as it sees the built-in ones - the error, the view document, the
+JavaScript API's bridge, the server's answer and the JSON schema.
+
+The house rules are in :mod:`tests.house_reasons`: no bid above half the hand
+(``test-reasons/half-the-hand``), and no opening lead of the leader's highest
+card (``test-reasons/no-high-opening``).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+import warnings
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import backalley as ba
+from backalley.io import schema as schema_module
+from backalley.io.schema import schema
+from backalley.web import bridge
+
+from . import make_schema
+from .house_reasons import HALF_THE_HAND, NO_HIGH_OPENING, OUR_CLUB
+
+HALF = "test-reasons/half-the-hand"
+HIGH = "test-reasons/no-high-opening"
+
+
+def _opening_lead(seed: int = 1) -> ba.GameState:
+    """A game of ``OUR_CLUB`` at its first lead: each seat calls its first
+    legal bid (or passes when it has none)."""
+    state = ba.new_game(OUR_CLUB, seed=seed)
+    while state.phase is not ba.Phase.PLAYING:
+        legal = state.legal_moves()
+        state = state.apply(next((m for m in legal if m != ba.Pass()), legal[0]))
+    return state
+
+
+def _refused_card(state: ba.GameState) -> str:
+    """The card the seat to act may not lead by the house rule."""
+    view = json.loads(ba.to_json(state.view(state.to_act)))
+    return str(next(c["card"] for c in view["cards"] if c["reason"] == HIGH))
+
+
+# -- the reason itself --------------------------------------------------------------
+
+
+def test_a_registered_reason_is_a_reason_named_by_its_tag() -> None:
+    """The registered reason is a ``ba.Reason``: its ``name`` is the tag, its
+    ``value`` the sentence; the class finds it by name and lists it after the
+    built-in reasons, which keep their names and sentences."""
+    assert isinstance(HALF_THE_HAND, ba.Reason) and not HALF_THE_HAND.built_in
+    assert HALF_THE_HAND.name == HALF
+    assert HALF_THE_HAND.value == "nobody may bid more than half the hand"
+    assert ba.Reason[HALF] is HALF_THE_HAND is ba.Reason.lookup(HALF)
+    assert HALF_THE_HAND in ba.Reason and ba.Reason.NOT_YOUR_TURN in ba.Reason
+    names = [reason.name for reason in ba.Reason]
+    assert names[: len(make_schema.REASONS)] == make_schema.REASONS
+    assert {HALF, HIGH} <= set(names[len(make_schema.REASONS) :])
+    assert ba.Reason.NOT_YOUR_TURN.name == "NOT_YOUR_TURN" and ba.Reason.NOT_YOUR_TURN.built_in
+    assert ba.Reason.NOT_YOUR_TURN.value == "not this seat's turn"
+    assert repr(HALF_THE_HAND) == f"<Reason {HALF!r}: 'nobody may bid more than half the hand'>"
+
+
+def test_registering_the_same_reason_again_answers_the_same_reason() -> None:
+    """A module imported twice registers its reasons twice: the same tag and
+    sentence answer the reason already registered."""
+    again = ba.rules.register_reason(HALF, "nobody may bid more than half the hand")
+    assert again is HALF_THE_HAND
+
+
+@pytest.mark.parametrize(
+    ("tag", "sentence", "words"),
+    [
+        (HALF, "another rule", ["taken", HALF]),
+        ("must-follow-suit", "follow, please", ["built-in reason MUST_FOLLOW_SUIT"]),
+        ("house_rule", "ours", ["built-in reason HOUSE_RULE"]),
+        ("Our Club/Rule", "a sentence", ["lower-case"]),
+        ("", "a sentence", ["lower-case"]),
+        ("ourclub/silent", "  ", ["needs a sentence"]),
+    ],
+)
+def test_a_clashing_or_malformed_reason_is_refused(
+    tag: str, sentence: str, words: list[str]
+) -> None:
+    """A tag taken by another sentence, a tag that spells a built-in reason's
+    name, a malformed tag and an empty sentence are refused with
+    ``RuleSetError``, saying why; nothing is registered."""
+    known = len(ba.Reason)
+    with pytest.raises(ba.RuleSetError) as refused:
+        ba.register_reason(tag, sentence)
+    for word in words:
+        assert word in str(refused.value)
+    assert len(ba.Reason) == known
+
+
+def test_an_unknown_reason_name_is_the_library_error() -> None:
+    """``Reason[name]`` of a name nobody registered raises the library's
+    ``UnknownReasonError`` (a ``KeyError``, as an enum's), naming a close one."""
+    with pytest.raises(ba.UnknownReasonError) as unknown:
+        ba.Reason["test-reasons/half-the-hnad"]
+    assert isinstance(unknown.value, KeyError)
+    assert f"did you mean {HALF!r}" in str(unknown.value)
+
+
+def test_a_refusal_with_a_registered_reason_pickles_and_loads_elsewhere() -> None:
+    """An ``IllegalMoveError`` with a user's reason pickles to the same reason,
+    and in a process that never imported the rule it loads with the reason
+    registered there, by its tag and sentence."""
+    state = ba.new_game(OUR_CLUB, seed=1)
+    with pytest.raises(ba.IllegalMoveError) as refused:
+        state.apply(ba.Bid(9))
+    data = pickle.dumps(refused.value)
+    assert pickle.loads(data).reason is HALF_THE_HAND
+    code = (
+        "import pickle, sys; e = pickle.loads(sys.stdin.buffer.read()); "
+        "import backalley as ba; assert ba.Reason[e.reason.name] is e.reason; "
+        "print(e.reason.name, '|', e.reason.value, '|', e.message)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=data, capture_output=True, check=True, timeout=60
+    )
+    assert done.stdout.decode().strip() == (
+        f"{HALF} | nobody may bid more than half the hand | "
+        "with 13 cards nobody may bid more than 6"
+    )
+
+
+def test_a_reason_pickled_as_an_enum_member_loads_as_the_same_reason() -> None:
+    """Before reasons could be registered, ``Reason`` was an enum, pickled as
+    ``Reason(sentence)``: such pickles load as the same member."""
+
+    class OldPickle:
+        def __reduce__(self) -> tuple[Any, tuple[str]]:
+            return (ba.Reason, ("not this seat's turn",))
+
+    assert pickle.loads(pickle.dumps(OldPickle())) is ba.Reason.NOT_YOUR_TURN
+
+
+# -- the engine ---------------------------------------------------------------------
+
+
+def test_a_house_rule_refuses_a_call_with_its_own_reason_and_sentence() -> None:
+    """The bidding's own refusal: ``check`` raises with the registered reason
+    and the rule's sentence; the legal calls leave the refused ones out; the
+    built-in refusals are unchanged beside it."""
+    state = ba.new_game(OUR_CLUB, seed=1)
+    with pytest.raises(ba.IllegalMoveError) as refused:
+        state.check(ba.Bid(9))
+    assert refused.value.reason is HALF_THE_HAND
+    assert refused.value.message == "with 13 cards nobody may bid more than 6"
+    assert ba.Bid(6) in state.legal_moves() and ba.Bid(7) not in state.legal_moves()
+    with pytest.raises(ba.IllegalMoveError) as too_high:
+        state.check(ba.Bid(13))
+    assert too_high.value.reason is ba.Reason.BID_TOO_HIGH
+
+
+def test_a_house_rule_refuses_a_card_with_its_own_reason_and_sentence() -> None:
+    """The lead's own refusal: the leader's highest card, explained by the
+    part's ``explain``."""
+    state = _opening_lead()
+    card = _refused_card(state)
+    with pytest.raises(ba.IllegalMoveError) as refused:
+        state.apply(ba.parse_move(f"play {card}"))
+    assert refused.value.reason is NO_HIGH_OPENING
+    assert refused.value.message == (
+        f"at our club the opening lead may not be your highest card ({card})"
+    )
+
+
+# -- documents ----------------------------------------------------------------------
+
+
+def test_the_view_document_names_the_registered_reason_for_each_refused_card() -> None:
+    """A UI reads why each card is refused from the view document: the card
+    the house rule refuses carries its tag and sentence, the cards the
+    built-in rules refuse their own names; the document loads back and writes
+    the same text."""
+    state = _opening_lead()
+    text = ba.to_json(state.view(state.to_act))
+    document = json.loads(text)
+    refused = {c["card"]: (c["reason"], c["message"]) for c in document["cards"]}
+    card = _refused_card(state)
+    assert refused[card] == (
+        HIGH,
+        f"at our club the opening lead may not be your highest card ({card})",
+    )
+    assert {reason for reason, _ in refused.values()} <= {None, HIGH, "TRUMP_NOT_BROKEN"}
+    assert ba.to_json(ba.from_json(text, ba.PlayerView)) == text
+
+
+def test_the_view_document_names_the_registered_reason_for_each_refused_call() -> None:
+    state = ba.new_game(OUR_CLUB, seed=1)
+    document = json.loads(ba.to_json(state.view(state.to_act)))
+    reasons = {a["call"]: a["reason"] for a in document["call_answers"]}
+    assert [reasons[f"bid {n}"] for n in range(7, 13)] == [HALF] * 6
+    assert reasons["bid 6"] is None and reasons["bid 13"] == "BID_TOO_HIGH"
+
+
+def test_the_schema_lists_the_registered_reasons_after_the_shipped_ones() -> None:
+    """The schema the library gives types the user's reason codes; the
+    shipped file keeps only the built-in ones, a view's answers with the
+    user's reasons pass the schema, and a code nobody registered does not."""
+    codes = schema()["$defs"]["reason"]["enum"]
+    assert codes[: len(make_schema.REASONS)] == make_schema.REASONS
+    assert {HALF, HIGH} <= set(codes)
+    shipped = json.loads(
+        resources.files(schema_module).joinpath(schema_module.SCHEMA_FILE).read_bytes()
+    )
+    assert shipped["$defs"]["reason"]["enum"] == make_schema.REASONS
+    assert json.loads(schema_module.schema_text()) == schema()
+    # the answers of a view (its rules hold the user's parts, which the schema
+    # lists by the shipped tags only: that is another matter)
+    cards, calls = (
+        Draft202012Validator(schema("card_answer")),
+        Draft202012Validator(schema("call_answer")),
+    )
+    for state in (ba.new_game(OUR_CLUB, seed=1), _opening_lead()):
+        document = json.loads(ba.to_json(state.view(state.to_act)))
+        for answer in document["cards"]:
+            cards.validate(answer)
+        for answer in document["call_answers"]:
+            calls.validate(answer)
+    assert not Draft202012Validator(schema("card_answer")).is_valid(
+        {"card": "2C", "playable": False, "reason": "test-reasons/nobody", "message": "no"}
+    )
+
+
+# -- the JavaScript API and the server ---------------------------------------------
+
+
+def test_the_javascript_bridge_answers_the_registered_reason() -> None:
+    """What ``backalley.js`` receives from Python: ``check`` answers the tag
+    and sentence, ``apply`` an ``IllegalMoveError`` carrying them (thrown in
+    JavaScript as a ``BackAlleyError``), ``view`` the document with them."""
+    state = ba.new_game(OUR_CLUB, seed=1)
+    answer = bridge.check(state, "bid 9")
+    assert answer.error is None
+    assert json.loads(answer.value) == {
+        "move": "bid 9",
+        "legal": False,
+        "reason": HALF,
+        "message": "with 13 cards nobody may bid more than 6",
+    }
+    thrown = bridge.apply(state, "bid 9", state.to_act)
+    assert thrown.value is None and thrown.error is not None
+    error = json.loads(thrown.error)
+    assert (error["kind"], error["reason"], error["move"]) == ("IllegalMoveError", HALF, "bid 9")
+    view = json.loads(bridge.view(state).value)
+    assert {a["reason"] for a in view["call_answers"]} >= {HALF}
+
+
+def test_the_server_refuses_with_the_registered_reason(tmp_path: Path) -> None:
+    """A table of the house rules: a seat's call above half the hand is
+    answered 422 ``illegal-move`` with the user's reason and the library's
+    sentence, and the seat's view names it."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*httpx2")
+        from starlette.testclient import TestClient
+
+    from backalley.server import SqliteStore, create_app
+
+    store = SqliteStore(tmp_path / "tables.db")
+    app = create_app(store, bot_delay=0, deal_pause=0, allowed_hosts="testserver")
+    try:
+        with TestClient(app) as client:
+            rules = json.loads(ba.to_json(OUR_CLUB))
+            made = client.post("/api/tables", json={"rules": rules, "seats": ["human"] * 4})
+            assert made.status_code == 201, made.text
+            table = made.json()["table"]
+            seat = client.get(f"/api/tables/{table}/public").json()["public"]["to_act"]
+            token = client.post(f"/api/tables/{table}/seats/{seat}/join").json()["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            answer = client.post(
+                f"/api/tables/{table}/seats/{seat}/moves", json={"move": "bid 9"}, headers=auth
+            )
+            assert answer.status_code == 422, answer.text
+            body = answer.json()
+            assert (body["error"], body["reason"]) == ("illegal-move", HALF)
+            assert body["message"] == "with 13 cards nobody may bid more than 6"
+            view = client.get(f"/api/tables/{table}/seats/{seat}/view", headers=auth).json()
+            calls = {a["call"]: a for a in view["view"]["call_answers"]}
+            assert calls["bid 9"]["reason"] == HALF
+            assert calls["bid 9"]["message"] == body["message"]
+    finally:
+        store.close()
