@@ -191,13 +191,19 @@ class RawPosition(NamedTuple):
     """The raw facts of a state in the playing phase."""
 
     rules: DealRules
+    """The rule set and the deal's context (see :class:`DealRules`)."""
     hands: tuple[int, ...]
+    """Every seat's hand (bit sets)."""
     trick: tuple[int, ...]
+    """The current trick's card indices, in the order played."""
     leader: int
+    """The seat that led the current trick."""
     broken: bool
+    """Whether trump has been broken."""
     trump: Suit | None
     """The deal's trump: a suit, or ``None`` for none."""
     board_bidders: frozenset[int]
+    """The seats that bid board this deal."""
     played: int = 0
     """The cards played to the deal's earlier tricks (a bit set)."""
     played_by: tuple[int, ...] = ()
