@@ -198,6 +198,9 @@ class Reason(metaclass=_ReasonType):
         "the recorded moves do not produce the recorded results"
     )
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError("Reason cannot be subclassed: register a reason with register_reason")
+
     def __init__(self, name: str, value: str, built_in: bool) -> None:
         self._name = name
         self._value = value

@@ -102,6 +102,14 @@ def test_a_clashing_or_malformed_reason_is_refused(
     assert len(ba.Reason) == known
 
 
+def test_a_reason_is_registered_not_subclassed() -> None:
+    """Reasons are made by registering them; a subclass of ``Reason`` is refused."""
+    with pytest.raises(TypeError, match="register_reason"):
+
+        class Mine(ba.Reason):  # type: ignore[misc]
+            pass
+
+
 def test_an_unknown_reason_name_is_the_library_error() -> None:
     """``Reason[name]`` of a name nobody registered raises the library's
     ``UnknownReasonError`` (a ``KeyError``, as an enum's), naming a close one."""
@@ -217,6 +225,14 @@ def test_the_schema_lists_the_registered_reasons_after_the_shipped_ones() -> Non
     )
     assert shipped["$defs"]["reason"]["enum"] == make_schema.REASONS
     assert json.loads(schema_module.schema_text()) == schema()
+    # where nothing is registered, the schema written out is the shipped file, byte for byte
+    code = "import sys; from backalley.io import schema; sys.stdout.write(schema.schema_text())"
+    alone = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, check=True, timeout=60
+    )
+    assert alone.stdout == (
+        resources.files(schema_module).joinpath(schema_module.SCHEMA_FILE).read_bytes()
+    )
     # the answers of a view (its rules hold the user's parts, which the schema
     # lists by the shipped tags only: that is another matter)
     cards, calls = (
