@@ -35,7 +35,8 @@ const HERE = new URL(".", import.meta.url);
 
 /** An error of the library: `kind` (its Python class, such as
  * "IllegalMoveError"), `reason` (for a refused move: a Reason name such as
- * "MUST_FOLLOW_SUIT"), `message` (the sentence to show), and, where they
+ * "MUST_FOLLOW_SUIT", or the tag of a reason a user's rule registered),
+ * `message` (the sentence to show), and, where they
  * apply, `move`, `seat`, `problems` (a rule set's problems) and `path`
  * (where a document reader stopped). */
 export class BackAlleyError extends Error {
