@@ -17,27 +17,29 @@ import sys
 import warnings
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import attrs
 import pytest
 from jsonschema import Draft202012Validator
 
 import backalley as ba
 from backalley.io import schema as schema_module
 from backalley.io.schema import schema
+from backalley.rules import BiddingContext, DealContext, register
 from backalley.web import bridge
 
 from . import make_schema
-from .house_reasons import HALF_THE_HAND, NO_HIGH_OPENING, OUR_CLUB
+from .house_reasons import HALF_THE_HAND, NO_HIGH_OPENING, OUR_CLUB, HalfTheHand, NoHighOpening
 
 HALF = "test-reasons/half-the-hand"
 HIGH = "test-reasons/no-high-opening"
 
 
-def _opening_lead(seed: int = 1) -> ba.GameState:
-    """A game of ``OUR_CLUB`` at its first lead: each seat calls its first
+def _opening_lead(seed: int = 1, rules: ba.RuleSet = OUR_CLUB) -> ba.GameState:
+    """A game of ``rules`` at its first lead: each seat calls its first
     legal bid (or passes when it has none)."""
-    state = ba.new_game(OUR_CLUB, seed=seed)
+    state = ba.new_game(rules, seed=seed)
     while state.phase is not ba.Phase.PLAYING:
         legal = state.legal_moves()
         state = state.apply(next((m for m in legal if m != ba.Pass()), legal[0]))
@@ -182,6 +184,42 @@ def test_a_house_rule_refuses_a_card_with_its_own_reason_and_sentence() -> None:
     assert refused.value.message == (
         f"at our club the opening lead may not be your highest card ({card})"
     )
+
+
+@register
+@attrs.frozen
+class BareCodeBidding(HalfTheHand):
+    """Refuses a bid of nine with a code of its own as text: not a ``Reason``."""
+
+    tag: ClassVar[str] = "test-reasons/bare-code-bidding"
+
+    def refusal(self, ctx: BiddingContext, move: ba.Move) -> Any:
+        if move == ba.Bid(9):
+            return ("test-reasons/nine", "nobody bids nine")
+        return super().refusal(ctx, move)
+
+
+@register
+@attrs.frozen
+class BareCodeLead(NoHighOpening):
+    """Refuses to lead the first card of the hand with a code of its own as
+    text: not a ``Reason``."""
+
+    tag: ClassVar[str] = "test-reasons/bare-code-lead"
+
+    def restrictions(self, ctx: DealContext, seat: int, hand: ba.CardSet, broken: bool) -> Any:
+        return ((hand - ba.CardSet.of(list(hand)[:1]), "test-reasons/not-the-first"),)
+
+
+def test_a_part_that_refuses_with_a_bare_code_is_told_to_register_it() -> None:
+    """A reason must be a ``Reason``: a part answering a code of its own as
+    text is refused with ``RuleSetError``, which says how to register one."""
+    state = ba.new_game(OUR_CLUB.replace(bidding=BareCodeBidding()), seed=1)
+    with pytest.raises(ba.RuleSetError, match="register_reason"):
+        state.check(ba.Bid(9))
+    state = _opening_lead(rules=OUR_CLUB.replace(lead=BareCodeLead()))
+    with pytest.raises(ba.RuleSetError, match="register_reason"):
+        state.check(ba.Play(state.hands[state.to_act][0]))
 
 
 # -- documents ----------------------------------------------------------------------

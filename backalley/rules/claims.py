@@ -57,5 +57,10 @@ def checked_refusal(why: object, method: str) -> Refusal:
         or not isinstance(why[0], Reason)
         or not isinstance(why[1], str)
     ):
-        raise RuleSetError([f"{method} must answer a (Reason, sentence) pair, not {why!r}"])
+        raise RuleSetError(
+            [
+                f"{method} must answer a (Reason, sentence) pair, not {why!r} (a reason of "
+                "a rule of your own is registered with backalley.rules.register_reason)"
+            ]
+        )
     return why

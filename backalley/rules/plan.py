@@ -628,7 +628,8 @@ class Plan:
         return RuleSetError(
             [
                 f"{part}: {type(getattr(self.rules, part)).__name__}.restrictions must answer "
-                f"(allowed cards, Reason) pairs, not {found!r}"
+                f"(allowed cards, Reason) pairs, not {found!r} (a reason of a rule of your own "
+                "is registered with backalley.rules.register_reason)"
             ]
         )
 
