@@ -7,9 +7,10 @@ variant ``test-reasons/our-club`` that plays them.
 - The lead: the opening lead of a deal may not be the highest card the leader
   could otherwise lead, when there are two or more (``NO_HIGH_OPENING``).
 
-The tests import this module; the JavaScript API's test runs its text in
-Pyodide (``pyodide.runPython``), as a page would run a user's own rules, so
-it imports nothing but the library.
+The tests import this module through :func:`tests.user_rules.house_rules`,
+which takes its parts out of the registry again after them; the JavaScript
+API's test runs its text in Pyodide (``pyodide.runPython``), as a page would
+run a user's own rules, so it imports nothing but the library.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ refuses with its own code and sentence, and every reader of refusals sees
 them as it sees the built-in ones - the error, the view document, the
 JavaScript API's bridge, the server's answer and the JSON schema.
 
-The house rules are in :mod:`tests.house_reasons`: no bid above half the hand
+The house rules are in :mod:`tests.house_reasons` (the ``club`` fixture,
+registered while these tests run): no bid above half the hand
 (``test-reasons/half-the-hand``), and no opening lead of the leader's highest
 card (``test-reasons/no-high-opening``).
 """
@@ -15,8 +16,10 @@ import pickle
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 import attrs
@@ -27,16 +30,24 @@ import backalley as ba
 from backalley.io import schema as schema_module
 from backalley.io.schema import schema
 from backalley.rules import BiddingContext, DealContext, register
+from backalley.rules.registry import _REGISTRY
 from backalley.web import bridge
 
 from . import make_schema
-from .house_reasons import HALF_THE_HAND, NO_HIGH_OPENING, OUR_CLUB, HalfTheHand, NoHighOpening
+from .user_rules import house_rules
 
 HALF = "test-reasons/half-the-hand"
 HIGH = "test-reasons/no-high-opening"
 
 
-def _opening_lead(seed: int = 1, rules: ba.RuleSet = OUR_CLUB) -> ba.GameState:
+@pytest.fixture(scope="module")
+def club() -> Iterator[ModuleType]:
+    """The house rules module, its parts registered while this module's tests run."""
+    with house_rules() as module:
+        yield module
+
+
+def _opening_lead(rules: ba.RuleSet, seed: int = 1) -> ba.GameState:
     """A game of ``rules`` at its first lead: each seat calls its first
     legal bid (or passes when it has none)."""
     state = ba.new_game(rules, seed=seed)
@@ -55,28 +66,30 @@ def _refused_card(state: ba.GameState) -> str:
 # -- the reason itself --------------------------------------------------------------
 
 
-def test_a_registered_reason_is_a_reason_named_by_its_tag() -> None:
+def test_a_registered_reason_is_a_reason_named_by_its_tag(club: ModuleType) -> None:
     """The registered reason is a ``ba.Reason``: its ``name`` is the tag, its
     ``value`` the sentence; the class finds it by name and lists it after the
     built-in reasons, which keep their names and sentences."""
-    assert isinstance(HALF_THE_HAND, ba.Reason) and not HALF_THE_HAND.built_in
-    assert HALF_THE_HAND.name == HALF
-    assert HALF_THE_HAND.value == "nobody may bid more than half the hand"
-    assert ba.Reason[HALF] is HALF_THE_HAND is ba.Reason.lookup(HALF)
-    assert HALF_THE_HAND in ba.Reason and ba.Reason.NOT_YOUR_TURN in ba.Reason
+    assert isinstance(club.HALF_THE_HAND, ba.Reason) and not club.HALF_THE_HAND.built_in
+    assert club.HALF_THE_HAND.name == HALF
+    assert club.HALF_THE_HAND.value == "nobody may bid more than half the hand"
+    assert ba.Reason[HALF] is club.HALF_THE_HAND is ba.Reason.lookup(HALF)
+    assert club.HALF_THE_HAND in ba.Reason and ba.Reason.NOT_YOUR_TURN in ba.Reason
     names = [reason.name for reason in ba.Reason]
     assert names[: len(make_schema.REASONS)] == make_schema.REASONS
     assert {HALF, HIGH} <= set(names[len(make_schema.REASONS) :])
     assert ba.Reason.NOT_YOUR_TURN.name == "NOT_YOUR_TURN" and ba.Reason.NOT_YOUR_TURN.built_in
     assert ba.Reason.NOT_YOUR_TURN.value == "not this seat's turn"
-    assert repr(HALF_THE_HAND) == f"<Reason {HALF!r}: 'nobody may bid more than half the hand'>"
+    assert (
+        repr(club.HALF_THE_HAND) == f"<Reason {HALF!r}: 'nobody may bid more than half the hand'>"
+    )
 
 
-def test_registering_the_same_reason_again_answers_the_same_reason() -> None:
+def test_registering_the_same_reason_again_answers_the_same_reason(club: ModuleType) -> None:
     """A module imported twice registers its reasons twice: the same tag and
     sentence answer the reason already registered."""
     again = ba.rules.register_reason(HALF, "nobody may bid more than half the hand")
-    assert again is HALF_THE_HAND
+    assert again is club.HALF_THE_HAND
 
 
 @pytest.mark.parametrize(
@@ -91,7 +104,7 @@ def test_registering_the_same_reason_again_answers_the_same_reason() -> None:
     ],
 )
 def test_a_clashing_or_malformed_reason_is_refused(
-    tag: str, sentence: str, words: list[str]
+    club: ModuleType, tag: str, sentence: str, words: list[str]
 ) -> None:
     """A tag taken by another sentence, a tag that spells a built-in reason's
     name, a malformed tag and an empty sentence are refused with
@@ -112,7 +125,7 @@ def test_a_reason_is_registered_not_subclassed() -> None:
             pass
 
 
-def test_an_unknown_reason_name_is_the_library_error() -> None:
+def test_an_unknown_reason_name_is_the_library_error(club: ModuleType) -> None:
     """``Reason[name]`` of a name nobody registered raises the library's
     ``UnknownReasonError`` (a ``KeyError``, as an enum's), naming a close one."""
     with pytest.raises(ba.UnknownReasonError) as unknown:
@@ -121,15 +134,15 @@ def test_an_unknown_reason_name_is_the_library_error() -> None:
     assert f"did you mean {HALF!r}" in str(unknown.value)
 
 
-def test_a_refusal_with_a_registered_reason_pickles_and_loads_elsewhere() -> None:
+def test_a_refusal_with_a_registered_reason_pickles_and_loads_elsewhere(club: ModuleType) -> None:
     """An ``IllegalMoveError`` with a user's reason pickles to the same reason,
     and in a process that never imported the rule it loads with the reason
     registered there, by its tag and sentence."""
-    state = ba.new_game(OUR_CLUB, seed=1)
+    state = ba.new_game(club.OUR_CLUB, seed=1)
     with pytest.raises(ba.IllegalMoveError) as refused:
         state.apply(ba.Bid(9))
     data = pickle.dumps(refused.value)
-    assert pickle.loads(data).reason is HALF_THE_HAND
+    assert pickle.loads(data).reason is club.HALF_THE_HAND
     code = (
         "import pickle, sys; e = pickle.loads(sys.stdin.buffer.read()); "
         "import backalley as ba; assert ba.Reason[e.reason.name] is e.reason; "
@@ -158,14 +171,14 @@ def test_a_reason_pickled_as_an_enum_member_loads_as_the_same_reason() -> None:
 # -- the engine ---------------------------------------------------------------------
 
 
-def test_a_house_rule_refuses_a_call_with_its_own_reason_and_sentence() -> None:
+def test_a_house_rule_refuses_a_call_with_its_own_reason_and_sentence(club: ModuleType) -> None:
     """The bidding's own refusal: ``check`` raises with the registered reason
     and the rule's sentence; the legal calls leave the refused ones out; the
     built-in refusals are unchanged beside it."""
-    state = ba.new_game(OUR_CLUB, seed=1)
+    state = ba.new_game(club.OUR_CLUB, seed=1)
     with pytest.raises(ba.IllegalMoveError) as refused:
         state.check(ba.Bid(9))
-    assert refused.value.reason is HALF_THE_HAND
+    assert refused.value.reason is club.HALF_THE_HAND
     assert refused.value.message == "with 13 cards nobody may bid more than 6"
     assert ba.Bid(6) in state.legal_moves() and ba.Bid(7) not in state.legal_moves()
     with pytest.raises(ba.IllegalMoveError) as too_high:
@@ -173,51 +186,59 @@ def test_a_house_rule_refuses_a_call_with_its_own_reason_and_sentence() -> None:
     assert too_high.value.reason is ba.Reason.BID_TOO_HIGH
 
 
-def test_a_house_rule_refuses_a_card_with_its_own_reason_and_sentence() -> None:
+def test_a_house_rule_refuses_a_card_with_its_own_reason_and_sentence(club: ModuleType) -> None:
     """The lead's own refusal: the leader's highest card, explained by the
     part's ``explain``."""
-    state = _opening_lead()
+    state = _opening_lead(club.OUR_CLUB)
     card = _refused_card(state)
     with pytest.raises(ba.IllegalMoveError) as refused:
         state.apply(ba.parse_move(f"play {card}"))
-    assert refused.value.reason is NO_HIGH_OPENING
+    assert refused.value.reason is club.NO_HIGH_OPENING
     assert refused.value.message == (
         f"at our club the opening lead may not be your highest card ({card})"
     )
 
 
-@register
-@attrs.frozen
-class BareCodeBidding(HalfTheHand):
-    """Refuses a bid of nine with a code of its own as text: not a ``Reason``."""
+@pytest.fixture
+def bare_code(club: ModuleType) -> Iterator[tuple[type, type]]:
+    """A bidding part and a lead part that refuse with a code of their own as
+    text, not a ``Reason``: registered for the test, and out of the registry after it."""
 
-    tag: ClassVar[str] = "test-reasons/bare-code-bidding"
+    @attrs.frozen
+    class BareCodeBidding(club.HalfTheHand):  # type: ignore[name-defined,misc]
+        """Refuses a bid of nine with a code as text."""
 
-    def refusal(self, ctx: BiddingContext, move: ba.Move) -> Any:
-        if move == ba.Bid(9):
-            return ("test-reasons/nine", "nobody bids nine")
-        return super().refusal(ctx, move)
+        tag: ClassVar[str] = "test-reasons/bare-code-bidding"
+
+        def refusal(self, ctx: BiddingContext, move: ba.Move) -> Any:
+            if move == ba.Bid(9):
+                return ("test-reasons/nine", "nobody bids nine")
+            return super().refusal(ctx, move)
+
+    @attrs.frozen
+    class BareCodeLead(club.NoHighOpening):  # type: ignore[name-defined,misc]
+        """Refuses to lead the first card of the hand with a code as text."""
+
+        tag: ClassVar[str] = "test-reasons/bare-code-lead"
+
+        def restrictions(self, ctx: DealContext, seat: int, hand: ba.CardSet, broken: bool) -> Any:
+            return ((hand - ba.CardSet.of(list(hand)[:1]), "test-reasons/not-the-first"),)
+
+    parts = (register(BareCodeBidding), register(BareCodeLead))
+    yield parts
+    for cls in parts:
+        _REGISTRY[cls.part].pop(cls.tag, None)
 
 
-@register
-@attrs.frozen
-class BareCodeLead(NoHighOpening):
-    """Refuses to lead the first card of the hand with a code of its own as
-    text: not a ``Reason``."""
-
-    tag: ClassVar[str] = "test-reasons/bare-code-lead"
-
-    def restrictions(self, ctx: DealContext, seat: int, hand: ba.CardSet, broken: bool) -> Any:
-        return ((hand - ba.CardSet.of(list(hand)[:1]), "test-reasons/not-the-first"),)
-
-
-def test_a_part_that_refuses_with_a_bare_code_is_told_to_register_it() -> None:
+def test_a_part_that_refuses_with_a_bare_code_is_told_to_register_it(
+    club: ModuleType, bare_code: tuple[type, type]
+) -> None:
     """A reason must be a ``Reason``: a part answering a code of its own as
     text is refused with ``RuleSetError``, which says how to register one."""
-    state = ba.new_game(OUR_CLUB.replace(bidding=BareCodeBidding()), seed=1)
+    state = ba.new_game(club.OUR_CLUB.replace(bidding=bare_code[0]()), seed=1)
     with pytest.raises(ba.RuleSetError, match="register_reason"):
         state.check(ba.Bid(9))
-    state = _opening_lead(rules=OUR_CLUB.replace(lead=BareCodeLead()))
+    state = _opening_lead(club.OUR_CLUB.replace(lead=bare_code[1]()))
     with pytest.raises(ba.RuleSetError, match="register_reason"):
         state.check(ba.Play(state.hands[state.to_act][0]))
 
@@ -225,12 +246,14 @@ def test_a_part_that_refuses_with_a_bare_code_is_told_to_register_it() -> None:
 # -- documents ----------------------------------------------------------------------
 
 
-def test_the_view_document_names_the_registered_reason_for_each_refused_card() -> None:
+def test_the_view_document_names_the_registered_reason_for_each_refused_card(
+    club: ModuleType,
+) -> None:
     """A UI reads why each card is refused from the view document: the card
     the house rule refuses carries its tag and sentence, the cards the
     built-in rules refuse their own names; the document loads back and writes
     the same text."""
-    state = _opening_lead()
+    state = _opening_lead(club.OUR_CLUB)
     text = ba.to_json(state.view(state.to_act))
     document = json.loads(text)
     refused = {c["card"]: (c["reason"], c["message"]) for c in document["cards"]}
@@ -243,15 +266,17 @@ def test_the_view_document_names_the_registered_reason_for_each_refused_card() -
     assert ba.to_json(ba.from_json(text, ba.PlayerView)) == text
 
 
-def test_the_view_document_names_the_registered_reason_for_each_refused_call() -> None:
-    state = ba.new_game(OUR_CLUB, seed=1)
+def test_the_view_document_names_the_registered_reason_for_each_refused_call(
+    club: ModuleType,
+) -> None:
+    state = ba.new_game(club.OUR_CLUB, seed=1)
     document = json.loads(ba.to_json(state.view(state.to_act)))
     reasons = {a["call"]: a["reason"] for a in document["call_answers"]}
     assert [reasons[f"bid {n}"] for n in range(7, 13)] == [HALF] * 6
     assert reasons["bid 6"] is None and reasons["bid 13"] == "BID_TOO_HIGH"
 
 
-def test_the_schema_lists_the_registered_reasons_after_the_shipped_ones() -> None:
+def test_the_schema_lists_the_registered_reasons_after_the_shipped_ones(club: ModuleType) -> None:
     """The schema the library gives types the user's reason codes; the
     shipped file keeps only the built-in ones, a view's answers with the
     user's reasons pass the schema, and a code nobody registered does not."""
@@ -277,7 +302,7 @@ def test_the_schema_lists_the_registered_reasons_after_the_shipped_ones() -> Non
         Draft202012Validator(schema("card_answer")),
         Draft202012Validator(schema("call_answer")),
     )
-    for state in (ba.new_game(OUR_CLUB, seed=1), _opening_lead()):
+    for state in (ba.new_game(club.OUR_CLUB, seed=1), _opening_lead(club.OUR_CLUB)):
         document = json.loads(ba.to_json(state.view(state.to_act)))
         for answer in document["cards"]:
             cards.validate(answer)
@@ -291,11 +316,11 @@ def test_the_schema_lists_the_registered_reasons_after_the_shipped_ones() -> Non
 # -- the JavaScript API and the server ---------------------------------------------
 
 
-def test_the_javascript_bridge_answers_the_registered_reason() -> None:
+def test_the_javascript_bridge_answers_the_registered_reason(club: ModuleType) -> None:
     """What ``backalley.js`` receives from Python: ``check`` answers the tag
     and sentence, ``apply`` an ``IllegalMoveError`` carrying them (thrown in
     JavaScript as a ``BackAlleyError``), ``view`` the document with them."""
-    state = ba.new_game(OUR_CLUB, seed=1)
+    state = ba.new_game(club.OUR_CLUB, seed=1)
     answer = bridge.check(state, "bid 9")
     assert answer.error is None
     assert json.loads(answer.value) == {
@@ -312,7 +337,7 @@ def test_the_javascript_bridge_answers_the_registered_reason() -> None:
     assert {a["reason"] for a in view["call_answers"]} >= {HALF}
 
 
-def test_the_server_refuses_with_the_registered_reason(tmp_path: Path) -> None:
+def test_the_server_refuses_with_the_registered_reason(club: ModuleType, tmp_path: Path) -> None:
     """A table of the house rules: a seat's call above half the hand is
     answered 422 ``illegal-move`` with the user's reason and the library's
     sentence, and the seat's view names it."""
@@ -328,7 +353,7 @@ def test_the_server_refuses_with_the_registered_reason(tmp_path: Path) -> None:
     app = create_app(store, bot_delay=0, deal_pause=0, allowed_hosts="testserver")
     try:
         with TestClient(app) as client:
-            rules = json.loads(ba.to_json(OUR_CLUB))
+            rules = json.loads(ba.to_json(club.OUR_CLUB))
             made = client.post("/api/tables", json={"rules": rules, "seats": ["human"] * 4})
             assert made.status_code == 201, made.text
             table = made.json()["table"]

@@ -261,10 +261,15 @@ def test_a_users_rule_refuses_through_the_javascript_api_with_its_registered_rea
     them: ``check`` answers, ``apply`` throws and the view documents list the
     reason those rules registered (its tag) and their sentence, as the Python
     library answers them."""
-    from tests.house_reasons import OUR_CLUB
+    from tests.user_rules import house_rules
 
+    with house_rules() as club:
+        _users_rule_refusals(site, tmp_path, club.OUR_CLUB)
+
+
+def _users_rule_refusals(site: Path, tmp_path: Path, our_club: ba.RuleSet) -> None:
     rules = tmp_path / "rules.json"
-    rules.write_text(ba.to_json(OUR_CLUB), encoding="utf-8")
+    rules.write_text(ba.to_json(our_club), encoding="utf-8")
     done = _node(
         ROOT / "tests" / "js" / "web_user_reason.mjs",
         site,
@@ -283,7 +288,7 @@ def test_a_users_rule_refuses_through_the_javascript_api_with_its_registered_rea
         "message": sentence,
         "move": "bid 9",
     }
-    state = ba.new_game(OUR_CLUB, seed=1)
+    state = ba.new_game(our_club, seed=1)
     calls = _data(state.view(state.to_act))["call_answers"]
     assert got["calls"] == [[a["call"], a["reason"], a["message"]] for a in calls if not a["legal"]]
     assert [c for c in got["calls"] if c[1] == half] != []
