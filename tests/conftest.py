@@ -11,12 +11,13 @@ what it remembers by a key, it asks the part again and raises
 library is imported (the plans read it when they are built).
 
 Tests that use PostgreSQL are marked ``postgres`` here, those that need
-Chromium or Pyodide are marked ``browser`` in their modules: ``nox -s quick``
-leaves both out, with the ``slow`` ones.
+Chromium or Pyodide are marked ``browser`` in their modules, and those that
+take seconds or more (a subprocess, a server, a statistic over many games, a
+case per variant beyond :data:`tests.marks.QUICK_VARIANTS`) ``slow``:
+``nox -s quick`` leaves all three out; the full run (``nox``, CI) runs them.
 
-Tests marked ``slow`` (``@pytest.mark.slow``, the marker registered in
-``pyproject.toml``: minutes each) are skipped unless asked for: ``pytest
---runslow``, or ``pytest -m slow`` (which runs only them).
+Tests marked ``long`` (``@pytest.mark.long``: minutes each) are skipped unless
+asked for: ``pytest --runlong``, or ``pytest -m long`` (which runs only them).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ settings.load_profile(
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--runslow", action="store_true", default=False, help="also run the tests marked slow"
+        "--runlong", action="store_true", default=False, help="also run the tests marked long"
     )
 
 
@@ -74,11 +75,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _uses_postgres(item):
             item.add_marker(pytest.mark.postgres)
-    if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
+    if config.getoption("--runlong") or "long" in (config.getoption("-m") or ""):
         return
-    skip = pytest.mark.skip(reason="slow: run with --runslow (or -m slow)")
+    skip = pytest.mark.skip(reason="long: run with --runlong (or -m long)")
     for item in items:
-        if item.get_closest_marker("slow") is not None:
+        if item.get_closest_marker("long") is not None:
             item.add_marker(skip)
 
 

@@ -269,6 +269,17 @@ FUZZ_SCALE = max(1, int(os.environ.get("BACKALLEY_FUZZ_SCALE", "1") or 1))
 ``BACKALLEY_FUZZ_SCALE=100 python -m pytest -q -k fuzz`` (see the integration guide)."""
 
 
+QUICK = bool(os.environ.get("BACKALLEY_QUICK"))
+"""Whether this is the contributor's quick loop (``nox -s quick`` sets
+``BACKALLEY_QUICK=1``; ``conftest.py`` loads its Hypothesis profile)."""
+
+
+def examples(n: int) -> int:
+    """``n`` Hypothesis examples for a test that sets its own count: a tenth
+    of them (at least 5) in the quick loop, all of them in the full run."""
+    return max(5, n // 10) if QUICK else n
+
+
 def fuzz_examples(n: int) -> int:
-    """``n`` hypothesis examples, times :data:`FUZZ_SCALE`."""
-    return n * FUZZ_SCALE
+    """``n`` hypothesis examples, times :data:`FUZZ_SCALE` (a tenth in the quick loop)."""
+    return examples(n) * FUZZ_SCALE

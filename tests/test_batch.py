@@ -6,7 +6,7 @@ Covers the acceptance item "Exact, or refused":
   (a ``RuleSetError`` naming the part, as :data:`REFUSED` records) or plays
   batch games that the one-game engine replays with the same seat to act,
   phase and legal actions at every decision, and the same final scores, the
-  game over in both (a few dozen games each; 2,000 each under ``--runslow``);
+  game over in both (a few dozen games each; 2,000 each under ``--runlong``);
 - rule sets drawn from the open registry (``tests/strategies.py``) likewise;
 - a user's registered parts: a follow part declaring its
   ``restrictions_form`` and a ranking ordering its cards (``OrderedRanking``)
@@ -21,7 +21,7 @@ Covers the acceptance item "Exact, or refused":
 ``backalley.batch.tables.CALL_BUDGET`` times (seconds per preset): the
 default run builds each rule set's tables afresh with a small budget instead
 (``batch.Tables``; the rest of the bidding is met as the games reach it, so
-that path is checked too), the slow run takes ``batch.compile``'s.  The games
+that path is checked too), the long run takes ``batch.compile``'s.  The games
 are played by a uniformly random policy of the test's own (through
 ``batch.run``), which keeps what the batch showed at each decision; a
 disagreement names the variant, the batch's seed, the game and the decision.
@@ -46,6 +46,8 @@ from backalley.masks import ALL, Cards, Choose, RestrictionForm, holds
 from backalley.rules import FollowPolicy, OrderedRanking, register, registry
 from backalley.rules.registry import PART_NAMES
 
+from .helpers import examples
+from .marks import by_variant
 from .strategies import registry_rule_sets
 
 np = pytest.importorskip("numpy", reason="backalley.batch needs NumPy (the 'batch' extra)")
@@ -63,7 +65,7 @@ table (and the documentation's list) says so."""
 GAMES = 20
 """Games per variant in the default run."""
 SLOW_GAMES = 2000
-"""Games per variant in the slow run (``--runslow`` or ``-m slow``)."""
+"""Games per variant in the long run (``--runlong`` or ``-m long``)."""
 SMALL_BUDGET = 2000
 """The calls of the bidding the default run's tables meet up front."""
 
@@ -229,7 +231,7 @@ def test_refused_table_names_only_presets_and_parts() -> None:
     assert all(parts and set(parts) <= set(PART_NAMES) for parts in REFUSED.values())
 
 
-@pytest.mark.parametrize("name", ba.variants.names())
+@pytest.mark.parametrize("name", by_variant(ba.variants.names()))
 def test_every_variant_is_exact_or_refused_naming_its_part(name: str) -> None:
     rules = ba.variants.get(name)
     tables, refused = refusal_or_tables(rules, SMALL_BUDGET)
@@ -245,7 +247,7 @@ def test_every_variant_is_exact_or_refused_naming_its_part(name: str) -> None:
     check_exact(name, tables, GAMES, seed=1)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("name", ba.variants.names())
 def test_every_variant_is_exact_over_many_games(name: str) -> None:
     rules = ba.variants.get(name)
@@ -265,7 +267,7 @@ def test_compile_is_kept_per_rule_set() -> None:
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -119,6 +119,7 @@ def lockstep(rules: str, n: int, steps: int, seed: int) -> dict[str, int]:
 # ------------------------------------------------------- observation equality
 
 
+@pytest.mark.slow
 def test_batch_and_one_game_agree_over_whole_gamerules_games() -> None:
     """Two whole games of 25 deals (a thrown-in deal among them) and the start of the next."""
     met = lockstep("gamerules", 2, 900, seed=15)

@@ -49,6 +49,7 @@ def test_the_checked_floor_refuses_a_card_that_may_not_be_played() -> None:
         state.apply(_an_illegal_play(floor, state.legal_moves()))
 
 
+@pytest.mark.slow
 def test_the_split_and_the_bytecode_count_run(capsys: pytest.CaptureFixture[str]) -> None:
     floor.split(2)
     floor.bytecodes(1)

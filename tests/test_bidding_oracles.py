@@ -118,6 +118,7 @@ def test_the_deals_are_duplicate_matchs_deals() -> None:
         assert bo.duplicate(deal, makers["heuristic"]) == 0
 
 
+@pytest.mark.slow
 def test_the_heuristic_against_itself_is_even_and_logs_combine(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

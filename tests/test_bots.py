@@ -24,6 +24,7 @@ from backalley.cards import CARDS
 from backalley.rules.scoring import ContractScoring
 
 from .helpers import bot_move, deck_order, short
+from .marks import by_variant
 
 VARIANTS = ba.variants.names()
 
@@ -74,7 +75,7 @@ def test_register_your_own_bot() -> None:
 # ----------------------------------------------------------- legality, views
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", by_variant(VARIANTS))
 def test_heuristic_plays_legal_moves_in_every_variant(name: str) -> None:
     rules = ba.variants.get(name)
     for seed in (1, 2):
@@ -111,7 +112,9 @@ def _public(view: ba.PlayerView) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online"])
+@pytest.mark.parametrize(
+    "name", by_variant(["gamerules", "vietnam", "bab-online"], quick={"gamerules"})
+)
 def test_bots_choose_from_the_view_alone(name: str) -> None:
     """Positions that differ only in cards the seat cannot see get the same choice."""
     rules = ba.variants.get(name)
@@ -337,6 +340,7 @@ def test_duplicate_match_and_games() -> None:
         duplicate_match(rules, heuristic, rnd, deals=0)
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_in_every_one_of_100_games() -> None:
     """Whole 25-deal gamerules games (seeds 0..99, the heuristic's side taking
     turns): the heuristic wins all 100.  Under the vietnam auction, where one

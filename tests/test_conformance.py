@@ -49,7 +49,7 @@ from backalley.rules import (
     TurnUpTrump,
 )
 
-from .helpers import check_conservation
+from .helpers import check_conservation, examples
 from .strategies import registry_rule_sets
 
 VARIANTS = ba.variants.names()
@@ -403,7 +403,7 @@ def rule_sets(draw: Any) -> ba.RuleSet:
 
 
 GENERATED = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -499,6 +499,7 @@ def test_registry_rule_sets_play_to_the_end(rules: ba.RuleSet, seed: int) -> Non
     check_round_trips(rules)
 
 
+@pytest.mark.slow
 def test_registry_strategy_reaches_every_registered_part() -> None:
     """Every registered class of every part appears among drawn rule sets
     (a check on the strategy: a new rule is exercised without editing it)."""

@@ -149,6 +149,7 @@ def test_the_pages_have_python_examples_to_run() -> None:
     assert solver == [], "the solver's example is a doctest"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PYTHON_PAGES, ids=lambda p: p.name)
 def test_every_python_example_of_the_page_runs(page: Path, tmp_path: Path) -> None:
     blocks = [b for b in blocks_of(page) if b.is_python]
@@ -405,6 +406,7 @@ def test_the_pages_run_command_lines_and_show_their_output() -> None:
     assert {s.page.name for s in SAMPLES} >= {"README.md", "cli.rst"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", SHELL_COMMANDS, ids=lambda c: f"{c.where} {c.text}"[:80])
 def test_every_command_line_runs_and_shows_its_output(
     command: Command, page_runs: dict[Path, PageRun]
@@ -431,6 +433,7 @@ def test_every_command_line_runs_and_shows_its_output(
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.where)
 def test_every_sample_output_is_a_real_run(sample: Sample, page_runs: dict[Path, PageRun]) -> None:
     result = next(r for s, r in page_runs[sample.page].samples if s.line == sample.line)
@@ -445,6 +448,7 @@ SHOWING = sorted(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", SHOWING, ids=lambda p: p.name)
 def test_the_shown_outputs_are_what_make_samples_writes(
     page: Path, page_runs: dict[Path, PageRun]
@@ -459,6 +463,7 @@ def test_the_shown_outputs_are_what_make_samples_writes(
 # ------------------------------------------------------------------ the doctest build
 
 
+@pytest.mark.slow
 def test_the_doctest_build_passes(tmp_path: Path) -> None:
     """``sphinx-build -b doctest``: every ``>>>`` example of the pages gives
     the output shown, and every page is read without a warning."""

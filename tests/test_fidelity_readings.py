@@ -468,6 +468,7 @@ def test_the_registry_strategies_draw_the_new_options(
     assert getattr(found, option) == value
 
 
+@pytest.mark.slow
 def test_the_registry_strategies_draw_hand_size_rates() -> None:
     tp = option_types(ContractScoring)["hand_size_rates"]
     assert tp == tuple[HandSizeRates, ...]

@@ -144,6 +144,7 @@ def _run(python: Path, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.slow
 def test_the_readme_main_job_runs_from_a_plain_install(wheel: Path, tmp_path: Path) -> None:
     """``pip install . && backalley play --seed 1``: the command is installed
     and tells the game (no extra; rich absent, so plain text)."""
@@ -163,6 +164,7 @@ def test_the_readme_main_job_runs_from_a_plain_install(wheel: Path, tmp_path: Pa
     assert no_rich.returncode != 0  # the plain install brings only attrs and cattrs
 
 
+@pytest.mark.slow
 def test_the_cli_extra_alone_plays_a_game(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "cli")
     played = _run(python, "-m", "backalley", "play", "--seed", "1", "--quiet", cwd=tmp_path)
@@ -173,6 +175,7 @@ def test_the_cli_extra_alone_plays_a_game(wheel: Path, tmp_path: Path) -> None:
     assert shown.returncode == 0 and str(tmp_path / "venv") in shown.stdout  # not the source
 
 
+@pytest.mark.slow
 def test_the_openspiel_extra_alone_loads_and_steps_the_game(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "openspiel")
     program = (
@@ -192,6 +195,7 @@ def test_the_openspiel_extra_alone_loads_and_steps_the_game(wheel: Path, tmp_pat
     assert name == "python_backalley" and seat in "0123" and moved == "True"
 
 
+@pytest.mark.slow
 def test_the_batch_extra_alone_plays_games_in_batch(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "batch")
     program = (
@@ -206,6 +210,7 @@ def test_the_batch_extra_alone_plays_games_in_batch(wheel: Path, tmp_path: Path)
     assert no_gym.returncode != 0  # the batch extra brings NumPy alone
 
 
+@pytest.mark.slow
 def test_the_gym_extra_alone_steps_the_batch_environment(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "gym")
     program = (
@@ -220,6 +225,7 @@ def test_the_gym_extra_alone_steps_the_batch_environment(wheel: Path, tmp_path: 
     assert stepped.stdout.split() == ["3", "(3,)", "False"]
 
 
+@pytest.mark.slow
 def test_the_pettingzoo_extra_alone_steps_the_environment(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "pettingzoo")
     program = (

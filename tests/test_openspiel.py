@@ -22,6 +22,7 @@ from backalley.adapters.encoding import Actions  # noqa: E402
 from backalley.adapters.openspiel import BackAlleyGame, load_game  # noqa: E402
 
 from .helpers import deck_order  # noqa: E402
+from .marks import by_variant  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "openspiel_mcts.py"
 
@@ -39,7 +40,7 @@ def short_deals(name: str) -> int:
     raise AssertionError(name)  # pragma: no cover
 
 
-@pytest.mark.parametrize("name", ba.variants.names())
+@pytest.mark.parametrize("name", by_variant(ba.variants.names()))
 def test_random_sim_test_passes_for_every_variant(name: str) -> None:
     game = load_game(name, deals=short_deals(name))
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -427,6 +428,7 @@ def test_an_openspiel_mcts_bot_plays_a_game(
     assert state.returns() == [float(engine.scores[s % 2]) for s in range(4)]
 
 
+@pytest.mark.slow
 def test_the_research_page_code_runs() -> None:
     page = Path(__file__).resolve().parent.parent / "docs" / "research.rst"
     blocks = page.read_text().split(".. code-block:: python\n")[1:]

@@ -228,6 +228,7 @@ def test_the_heuristics_card_stands_for_its_group_of_equivalent_cards() -> None:
     assert PimcBot(seed=1).candidates(view, moves) == [qc, kd, ks]
 
 
+@pytest.mark.slow
 def test_a_card_scored_by_rollouts_needs_a_confident_gain_over_the_heuristics() -> None:
     """With more than ``solver_cards`` cards left, rollouts score the cards,
     the heuristic's first.  On seed 1's second card the heuristic plays 3D;

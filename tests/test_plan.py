@@ -40,6 +40,8 @@ from backalley.rules.plan import Plan
 from backalley.rules.registry import _REGISTRY
 from backalley.values import BiddingOutcome, Contract
 
+from .helpers import examples
+
 VARIANTS = ba.variants.names()
 
 
@@ -259,7 +261,7 @@ def test_a_closed_bidding_has_no_next_call() -> None:
     assert again.find(ba.moves.bid(1)) is None
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(positions())
 def test_the_legal_plays_are_the_hand_narrowed_by_each_restriction(pos: tuple[Any, ...]) -> None:
     """The plan's legal plays are the hand narrowed by every restriction of the
@@ -297,7 +299,7 @@ def _narrowed(rules: Any, ctx: Any, seat: int, hand: int, trick: Any, leader: in
     return hand
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(positions(), st.data())
 def test_remembered_answers_are_the_parts_answers_for_every_hand(
     pos: tuple[Any, ...], data: st.DataObject
@@ -546,7 +548,7 @@ def test_the_play_answers_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(plan._play_answers) > 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(mask=st.integers(0, (1 << 54) - 1))
 def test_legal_play_tuples_are_the_cards_in_order(mask: int) -> None:
     plays = ba.variants.GAMERULES.plan.plays(mask)
@@ -647,7 +649,7 @@ def _public(state: ba.GameState, choose: Any, until: str, decisions: int | None)
     return state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     name=st.sampled_from(VARIANTS),
     seed=st.integers(0, 10_000),

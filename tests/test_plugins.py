@@ -313,6 +313,7 @@ def _hatchling_missing() -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     _hatchling_missing(),
     reason="the plug-in package builds with hatchling (the test extra installs it)",

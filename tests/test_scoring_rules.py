@@ -369,6 +369,7 @@ def test_the_option_types_are_registered():
 FIND = settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.slow
 def test_generated_rule_sets_reach_the_new_part_and_option():
     """The registry-driven strategies draw the exact-bid part, and multipliers on both parts."""
     strategy = registered_part("scoring")

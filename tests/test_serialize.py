@@ -35,6 +35,7 @@ from backalley.io.serialize import from_data, to_data
 from backalley.io.vectors import probe_moves
 
 from .helpers import check_conservation, fuzz_examples, short
+from .marks import by_variant
 from .randomgames import NAMES, games, play, sample_states, walk
 
 
@@ -127,7 +128,7 @@ def test_a_state_started_from_deck_orders_round_trips() -> None:
     roundtrip(state)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", by_variant(NAMES))
 def test_states_and_views_of_every_variant_round_trip(name: str) -> None:
     """Every registered variant: states all through a game (its end too) and
     every seat's view of them load back equal, and play on the same."""
@@ -489,7 +490,9 @@ def test_view_deal_results_that_do_not_fit_are_refused(field: str, change: Any) 
     assert info.value.path.startswith("$.deal_results[0]"), (field, str(info.value))
 
 
-def test_past_deals_in_a_view_are_refused_when_the_scoring_part_does_not_give_their_points() -> None:
+def test_past_deals_in_a_view_are_refused_when_the_scoring_part_does_not_give_their_points() -> (
+    None
+):
     """A view's earlier deals are what the table saw: their points are asked of
     the scoring part, so a forged result is refused even when the scores are
     forged to match it."""

@@ -459,6 +459,7 @@ def _soak_module() -> Any:
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_short_soak_keeps_answering_without_growing_or_logging(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest

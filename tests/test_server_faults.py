@@ -299,6 +299,7 @@ def _run(data: Path, database: str | None, open_store: Callable[[], Store]) -> N
     )
 
 
+@pytest.mark.slow
 def test_a_killed_sqlite_server_loses_no_move(tmp_path: Path) -> None:
     from backalley.server.sqlite_store import SqliteStore
 

@@ -413,7 +413,13 @@ def _play(table: Table, humans: list[int], sockets: list[Socket], rng: random.Ra
     raise AssertionError(f"the game did not end within {WAIT} s")
 
 
-@pytest.mark.parametrize(("rules", "seats"), [g[1:] for g in GAMES], ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize(
+    ("rules", "seats"),
+    [
+        pytest.param(*g[1:], id=g[0], marks=[pytest.mark.slow] if g[0] == "gamerules" else [])
+        for g in GAMES
+    ],
+)
 def test_no_receiver_is_sent_a_card_it_may_not_know(
     store: SqliteStore, rules: object, seats: list[str]
 ) -> None:

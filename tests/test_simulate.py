@@ -184,6 +184,7 @@ def _command(*argv: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_ray_prints_the_same_table_as_the_local_backend_and_nothing_else(
     tmp_path: Path, short: str
 ) -> None:

@@ -23,6 +23,9 @@ from backalley.rules import register
 from backalley.rules.registry import _REGISTRY
 from backalley.solver import SearchLimitError, Solver, analyse, solve
 
+from .helpers import examples
+from .marks import by_variant
+
 MAX_LEFT = 3
 """The minimax reference searches positions with at most this many tricks left."""
 
@@ -103,7 +106,7 @@ def start_for(rules: ba.RuleSet, size: int, seed: int, extra: int) -> ba.GameSta
     return playing(rules, size, seed, first + extra)
 
 
-@pytest.mark.parametrize("name", ba.variants.names())
+@pytest.mark.parametrize("name", by_variant(ba.variants.names()))
 def test_every_variant_agrees_with_minimax(name: str) -> None:
     rules = ba.variants.get(name)
     checked = 0
@@ -118,7 +121,7 @@ def test_every_variant_agrees_with_minimax(name: str) -> None:
     assert checked
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     name=st.sampled_from(ba.variants.names()),
     size=st.integers(1, 5),
@@ -187,7 +190,7 @@ def _plain_solve(state: ba.GameState, monkeypatch: pytest.MonkeyPatch) -> int:
         return solve(state)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     name=st.sampled_from(ba.variants.names()),
     size=st.integers(4, 6),

@@ -22,7 +22,7 @@ from hypothesis.stateful import (
 
 import backalley as ba
 
-from .helpers import check_conservation, state_fields
+from .helpers import check_conservation, examples, state_fields
 
 VARIANTS = ba.variants.names()
 
@@ -165,7 +165,7 @@ class RandomGames(RuleBasedStateMachine):
 
 
 RandomGames.TestCase.settings = settings(
-    max_examples=50,
+    max_examples=examples(50),
     stateful_step_count=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -188,6 +188,7 @@ def play_checked_game(seed: int) -> ba.GameState:
     return state
 
 
+@pytest.mark.slow
 def test_100_random_gamerules_games_keep_the_invariants():
     """The gamerules game end to end: 100 seeded random games reach the end after 25
     scored deals, with cards conserved and scores the sum of deal points."""

@@ -18,12 +18,12 @@ import backalley as ba
 from backalley.bots import HeuristicBot, MonteCarloBot, check_throw_ins
 from backalley.solver import analyse, solve
 
-from .helpers import bot_move
+from .helpers import bot_move, examples
 from .strategies import registry_rule_sets
 from .test_solver import _plain_solve
 
 TOOLS = settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     database=None,
     derandomize=True,  # the same drawn rule sets on every run: CI stays reproducible

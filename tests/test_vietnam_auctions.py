@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 import backalley as ba
 from backalley.bots import HeuristicBot
 from backalley.rules import Auction, CounterHolder
@@ -22,6 +24,7 @@ sys.path.insert(0, str(BENCHMARKS))
 import vietnam_auctions  # noqa: E402
 
 
+@pytest.mark.slow
 def test_vietnam_contracts_spread_and_no_call_sequence_dominates() -> None:
     """200 deals between heuristic bots (100 two-deal games, seeds 0..99): no call
     sequence in more than a quarter of the deals, the contracts over five numbers or more,

@@ -20,6 +20,7 @@ from backalley.engine import lowlevel
 from backalley.rules import Auction, CounterHolder, CounterStyle
 
 from .helpers import position
+from .marks import by_variant
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -48,7 +49,7 @@ VARIANTS["vietnam, countering side"] = _styled(CounterStyle.STEP, CounterHolder.
 DEGENERATE = ("bid 1", "counter", "counter", "counter")
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+@pytest.mark.parametrize("name", by_variant(VARIANTS, quick={"vietnam"}))
 def test_the_contracts_spread_over_the_numbers(name: str) -> None:
     """60 deals between heuristic bots: at least three contract numbers, no call
     sequence in more than half of the deals, and never "bid 1, counter, counter,
@@ -137,7 +138,11 @@ def test_a_calls_worth_is_the_scoring_parts_points_at_each_trick_count() -> None
 
 
 @pytest.mark.parametrize(
-    "name", ["vietnam", "vietnam-42", "vietnam-cutthroat", "vietnam, direct counters"]
+    "name",
+    by_variant(
+        ["vietnam", "vietnam-42", "vietnam-cutthroat", "vietnam, direct counters"],
+        quick={"vietnam"},
+    ),
 )
 def test_the_bot_counters_only_when_the_counter_is_worth_the_most(name: str) -> None:
     """Over the auctions of 30 seeded deals, at every turn where a counter is

@@ -29,6 +29,7 @@ from backalley.io.serialize import to_data
 from backalley.io.vectors import probe_moves
 
 from .helpers import apply_all, position
+from .marks import by_variant
 from .randomgames import NAMES, games, positions, walk
 
 
@@ -321,7 +322,7 @@ def test_possible_cards_hold_the_real_hand_and_show_voids(state: ba.GameState) -
     assert_possible_cards(state)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", by_variant(NAMES))
 def test_possible_cards_through_a_game_of_every_variant(name: str) -> None:
     for k, (state, _move) in enumerate(walk(ba.variants.get(name), 5, 6)):
         if k > 300:
