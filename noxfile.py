@@ -1,7 +1,7 @@
 """Developer sessions for backalley (https://nox.thea.codes).
 
-``nox`` runs the default sessions (lint, typecheck, docs, tests): the
-README's test command, and what CI runs in a fresh virtual environment.
+``nox`` runs the default sessions (lint, typecheck, docs, package, tests):
+the README's test command, and what CI runs in a fresh virtual environment.
 ``nox -s quick`` is the contributor's loop (lint and the tests that need no
 browser, PostgreSQL or minutes); ``nox -s bench`` runs the benchmark suite; ``nox -s lock`` writes the lock
 anew; ``nox -l`` lists them all. Every session runs in its own virtual
@@ -25,10 +25,10 @@ LOCK = "requirements/constraints.txt"
 # The extras the lock covers: every one but `dev`, which names the project itself.
 LOCKED_EXTRAS = (
     "test", "typecheck", "lint", "docs", "bench", "cli", "server", "openspiel", "pettingzoo", "ray",
-    "batch", "gym",
+    "batch", "gym", "release",
 )  # fmt: skip
 
-nox.options.sessions = ["lint", "typecheck", "docs", "tests"]
+nox.options.sessions = ["lint", "typecheck", "docs", "package", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.envdir = os.environ.get("BACKALLEY_NOX_ENVDIR", ".nox")
 
@@ -76,6 +76,27 @@ def lint(session: nox.Session) -> None:
     """Lint the package and the tests with ruff (no format check)."""
     install(session, "ruff")
     session.run("ruff", "check", "backalley", "tests", *session.posargs)
+
+
+@nox.session
+def package(session: nox.Session) -> None:
+    """Build the sdist and the wheel as a release does, then check them.
+
+    ``python -m build`` builds the sdist, then the wheel from the sdist (each in
+    an isolated environment, hatchling at the lock's version), into a folder
+    of the session's own; ``twine check --strict`` checks both as PyPI would
+    read them, and ``tools/check_dist.py`` their contents: the wheel holds the
+    package only, every file of it (the schema, the static files, ``py.typed``)
+    and none of the tests; the sdist holds what a rebuild needs.
+    """
+    install(session, "build", "twine")
+    dist = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    session.env["PIP_CONSTRAINT"] = str(Path(LOCK).resolve())  # the build environments' pins
+    session.run("python", "-m", "build", "--outdir", str(dist), silent=True)
+    built = sorted(str(path) for path in dist.iterdir())
+    session.run("twine", "check", "--strict", *built)
+    session.run("python", "tools/check_dist.py", str(dist), *session.posargs)
 
 
 @nox.session

@@ -93,7 +93,7 @@ def test_the_lock_pins_every_package_of_every_extra() -> None:
     # nox itself is not installed where the tests run)
     noxfile = _noxfile_constants()
     assert set(noxfile["LOCKED_EXTRAS"]) == set(extras) - {"dev"}
-    assert noxfile["nox.options.sessions"] == ["lint", "typecheck", "docs", "tests"]
+    assert noxfile["nox.options.sessions"] == ["lint", "typecheck", "docs", "package", "tests"]
 
 
 def _noxfile_constants() -> dict[str, object]:
