@@ -546,10 +546,10 @@ def test_the_command_line_works_without_rich(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_the_results_table_with_rich() -> None:
     rich_console = pytest.importorskip("rich.console")
-    from backalley.cli.simulate import _rich_table
-    from backalley.sim.simulate import Plan, run_local, summarize
+    from backalley.cli.simulate_command import _rich_table
+    from backalley.sim.simulate import SimulationPlan, run_local, summarize
 
-    plan = Plan(ba.variants.GAMERULES, ("random",) * 4, games=2, seed=1)
+    plan = SimulationPlan(ba.variants.GAMERULES, ("random",) * 4, games=2, seed=1)
     out = io.StringIO()
     _rich_table(rich_console.Console(file=out, width=120), summarize(plan, run_local(plan)))
     text = out.getvalue()

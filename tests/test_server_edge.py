@@ -40,7 +40,7 @@ with warnings.catch_warnings():
 import httpx
 
 import backalley as ba
-from backalley.cli.serve import default_hosts
+from backalley.cli.serve_command import default_hosts
 from backalley.io import houserules
 from backalley.server import ServerSettings, SqliteStore, create_app
 from backalley.server.edge import client_address, host_allowed, same_origin

@@ -282,7 +282,7 @@ def test_too_many_jobs_are_lowered_with_one_line_saying_so(
     short: str, pools: list[int], monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    from backalley.cli import simulate as command
+    from backalley.cli import simulate_command as command
     from backalley.sim import simulate
 
     monkeypatch.setattr(simulate, "available_cpus", lambda: 2)
@@ -437,7 +437,7 @@ def test_the_time_left_is_the_time_per_game_so_far_times_the_games_left() -> Non
 
 
 def test_the_plain_progress_line_counts_games_and_shows_the_time_left() -> None:
-    from backalley.cli.simulate import progress_line
+    from backalley.cli.simulate_command import progress_line
 
     stream = io.StringIO()
     report = progress_line(stream, _Clock(0.0, 2.0, 4.0), width=4)
@@ -457,7 +457,7 @@ def test_the_command_moves_its_progress_on_after_every_game(
 ) -> None:
     """On a terminal (here without rich: the plain line) the count goes up
     game by game, in worker processes too."""
-    from backalley.cli import simulate as command
+    from backalley.cli import simulate_command as command
 
     monkeypatch.setattr(command, "is_terminal", lambda stream: True)
     monkeypatch.setitem(sys.modules, "rich", None)
@@ -525,3 +525,15 @@ def test_players_alone_are_named_by_their_seats(tmp_path: Path) -> None:
     assert [line.split()[:2] for line in output.splitlines()[5:]] == [
         ["Seat", "1"], ["Seat", "2"], ["Seat", "3"],
     ]  # fmt: skip
+
+
+def test_the_former_name_plan_still_imports_with_a_warning() -> None:
+    """``backalley.sim.simulate.Plan`` was renamed ``SimulationPlan`` (one
+    class of the library is called ``Plan``: the rule set's)."""
+    from backalley.sim import simulate
+
+    with pytest.warns(DeprecationWarning, match="use SimulationPlan"):
+        former = simulate.Plan
+    assert former is simulate.SimulationPlan
+    with pytest.raises(AttributeError, match="no attribute 'Plans'"):
+        simulate.Plans  # noqa: B018

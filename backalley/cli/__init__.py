@@ -1,11 +1,11 @@
 """The ``backalley`` command (also ``python -m backalley``).
 
-Subcommands, one module each:
+Subcommands, one module each (``<command>_command.py``):
 
 - ``backalley play``: watch a whole game between bots, told deal by deal and
-  trick by trick, or play in it (``--human SEAT``) (:mod:`backalley.cli.play`);
+  trick by trick, or play in it (``--human SEAT``) (:mod:`backalley.cli.play_command`);
 - ``backalley simulate``: many games between bots, locally or on Ray, with a
-  results table per side (:mod:`backalley.cli.simulate`);
+  results table per side (:mod:`backalley.cli.simulate_command`);
 - ``backalley rules [NAME|FILE]``, ``backalley rules --diff A B``: the rules
   sheet generated from a rule set, or how two rule sets differ;
 - ``backalley variants``: the registered variants with what each changes;
@@ -13,9 +13,9 @@ Subcommands, one module each:
 - ``backalley vectors``: conformance vectors for other implementations;
 - ``backalley show FILE``: draw a position of a game record (SVG, or text);
 - ``backalley serve``: the table server, to play in a browser (the extra
-  ``server``) (:mod:`backalley.cli.serve`);
+  ``server``) (:mod:`backalley.cli.serve_command`);
 - ``backalley build-web DIR``: the rules in the browser, a folder for any
-  static host (:mod:`backalley.cli.build_web`).
+  static host (:mod:`backalley.cli.build_web_command`).
 
 Before any command runs, the installed plug-ins (entry points of the group
 ``backalley.plugins``) are loaded, then every ``--import MODULE`` (given
@@ -39,8 +39,17 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from backalley import plugins
-from backalley.cli import build_web, check, play, rules, serve, show, variants, vectors
-from backalley.cli import simulate as simulate_command
+from backalley.cli import (
+    build_web_command,
+    check_command,
+    play_command,
+    rules_command,
+    serve_command,
+    show_command,
+    simulate_command,
+    variants_command,
+    vectors_command,
+)
 from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
 from backalley.cli.output import silence
 from backalley.errors import BackAlleyError
@@ -72,15 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in (
-        play,
+        play_command,
         simulate_command,
-        rules,
-        variants,
-        check,
-        vectors,
-        show,
-        serve,
-        build_web,
+        rules_command,
+        variants_command,
+        check_command,
+        vectors_command,
+        show_command,
+        serve_command,
+        build_web_command,
     ):
         command.add_parser(sub)
     for command_parser in sub.choices.values():  # --import also after the command's name

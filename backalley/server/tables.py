@@ -67,10 +67,10 @@ from backalley.bots import Bot, bot_names, check_throw_ins
 from backalley.engine import lowlevel
 from backalley.io import houserules
 from backalley.render.facts import deal_end as deal_end_facts
+from backalley.render.facts import table_facts
 from backalley.rules.seats import seat_names
 from backalley.server.bot_pool import budgeted_bot
 from backalley.server.errors import ServerError
-from backalley.server.facts import table_facts
 from backalley.server.store import (
     ARCHIVED,
     DUPLICATE,

@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
@@ -56,7 +57,6 @@ from backalley.rules.seats import seat_names, side_names
 
 __all__ = [
     "GameOutcome",
-    "Plan",
     "PlanData",
     "SimulationPlan",
     "SideSummary",
@@ -158,9 +158,18 @@ class SimulationPlan:
         return tuple(out)
 
 
-Plan = SimulationPlan
-"""The former name of :class:`SimulationPlan`, kept so that code written
-against it still imports."""
+def __getattr__(name: str) -> Any:
+    """``Plan``, the former name of :class:`SimulationPlan` (deprecated: one
+    class of the library is called ``Plan``, the rule set's
+    :class:`~backalley.rules.plan.Plan`), still imports, with a warning."""
+    if name == "Plan":
+        warnings.warn(
+            "backalley.sim.simulate.Plan is deprecated; use SimulationPlan",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return SimulationPlan
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def game_seed(seed: int, number: int) -> int:
