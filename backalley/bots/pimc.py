@@ -87,12 +87,9 @@ hold, and the partner's own call and its play then go astray.  So while a
 partner of the seat is still to speak (the bidding part says who speaks,
 every later seat making its quietest call), the bot makes the heuristic's
 call without sampling; its layouts score the side's last call (and the
-naming of trump), where no partner is misled.  Measured in duplicate
-against the heuristic's calls, the heuristic playing every card, over 800
-deals of the gamerules schedule at 0.1 s a decision: calls scored at every
-turn lost 1.3 points a deal (95 % interval -2.4 .. -0.1); scored only on
-the side's last call, +0.2 (-0.2 .. +0.6), in half the CPU (see the
-players guide).
+naming of trump), where no partner is misled.  The docs' *Players* page
+measures the calls both ways (:ref:`pimc-calls`), and the bot's strength
+against the other bots.
 
 **Budgets.**  ``samples`` (the default budget) is the number of layouts
 scored a decision, and the bot is then reproducible from its seed.
