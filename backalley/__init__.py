@@ -10,8 +10,8 @@ The public contract is importable from here::
 from typing import TYPE_CHECKING, Any
 
 from backalley import rules, variants
-from backalley.cards import CARDS, Card, Rank, Suit, parse_card, parse_cards
-from backalley.cardset import CardSet, Trump
+from backalley.cards import CARDS, Card, Rank, Suit, Trump, parse_card, parse_cards
+from backalley.cardset import CardSet
 from backalley.chance import secure_seed
 from backalley.engine.setup import new_game
 from backalley.engine.state import GameState

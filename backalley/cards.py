@@ -28,6 +28,7 @@ __all__ = [
     "LITTLE_JOKER",
     "Rank",
     "Suit",
+    "Trump",
     "card_from_index",
     "cards_of_mask",
     "mask_of",
@@ -78,6 +79,8 @@ class Suit(enum.Enum):
 
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
+Trump = Suit | None
+"""A deal's trump as the rules see it: a suit, or ``None`` for no trump suit."""
 _SUIT_LETTERS = frozenset(suit.value for suit in SUITS)
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 

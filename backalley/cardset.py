@@ -23,12 +23,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from backalley.cards import CARDS, Card, Suit, parse_card
+from backalley.cards import Trump as Trump  # its home is backalley.cards; found here too
 from backalley.errors import NotationError
 
-__all__ = ["ALL_CARDS", "CardSet", "Trump"]
-
-Trump = Suit | None
-"""A deal's trump as the rules see it: a suit, or ``None`` for no trump suit."""
+__all__ = ["ALL_CARDS", "CardSet"]
 
 _UNIVERSE = (1 << 54) - 1
 _int_new = int.__new__
