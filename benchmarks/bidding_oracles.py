@@ -40,7 +40,7 @@ The callers (``--rows``):
   other side's.  At its side's first call it deals the unseen cards to the
   other side ``--partner-samples`` times at random (each seat as many cards
   as it holds, from the cards it may hold: the turn-up and discards are
-  known to all and never dealt; :func:`backalley.engine.sampling.sample_hands`
+  known to all and never dealt; :func:`backalley.engine.lowlevel.sample_hands`
   with the partner's hand fixed), finds each layout's first lead as the par
   oracle does (the heuristic's calls from there on), solves it double dummy
   for its side's tricks, and aims at the contract whose mean over the
@@ -110,7 +110,7 @@ from backalley.bots import HeuristicBot, PimcBot
 from backalley.bots._base import Bot, check_throw_ins
 from backalley.bots.match import MatchResult, one_deal
 from backalley.cards import CARDS, Card
-from backalley.engine import lowlevel, sampling
+from backalley.engine import lowlevel
 from backalley.errors import BackAlleyError
 from backalley.moves import Bid, Move, Pass
 from backalley.solver import SearchLimitError, solve
@@ -394,7 +394,7 @@ class PartnerOracle(Oracle):
 
         out = []
         for _ in range(self.samples):
-            hands = sampling.sample_hands(view, self.rng, possible=possible)
+            hands = lowlevel.sample_hands(view, self.rng, possible=possible)
             if hands is None:  # pragma: no cover - the true deal is such a layout
                 self.layouts_failed += 1
                 continue

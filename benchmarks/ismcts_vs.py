@@ -59,7 +59,7 @@ from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, make_bot
 from backalley.bots._base import Bot
 from backalley.bots.match import duplicate_match
 from backalley.cards import CARDS
-from backalley.engine import lowlevel, sampling
+from backalley.engine import lowlevel
 from backalley.errors import BackAlleyError
 
 
@@ -144,10 +144,10 @@ class IsmctsBot:
         """An OpenSpiel state in the seat's information set: the deal dealt
         from one draw of the hidden hands, the deal's moves replayed."""
         game = self._game(view)
-        hands = sampling.sample_hands(view, self._rng)
+        hands = lowlevel.sample_hands(view, self._rng)
         if hands is None:
             raise BackAlleyError(f"no hands fit seat {view.seat}'s view")
-        order, opening = sampling.deck_for(view, hands)
+        order, opening = lowlevel.deck_for(view, hands)
         state = game.state_of(order[:-1])
         codes = state.track.codes
         for move in _deal_moves(opening, view):

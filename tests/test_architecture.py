@@ -274,3 +274,31 @@ def test_tools_have_one_door_to_the_engine() -> None:
     door = {p.stem for p in (PACKAGE / "engine" / "lowlevel").glob("*.py")} - {"__init__"}
     others = {p.stem for p in MODULES if "lowlevel" not in p.parts}
     assert not door & others
+
+
+ENGINE_INSIDE = ("kernel", "public", "sampling", "lowlevel.")
+"""The engine's modules a tool does not import: its step kernel, the facts
+states and views share, the deprecated home of the sampler, and the door's
+own modules (a tool imports ``lowlevel`` itself)."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in MODULES if p.relative_to(PACKAGE).parts[0] in TOOLS and "io" not in p.parts],
+    ids=_name,
+)
+def test_a_tool_reaches_the_engine_through_the_door(path: Path) -> None:
+    """A tool reads positions through the public API and
+    ``backalley.engine.lowlevel`` alone, never the kernel or another module
+    of the engine's inside (the documents' reader in ``io/`` replays through
+    the kernel, as every way of moving a game on does)."""
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("backalley.engine"):
+            if node.module == "backalley.engine":
+                modules = [a.name for a in node.names]
+            else:
+                modules = [(node.module or "").removeprefix("backalley.engine.")]
+            for module in modules:
+                assert module == "lowlevel" or not f"{module}.".startswith(ENGINE_INSIDE), (
+                    f"{_name(path)}:{node.lineno}: backalley.engine.{module}"
+                )

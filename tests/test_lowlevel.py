@@ -103,3 +103,12 @@ def test_winner_if_names_the_seat_that_takes_the_trick() -> None:
     winner = lowlevel.winner_if(state, move.card.index)
     if after.tricks:
         assert after.tricks[-1].winner == winner
+
+
+def test_the_sampler_answers_from_its_old_home_with_a_deprecation_warning() -> None:
+    from backalley.engine import sampling
+
+    with pytest.deprecated_call(match="lowlevel.sample_hands"):
+        assert sampling.sample_hands is lowlevel.sample_hands
+    with pytest.raises(AttributeError):
+        _ = sampling.nothing_here

@@ -900,7 +900,6 @@ def test_the_samplers_deal_views_of_a_ranking_that_differs_only_in_full_tricks()
     """A view's hidden hands drawn and dealt (the samplers, the bots'
     ``determinise``) replay to a state whose tricks are the view's: won as
     the overriding ranking says."""
-    from backalley.engine import sampling
 
     rules = _low_full_tricks()
     dealt = 0
@@ -908,7 +907,7 @@ def test_the_samplers_deal_views_of_a_ranking_that_differs_only_in_full_tricks()
         view = _view_in_play(rules, seed, seed % 2, 5 + seed)
         if view is None:
             continue
-        hands = sampling.sample_hands(view, random.Random(seed))
+        hands = lowlevel.sample_hands(view, random.Random(seed))
         assert hands is not None
         full = lowlevel.determinise(view, hands)
         assert full.tricks == view.tricks and full.trick == view.trick
@@ -936,7 +935,6 @@ def test_the_samplers_follow_a_trump_part_s_own_joker_swap_in_later_deals() -> N
     deal by letting the part open each candidate, and the montecarlo bot
     decides there from samples (none fails)."""
     from backalley.bots import MonteCarloBot
-    from backalley.engine import sampling
 
     sub = _subclass(ba.rules.TurnUpTrump, "SecondCard", "opening", _swap_for_the_second_card_later)
     rules = ba.variants.GAMERULES.replace(trump=sub(), schedule=ba.rules.Schedule((3, 4)))
@@ -965,9 +963,9 @@ def test_the_samplers_follow_a_trump_part_s_own_joker_swap_in_later_deals() -> N
         for _ in range(seed + 1):
             state = state.apply(rng.choice(state.legal_moves()))
         view = state.view(state.to_act)  # type: ignore[arg-type]
-        hands = sampling.sample_hands(view, rng)
+        hands = lowlevel.sample_hands(view, rng)
         assert hands is not None
-        _order, opening = sampling.deck_for(view, hands)
+        _order, opening = lowlevel.deck_for(view, hands)
         assert opening.turn_up == view.turn_up and opening.discards == view.discards
         assert lowlevel.deal_context(opening).deal_index == 1
         bot = MonteCarloBot(seed=seed, samples=3, budget=None, evaluator="rollout")

@@ -1,4 +1,4 @@
-"""The engine's draw of the hidden hands (backalley.engine.sampling.sample_hands):
+"""The engine's draw of the hidden hands (backalley.engine.lowlevel.sample_hands):
 the same hands from the same draws as the plain rejection draw it replaces
 (Hall's condition checked afresh after every card), on positions of several
 rule sets and with possible cards narrowed until few layouts are left; every
@@ -12,7 +12,8 @@ from collections.abc import Callable
 import pytest
 
 import backalley as ba
-from backalley.engine import lowlevel, sampling
+from backalley.engine import lowlevel
+from backalley.engine.lowlevel import _sampling as sampling
 from backalley.engine.views import PlayerView
 
 from .helpers import short
@@ -106,7 +107,7 @@ def test_the_draw_gives_the_plain_draws_hands_and_every_hand_fits(rules: ba.Rule
 
         for possible in (lowlevel.possible_bits, narrow):
             for seed in range(3):
-                got = sampling.sample_hands(view, random.Random(seed), possible=possible)
+                got = lowlevel.sample_hands(view, random.Random(seed), possible=possible)
                 assert got == reference(view, random.Random(seed), possible)
                 assert got is not None
                 dealt = 0
@@ -123,4 +124,4 @@ def test_the_draw_gives_the_plain_draws_hands_and_every_hand_fits(rules: ba.Rule
 def test_no_draw_when_no_hands_fit() -> None:
     state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=3)
     view = state.view(0)
-    assert sampling.sample_hands(view, random.Random(0), possible=lambda v, s: 0) is None
+    assert lowlevel.sample_hands(view, random.Random(0), possible=lambda v, s: 0) is None

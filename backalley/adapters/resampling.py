@@ -4,11 +4,11 @@ dealt again (the OpenSpiel game's ``resample_from_infostate``).
 :func:`resample` takes a :class:`~backalley.adapters.track.Track` and a seat
 and returns a track with the same moves, and the same chance outcomes as far
 as the seat saw them.  Within a deal the other seats' hands are drawn as the
-sampling bots draw them (:func:`backalley.engine.sampling.sample_hands`: each
+sampling bots draw them (:func:`backalley.engine.lowlevel.sample_hands`: each
 seat as many cards as it holds, from the cards it may still hold - the suits
 it showed void in by failing to follow left out, the cards played and seen
 left out), the deck order that deals them is asked of
-:func:`backalley.engine.sampling.deck_for`, and the track is built at once:
+:func:`backalley.engine.lowlevel.deck_for`, and the track is built at once:
 that order dealt by the engine at the opening of the deal, and the deal's
 moves applied to it - the deals before it, their chance outcomes and moves
 are kept as they are, not dealt or replayed again.  No framework is
@@ -24,7 +24,7 @@ import attrs
 
 from backalley.adapters.checks import is_whole
 from backalley.adapters.track import Seen, Track, advance, deal, is_over, receivers
-from backalley.engine import sampling
+from backalley.engine import lowlevel
 from backalley.engine.state import GameState
 from backalley.errors import BackAlleyError, SetupError
 
@@ -58,16 +58,16 @@ RESAMPLE_TRIES = 20
 fails only when a rule's possible cards let through hands no deal gives)."""
 
 
-def resample(track: Track, seat: int, rng: sampling.Draws) -> Track:
+def resample(track: Track, seat: int, rng: lowlevel.Draws) -> Track:
     """A track that ``seat`` cannot tell from ``track``: the same moves and
     the same chance outcomes as far as ``seat`` has seen them, the cards it
     has not seen drawn again with ``rng``.
 
     - In a deal's play or bidding, the other seats' hands are drawn as the
-      ``montecarlo`` bot draws them (:func:`backalley.engine.sampling.sample_hands`:
+      ``montecarlo`` bot draws them (:func:`backalley.engine.lowlevel.sample_hands`:
       each seat as many cards as it holds, from the cards it may still hold),
       and the deal's chance outcomes become the deck order that deals them with
-      the deal's turn-up and discards (:func:`backalley.engine.sampling.deck_for`):
+      the deal's turn-up and discards (:func:`backalley.engine.lowlevel.deck_for`):
       the track is the deal dealt from that order, its moves applied
       (:func:`redealt`).
     - While a deal is being dealt, every card drawn so far that did not go to
@@ -93,7 +93,7 @@ def resample(track: Track, seat: int, rng: sampling.Draws) -> Track:
     return _redeal(track, seat, rng)
 
 
-def _redraw(track: Track, seat: int, rng: sampling.Draws) -> Track:
+def _redraw(track: Track, seat: int, rng: lowlevel.Draws) -> Track:
     """``track`` in the middle of a deal's chance nodes, the cards drawn so
     far that ``seat`` did not receive drawn again."""
     to = receivers(track)
@@ -107,18 +107,18 @@ def _redraw(track: Track, seat: int, rng: sampling.Draws) -> Track:
     return _advance_all(attrs.evolve(track, actions=track.actions[:begin], drawn=()), drawn)
 
 
-def _redeal(track: Track, seat: int, rng: sampling.Draws) -> Track:
+def _redeal(track: Track, seat: int, rng: lowlevel.Draws) -> Track:
     """``track`` within a deal, the other seats' hands drawn again and the
     deal dealt from them (:func:`redealt`)."""
     state = track.state
     assert state is not None
     view = state.view(seat)
     for _ in range(RESAMPLE_TRIES):
-        hands = sampling.sample_hands(view, rng)
+        hands = lowlevel.sample_hands(view, rng)
         if hands is None:
             break  # no cards fit the view: another draw cannot find any
         try:
-            order, opening = sampling.deck_for(view, hands)
+            order, opening = lowlevel.deck_for(view, hands)
             # at the game's first deal the opening deck_for dealt is the game
             # the track would deal (a new game dealt from the order)
             first = opening if len(track.openings) == 1 else None
@@ -140,7 +140,7 @@ def redealt(track: Track, order: Sequence[int], dealt: GameState | None = None) 
     stay as they are.  The same track as every action replayed from the start
     gives.  ``dealt`` is that deal at its opening when the caller has it
     already (for the game's first deal, the opening
-    :func:`~backalley.engine.sampling.deck_for` returns with ``order``).
+    :func:`~backalley.engine.lowlevel.deck_for` returns with ``order``).
     Raises :class:`~backalley.IllegalMoveError` when a move of the deal is
     not legal with these cards."""
     state = track.state

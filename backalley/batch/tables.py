@@ -49,7 +49,7 @@ from backalley.batch.calls import CallAutomaton
 from backalley.batch.programs import Programs
 from backalley.cards import CARDS, Suit
 from backalley.cardset import CardSet
-from backalley.engine import kernel
+from backalley.engine import lowlevel
 from backalley.engine.lowlevel import TRUMPS
 from backalley.errors import RuleSetError
 from backalley.masks import HAND, CardExpr, Cond, RestrictionForm
@@ -194,7 +194,7 @@ class Tables:
         for h in set(self.hand_sizes):
             for dealer in range(self.players):
                 for k in range(size):
-                    seat = kernel.receiver(k, dealer, self.players, h)
+                    seat = lowlevel.receiver(k, dealer, self.players, h)
                     out[h, dealer, k] = -1 if seat is None else seat
         return out
 

@@ -29,7 +29,7 @@ mean over the layouts picked is the same estimate as weighing every layout
 drawn, with fewer layouts to score.
 
 Every rule answer comes from the rule set's plan, through the engine's
-sampling (:mod:`backalley.engine.sampling`) and the bidding model.
+sampling (:mod:`backalley.engine.lowlevel`) and the bidding model.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import attrs
 
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import sample_hands
-from backalley.engine import lowlevel, sampling
+from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
@@ -100,11 +100,11 @@ def is_ascending(view: PlayerView) -> bool:
 
 def _opening(state: GameState) -> GameState | None:
     """``state``'s deal at its opening (before any call), dealt the same
-    hands, turn-up and discards (:func:`backalley.engine.sampling.deck_for`);
+    hands, turn-up and discards (:func:`backalley.engine.lowlevel.deck_for`);
     ``None`` when no deck order reproduces them."""
     hands = [lowlevel.hand_bits(state, seat) for seat in range(state.players)]
     try:
-        return sampling.deck_for(state.view(0), hands)[1]
+        return lowlevel.deck_for(state.view(0), hands)[1]
     except BackAlleyError:
         return None
 

@@ -60,7 +60,7 @@ import attrs
 
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
-from backalley.engine import lowlevel, sampling
+from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
@@ -94,9 +94,9 @@ def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
 
     The cards are drawn one at a time, a card kept only when the seats can
     still be filled after it (so the draw never fails half-way): the engine's
-    :func:`backalley.engine.sampling.sample_hands`, which the OpenSpiel game's
+    :func:`backalley.engine.lowlevel.sample_hands`, which the OpenSpiel game's
     ``resample_from_infostate`` draws with too."""
-    return sampling.sample_hands(view, rng, possible=lowlevel.possible_bits)
+    return lowlevel.sample_hands(view, rng, possible=lowlevel.possible_bits)
 
 
 @attrs.define

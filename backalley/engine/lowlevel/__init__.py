@@ -32,11 +32,13 @@ and carry no validation.
   :func:`breaks_in`), :func:`trump_choices`.
 - The bidding's and the scoring's answers: :func:`outcome_if`,
   :func:`contracts_if`, :func:`partner_speaks_later`, :func:`deal_points`.
-- Dealing and determinising: :func:`receiver`, :func:`deal_order` (a known
-  deck order at the opening of a deal: what frameworks with explicit chance
-  nodes need), :func:`opening` (the current deal of a position, dealt
-  again), :func:`determinise` (a full state that agrees with a view: what a
-  bot that samples hidden hands needs).
+- Dealing, drawing and determinising: :func:`receiver`, :func:`deal_order`
+  (a known deck order at the opening of a deal: what frameworks with
+  explicit chance nodes need), :func:`opening` (the current deal of a
+  position, dealt again), :func:`sample_hands` (the hidden hands drawn
+  consistently with a view), :func:`deck_for` (the deck order that deals
+  chosen hands as a view's deal) and :func:`determinise` (a full state that
+  agrees with a view: what a bot that samples hidden hands needs).
 - :func:`playout` plays many moves for bots and simulations without building
   a state per move.
 """
@@ -93,6 +95,7 @@ from backalley.engine.lowlevel._reading import (
     trump_index,
     turn_up_index,
 )
+from backalley.engine.lowlevel._sampling import Draws, deck_for, sample_hands
 from backalley.engine.state import Core
 from backalley.values import RawTrick
 
@@ -103,6 +106,7 @@ __all__ = [
     "Core",
     "Deal",
     "DealRules",
+    "Draws",
     "Match",
     "RawPosition",
     "RawTrick",
@@ -119,6 +123,7 @@ __all__ = [
     "deal_points",
     "deal_rules",
     "deals_over",
+    "deck_for",
     "dealt_bits",
     "determinise",
     "discard_bits",
@@ -138,6 +143,7 @@ __all__ = [
     "possible_bits",
     "raw_position",
     "receiver",
+    "sample_hands",
     "stock_order",
     "thrown_in",
     "trick_cards",

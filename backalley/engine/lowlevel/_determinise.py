@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backalley.cards import CARDS
-from backalley.engine import sampling
+from backalley.engine.lowlevel._sampling import deck_for
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.moves import NameTrump, Play
@@ -24,12 +24,12 @@ def determinise(view: PlayerView, hands: Sequence[int]) -> GameState:
     same rule set, scores and deal results, so the same deal index and deal
     context: :func:`opening`), dealt from a deck order built so that the
     trump part's turn-up handling reproduces the view's turn-up and discards
-    (:func:`backalley.engine.sampling.deck_for`), with the view's calls,
+    (:func:`deck_for`), with the view's calls,
     trump and plays replayed.  When the deal is scored, its result is the
     one after the view's ``deal_results``.  Raises
     :class:`~backalley.BackAlleyError` when no such deal exists.
     """
-    state = sampling.deck_for(view, hands)[1]
+    state = deck_for(view, hands)[1]
     for call in view.calls:
         state = state.apply(call)
     if state.phase is Phase.NAMING_TRUMP and view.phase is not Phase.NAMING_TRUMP:
