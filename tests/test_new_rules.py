@@ -305,9 +305,10 @@ def test_the_custom_rule_example_runs() -> None:
 
 
 def test_the_docs_example_rule_works() -> None:
-    """docs/custom_rules.rst: the code block defines a working, registered rule."""
+    """docs/custom_rules.rst: the code block defines a working, registered rule,
+    which refuses with the reason it registered."""
     text = (ROOT / "docs" / "custom_rules.rst").read_text(encoding="utf-8")
-    block = text.split(".. code-block:: python\n", 1)[1].split("\n:class:", 1)[0]
+    block = text.split(".. code-block:: python\n", 1)[1].split("\n.. _custom-rules-reasons:", 1)[0]
     code = "\n".join(line[3:] for line in block.splitlines())
     namespace: dict[str, Any] = {"__name__": "custom_rules_doc"}
     exec(compile(code, "custom_rules.rst", "exec", dont_inherit=True), namespace)
@@ -316,7 +317,8 @@ def test_the_docs_example_rule_works() -> None:
     rules = short(rules.replace(trump=ba.rules.FixedTrump(ba.Suit.SPADES)), 3)
     state = ba.new_game(rules, dealer=3, decks=[deck_for(rules, hands, dealer=3)], seed=1)
     state = apply_all(state, ["bid 2", "pass", "pass", "pass", "2C"])
-    assert refused(state, "AH") is ba.Reason.HOUSE_RULE
+    assert refused(state, "AH") is namespace["NO_ACE_DISCARDS"]
+    assert namespace["NO_ACE_DISCARDS"].name == "ourclub/no-ace-discards"
     with pytest.raises(ba.IllegalMoveError, match="may not throw an ace"):
         state.check(ba.parse_move("AH"))
     assert ba.from_json(ba.to_json(state), ba.GameState) == state
