@@ -88,8 +88,8 @@ partner of the seat is still to speak (the bidding part says who speaks,
 every later seat making its quietest call), the bot makes the heuristic's
 call without sampling; its layouts score the side's last call (and the
 naming of trump), where no partner is misled.  The docs' *Players* page
-measures the calls both ways (:ref:`pimc-calls`), and the bot's strength
-against the other bots.
+measures the calls both ways (:ref:`pimc's calls <pimc-calls>`), and the
+bot's strength against the other bots.
 
 **Budgets.**  ``samples`` (the default budget) is the number of layouts
 scored a decision, and the bot is then reproducible from its seed.
