@@ -32,6 +32,7 @@ with warnings.catch_warnings():
 import backalley as ba
 from backalley.server import SqliteStore, TableService, create_app
 from backalley.server import app as server_app
+from backalley.server import hub as server_hub
 from backalley.server.errors import ServerError
 
 from .test_server_api import (
@@ -332,7 +333,7 @@ def test_spectators_that_stop_reading_hold_up_a_push_once_and_briefly(
     limit: one push, and the move or the bots' run behind it, stood still
     until the spectator left.)"""
     send = 0.5
-    monkeypatch.setattr(server_app, "SEND_SECONDS", send)
+    monkeypatch.setattr(server_hub, "SEND_SECONDS", send)
     service = TableService(store)
     table = service.create("gamerules", HUMANS)
     hub = server_app.Hub(service)
@@ -366,7 +367,7 @@ def test_a_spectator_that_stops_reading_does_not_stop_the_bots(
     stopped reading) is dropped by the bots' next push: the bots go on and
     the other spectator is pushed their moves.  (After about 220 moves a
     table of four bots stood still until the spectator left.)"""
-    monkeypatch.setattr(server_app, "SEND_SECONDS", 0.3)
+    monkeypatch.setattr(server_hub, "SEND_SECONDS", 0.3)
     armed = threading.Event()
     released = threading.Event()
 
