@@ -33,6 +33,7 @@ from backalley.rules import (
     TrumpLead,
     TrumpPlay,
     calltree,
+    play_memory,
     register,
 )
 from backalley.rules import plan as plan_module
@@ -535,7 +536,7 @@ def test_optional_hooks_are_found_once_as_protocols() -> None:
 
 
 def test_the_play_answers_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plan_module, "PLAY_ANSWERS_LIMIT", 20)
+    monkeypatch.setattr(play_memory, "PLAY_ANSWERS_LIMIT", 20)
     rules = ba.variants.GAMERULES
     plan = Plan(rules)
     rng = random.Random(1)
