@@ -58,6 +58,9 @@ one), ``zero_sum`` (``False``, the default: each seat's return is its side's
 score; ``True``: its side's score less the other side's, see Returns).  Any
 other name, or a value out of its range, is refused with the
 library's exception, which ``pyspiel.load_game`` lets through unchanged.
+
+One module, one job: the game and state classes OpenSpiel's Python API asks
+for, and their registration.
 """
 
 from __future__ import annotations

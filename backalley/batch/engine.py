@@ -23,6 +23,9 @@ shuffles come from that seed alone (:func:`first_dealer`, :func:`deck_order`),
 so a game deals the same in any batch, and its deck orders are kept, so that
 :meth:`BatchGames.records` are :class:`~backalley.GameRecord` values the
 one-game engine replays exactly.
+
+One module, one job: the batch's arrays and the one step that moves them on;
+each phase's part of the step reads and writes the same arrays.
 """
 
 from __future__ import annotations

@@ -41,6 +41,9 @@ one number more for each game it restarts (in the order of the games'
 places); :class:`SelfPlayEnv` and :class:`SeatEnv` one per ``reset``.
 ``reset(options={"game_seed": g})`` of the one-game environments plays the
 game of seed ``g`` itself.
+
+One module, one job: the Gymnasium environments, three views of one observation
+and one action mask.
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ call, counters included, is weighed once every later seat has answered it
 with its own best call by the same measure (:func:`auction_value`), and the
 other side's calls are read as evidence of the tricks (see
 :func:`choose_call`).
+
+One module, one job: a hand's worth in tricks and a call's worth in points are
+read from the same features and the same fitted table; apart, one model would
+live in two places.
 """
 
 from __future__ import annotations

@@ -111,6 +111,9 @@ in ``stats.out_of_time``).  On a clock of the caller's own, the clock is read
 only at the start and after each layout, at least one layout is scored and
 each is finished.  ``bot.stats`` (:class:`PimcStats`) counts what the
 sampling did.
+
+One module, one job: the bot's decision - its layouts, their solving and
+scoring, and the heuristic's fallback - within one budget.
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ cleared and handed on (``Pass to West and press Enter``).
 
 Input that is not a terminal is read a bounded line at a time: a line longer
 than :data:`MAX_LINE` characters ends the input, like its end.
+
+One module, one job: a person's seat on the command line - what it shows, and
+the move or command it reads.
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ bidding node.  Every way of moving a game on goes through this module:
 :func:`backalley.engine.lowlevel.playout`, record replay and document loading all
 come here.  The rule set's :class:`~backalley.rules.plan.Plan` asks the parts
 and checks their answers; this module only moves the facts on.
+
+One module, one job: the raw form and the one builder of each of its values;
+every transition is here so that none is made anywhere else.
 """
 
 from __future__ import annotations

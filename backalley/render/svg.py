@@ -22,6 +22,9 @@ the same facts is :func:`backalley.render.diagram.diagram`.
 
 Only what the position knows is drawn: a view's picture holds no trace of a
 hidden card (face-down cards are all alike).
+
+One module, one job: one picture, whose hands, trick, labels and scores are
+laid out on one set of coordinates.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The scoring part: points per side at the end of a deal (see :ref:`rules-scoring`)."""
+"""The scoring part: points per side at the end of a deal (see :ref:`rules-scoring`).
+
+One module, one job: the scoring part - its registered classes and the
+arithmetic of a deal's points they share, as every other part has one module.
+"""
 
 from __future__ import annotations
 

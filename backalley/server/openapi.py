@@ -3,6 +3,8 @@
 Written out here rather than generated, so that it is the contract: the
 tests run schemathesis against it, which sends requests built from it and
 checks every answer against it.
+
+One module, one job: the document, route by route.
 """
 
 from __future__ import annotations

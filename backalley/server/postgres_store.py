@@ -28,6 +28,9 @@ is sent when the transaction commits and never for one rolled back.
 A store keeps a few connections (one per thread using it at once, at most
 ``connections``); a connection the database dropped is opened again once
 before a call gives up.
+
+One module, one job: one store, its schema and the statements of each of its
+methods.
 """
 
 from __future__ import annotations

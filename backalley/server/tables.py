@@ -44,6 +44,10 @@ counted, its bots no longer move and it takes no seat or move
 read from the store at their addresses.  A table whose stored row or rules
 cannot be read any more is refused on its own (``500 corrupt``) and left out
 of the list (logged once); the other tables go on.
+
+One module, one job: :class:`TableService` is one class because its methods
+share each table's live state and the store's transactions; the deal's end, the
+bots' turns and the archiving are steps in the one life of a table.
 """
 
 from __future__ import annotations

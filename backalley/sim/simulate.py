@@ -36,6 +36,9 @@ Example::
 
     plan = SimulationPlan(variants.GAMERULES, ("heuristic", "random") * 2, games=40, seed=1)
     summary = summarize(plan, run_local(plan, jobs=2))
+
+One module, one job: a simulation - its plan (which travels to worker processes
+and Ray as data), its games and its sides' statistics.
 """
 
 from __future__ import annotations

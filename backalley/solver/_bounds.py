@@ -20,6 +20,9 @@ has the same bound.
   after it can ruff, or a ruff nobody after it can beat), and
   :func:`make_cash_after` - when no other hand holds a trump, the top
   cards that seat then cashes from the lead.
+
+One module, one job: the quick and later tricks, which share the bookkeeping of
+their relevant cards.
 """
 
 from __future__ import annotations

@@ -64,6 +64,9 @@ groups.  When a check fails (:class:`Refuted`), the plan is made plain
 (:func:`refute`) and the search starts again.  A plain plan still gives
 exact answers: the search asks the rule set for every trick winner and
 searches without those shortcuts.
+
+One module, one job: the card groups the solver reads off the plan, and the
+checks that refute them.
 """
 
 from __future__ import annotations

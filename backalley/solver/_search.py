@@ -36,6 +36,9 @@ the prediction against the rule set's answer: a difference raises
 :class:`~backalley.solver._plan.Refuted`, and :class:`Search` makes the
 plan plain (:func:`~backalley.solver._plan.refute`), empties its table and
 asks its question again.
+
+One module, one job: the search's loop and the zero-window test it is built
+from share their locals, which is what makes the search fast.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ is a class of equivalent cards, ranked by its highest card.
   weighed by whether partner already wins and whether they are overruffed.
 
 The weights only order the moves: any order gives the same answers.
+
+One module, one job: DDS's weights, one function per case of the lead and the
+follow, built together for the search to call without lookups.
 """
 
 from __future__ import annotations

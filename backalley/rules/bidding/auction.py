@@ -1,6 +1,9 @@
 """The Vietnam ascending auction (see :ref:`rules-auction`): :class:`Auction`,
 where it stands after some calls (:class:`AuctionState`), its option
 ``speakers`` and the worked example of its counters in the rules sheet.
+
+One module, one job: the auction part, its state and its option, which change
+together.
 """
 
 from __future__ import annotations
