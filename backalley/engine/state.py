@@ -36,12 +36,10 @@ from backalley.rules.context import DealContext
 from backalley.rules.ruleset import RuleSet
 from backalley.values import BiddingOutcome, DealResult, Phase, RawTrick, Trick
 
-__all__ = ["BITS", "Core", "Deal", "DealResult", "GameState", "Match", "Phase", "Raw", "Trick"]
+__all__ = ["BITS", "Deal", "DealResult", "GameState", "Match", "Phase", "Raw", "Trick"]
 
 _GAME_OVER = Phase.GAME_OVER
 
-Core = Raw
-"""A state's fields, named: its raw form (see :func:`backalley.engine.lowlevel.core`)."""
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -65,7 +63,7 @@ class GameState(PublicFacts):
     works them out for its move alone."""
 
     @property
-    def _core(self) -> Core:
+    def _core(self) -> Raw:
         """The state's fields (see :func:`backalley.engine.lowlevel.core`)."""
         return self._raw
 

@@ -96,18 +96,18 @@ from backalley.engine.lowlevel._reading import (
     turn_up_index,
 )
 from backalley.engine.lowlevel._sampling import Draws, deck_for, sample_hands
-from backalley.engine.state import Core
+from backalley.engine.state import Raw
 from backalley.values import RawTrick
 
 __all__ = [
     "QUIET_CALLS",
     "TRUMPS",
     "CardOrder",
-    "Core",
     "Deal",
     "DealRules",
     "Draws",
     "Match",
+    "Raw",
     "RawPosition",
     "RawTrick",
     "StateOrView",
@@ -153,3 +153,18 @@ __all__ = [
     "turn_up_index",
     "winner_if",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``Core``, the former name of :class:`Raw` (one name for one thing),
+    still imports, with a warning."""
+    if name == "Core":
+        import warnings
+
+        warnings.warn(
+            "backalley.engine.lowlevel.Core is deprecated; use lowlevel.Raw (the same class)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Raw
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ from backalley.cardset import CardSet
 from backalley.engine import kernel
 from backalley.engine.legality import legal_play_mask as _legal_play_mask
 from backalley.engine.public import PublicFacts
-from backalley.engine.state import Core, GameState
+from backalley.engine.state import GameState, Raw
 from backalley.engine.views import PlayerView
 from backalley.moves import Play
 from backalley.rules.context import TRUMP_INDEX, DealContext
@@ -48,7 +48,7 @@ __all__ = [
 StateOrView = GameState | PlayerView
 
 
-def core(state: GameState) -> Core:
+def core(state: GameState) -> Raw:
     """The state's fields in one named tuple (its raw form,
     :class:`~backalley.engine.kernel.Raw`): rules, match, deal, phase, hands
     (bit sets, ``hand_bits``), leader, current trick (card indices,
