@@ -84,6 +84,32 @@ _ROW_OF: dict[Suit | None, int] = {trump: row for row, trump in enumerate(TRUMPS
 :data:`backalley.engine.lowlevel.TRUMPS`."""
 
 
+def _strength(ranking: Any, trump: Suit | None) -> np.ndarray[Any, Any]:
+    """Each of the 54 cards' strength within its suit under ``trump``, as the
+    ranking part's ``lowest`` orders the suit (0 its lowest card): what the
+    mask algebra's highest and lowest cards are picked by.  Every card is
+    ranked, the deck's or not, as the one-game engine asks the part about
+    any set an expression makes (the trumps of a ranking hold both jokers,
+    also where the deck has none: the lowest trump still out is never a
+    joker the deck lacks under a ranking that puts them highest)."""
+    strength = np.zeros(54, dtype=np.intp)
+    seen = 0
+    for index in range(54):
+        if seen >> index & 1:
+            continue
+        left = ranking.suit_cards(CARDS[index], trump)
+        seen |= int(left)
+        rank = 0
+        while left:
+            low = ranking.lowest(left, trump)
+            if low not in left:  # not a card of the set: the check below refuses the ranking
+                break
+            strength[low.index] = rank
+            rank += 1
+            left = left - CardSet.of((low,))
+    return strength
+
+
 def _row(bits: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
     return np.array([bits >> i & 1 for i in range(54)], dtype=bool)
 
@@ -258,7 +284,7 @@ class Tables:
                     "else the highest card of the suit led, compiles)"
                 )
                 return
-            self.strength[t] = order.strength
+            self.strength[t] = _strength(ranking, trump)
             self.trumps[t] = _row(order.trumps)
             for best in plan.deck_cards:
                 self.beats[t, best] = _row(order.beaters((best,)))
