@@ -119,18 +119,18 @@ CACHES = ("__pycache__", "*.so", ".hypothesis", ".pytest_cache")
 """What the compiled build's copy of the project leaves out."""
 
 COMPILED_TESTS = (
-    "tests/test_kernel.py",
-    "tests/test_plan.py",
-    "tests/test_gamerules.py",
-    "tests/test_lowlevel.py",
-    "tests/test_surface.py",
-    "tests/test_pickle.py",
-    "tests/test_reprs.py",
-    "tests/test_overrides.py",
-    "tests/test_fuzz_parts.py",
-    "tests/test_solver.py",
-    "tests/test_conformance.py",
-    "tests/test_compiled.py",
+    "tests/engine/test_kernel.py",
+    "tests/rules/test_plan.py",
+    "tests/rules/test_gamerules.py",
+    "tests/engine/test_lowlevel.py",
+    "tests/engine/test_surface.py",
+    "tests/engine/test_pickle.py",
+    "tests/engine/test_reprs.py",
+    "tests/rules/test_overrides.py",
+    "tests/rules/test_fuzz_parts.py",
+    "tests/solver/test_solver.py",
+    "tests/engine/test_conformance.py",
+    "tests/project/test_compiled.py",
 )
 """The tests run against the compiled build: the engine's kernel and plan, the
 state (the game's rules, its arguments, pickles, reprs) and lowlevel, every part
@@ -144,7 +144,7 @@ def compiled(session: nox.Session) -> None:
     ``HATCH_BUILD_HOOK_ENABLE_MYPYC=true`` turns on the build hook of
     ``pyproject.toml``; the tests then run from a copy of ``tests/`` outside
     the project, so that ``import backalley`` finds the installed, compiled
-    package and not the source beside them (``tests/test_compiled.py`` checks
+    package and not the source beside them (``tests/project/test_compiled.py`` checks
     that it did).
     """
     copy = Path(session.create_tmp()) / "compiled"

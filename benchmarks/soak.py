@@ -27,7 +27,7 @@ file descriptors and the resident memory of the server and its bot workers
 at the start and at the end of the clock, the lines the server logged (0
 expected: every one is a warning or an error) and any refused or failed
 request.  Everything is on loopback, clients and server on one machine.
-:func:`soak` is what ``tests/test_server_bots.py`` runs for a few seconds.
+:func:`soak` is what ``tests/server/test_server_bots.py`` runs for a few seconds.
 Not a test: run it on purpose.
 """
 

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from backalley.web.build import build_web  # noqa: E402
 from tests.browser import ARGS, CHROMIUM  # noqa: E402
-from tests.web import static_host  # noqa: E402
+from tests.web_runtime import static_host  # noqa: E402
 
 NODE_TRIAL = r"""
 import { pathToFileURL } from "node:url";

@@ -15,7 +15,7 @@ reader reads them, and their command lines run as a reader would type them.
   ``backalley`` (and ``python``) the checkout's own; :func:`plan_line` says
   which parts of a line run here and why each other part does not.
 
-Used by ``tests/test_docs_examples.py`` (every example runs and shows what it
+Used by ``tests/docs/test_docs_examples.py`` (every example runs and shows what it
 writes) and ``tests/make_samples.py`` (writes the shown outputs from real runs).
 """
 
@@ -34,7 +34,8 @@ from pathlib import Path
 
 import attrs
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import ROOT
+
 DOCS = ROOT / "docs"
 PAGES = [*sorted(DOCS.glob("*.rst")), ROOT / "README.md"]
 
@@ -301,14 +302,14 @@ SKIPPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^sphinx-build\b", "builds the docs (test_the_doctest_build_passes runs Sphinx)"),
         (r"^createdb\b", "needs a PostgreSQL server"),
         (r"^backalley serve\b", "serves until interrupted (the server tests start it)"),
-        (r"^npm\b", "installs the npm package pyodide (tests/web.py installs it in a cache folder)"),
+        (r"^npm\b", "installs the npm package pyodide (tests/web_runtime.py installs it in a cache folder)"),
         (r"^backalley build-web\b", "needs the npm package pyodide (the web tests build the folder)"),
         (r"^cp -r examples/browser\b", "copies the example page into that folder (a web test does)"),
         (r"^python3? -m http\.server\b", "serves until interrupted (the web tests serve the folder)"),
         (r"^backalley .*--import myclub\b", "imports myclub, the reader's own module"),
         (
             r"^python3? examples/batch_selfplay\.py\b",
-            "makes about 170 MB of self-play arrays (tests/test_batch_gym.py runs it small)",
+            "makes about 170 MB of self-play arrays (tests/batch/test_batch_gym.py runs it small)",
         ),
     )
 )

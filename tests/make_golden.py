@@ -1,4 +1,4 @@
-"""Write the golden games of ``tests/data/golden/`` (run once; see test_golden.py).
+"""Write the golden games of ``tests/data/golden/`` (run once; see tests/engine/test_golden.py).
 
     python3 tests/make_golden.py            # (re)write every golden file
     python3 tests/make_golden.py --check    # only say whether the files are up to date

@@ -2,7 +2,7 @@
 whole game of every registered variant, played by seeded random legal
 moves, with the results it reached.
 
-``tests/test_records.py`` replays each file to its recorded results, so the
+``tests/io/test_records.py`` replays each file to its recorded results, so the
 files pin down the rules of every variant (and the record format): a change
 to a variant's rules or to the engine that plays a recorded game differently
 fails there.  Regenerate (only for an intended change) with::

@@ -19,7 +19,7 @@ Two kinds of shown output (see :mod:`tests.docpages`):
   ``:lines: 1-9, 20-23 -->``.
 
 Each page's commands run in page order in a scratch folder, as a reader
-would type them (``tests/test_docs_examples.py`` runs them the same way and
+would type them (``tests/docs/test_docs_examples.py`` runs them the same way and
 fails when a page shows anything else).
 """
 

@@ -7,7 +7,7 @@ deal results are objects everywhere, a view carries the facts worked out
 from it, its legal moves and an answer for each card of its hand and for
 each call the bidding knows).  It introspects the engine only for the list of registered
 rule parts (a new rule with the parameters of an existing one, or none, needs
-no edit here); so a change to the document format shows up as a failing test (``tests/test_schema.py`` compares
+no edit here); so a change to the document format shows up as a failing test (``tests/io/test_schema.py`` compares
 the schema with the engine's policy classes and with this script's output)
 rather than as a silent change of the published schema.
 

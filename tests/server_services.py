@@ -37,6 +37,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from . import ROOT
+
 __all__ = [
     "PostgresCluster",
     "SocketReader",
@@ -47,7 +49,6 @@ __all__ = [
     "shared_postgres",
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
 """The project's folder (put on the served processes' import path)."""
 
 

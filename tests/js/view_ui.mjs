@@ -17,7 +17,7 @@
 //   table  phase <phase>  trump <suit, none or ?>  broken <yes|no>  deal <n> of <m>  winner <side, draw or ->
 //   moves  <the legal moves, separated by " | ">
 //
-// tests/test_view_ui.py runs it on documents the library wrote and compares
+// tests/io/test_view_ui.py runs it on documents the library wrote and compares
 // every line with the library's own answers.
 
 import { readFileSync } from "node:fs";

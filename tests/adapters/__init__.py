@@ -1,0 +1,1 @@
+"""The tests of the OpenSpiel and PettingZoo adapters (backalley.adapters)."""

@@ -1,0 +1,1 @@
+"""The tests of the batch engine and its Gymnasium environments (backalley.batch)."""

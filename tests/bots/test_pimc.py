@@ -1,0 +1,623 @@
+"""The ``pimc`` bot (backalley.bots.pimc): legal play in several variants,
+reproducibility from a seed, the cold board, the calls' weighting of layouts
+and the memo of the bidding model each bot keeps; and the deadlines of every
+bot and of the solver, counted on fake clocks and in positions, never timed."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+import warnings
+from collections.abc import Callable
+
+import pytest
+
+import backalley as ba
+from backalley import lowlevel
+from backalley.bots import HeuristicBot, MonteCarloBot, PimcBot, RandomBot, make_bot
+from backalley.bots.match import one_deal
+from backalley.bots.montecarlo import distinct_cards, sample_hands
+from backalley.bots.pimc import CallMemo, call_distance, layout_likelihood
+from backalley.solver import SearchLimitError, Solver, solve
+
+from ..helpers import apply_all, bot_move, cards, position, short
+
+
+def _bits(text: str) -> int:
+    mask = 0
+    for card in cards(text):
+        mask |= 1 << card.index
+    return mask
+
+
+def _fake_clock(step: float = 1.0) -> Callable[[], float]:
+    """A clock that moves ``step`` seconds each time it is read."""
+    ticks = itertools.count()
+    return lambda: step * next(ticks)
+
+
+@pytest.mark.parametrize("name", ["gamerules", "vietnam", "bab-online", "cutthroat-3"])
+def test_pimc_plays_legal_moves(name: str) -> None:
+    rules = short(ba.variants.get(name), 3, 4)
+    state = ba.new_game(rules, seed=4)
+    bots = [PimcBot(seed=s, samples=2) for s in range(rules.players)]
+    while not state.is_over:
+        state = bot_move(state, bots)  # applies with checking: an illegal move raises
+    assert sum(b.stats.samples for b in bots) > 0
+    assert all(b.stats.fallbacks == 0 for b in bots)
+
+
+def test_pimc_is_registered_and_checks_its_settings() -> None:
+    assert isinstance(make_bot("pimc", seed=1), PimcBot)
+    for bad in (
+        {"samples": 0},
+        {"budget": 0},
+        {"clock": "sundial"},
+        {"solver_cards": -1},
+        {"draws": 0},
+        {"call_weight": -1.0},
+        {"call_z": -0.5},
+        {"call_z": float("inf")},
+        {"call_z": "high"},
+        {"card_z": -1.0},
+        {"card_z": float("nan")},
+    ):
+        with pytest.raises(ba.SetupError):
+            PimcBot(**bad)  # type: ignore[arg-type]
+
+
+def test_pimc_is_reproducible_from_its_seed() -> None:
+    rules = short(ba.variants.GAMERULES, 4)
+    state = ba.new_game(rules, seed=8)
+    a, b = PimcBot(seed=("x", 1), samples=3), PimcBot(seed=("x", 1), samples=3)
+    seen = set()
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        move = a.choose(view)
+        assert b.choose(view) == move
+        seen.add(view.phase)
+        state = state.apply(move)
+    assert a.stats == b.stats
+    assert {ba.Phase.BIDDING, ba.Phase.PLAYING} <= seen
+
+
+def test_pimc_bids_board_on_a_cold_hand() -> None:
+    """Eight top trumps (both jokers and A K Q J T 9 of spades, the turn-up's
+    suit) and the red aces and kings and the ace of clubs: 13 sure tricks of 13."""
+    hand = "BJ LJ AS KS QS JS TS 9S AH KH AD KD AC"
+    state = position(["8S 7S", "6S 5S", "4S 3S", hand], "2S", hand_size=13)
+    state = apply_all(state, ["pass", "pass"])  # the partner (seat 1) has spoken
+    assert state.to_act == 3 and len(state.hands[3]) == 13
+    bot = PimcBot(seed=1, samples=3)
+    assert bot.choose(state.view(3)) == ba.BoardBid()
+    values = bot.last_values
+    assert ba.BoardBid() in values and len(values) > 1
+    assert max(values, key=values.__getitem__) == ba.BoardBid()
+
+
+def _first_call() -> ba.PlayerView:
+    """The first call of a 5-card gamerules deal (seed 8): the heuristic
+    passes with 3C 8C QH 4S JS; its partner speaks third."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert HeuristicBot().choose(view) == ba.Pass()
+    return view
+
+
+def _last_call_of_its_side() -> ba.PlayerView:
+    """The third call of the same deal, after two passes: the heuristic
+    passes with 2C AC 7H KH QS (the little joker turned up), its partner has
+    spoken, and bidding 1 is worth about 7 points a deal more on the
+    solver's layouts (some 4 standard errors over 40 layouts)."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
+    state = apply_all(state, ["pass", "pass"])
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert HeuristicBot().choose(view) == ba.Pass()
+    return view
+
+
+def test_a_call_a_partner_still_reads_is_the_heuristics_unsampled() -> None:
+    """With its partner still to speak, the seat makes the heuristic's call
+    and scores no layout; its partner, the last of the side to speak, samples."""
+    view = _first_call()
+    assert lowlevel.partner_speaks_later(view, ba.Pass())
+    bot = PimcBot(seed=1, samples=20)
+    assert bot.choose(view) == ba.Pass()
+    assert bot.stats.decisions == 0 and bot.stats.samples == 0
+    last = _last_call_of_its_side()
+    assert not lowlevel.partner_speaks_later(last, ba.Pass())
+    bot.choose(last)
+    assert bot.stats.decisions == 1 and bot.stats.samples == 20
+
+
+def test_partner_speaks_later_asks_the_bidding_part() -> None:
+    """Once around the table each seat speaks once: the first two speakers'
+    partners speak later, the last two's have spoken; in the Vietnam auction
+    a partner speaks again after a bid."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
+    seen = []
+    for _ in range(4):
+        view = state.view(state.to_act)  # type: ignore[arg-type]
+        seen.append(lowlevel.partner_speaks_later(view, ba.Pass()))
+        state = state.apply(ba.Pass()) if ba.Pass() in view.legal_moves() else state
+    assert seen[:2] == [True, True]
+    vietnam = ba.new_game(short(ba.variants.get("vietnam"), 5), seed=8)
+    view = vietnam.view(vietnam.to_act)  # type: ignore[arg-type]
+    bid = next(m for m in view.legal_moves() if isinstance(m, ba.Bid))
+    assert lowlevel.partner_speaks_later(view, bid)
+
+
+def test_a_call_on_few_layouts_is_the_heuristics() -> None:
+    """Three layouts are fewer than CALL_MIN_LAYOUTS: whatever they show,
+    the bot passes as the heuristic does, every candidate still scored."""
+    view = _last_call_of_its_side()
+    bot = PimcBot(seed=1, samples=3)
+    assert bot.choose(view) == ba.Pass()
+    assert bot.stats.samples == 3 and len(bot.last_layouts) == 3
+    assert bot.stats.overruled == 0
+    assert set(bot.last_values) >= {ba.Pass(), ba.parse_move("bid 1")}
+
+
+def test_a_call_shown_better_with_confidence_overrules_the_heuristics() -> None:
+    """Over 20 layouts bidding 1 beats the heuristic's pass clearly, and the
+    bot bids it; the same seed gives the same layouts and the same call."""
+    view = _last_call_of_its_side()
+    a, b = PimcBot(seed=1, samples=20), PimcBot(seed=1, samples=20)
+    assert a.choose(view) == b.choose(view) == ba.parse_move("bid 1")
+    assert a.stats.overruled == 1 and a.stats == b.stats
+    assert a.last_layouts == b.last_layouts and len(a.last_layouts) == 20
+
+
+def test_pick_call_needs_a_confident_gain_on_enough_layouts() -> None:
+    """The rule alone, on made-up layouts (weight, values of the heuristic's
+    call and two others)."""
+    bot = PimcBot(seed=1)
+    assert PimcBot(seed=1, call_z=1.0).call_z == 1.0
+    steady = [(1.0, [0.0, 5.0, 1.0])] * 10
+    assert bot.pick_call(steady) == 1  # always 5 better: no doubt at all
+    assert bot.pick_call(steady[:3]) == 0  # but 3 layouts are too few
+    assert bot.pick_call([(1.0, [0.0, 5.0, 1.0])] * 3 + [(1e-9, [0.0, 5.0, 1.0])] * 7) == 0
+    # board-like: +55 on two layouts of twenty, -10 on the others: a mean
+    # of -3.5, never taken; and a big gain with a big spread is not enough
+    lucky = [(1.0, [0.0, 55.0, 0.0])] * 2 + [(1.0, [0.0, -10.0, 0.0])] * 18
+    assert bot.pick_call(lucky) == 0
+    noisy = [(1.0, [0.0, 40.0, 0.0]), (1.0, [0.0, -30.0, 0.0])] * 3
+    assert bot.pick_call(noisy) == 0  # mean +5, standard error 14.5
+    assert PimcBot(seed=1, call_z=0.0).pick_call(noisy) == 1  # z 0: the mean alone
+    # of two confident winners, the larger mean; equal means, the earlier
+    both = [(1.0, [0.0, 2.0, 3.0]), (1.0, [0.0, 2.2, 3.2])] * 5
+    assert bot.pick_call(both) == 2
+    assert bot.pick_call([(1.0, [0.0, 2.0, 2.0]), (1.0, [0.0, 2.2, 2.2])] * 5) == 1
+
+
+def _play_position(seed: int, step: int) -> ba.PlayerView:
+    """A 5-card gamerules deal (``seed``) bid and played by the heuristic
+    up to its ``step``-th card."""
+    state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=seed)
+    heuristic = [HeuristicBot()] * 4
+    while state.phase is not ba.Phase.PLAYING:
+        state = bot_move(state, heuristic)
+    for _ in range(step):
+        state = bot_move(state, heuristic)
+    seat = state.to_act
+    assert seat is not None
+    return state.view(seat)
+
+
+def test_the_heuristics_card_stands_for_its_group_of_equivalent_cards() -> None:
+    """Touching cards (of a suit, no unseen card between) play alike, so one
+    of each group is scored: the lowest, or where rollouts score the cards
+    the heuristic's card itself.  On seed 15's first card the heuristic
+    leads AD from A-K of diamonds: rollouts score AD (first) and not KD
+    beside it; the solver scores KD for the group."""
+    view = _play_position(15, 0)
+    moves = view.legal_moves()
+    ad, kd, qc, ks = (ba.parse_move(f"play {c}") for c in ("AD", "KD", "QC", "KS"))
+    assert HeuristicBot().choose(view) == ad
+    assert distinct_cards(view, moves) == [qc, kd, ks]
+    assert distinct_cards(view, moves, keep=ad) == [qc, ad, ks]
+    assert distinct_cards(view, moves, keep=ba.parse_move("pass")) == [qc, kd, ks]
+    assert PimcBot(seed=1, solver_cards=0).candidates(view, moves) == [ad, qc, ks]
+    assert PimcBot(seed=1).candidates(view, moves) == [qc, kd, ks]
+
+
+@pytest.mark.slow
+def test_a_card_scored_by_rollouts_needs_a_confident_gain_over_the_heuristics() -> None:
+    """With more than ``solver_cards`` cards left, rollouts score the cards,
+    the heuristic's first.  On seed 1's second card the heuristic plays 3D;
+    over 20 layouts 8C has the best mean (about 5 points more) but not with
+    confidence, so the bot plays 3D; with ``card_z=0`` it plays the mean's
+    8C.  On seed 7's sixth card 9S clears the test and is played over the
+    heuristic's 2D."""
+    view = _play_position(1, 1)
+    assert HeuristicBot().choose(view) == ba.parse_move("play 3D")
+    gated = PimcBot(seed=1, samples=20, solver_cards=0)
+    assert gated.candidates(view, view.legal_moves())[0] == ba.parse_move("play 3D")
+    assert gated.choose(view) == ba.parse_move("play 3D")
+    assert gated.stats.overruled == 0
+    best = max(gated.last_values, key=gated.last_values.__getitem__)
+    assert best == ba.parse_move("play 8C")
+    assert PimcBot(seed=1, samples=20, solver_cards=0, card_z=0.0).choose(view) == best
+
+    view = _play_position(7, 5)
+    assert HeuristicBot().choose(view) == ba.parse_move("play 2D")
+    bot = PimcBot(seed=1, samples=20, solver_cards=0)
+    assert bot.choose(view) == ba.parse_move("play 9S")
+    assert bot.stats.overruled == 1
+    assert bot.pick_card(bot.last_layouts) == 2  # its index: 2D, TC, 9S
+
+
+def test_a_card_the_solver_scores_is_the_best_mean() -> None:
+    """The solver's values are exact on each layout: the card with the best
+    weighted mean is played, without the test (seed 1's second card, every
+    hand of 4 cards at most ``solver_cards``)."""
+    view = _play_position(1, 1)
+    bot = PimcBot(seed=1, samples=20)
+    move = bot.choose(view)
+    assert move == max(bot.last_values, key=bot.last_values.__getitem__)
+    assert bot.stats.solved == 20 and bot.stats.rollouts == 0
+
+
+def test_call_distance_counts_tricks() -> None:
+    bid, board, cut = ba.parse_move("bid 3"), ba.BoardBid(), ba.Counter()
+    assert call_distance(bid, bid, 5) == 0
+    assert call_distance(bid, ba.parse_move("bid 1"), 5) == 2
+    assert call_distance(ba.Pass(), bid, 5) == 3
+    assert call_distance(ba.Pass(), bid, 5, level=2) == 1  # an auction's pass at 2
+    assert call_distance(board, bid, 5) == 2
+    assert call_distance(cut, bid, 5) == 1
+
+
+def _weighted_position(call: str) -> tuple[ba.PlayerView, list[int], list[int]]:
+    """A 5-card gamerules deal in which seat 1 made ``call`` holding the top
+    trumps; seat 2's view, and two layouts of it: seat 1 with its real hand
+    and with seat 3's (nothing)."""
+    big, mine, junk, other = "BJ LJ AS KS QS", "2H 4H 6D 8C TC", "3H 5D 7D 9C JC", "7H 8H 9D TD QC"
+    state = position([other, big, mine, junk], "2S")
+    state = apply_all(state, [call])
+    view = state.view(2)
+    assert view.to_act == 2
+    real = [_bits(other), _bits(big), _bits(mine), _bits(junk)]
+    swapped = [_bits(other), _bits(junk), _bits(mine), _bits(big)]
+    return view, real, swapped
+
+
+def test_a_seat_that_passed_is_less_likely_to_hold_the_big_hand() -> None:
+    view, real, swapped = _weighted_position("pass")
+    holding = layout_likelihood(view, lowlevel.determinise(view, real))
+    not_holding = layout_likelihood(view, lowlevel.determinise(view, swapped))
+    assert holding is not None and not_holding is not None
+    assert holding < not_holding
+    # and a seat that bid high is more likely to
+    view, real, swapped = _weighted_position("bid 4")
+    holding = layout_likelihood(view, lowlevel.determinise(view, real))
+    not_holding = layout_likelihood(view, lowlevel.determinise(view, swapped))
+    assert holding is not None and not_holding is not None
+    assert holding > not_holding
+    # no weighting: every layout counts the same
+    assert layout_likelihood(view, lowlevel.determinise(view, real), 0.0) == 1.0
+
+
+def test_weighted_draws_give_a_passer_fewer_trumps() -> None:
+    view, _real, _swapped = _weighted_position("pass")
+    trumps = lowlevel.order_of(view).trumps
+
+    def mean_trumps(bot: PimcBot) -> float:
+        total = 0.0
+        weights = 0.0
+        for _ in range(40):
+            picked = bot.draw(view)
+            assert picked is not None
+            layout, weight = picked
+            total += weight * (lowlevel.hand_bits(layout, 1) & trumps).bit_count()
+            weights += weight
+        return total / weights
+
+    # the weight of each draw matters only for a mean; picking among draws does the rest
+    weighted = mean_trumps(PimcBot(seed=3, draws=6, call_weight=2.0))
+    flat = mean_trumps(PimcBot(seed=3, draws=6, call_weight=0.0))
+    assert weighted < flat
+    # with nothing to weigh (no call yet), one layout is drawn a sample
+    opening = position(["7H 8H 9D TD QC", "BJ LJ AS KS QS", "2H 4H 6D 8C TC", "3H 5D"], "2S",
+                       hand_size=5)  # fmt: skip
+    bot = PimcBot(seed=3, draws=6)
+    assert bot.draw(opening.view(1)) is not None
+    assert bot.stats.drawn == 1
+
+
+def test_sample_hands_still_fit_the_view_the_bot_weighs() -> None:
+    view, _real, _swapped = _weighted_position("pass")
+    hands = sample_hands(view, random.Random(1))
+    assert hands is not None
+    layout = lowlevel.determinise(view, hands)
+    weight = layout_likelihood(view, layout)
+    assert weight is not None and 0 < weight <= 1
+
+
+def test_a_cpu_budget_counts_samples_by_its_clock() -> None:
+    """Budgets are read from the bot's clock once at the start of a decision
+    and once after each sample: a fake clock that moves a second a reading
+    lets a 2.5 s budget take three samples, whatever the machine does."""
+    state = position(["2D 3H 4S", "BJ 9C AC", "5D 6H 7S", "8D 9H TS"], "2C")
+    state = apply_all(state, ["pass", "pass"])  # seat 3's partner has spoken
+    view = state.view(3)
+    bot = PimcBot(seed=1, samples=50, budget=2.5, clock=_fake_clock())  # type: ignore[arg-type]
+    bot.choose(view)
+    assert bot.stats.decisions == 1
+    assert bot.stats.samples == 3
+    mc = MonteCarloBot(seed=1, samples=50, budget=2.5, clock=_fake_clock())  # type: ignore[arg-type]
+    mc.choose(view)
+    assert mc.stats.samples == 3
+    # without a budget, the samples are the budget; the default clock is CPU time
+    assert PimcBot().budget is None
+    assert MonteCarloBot().clock is PimcBot().clock
+    assert MonteCarloBot(clock="wall").clock is not MonteCarloBot().clock
+    with pytest.raises(ba.SetupError, match="clock"):
+        MonteCarloBot(clock="sundial")
+
+
+class _Solver:
+    """A stand-in for the pimc bot's solver: it records the deadline of each
+    call, answers with the real solver, and on its ``stop_at``-th call stops
+    as a real solve past its deadline would."""
+
+    def __init__(self, stop_at: int) -> None:
+        self.deadlines: list[float | None] = []
+        self.stop_at = stop_at
+
+    def _ask(self, deadline: float | None) -> None:
+        self.deadlines.append(deadline)
+        if len(self.deadlines) == self.stop_at:
+            raise SearchLimitError("deadline", lower=0, upper=3, nodes=1, seconds=0.0)
+
+    def analyse(self, state: ba.GameState, *, deadline: float | None = None) -> dict[ba.Move, int]:
+        self._ask(deadline)
+        return Solver().analyse(state)
+
+    def solve(self, state: ba.GameState, *, deadline: float | None = None) -> int:
+        self._ask(deadline)
+        return Solver().solve(state)
+
+
+def test_a_budget_on_the_cpu_clock_bounds_every_solve_the_first_layouts_too() -> None:
+    """Every solve of a decision, the first layout's included, gets what is
+    left of the budget (CPU seconds), and a layout whose solve runs out of it
+    is left out: the decision is made from the layouts before it, or is the
+    heuristic's move when the first layout ran out."""
+    state = position(["2D 3H 4S", "BJ 9C AC", "5D 6H 7S", "8D 9H TS"], "2C")
+    for _ in range(4):  # every seat bids its first number
+        state = state.apply(next(m for m in state.legal_moves() if isinstance(m, ba.Bid)))
+    assert state.phase is ba.Phase.PLAYING
+    assert state.to_act is not None
+    view = state.view(state.to_act)  # a card to play: one solve a layout
+    bot = PimcBot(seed=1, samples=50, budget=600.0)
+    bot._dd = fake = _Solver(stop_at=3)
+    move = bot.choose(view)
+    assert move in view.legal_moves()
+    assert all(d is not None and 0 < d <= 600.0 for d in fake.deadlines)
+    assert (bot.stats.samples, bot.stats.stopped, bot.stats.out_of_time) == (2, 1, 0)
+    assert len(bot.last_layouts) == 2
+    # the first layout's solve stopped: the heuristic's move, without a warning
+    first = PimcBot(seed=1, samples=50, budget=600.0)
+    first._dd = fake = _Solver(stop_at=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert first.choose(view) == HeuristicBot().choose(view)
+    assert len(fake.deadlines) == 1 and fake.deadlines[0] is not None
+    stats = first.stats
+    assert (stats.samples, stats.stopped, stats.out_of_time, stats.fallbacks) == (0, 1, 1, 0)
+    # on a clock of the caller's own, a solve is never given a deadline
+    timed = PimcBot(seed=1, samples=4, budget=600.0, clock=_fake_clock(0.001))  # type: ignore[arg-type]
+    timed._dd = fake = _Solver(stop_at=0)
+    timed.choose(view)
+    assert fake.deadlines == [None] * 4 and timed.stats.stopped == 0
+    # without a budget neither
+    free = PimcBot(seed=1, samples=3)
+    free._dd = fake = _Solver(stop_at=0)
+    free.choose(view)
+    assert fake.deadlines == [None] * 3
+
+
+@pytest.mark.parametrize("name", ["montecarlo", "pimc"])
+@pytest.mark.parametrize("kind", ["call", "play"])
+def test_a_budget_spent_before_the_first_sample_is_scored_makes_the_heuristics_move(
+    name: str, kind: str
+) -> None:
+    """A CPU budget of a nanosecond runs out before the first candidate of
+    the first sample is scored (the clock is read before each candidate): on
+    a 13-card deal the bot stops inside that sample and makes the heuristic
+    bot's move, a legal one, counted as out of time and not as a fallback."""
+    rules = short(ba.variants.GAMERULES, 13)
+    state = ba.new_game(rules, seed=31)
+    heuristic = HeuristicBot()
+    # a call: the third, whose seat's partner has spoken; a play: the first
+    # lead, 13 cards in every hand
+    for _ in range(2):
+        assert state.to_act is not None
+        state = state.apply(heuristic.choose(state.view(state.to_act)))
+    if kind == "play":
+        while state.phase is not ba.Phase.PLAYING:
+            assert state.to_act is not None
+            state = state.apply(heuristic.choose(state.view(state.to_act)))
+    assert state.to_act is not None
+    view = state.view(state.to_act)
+    bot = SAMPLING_BOTS[name](seed=2, samples=50, budget=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        move = bot.choose(view)
+    assert move in view.legal_moves() and move == heuristic.choose(view)
+    stats = bot.stats
+    assert (stats.decisions, stats.samples, stats.stopped, stats.out_of_time) == (1, 0, 1, 1)
+    assert stats.fallbacks == 0
+
+
+@pytest.mark.parametrize("name", ["montecarlo", "pimc"])
+def test_a_budget_that_runs_out_inside_a_sample_leaves_that_sample_out(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a clock the bot bounds within a sample (here a fake one, counted
+    among the CPU and wall clocks), the clock is read at the start, before
+    each candidate and after each sample: with a clock moving a second a
+    reading the first sample takes the candidates plus one second, and a
+    budget of 1.6 times that lets it finish, leaves enough for ``pimc`` to
+    begin a second (more than half a sample's time) and stops the second
+    inside, where it is left out."""
+    from backalley.bots import montecarlo
+
+    fake = _fake_clock()
+    monkeypatch.setitem(montecarlo.CLOCKS, "fake", fake)
+    rules = short(ba.variants.GAMERULES, 13)
+    state = ba.new_game(rules, seed=31)
+    heuristic = HeuristicBot()
+    while state.phase is not ba.Phase.PLAYING:  # the first lead: rollouts, no solver
+        assert state.to_act is not None
+        state = state.apply(heuristic.choose(state.view(state.to_act)))
+    assert state.to_act is not None
+    view = state.view(state.to_act)
+    probe = SAMPLING_BOTS[name](seed=2)
+    cands = len(probe.candidates(view, view.legal_moves()))
+    assert cands > 1
+    bot = SAMPLING_BOTS[name](seed=2, samples=50, budget=1.6 * (cands + 1), clock=fake)
+    assert bot.choose(view) in view.legal_moves()
+    stats = bot.stats
+    assert (stats.samples, stats.stopped, stats.out_of_time) == (1, 1, 0)
+    if name == "pimc":  # 1.4 times a layout's time: too little left to begin a second
+        short_of = PimcBot(seed=2, samples=50, budget=1.4 * (cands + 1), clock=fake)
+        short_of.choose(view)
+        assert (short_of.stats.samples, short_of.stats.stopped) == (1, 0)
+
+
+# ------------------------------------------------------------ the model's memo
+
+
+def test_each_bot_keeps_its_own_bounded_memo_of_the_bidding_model() -> None:
+    """The heuristic's answers a pimc bot asks for are kept on the bot, not in
+    the module: another bot starts empty, the answers do not depend on what
+    a memo already holds, and a memo never holds more than its limit."""
+    view, real, swapped = _weighted_position("bid 4")
+    a, b = PimcBot(seed=1, draws=3), PimcBot(seed=1, draws=3)
+    assert a.memo is not b.memo
+    a.draw(view)
+    assert a.memo.model_calls and a.memo.speakers
+    assert not b.memo.model_calls and not b.memo.speakers
+    layout = lowlevel.determinise(view, real)
+    fresh = layout_likelihood(view, layout)
+    assert layout_likelihood(view, layout, memo=a.memo) == fresh
+    other = lowlevel.determinise(view, swapped)
+    assert layout_likelihood(view, other, memo=a.memo) == layout_likelihood(view, other)
+    small = CallMemo(limit=2)
+    for seed in range(6):
+        hands = sample_hands(view, random.Random(seed))
+        assert hands is not None
+        layout = lowlevel.determinise(view, hands)
+        assert layout_likelihood(view, layout, memo=small) == layout_likelihood(view, layout)
+        assert len(small.model_calls) <= 2 and len(small.speakers) <= 2
+
+
+# ----------------------------------------------------------------- deadlines
+
+
+SAMPLING_BOTS: dict[str, Callable[..., MonteCarloBot | PimcBot]] = {
+    "montecarlo": MonteCarloBot,
+    "pimc": PimcBot,
+}
+
+
+@pytest.mark.parametrize("name", SAMPLING_BOTS)
+def test_a_sampling_bot_stops_at_its_budget_on_its_clock(name: str) -> None:
+    """A fake clock moving 0.25 s a reading, a budget of 1 s and 50 samples
+    asked: every decision the bot samples stops after five samples (the
+    clock is read at the start and after each one), every move is legal,
+    and a second bot from the same seed on a clock of its own makes the
+    same moves with the same counts, whatever the machine is doing."""
+    make = SAMPLING_BOTS[name]
+    rules = short(ba.variants.GAMERULES, 3, 4, 5)
+    state = ba.new_game(rules, seed=21)
+
+    def bot(seed: int) -> MonteCarloBot | PimcBot:
+        return make(seed=("deadline", seed), samples=50, budget=1.0, clock=_fake_clock(0.25))
+
+    first, second = bot(0), bot(0)
+    others = [HeuristicBot(seed=s) for s in range(rules.players)]
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if seat != 0:
+            state = state.apply(others[seat].choose(view))
+            continue
+        before = first.stats.decisions, first.stats.samples
+        move = first.choose(view)
+        assert move in view.legal_moves()
+        assert second.choose(view) == move
+        if first.stats.decisions > before[0]:
+            assert first.stats.samples - before[1] == 5
+        state = state.apply(move)
+    stats = first.stats
+    assert stats.decisions >= 3
+    assert stats.samples == 5 * stats.decisions < first.samples * stats.decisions
+    assert stats.failed == stats.fallbacks == 0
+    assert second.stats == stats
+
+
+@pytest.mark.parametrize("make", [HeuristicBot, RandomBot], ids=["heuristic", "random"])
+def test_the_heuristic_and_random_bots_never_read_a_clock(
+    make: Callable[[object], HeuristicBot | RandomBot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They take no budget: a decision is a fixed amount of work, so no
+    deadline can cut it short.  With every clock of :mod:`time` broken they
+    play a whole game legally, and again the same from the same seeds."""
+
+    def broken() -> float:
+        raise AssertionError("a bot without a budget read the clock")
+
+    for name in ("process_time", "perf_counter", "monotonic", "time", "thread_time"):
+        monkeypatch.setattr(time, name, broken)
+    rules = short(ba.variants.GAMERULES, 2, 5)
+
+    def game() -> tuple[ba.Move, ...]:
+        state = ba.new_game(rules, seed=5)
+        bots = [make(("clockless", s)) for s in range(rules.players)]
+        while not state.is_over:
+            state = bot_move(state, bots)
+        return state.moves
+
+    assert game() == game()
+
+
+def test_the_solver_stops_at_a_deadline_already_passed_and_stays_usable() -> None:
+    """A deadline of 0 s: the solver looks at its clock every 2048 positions,
+    so it stops at the first look (never later) with a message naming the
+    limit, the work done and the bounds; the same Solver then answers the
+    position exactly, and a node limit stops it at exactly that many."""
+    one = one_deal(ba.variants.GAMERULES, 10)
+    state = ba.new_game(one, seed=0)
+    bidder = HeuristicBot()
+    while state.phase is not ba.Phase.PLAYING:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(bidder.choose(state.view(seat)))
+    solver = Solver()
+    with pytest.raises(
+        SearchLimitError, match=r"deadline \(0 s of CPU\) after searching"
+    ) as caught:
+        solver.solve(state, deadline=0.0)
+    error = caught.value
+    assert isinstance(error, ba.BackAlleyError)
+    assert 0 < error.nodes <= 2048
+    assert f"the answer lies in {error.lower}..{error.upper}" in str(error)
+    exact = solver.solve(state)
+    assert exact == solve(state)
+    assert solver.nodes > 2048  # the deal needs more than one look of the clock
+    assert error.lower <= exact <= error.upper
+    with pytest.raises(SearchLimitError, match=r"node limit \(max_nodes=50\)") as caught:
+        Solver().analyse(state, max_nodes=50)
+    assert caught.value.nodes == 50
+    assert solver.analyse(state, deadline=3600.0) == Solver().analyse(state)

@@ -1,0 +1,1 @@
+"""The tests of the command line and its plug-ins (backalley.cli)."""

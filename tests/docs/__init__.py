@@ -1,0 +1,1 @@
+"""The tests of the documentation's pages and examples."""

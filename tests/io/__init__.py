@@ -1,0 +1,1 @@
+"""The tests of documents, records, house-rule files and the schema (backalley.io)."""

@@ -1,0 +1,1 @@
+"""The tests of the text diagram and the SVG picture (backalley.render)."""

@@ -1,0 +1,1 @@
+"""The tests of the double-dummy solver (backalley.solver)."""
