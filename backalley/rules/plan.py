@@ -19,8 +19,8 @@ never restates one.  It is built once per :class:`~backalley.RuleSet`
   and the method.
 - **It remembers.**  (The play's memory is its base class,
   :class:`~backalley.rules.play_memory.PlayMemory`, a module of its own; the
-  rest of the plan asks the parts, one method per decision, which is why it
-  is one module of about 500 lines.)  The answers of the bidding part are kept in the plan's
+  rest of the plan asks the parts, one method per decision: one job, in one
+  module of about 500 lines.)  The answers of the bidding part are kept in the plan's
   bidding tree (:attr:`Plan.call_tree`, a
   :class:`~backalley.rules.calltree.CallTree`): one
   :class:`~backalley.rules.calltree.CallNode` per bidding met and one set of

@@ -112,3 +112,16 @@ def test_the_sampler_answers_from_its_old_home_with_a_deprecation_warning() -> N
         assert sampling.sample_hands is lowlevel.sample_hands
     with pytest.raises(AttributeError):
         _ = sampling.nothing_here
+
+
+def test_the_raw_form_has_one_name_and_core_still_imports_with_a_warning() -> None:
+    """``lowlevel.core(state)`` answers the kernel's raw form, ``lowlevel.Raw``;
+    ``lowlevel.Core``, its former second name, warns and is the same class."""
+    from backalley.engine.kernel import Raw
+
+    state = ba.new_game(ba.variants.GAMERULES, seed=1)
+    assert lowlevel.Raw is Raw and isinstance(lowlevel.core(state), lowlevel.Raw)
+    with pytest.deprecated_call(match="use lowlevel.Raw"):
+        assert lowlevel.Core is Raw
+    with pytest.raises(AttributeError):
+        _ = lowlevel.Cores

@@ -304,3 +304,20 @@ def test_a_tool_reaches_the_engine_through_the_door(path: Path) -> None:
                 assert module == "lowlevel" or not f"{module}.".startswith(ENGINE_INSIDE), (
                     f"{_name(path)}:{node.lineno}: backalley.engine.{module}"
                 )
+
+
+LONG = 500
+"""A module longer than this many lines says in its docstring why it is one job."""
+GENERATED = {"backalley/bots/_tricks_table.py"}
+"""Modules a script writes (their docstring says which)."""
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_a_long_module_says_why_it_is_one_job(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").count("\n")
+    if lines <= LONG or _name(path) in GENERATED:
+        return
+    doc = ast.get_docstring(_tree(path)) or ""
+    assert "one job" in " ".join(doc.split()), (
+        f"{_name(path)} has {lines} lines: say in its docstring why it is one job, or split it"
+    )
