@@ -54,6 +54,24 @@ settings.load_profile(
 )
 
 
+MARKERS = (
+    "slow: seconds or more (a subprocess, a server, a statistic, every variant): "
+    "the full run runs it, the quick loop (nox -s quick) leaves it out",
+    "long: minutes long; skipped unless --runlong or -m long is given",
+    "browser: needs Chromium, or Pyodide in Node (Debian's chromium, nodejs and npm)",
+    "postgres: needs a PostgreSQL server of its own (Debian's postgresql; "
+    "marked here for every test that uses one)",
+)
+"""The suite's markers, registered here rather than in ``pyproject.toml`` so
+that a copy of ``tests/`` run outside the project (``nox -s compiled``) knows
+them too."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--runlong", action="store_true", default=False, help="also run the tests marked long"
