@@ -7,7 +7,7 @@ the bots' own play.
 
 Deals random hands of every size for each kind of table (four players in two
 partnerships, and three, four or five players each alone), reads each seat's
-hand features (:func:`backalley.bots.bidding_model.hand_features`, from the
+hand features (:func:`backalley.bots.hand_reading.hand_features`, from the
 seat's view before the bidding), picks a random seat to lead (it makes the
 highest call, every other seat the quietest), and asks
 :func:`backalley.solver.solve` how many tricks the leader's side takes at
@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT))  # fit this working tree's bot
 
 import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
-from backalley.bots.bidding_model import FEATURES, features_of, unseen_bits  # noqa: E402
+from backalley.bots.hand_reading import FEATURES, features_of, unseen_bits  # noqa: E402
 from backalley.bots.match import one_deal  # noqa: E402
 from backalley.engine import lowlevel  # noqa: E402
 from backalley.solver import solve  # noqa: E402
@@ -396,7 +396,7 @@ def write(rows: Sequence[tuple[object, ...]], path: Path, how: str) -> None:
         "",
         "Each row: players, partnered, hand size, deals solved, the pair weights (a",
         "seat's share of its side's tricks, one weight per feature of",
-        ":data:`backalley.bots.bidding_model.FEATURES`, in its order), their residual",
+        ":data:`backalley.bots.hand_reading.FEATURES`, in its order), their residual",
         "sigma, the solo weights (the side's tricks from one seat's hand, the partners",
         "unknown), their residual sigma, and the mean share of a seat.  The features",
         'are defined once, in the bidding model; a change to them needs a refit.\n"""',

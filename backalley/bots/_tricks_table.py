@@ -20,7 +20,7 @@ deals of four players alone: 21 of them) and --cells alone-5 --budget 70 --seed
 
 Each row: players, partnered, hand size, deals solved, the pair weights (a
 seat's share of its side's tricks, one weight per feature of
-:data:`backalley.bots.bidding_model.FEATURES`, in its order), their residual
+:data:`backalley.bots.hand_reading.FEATURES`, in its order), their residual
 sigma, the solo weights (the side's tricks from one seat's hand, the partners
 unknown), their residual sigma, and the mean share of a seat.  The features
 are defined once, in the bidding model; a change to them needs a refit.

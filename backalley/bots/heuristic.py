@@ -37,18 +37,20 @@ from collections.abc import Callable, Sequence
 from backalley.bots import bidding_model
 from backalley.bots._base import legal_moves_of, rng_from_seed
 from backalley.bots.bidding_model import (
-    FEATURES,
     PointsRow,
     TrickEstimate,
-    cards_of,
     estimate,
+    points_table,
+    side_distribution,
+    table_row,
+)
+from backalley.bots.hand_reading import (
+    FEATURES,
+    cards_of,
     features_of,
     hand_chances,
     hand_features,
-    points_table,
-    side_distribution,
     sure_tricks,
-    table_row,
     trick_distribution,
     unseen_bits,
 )
