@@ -62,7 +62,7 @@ from backalley.rules.play_memory import (
     PLAY_ANSWERS_LIMIT,
     PLAYS_LIMIT,
     PlayMemory,
-    cards_of,
+    cards_of_trick,
 )
 from backalley.rules.protocols import (
     DirectCounters,
@@ -270,7 +270,7 @@ class Plan(PlayMemory):
     def trick_position(self, ctx: DealContext, trick: tuple[int, ...]) -> int:
         """The position in a completed trick (0 = the lead) of the card that
         wins it (the ranking part's ``trick_winner``, checked)."""
-        return self._winner(ctx, cards_of(trick), 0)
+        return self._winner(ctx, cards_of_trick(trick), 0)
 
     def card_order(self, trump: Suit | None) -> CardOrder:
         """The card order under ``trump`` that the tools plan with (which cards
@@ -284,7 +284,7 @@ class Plan(PlayMemory):
             ctx = self.deal_context(0, 0, 1, trump=trump)  # trick_winner reads the trump alone
 
             def win(trick: tuple[int, ...]) -> int:
-                return self._winner(ctx, cards_of(trick), 0)
+                return self._winner(ctx, cards_of_trick(trick), 0)
 
             found = learn(trump, win, self.players, self.deck_cards, self.rules.ranking)
             self._orders[trump] = found
@@ -319,7 +319,9 @@ class Plan(PlayMemory):
             if not narrowed & bit:
                 kept = _cardset(CardSet, narrowed)
                 if trick:
-                    text = rules.follow.explain(ctx, reason, CARDS[card], kept, cards_of(trick))
+                    text = rules.follow.explain(
+                        ctx, reason, CARDS[card], kept, cards_of_trick(trick)
+                    )
                 else:
                     text = rules.lead.explain(ctx, reason, CARDS[card], kept)
                 return checked_refusal(
@@ -356,7 +358,7 @@ class Plan(PlayMemory):
 
     def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
         """Whether a completed trick breaks trump (the lead part's ``breaks_trump``)."""
-        return bool(self._parts.lead.breaks_trump(ctx, cards_of(trick)))
+        return bool(self._parts.lead.breaks_trump(ctx, cards_of_trick(trick)))
 
     def first_leader(self, ctx: DealContext) -> int:
         """Who leads the first trick of a played deal (the lead part's ``first_leader``)."""

@@ -32,7 +32,7 @@ from backalley.rules.protocols import KeyedFollow, KeyedLead
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
 
-__all__ = ["CARD_BITS", "PLAYS_LIMIT", "PLAY_ANSWERS_LIMIT", "PlayMemory", "cards_of"]
+__all__ = ["CARD_BITS", "PLAYS_LIMIT", "PLAY_ANSWERS_LIMIT", "PlayMemory", "cards_of_trick"]
 
 PLAY_ANSWERS_LIMIT = 16_384
 """The most answers of the lead and follow parts a plan keeps by their keys;
@@ -47,7 +47,7 @@ _and = int.__and__  # the intersection of two bit sets as a plain int
 _CARD_OF = CARDS.__getitem__
 
 
-def cards_of(trick: tuple[int, ...]) -> tuple[Card, ...]:
+def cards_of_trick(trick: tuple[int, ...]) -> tuple[Card, ...]:
     """The cards of a trick (the engine keeps card indices)."""
     return tuple(map(_CARD_OF, trick))
 
@@ -212,7 +212,9 @@ class PlayMemory:
             if ctx.broken is not broken:
                 ctx = ctx._replace(broken=broken)
             if trick:
-                answer = self._follow(ctx, seat, _cardset(CardSet, hand), cards_of(trick), leader)
+                answer = self._follow(
+                    ctx, seat, _cardset(CardSet, hand), cards_of_trick(trick), leader
+                )
             else:
                 answer = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
             mask = hand
@@ -241,7 +243,7 @@ class PlayMemory:
         if ctx.broken is not broken:
             ctx = ctx._replace(broken=broken)
         if trick:
-            answer = self._follow(ctx, seat, _cardset(CardSet, hand), cards_of(trick), leader)
+            answer = self._follow(ctx, seat, _cardset(CardSet, hand), cards_of_trick(trick), leader)
         else:
             answer = self._lead(ctx, seat, _cardset(CardSet, hand), broken)
         try:
