@@ -17,21 +17,18 @@ reference and ``backalley rules --keys`` are made from it);
 
 from __future__ import annotations
 
-import enum
 import inspect
 import json
 import re
-import types
 import typing
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from backalley.cards import Rank, Suit
 from backalley.errors import RuleSetError, SerializationError
-from backalley.io.serialize.rules_doc import _unstructure_param
-from backalley.rules.registry import PART_NAMES, option_types, part_classes
+from backalley.rules.option_types import OptionType, OptionTypeError, describe
+from backalley.rules.registry import PART_NAMES, option_kinds, option_types, part_classes
 from backalley.rules.ruleset import RuleSet
 
 __all__ = [
@@ -53,12 +50,14 @@ REQUIRED = "required"
 @attrs.frozen
 class Key:
     """One key of a part's table: its name, its value type (as Python
-    declares it, and in words) and its default (``attrs.NOTHING``: none, the
-    key is required)."""
+    declares it, and described: :class:`~backalley.rules.option_types.OptionType`,
+    which reads it, writes it and says it in words) and its default
+    (``attrs.NOTHING``: none, the key is required)."""
 
     name: str
     type: Any = attrs.field(eq=False)
     default: Any = attrs.field(eq=False)
+    kind: OptionType = attrs.field(eq=False, repr=False)
 
     @property
     def required(self) -> bool:
@@ -67,7 +66,7 @@ class Key:
     @property
     def words(self) -> str:
         """The value a file gives, in words (``true or false``, ``a whole number``)."""
-        return value_words(self.type)
+        return self.kind.words()
 
     @property
     def default_text(self) -> str:
@@ -75,7 +74,7 @@ class Key:
         ``[1, 2, 3, 4]``), ``none`` for none, or ``required``."""
         if self.required:
             return REQUIRED
-        return toml_text(_unstructure_param(self.default))
+        return toml_text(self.kind.write(self.default))
 
 
 @attrs.frozen
@@ -195,12 +194,13 @@ def plain(text: str) -> str:
 
 def _option_keys(cls: type) -> tuple[Key, ...]:
     types_of = option_types(cls)
+    kinds = option_kinds(cls)
     keys = []
     for field in attrs.fields(cls):
         default = field.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
             default = default.factory()
-        keys.append(Key(field.name, types_of[field.name], default))
+        keys.append(Key(field.name, types_of[field.name], default, kinds[field.name]))
     return tuple(keys)
 
 
@@ -215,44 +215,23 @@ def _parameter_keys(method: Callable[..., Any]) -> tuple[Key, ...]:
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         empty = parameter.default is inspect.Parameter.empty
-        keys.append(Key(name, hints.get(name, Any), attrs.NOTHING if empty else parameter.default))
+        tp = hints.get(name, Any)
+        try:
+            kind = describe(tp)
+        except OptionTypeError as exc:
+            raise RuleSetError(
+                [f"{method.__qualname__}: its parameter {name!r} ({exc.tp}): {exc.why}"]
+            ) from None
+        keys.append(Key(name, tp, attrs.NOTHING if empty else parameter.default, kind))
     return tuple(keys)
-
-
-_RANK_LETTERS = '"2" .. "9", "T" or "10", "J", "Q", "K", "A"'
-_RANK_WORDS = f"a rank: {_RANK_LETTERS}"
-_PLURAL = {bool: "true or false values", int: "whole numbers", str: "texts"}
 
 
 def value_words(tp: Any, *, plural: bool = False) -> str:
     """What a file writes for a value of type ``tp``, in words: ``true or
     false``, ``a whole number``, ``one of "any-time", "after-broken"``, ``a
-    list of whole numbers``, ``a table {hand_size = a whole number, ...}``."""
-    if tp in _PLURAL:
-        return (
-            _PLURAL[tp]
-            if plural
-            else {bool: "true or false", int: "a whole number"}.get(tp, "text")
-        )
-    if tp is Suit:
-        return "suit letters" if plural else 'a suit letter: "C", "D", "H" or "S"'
-    if tp is Rank:
-        return "ranks" if plural else _RANK_WORDS
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        choices = ", ".join(toml_text(m.value) for m in tp)
-        return f"values among {choices}" if plural else f"one of {choices}"
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is frozenset and args == (Rank,):
-        return f"a list of ranks ({_RANK_LETTERS})"
-    if origin is tuple and args:
-        return f"a list of {value_words(args[0], plural=True)}"
-    if origin in (typing.Union, types.UnionType) and type(None) in args:
-        inner = next(a for a in args if a is not type(None))
-        return f"{value_words(inner, plural=plural)}, or none (null; in TOML leave it out)"
-    if isinstance(tp, type) and attrs.has(tp):
-        inner = ", ".join(f"{k} = {value_words(v)}" for k, v in option_types(tp).items())
-        return f"tables {{{inner}}}" if plural else f"a table {{{inner}}}"
-    return getattr(tp, "__name__", str(tp))
+    list of whole numbers``, ``a table {hand_size = a whole number, ...}``
+    (the words of its :func:`~backalley.rules.option_types.describe`)."""
+    return describe(tp).words(plural=plural)
 
 
 def toml_text(value: Any) -> str:

@@ -26,7 +26,6 @@ from backalley import variants
 from backalley.errors import BackAlleyError, RuleSetError, SerializationError, did_you_mean
 from backalley.io.houserule_keys import TableType, table_types
 from backalley.io.serialize.common import _show, known_once_imported
-from backalley.io.serialize.rules_doc import _param
 from backalley.rules.registry import PART_NAMES
 from backalley.rules.ruleset import RuleSet
 
@@ -128,7 +127,7 @@ def read_part(part: str, value: Any, path: str, base: Any | None, out: list[Prob
             out.append(_at(f"{path}.{key}", _unknown_option(key, kind)))
             continue
         try:
-            given[key] = _param(item, option.type, f"{path}.{key}")
+            given[key] = option.kind.read(item, f"{path}.{key}")
         except SerializationError as exc:
             out.append(_at(*_reworded(exc.path, exc.message)))
             continue

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import enum
 import re
+import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 import attrs
 
 from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
+from backalley.rules.option_types import inherited_kinds
 from backalley.rules.seats import seat_names
 from backalley.rules.validators import boolean
 
@@ -50,7 +52,23 @@ is_bool = boolean()
 
 
 def describe_value(value: Any) -> str:
-    """A rule parameter as text, for rule sheets and error messages."""
+    """A rule parameter as text, for rule sheets and error messages.
+
+    .. deprecated:: 0.2
+       Ask the part: :meth:`Part.option_text` shows an option as the
+       description of its type does.
+    """
+    warnings.warn(
+        "describe_value() is deprecated; use part.option_text(name), which shows an "
+        "option through the description of its type",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return _value_text(value)
+
+
+def _value_text(value: Any) -> str:
+    """:func:`describe_value`'s answer, without the warning."""
     if isinstance(value, enum.Enum):
         letter = getattr(value, "letter", None)
         return letter if isinstance(letter, str) else str(value.value)
@@ -58,15 +76,13 @@ def describe_value(value: Any) -> str:
         return "on" if value else "off"
     if isinstance(value, (tuple, list, frozenset)):
         items = sorted(value) if isinstance(value, frozenset) else value
-        texts = (
-            f"({describe_value(v)})" if attrs.has(type(v)) else describe_value(v) for v in items
-        )
+        texts = (f"({_value_text(v)})" if attrs.has(type(v)) else _value_text(v) for v in items)
         return ", ".join(texts) if items else "none"
     if value is None:
         return "none"
     if attrs.has(type(value)):
         return ", ".join(
-            f"{a.name}={describe_value(getattr(value, a.name))}" for a in attrs.fields(type(value))
+            f"{a.name}={_value_text(getattr(value, a.name))}" for a in attrs.fields(type(value))
         )
     return str(value)
 
@@ -138,12 +154,22 @@ class Part:
         parts).  By default none."""
         return ()
 
+    def option_text(self, name: str) -> str:
+        """The option ``name`` as a rules sheet shows it (``on``, ``5``,
+        ``redeal-next-dealer``, ``2, 3, 4``, ``none``): through the
+        description of its type, made when the class was registered
+        (:func:`backalley.rules.registry.option_kinds`; a subclass not
+        registered itself shows them as the class it inherits them from)."""
+        kinds = inherited_kinds(type(self))
+        value = getattr(self, name)
+        return str(value) if kinds is None else kinds[name].text(value)
+
     def summary(self) -> str:
         """One line: the tag and the parameters."""
         opts = self.options()
         if not opts:
             return self.tag
-        inner = "; ".join(f"{k}={describe_value(v)}" for k, v in opts.items())
+        inner = "; ".join(f"{k}={self.option_text(k)}" for k in opts)
         return f"{self.tag} ({inner})"
 
 

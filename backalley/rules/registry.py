@@ -19,7 +19,6 @@ read back is refused then, by name, rather than when a document is loaded.
 
 from __future__ import annotations
 
-import enum
 import inspect
 import re
 import sys
@@ -30,8 +29,15 @@ from typing import Any, TypeVar
 
 import attrs
 
-from backalley.cards import Rank
 from backalley.errors import Reason, RuleSetError
+from backalley.rules.option_types import (
+    OPTION_TYPES_TEXT,
+    OptionType,
+    OptionTypeError,
+    describe,
+    kinds_of,
+    remember,
+)
 
 __all__ = [
     "PART_NAMES",
@@ -39,6 +45,7 @@ __all__ = [
     "is_frozen",
     "is_registered",
     "lookup",
+    "option_kinds",
     "option_types",
     "part_classes",
     "register",
@@ -106,7 +113,9 @@ def register(cls: C) -> C:
             ]
         )
     table[cls.tag] = cls
-    _OPTION_TYPES.update(tables)
+    for described, options in tables.items():
+        _OPTION_TYPES[described] = {name: tp for name, (tp, _) in options.items()}
+        remember(described, {name: kind for name, (_, kind) in options.items()})
     return cls
 
 
@@ -165,6 +174,14 @@ def register_reason(tag: str, sentence: str) -> Reason:
     return Reason._add(tag, sentence)
 
 
+def option_kinds(cls: type) -> Mapping[str, OptionType]:
+    """The options of a registered class (or of a table one of them holds),
+    described (:class:`~backalley.rules.option_types.OptionType`): how each is
+    read, written, said, typed and shown; any other class raises
+    :class:`~backalley.RuleSetError`."""
+    return kinds_of(cls)
+
+
 def option_types(cls: type) -> Mapping[str, Any]:
     """The options of a registered class (or of a structured option class one
     of them holds) and their types, resolved when it was registered (a read-only
@@ -176,20 +193,13 @@ def option_types(cls: type) -> Mapping[str, Any]:
     return types.MappingProxyType(table)
 
 
-OPTION_TYPES_TEXT = (
-    "bool, int, str, a Suit, a Rank, an enum whose values are text or whole numbers, "
-    "frozenset[Rank], tuple[T, ...] or T | None of these, or an attrs class of such options"
-)
-"""The option types a registered part may declare (in words, for messages):
-those the rule-set documents write and read back equal."""
-
-
 def _option_problems(
     cls: type, tables: dict[type, dict[str, Any]], owner: str, prefix: str
 ) -> list[str]:
     """Why the options of ``cls`` cannot be carried by a rules document (none:
-    they can); their resolved types go into ``tables``, and so do those of
-    the structured option classes they hold (checked the same way, once).
+    they can); their resolved types and descriptions go into ``tables`` (and
+    :func:`~backalley.rules.option_types.remember`), and so do those of the
+    tables (attrs classes) they hold (checked the same way, once).
     ``owner`` names the registered class; ``prefix`` the option holding ``cls``."""
     if cls in tables or cls in _OPTION_TYPES:
         return []
@@ -211,7 +221,7 @@ def _field_problems(
     """Why a rules document cannot carry the option ``field`` of ``cls``: it
     must be an ``__init__`` parameter under its own name, its annotation must
     resolve now, and its type must be one a document carries.  None: it can,
-    and its resolved type goes into ``tables[cls]``."""
+    and its resolved type and description go into ``tables[cls]``."""
     where = f"{owner}: option {prefix + field.name!r}"
     if not field.init or field.alias != field.name:
         return [f"{where} must be an __init__ parameter under its own name"]
@@ -221,8 +231,16 @@ def _field_problems(
         tp = _resolved_type(cls, field)
     except Exception as exc:  # NameError, AttributeError, SyntaxError...: any bad annotation
         return [_unresolved(where, field.type, exc)]
-    tables[cls][field.name] = tp
-    return _carry_problems(tp, tables, where, owner, f"{prefix}{field.name}.")
+    try:
+        kind = describe(tp, field.validator)
+    except OptionTypeError as exc:
+        return [f"{where} is {_type_text(exc.tp)}: {exc.why}; an option may be {OPTION_TYPES_TEXT}"]
+    tables[cls][field.name] = (tp, kind)
+    return [
+        problem
+        for table in kind.tables()
+        for problem in _option_problems(table, tables, owner, f"{prefix}{field.name}.")
+    ]
 
 
 def _resolved_type(cls: type, field: attrs.Attribute[Any]) -> Any:
@@ -247,54 +265,6 @@ def _unresolved(where: str, annotation: object, exc: Exception) -> str:
         f"({type(exc).__name__}: {exc}); import what it names at run time (not only under "
         "`if TYPE_CHECKING:`) and define it at module level, before the class"
     )
-
-
-def _carry_problems(
-    tp: Any, tables: dict[type, dict[str, Any]], where: str, owner: str, prefix: str
-) -> list[str]:
-    """Why a rules document cannot carry a value of type ``tp`` (none: it can)."""
-    if isinstance(tp, type) and attrs.has(tp):
-        return _option_problems(tp, tables, owner, prefix)
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return _carry_problems(args[0], tables, where, owner, prefix)
-    if origin in (typing.Union, types.UnionType):
-        kept = [a for a in args if a is not type(None)]
-        if len(kept) == 1 and len(args) == 2:
-            return _carry_problems(kept[0], tables, where, owner, prefix)
-    why = _plain_problem(tp)
-    if why is None:
-        return []
-    return [f"{where} is {_type_text(tp)}: {why}; an option may be {OPTION_TYPES_TEXT}"]
-
-
-def _plain_problem(tp: Any) -> str | None:
-    """Why a rules document cannot carry a value of the plain type ``tp``
-    (not a tuple, union or attrs class; none: it can)."""
-    origin = typing.get_origin(tp) or tp
-    if tp in (bool, int, str, Rank) or (origin is frozenset and typing.get_args(tp) == (Rank,)):
-        return None
-    if origin is frozenset:
-        return "a set option is a set of ranks: use frozenset[Rank]"
-    if tp is float:
-        return "a number with a fraction does not load back exactly; use an int (hundredths, say)"
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return _enum_problem(tp)
-    if origin is tuple:
-        return "a tuple option is a list of any length of one type: use tuple[T, ...]"
-    if origin in (typing.Union, types.UnionType):
-        return "a union option is one type or None: use T | None"
-    return "a rules document cannot carry it"
-
-
-def _enum_problem(tp: type[enum.Enum]) -> str | None:
-    """Why a rules document cannot carry a member of the enum ``tp`` (each is
-    written as its value and read back by it; none: it can)."""
-    if issubclass(tp, enum.Flag):
-        return "a combination of flags is not one of its members; use an enum"
-    if all(type(m.value) in (str, int) for m in tp):
-        return None
-    return "its values must be text or whole numbers"
 
 
 def _type_text(tp: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from backalley.rules.base import Term, describe_value
+from backalley.rules.base import Term
 
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
@@ -126,7 +126,7 @@ def diff_rules(a: RuleSet, b: RuleSet) -> list[str]:
             continue
         opts_a, opts_b = part_a.options(), part_b.options()
         changes = [
-            f"{key} {describe_value(opts_a[key])} -> {describe_value(opts_b[key])}"
+            f"{key} {part_a.option_text(key)} -> {part_b.option_text(key)}"
             for key in opts_a
             if opts_a[key] != opts_b[key]
         ]

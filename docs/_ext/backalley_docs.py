@@ -150,13 +150,15 @@ def _note_package_sources(directive: SphinxDirective) -> None:
                 directive.env.note_dependency(path)
 
 
-def _value_text(value: Any) -> str:
-    from backalley.rules.base import describe_value
+def _value_text(cls: type, name: str, value: Any) -> str:
+    """An option's default as the parts' table shows it: an enum by its
+    value, a plain value as its type's description shows it on a sheet."""
+    from backalley.rules.registry import option_kinds
 
     if isinstance(value, enum.Enum):
         return str(value.value)
     if value is None or isinstance(value, (bool, int, str, tuple, list, frozenset)):
-        return describe_value(value)
+        return option_kinds(cls)[name].text(value)
     return repr(value)
 
 
@@ -293,7 +295,7 @@ class RulePartsDirective(SphinxDirective):
                     para = nodes.paragraph()
                     para += _literal(field.name)
                     para += nodes.Text(" = ")
-                    value = _value_text(_default_of(field))
+                    value = _value_text(cls, field.name, _default_of(field))
                     para += _literal(value)
                     item += para
                     params += item

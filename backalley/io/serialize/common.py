@@ -5,7 +5,6 @@ version, and the limits that bound the work a document can cause."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +12,19 @@ from backalley.cards import CARDS, SUITS, Card, Suit, parse_card
 from backalley.chance import check_seed
 from backalley.errors import NotationError, RuleSetError, SerializationError
 from backalley.moves import BOARD, COUNTER, PASS, PLAYS, Move, NameTrump, bid, parse_move
+from backalley.plain import (
+    fail,
+    read_bool,
+    read_int,
+    read_list,
+    read_object,
+    read_text,
+    show,
+)
 from backalley.values import Phase
 
 FORMAT_VERSION = 2
 """The version of every document format written (and read) by this library."""
-
-MAX_NUMBER = 2**53 - 1
-"""The largest size of a number in a document (besides a seed): every JSON
-reader keeps whole numbers up to this exactly."""
 
 MAX_DOCUMENT_SIZE = 16_000_000
 """The largest JSON text :func:`~backalley.from_json` reads, in characters or bytes."""
@@ -72,8 +76,13 @@ class RulesDocumentError(SerializationError, RuleSetError):
         return (type(self), (self.problems, self.path))
 
 
-def _fail(path: str, message: str) -> SerializationError:
-    return SerializationError(message, path)
+_fail = fail
+_show = show
+_int = read_int
+_bool = read_bool
+_text = read_text
+_list = read_list
+_object = read_object
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
@@ -84,38 +93,6 @@ def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> 
     return value
 
 
-def _show(value: Any) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
-    """A whole number in ``low..high`` (each bound at most :data:`MAX_NUMBER` in size)."""
-    if type(value) is not int:
-        raise _fail(path, f"expected a whole number, got {_show(value)}")
-    lo = -MAX_NUMBER if low is None else low
-    hi = MAX_NUMBER if high is None else high
-    if not lo <= value <= hi:
-        shown = value if -MAX_NUMBER <= value <= MAX_NUMBER else "the number"
-        raise _fail(path, f"{shown} is out of range {lo}..{hi}")
-    return value
-
-
-def _bool(value: Any, path: str) -> bool:
-    if type(value) is not bool:
-        raise _fail(path, f"expected true or false, got {_show(value)}")
-    return value
-
-
-def _text(value: Any, path: str) -> str:
-    if type(value) is not str:
-        raise _fail(path, f"expected text, got {_show(value)}")
-    return value
-
-
 def _seed(value: Any, path: str) -> int:
     """A game's seed: a whole number smaller than 2**64 in size."""
     if type(value) is not int:
@@ -123,29 +100,6 @@ def _seed(value: Any, path: str) -> int:
     why = check_seed(value)
     if why is not None:
         raise _fail(path, why)
-    return value
-
-
-def _list(value: Any, path: str, what: str = "a list", most: int | None = None) -> list[Any]:
-    """A JSON list (of at most ``most`` items)."""
-    if not isinstance(value, list):
-        raise _fail(path, f"expected {what}, got {_show(value)}")
-    if most is not None and len(value) > most:
-        raise _fail(path, f"{len(value)} items; at most {most} fit here")
-    return value
-
-
-def _object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[str, Any]:
-    """A JSON object with the given keys (``True``: required); unknown keys are refused."""
-    if not isinstance(value, dict):
-        raise _fail(path, f"expected {what} (an object), got {_show(value)}")
-    for key in value:
-        if key not in keys:
-            known = ", ".join(keys)
-            raise _fail(f"{path}.{key}", f"unknown key {key!r} in {what}; known keys: {known}")
-    for key, required in keys.items():
-        if required and key not in value:
-            raise _fail(f"{path}.{key}", f"missing key {key!r} in {what}")
     return value
 
 
@@ -236,17 +190,6 @@ def _phase(value: Any, path: str) -> Phase:
     if not isinstance(value, str) or value not in _PHASES:
         raise _fail(path, f"expected one of {', '.join(_PHASES)}; got {_show(value)}")
     return _PHASES[value]
-
-
-def same_data(a: Any, b: Any) -> bool:
-    """Whether two pieces of JSON data are equal (``1``, ``1.0`` and ``true`` differ)."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
-    if type(a) is list:
-        return len(a) == len(b) and all(map(same_data, a, b))
-    return bool(a == b)
 
 
 def _texts(mask: int) -> list[str]:

@@ -1,68 +1,34 @@
 """Rule sets as plain data: each part a table tagged by its registered
 ``type``, read back through the open registry (so a user's own registered
-rules load like the built-in ones)."""
+rules load like the built-in ones).  Each option is read and written by the
+description of its type, made once when its class was registered
+(:mod:`backalley.rules.option_types`)."""
 
 from __future__ import annotations
 
-import enum
-import types
-import typing
 from typing import Any
 
-import attrs
-
 from backalley import variants
-from backalley.cards import Rank, Suit
-from backalley.errors import BackAlleyError, NotationError, RuleSetError, SerializationError
+from backalley.errors import BackAlleyError, RuleSetError, SerializationError
 from backalley.io.serialize.common import (
     RulesDocumentError,
-    _expect,
     _fail,
-    _int,
-    _list,
     _object,
     _show,
-    _suit,
     known_once_imported,
-    same_data,
 )
-from backalley.rules.registry import PART_NAMES, option_types, part_classes
+from backalley.plain import same_data
+from backalley.rules.option_types import MAX_OPTION_ITEMS, required_options
+from backalley.rules.registry import PART_NAMES, option_kinds, part_classes
 from backalley.rules.ruleset import RuleSet
-from backalley.rules.schedule import MAX_DEALS
 
-MAX_OPTION_ITEMS = MAX_DEALS
-"""The most items of a list option of a rule part in a document (a deck's
-ranks, a schedule's hand sizes, a board's multipliers, at any depth): the
-longest list a built-in part takes, a schedule of :data:`MAX_DEALS` deals.  A
-longer list is refused at its length, before any item is read, and is not
-written either."""
-
-_PLAIN = frozenset({str, int, bool, type(None)})
-
-
-def _unstructure_param(value: Any) -> Any:
-    if type(value) in _PLAIN:
-        return value
-    if isinstance(value, Rank):
-        return value.letter
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, (frozenset, tuple)):
-        _writable_list(value)
-        items = sorted(value) if isinstance(value, frozenset) else value
-        return [_unstructure_param(v) for v in items]
-    if attrs.has(type(value)):  # a structured option (e.g. a rainbow bonus): its fields
-        return {
-            a.name: _unstructure_param(getattr(value, a.name)) for a in attrs.fields(type(value))
-        }
-    return value
-
-
-def _writable_list(value: tuple[Any, ...] | frozenset[Any]) -> None:
-    """A list option is written only if a document can hold it (at most
-    :data:`MAX_OPTION_ITEMS` items)."""
-    if len(value) > MAX_OPTION_ITEMS:
-        raise _fail("$", f"{len(value)} items; a rules document holds at most {MAX_OPTION_ITEMS}")
+__all__ = [
+    "MAX_OPTION_ITEMS",
+    "policy_from_data",
+    "policy_to_data",
+    "rules_from_data",
+    "rules_to_data",
+]
 
 
 def policy_to_data(policy: Any) -> dict[str, Any]:
@@ -70,81 +36,15 @@ def policy_to_data(policy: Any) -> dict[str, Any]:
     an option a rules document cannot hold raises
     :class:`~backalley.SerializationError` naming it."""
     data: dict[str, Any] = {"type": policy.tag}
+    kinds = option_kinds(type(policy))
     for name, value in policy.options().items():
         try:
-            data[name] = _unstructure_param(value)
+            data[name] = kinds[name].write(value)
         except SerializationError as exc:
             raise _fail(
                 "$", f"cannot write the {policy.part} option {name!r}: {exc.message}"
             ) from None
     return data
-
-
-def _param(value: Any, tp: Any, path: str) -> Any:
-    if tp is bool:
-        return _expect(value, bool, path, "true or false")
-    if tp is str:
-        return _expect(value, str, path, "text")
-    if tp is int:
-        return _int(value, path)
-    if tp is Suit:
-        suit = _suit(value, path)
-        if suit is None:
-            raise _fail(path, "expected a suit letter C, D, H or S, got null")
-        return suit
-    if tp is Rank:
-        return _rank(value, path)
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        choices = [m.value for m in tp]
-        if value not in choices:
-            raise _fail(path, f"expected one of {', '.join(map(str, choices))}; got {_show(value)}")
-        return tp(value)
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is tuple:
-        items = _list(value, path, most=MAX_OPTION_ITEMS)
-        return tuple(_param(v, args[0], f"{path}[{i}]") for i, v in enumerate(items))
-    if origin is frozenset:
-        items = _list(value, path, most=MAX_OPTION_ITEMS)
-        return frozenset(_rank(v, f"{path}[{i}]") for i, v in enumerate(items))
-    if origin in (typing.Union, types.UnionType) and type(None) in args:
-        if value is None:
-            return None
-        inner = next(a for a in args if a is not type(None))
-        return _param(value, inner, path)
-    if isinstance(tp, type) and attrs.has(tp):
-        return _structured(value, tp, path)
-    raise _fail(path, f"cannot read a value of type {tp}")  # pragma: no cover
-
-
-def _rank(value: Any, path: str) -> Rank:
-    """A plain rank, as a letter (``"Q"``, ``"T"`` or ``"10"``) or a whole
-    number from 2 to 14 (the jokers are not plain ranks)."""
-    if isinstance(value, str):
-        try:
-            return Rank.parse(value)
-        except NotationError as exc:
-            raise _fail(path, str(exc)) from None
-    return Rank(_int(value, path, 2, 14))
-
-
-def _structured(value: Any, tp: type, path: str) -> Any:
-    """A structured option (an attrs class held in an option): a table of its
-    fields, those without a default required."""
-    fields = option_types(tp)
-    needed = _required(tp)
-    keys = {name: name in needed for name in fields}
-    obj = _object(value, path, keys, f"a {tp.__name__} table")
-    kwargs = {k: _param(v, fields[k], f"{path}.{k}") for k, v in obj.items()}
-    try:
-        return tp(**kwargs)
-    except RuleSetError as exc:
-        raise _fail(path, "; ".join(exc.problems)) from None
-
-
-def _required(cls: type) -> frozenset[str]:
-    """The options of ``cls`` without a default: a document must give them."""
-    return frozenset(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
 
 
 def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) -> Any:
@@ -165,7 +65,7 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
             f"unknown {part} type {tag!r}; known: {', '.join(classes)} {known_once_imported()}",
         )
     cls = classes[tag]
-    params = option_types(cls)
+    params = option_kinds(cls)
     kwargs: dict[str, Any] = {}
     if base is not None and base.tag == tag:
         kwargs.update(base.options())
@@ -177,8 +77,8 @@ def policy_from_data(part: str, value: Any, path: str, base: Any | None = None) 
             raise _fail(
                 f"{path}.{key}", f"unknown option {key!r} for {part} type {tag!r}; known: {known}"
             )
-        kwargs[key] = _param(item, params[key], f"{path}.{key}")
-    missing = sorted(_required(cls) - kwargs.keys())
+        kwargs[key] = params[key].read(item, f"{path}.{key}")
+    missing = sorted(required_options(cls) - kwargs.keys())
     if missing:
         raise _fail(
             f"{path}.{missing[0]}", f"missing option {missing[0]!r} for {part} type {tag!r}"

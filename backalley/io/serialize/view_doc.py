@@ -52,7 +52,6 @@ from backalley.io.serialize.common import (
     _show,
     _suit,
     _texts,
-    same_data,
 )
 from backalley.io.serialize.limits import CALL_ROUNDS
 from backalley.io.serialize.results_doc import (
@@ -64,6 +63,7 @@ from backalley.io.serialize.results_doc import (
 )
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
 from backalley.moves import PLAYS, Move
+from backalley.plain import same_data
 from backalley.values import Phase
 
 __all__ = [
