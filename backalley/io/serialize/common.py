@@ -11,6 +11,7 @@ from typing import Any
 from backalley.cards import CARDS, SUITS, Card, Suit, parse_card
 from backalley.chance import check_seed
 from backalley.errors import NotationError, RuleSetError, SerializationError
+from backalley.io.shapes import FORMAT_VERSION as FORMAT_VERSION
 from backalley.moves import BOARD, COUNTER, PASS, PLAYS, Move, NameTrump, bid, parse_move
 from backalley.plain import (
     fail,
@@ -22,9 +23,6 @@ from backalley.plain import (
     show,
 )
 from backalley.values import Phase
-
-FORMAT_VERSION = 2
-"""The version of every document format written (and read) by this library."""
 
 MAX_DOCUMENT_SIZE = 16_000_000
 """The largest JSON text :func:`~backalley.from_json` reads, in characters or bytes."""
