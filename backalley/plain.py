@@ -12,13 +12,14 @@ refused in the same words wherever it appears.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from typing import Any
 
 from backalley.errors import SerializationError
 
 __all__ = [
     "MAX_NUMBER",
+    "check_length",
     "fail",
     "read_bool",
     "read_int",
@@ -83,6 +84,13 @@ def read_list(value: Any, path: str, what: str = "a list", most: int | None = No
     if most is not None and len(value) > most:
         raise fail(path, f"{len(value)} items; at most {most} fit here")
     return value
+
+
+def check_length(items: Sized, path: str, most: int) -> None:
+    """Refuse a list (already read) of more than ``most`` items, in the words
+    of :func:`read_list`."""
+    if len(items) > most:
+        raise fail(path, f"{len(items)} items; at most {most} fit here")
 
 
 def read_object(value: Any, path: str, keys: Mapping[str, bool], what: str) -> dict[str, Any]:

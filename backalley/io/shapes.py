@@ -134,11 +134,11 @@ class DealResultShape:
     number: Positive
     dealer: Seat
     hand_size: Positive
-    turn_up: Card | None
-    trump: Suit | None
+    turn_up: Card | None = attrs.field(default=None, metadata={"written": True})
+    trump: Suit | None = attrs.field(default=None, metadata={"written": True})
     bids: tuple[Call | None, ...] = sides()
     contracts: tuple[ContractShape | None, ...] = sides()
-    declarer: Seat | None
+    declarer: Seat | None = attrs.field(default=None, metadata={"written": True})
     tricks: tuple[Count, ...] = sides()
     points: tuple[int, ...] = sides()
 

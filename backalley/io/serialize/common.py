@@ -145,6 +145,16 @@ def _cards(value: Any, path: str, most: int | None = None) -> tuple[Card, ...]:
     return cards
 
 
+def distinct(cards: tuple[Card, ...], path: str) -> None:
+    """Refuse a card that appears twice in ``cards`` (read from the list at ``path``)."""
+    if len(set(cards)) != len(cards):
+        seen: set[Card] = set()
+        for i, card in enumerate(cards):
+            if card in seen:
+                raise _fail(f"{path}[{i}]", f"{card} appears twice")
+            seen.add(card)
+
+
 def _card_or_none(value: Any, path: str) -> Card | None:
     return None if value is None else _card(value, path)
 

@@ -22,17 +22,11 @@ from itertools import product
 from typing import Any
 
 from backalley.errors import BackAlleyError
-from backalley.io.serialize.common import (
-    _bool,
-    _card_or_none,
-    _fail,
-    _int,
-    _list,
-    _move,
-    _object,
-    _suit,
-)
-from backalley.moves import BoardBid, NameTrump, Play
+from backalley.io.serialize.common import _fail, _list
+from backalley.io.serialize.structure import structure
+from backalley.io.shapes import ContractShape, DealResultShape
+from backalley.moves import BoardBid, Move, NameTrump, Play
+from backalley.plain import check_length, read_int
 from backalley.rules.ruleset import RuleSet
 from backalley.values import BiddingOutcome, Contract, DealResult
 
@@ -40,8 +34,10 @@ __all__ = [
     "check_points",
     "check_results",
     "contract_from_data",
+    "contract_of",
     "contract_to_data",
     "deal_result_from_data",
+    "deal_result_of",
     "deal_result_to_data",
     "points_fit",
     "results_from_data",
@@ -62,21 +58,24 @@ def contract_to_data(c: Contract | None) -> dict[str, Any] | None:
     }
 
 
-_CONTRACT_KEYS = {"tricks": True, "board": False, "multiplier": False, "declarer": False}
-
-
 def contract_from_data(value: Any, path: str) -> Contract | None:
     """A contract, or ``null`` for no contract (``board``, ``multiplier`` and
     ``declarer`` may be left out: false, 1 and null)."""
     if value is None:
         return None
-    obj = _object(value, path, _CONTRACT_KEYS, "a contract")
-    declarer = obj.get("declarer")
+    return contract_of(structure(value, ContractShape, path), path)
+
+
+def contract_of(shape: ContractShape, path: str) -> Contract:
+    """The contract a document's shape says, its numbers in range."""
+    declarer = shape.declarer
     return Contract(
-        tricks=_int(obj["tricks"], f"{path}.tricks", 0),
-        board=_bool(obj.get("board", False), f"{path}.board"),
-        multiplier=_int(obj.get("multiplier", 1), f"{path}.multiplier", 1),
-        declarer=None if declarer is None else _int(declarer, f"{path}.declarer", 0, MAX_SEATS - 1),
+        tricks=read_int(shape.tricks, f"{path}.tricks", 0),
+        board=shape.board,
+        multiplier=read_int(shape.multiplier, f"{path}.multiplier", 1),
+        declarer=None
+        if declarer is None
+        else read_int(declarer, f"{path}.declarer", 0, MAX_SEATS - 1),
     )
 
 
@@ -104,54 +103,41 @@ def deal_result_to_data(r: DealResult) -> dict[str, Any]:
     }
 
 
-_RESULT_KEYS = {
-    "number": True,
-    "dealer": True,
-    "hand_size": True,
-    "turn_up": False,
-    "trump": False,
-    "bids": True,
-    "contracts": True,
-    "declarer": False,
-    "tricks": True,
-    "points": True,
-}
-
-
 def deal_result_from_data(value: Any, path: str) -> DealResult:
     """A deal result from plain data: its form only (:func:`check_results`
     checks it against a rule set); ``turn_up``, ``trump`` and ``declarer``
     may be left out (null)."""
-    obj = _object(value, path, _RESULT_KEYS, "a deal result")
-    declarer = obj.get("declarer")
+    return deal_result_of(structure(value, DealResultShape, path), path)
+
+
+def deal_result_of(shape: DealResultShape, path: str) -> DealResult:
+    """The deal result a document's shape says: its numbers in range, its
+    lists no longer than a table seats, its calls calls (not plays)."""
+    declarer = shape.declarer
+    for key in ("bids", "contracts", "tricks", "points"):
+        check_length(getattr(shape, key), f"{path}.{key}", MAX_SEATS)
     return DealResult(
-        number=_int(obj["number"], f"{path}.number", 1),
-        dealer=_int(obj["dealer"], f"{path}.dealer", 0, MAX_SEATS - 1),
-        hand_size=_int(obj["hand_size"], f"{path}.hand_size", 1),
-        turn_up=_card_or_none(obj.get("turn_up"), f"{path}.turn_up"),
-        trump=_suit(obj.get("trump"), f"{path}.trump"),
+        number=read_int(shape.number, f"{path}.number", 1),
+        dealer=read_int(shape.dealer, f"{path}.dealer", 0, MAX_SEATS - 1),
+        hand_size=read_int(shape.hand_size, f"{path}.hand_size", 1),
+        turn_up=shape.turn_up,
+        trump=shape.trump,
         bids=tuple(
-            None if b is None else _call(b, f"{path}.bids[{i}]")
-            for i, b in enumerate(_list(obj["bids"], f"{path}.bids", most=MAX_SEATS))
+            None if b is None else _call(b, f"{path}.bids[{i}]") for i, b in enumerate(shape.bids)
         ),
         contracts=tuple(
-            contract_from_data(c, f"{path}.contracts[{i}]")
-            for i, c in enumerate(_list(obj["contracts"], f"{path}.contracts", most=MAX_SEATS))
+            None if c is None else contract_of(c, f"{path}.contracts[{i}]")
+            for i, c in enumerate(shape.contracts)
         ),
-        declarer=None if declarer is None else _int(declarer, f"{path}.declarer", 0, MAX_SEATS - 1),
-        tricks=tuple(
-            _int(t, f"{path}.tricks[{i}]", 0)
-            for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks", most=MAX_SEATS))
-        ),
-        points=tuple(
-            _int(p, f"{path}.points[{i}]")
-            for i, p in enumerate(_list(obj["points"], f"{path}.points", most=MAX_SEATS))
-        ),
+        declarer=None
+        if declarer is None
+        else read_int(declarer, f"{path}.declarer", 0, MAX_SEATS - 1),
+        tricks=tuple(read_int(t, f"{path}.tricks[{i}]", 0) for i, t in enumerate(shape.tricks)),
+        points=shape.points,
     )
 
 
-def _call(value: Any, path: str) -> Any:
-    move = _move(value, path)
+def _call(move: Move, path: str) -> Move:
     if isinstance(move, (Play, NameTrump)):
         raise _fail(path, f"{move} is not a call")
     return move

@@ -36,35 +36,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from backalley.engine.view_replay import replay_view
 from backalley.engine.views import PlayerView
 from backalley.errors import IllegalMoveError
-from backalley.io.serialize.common import (
-    CARD_TEXT,
-    _card_or_none,
-    _cards,
-    _fail,
-    _int,
-    _list,
-    _moves,
-    _object,
-    _phase,
-    _show,
-    _suit,
-    _texts,
-)
+from backalley.io.serialize.common import CARD_TEXT, _fail, _list, _show, _texts, distinct
 from backalley.io.serialize.limits import CALL_ROUNDS
 from backalley.io.serialize.results_doc import (
     check_points,
     check_results,
     contract_to_data,
+    deal_result_of,
     deal_result_to_data,
-    results_from_data,
 )
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
+from backalley.io.serialize.structure import structure
+from backalley.io.shapes import ViewShape
 from backalley.moves import PLAYS, Move
-from backalley.plain import same_data
-from backalley.values import Phase
+from backalley.plain import check_length, read_int, read_list, read_object, same_data
+from backalley.rules.ruleset import RuleSet
+from backalley.values import DealResult, Phase
 
 __all__ = [
     "OUTPUT_KEYS",
@@ -195,113 +187,115 @@ def card_answers(view: PlayerView) -> list[dict[str, Any]]:
     return out
 
 
-_VIEW_KEYS = {
-    "rules": True,
-    "seat": True,
-    "phase": True,
-    "to_act": True,
-    "dealer": True,
-    "hand_size": True,
-    "hand": True,
-    "hand_counts": True,
-    "turn_up": False,
-    "discards": False,
-    "trump": False,
-    "calls": True,
-    "tricks": True,
-    "trick": True,
-    "leader": True,
-    "scores": True,
-    "deal_results": True,
-    "legal_moves": False,
-    "cards": False,
-    "call_answers": False,
-    **dict.fromkeys(OUTPUT_KEYS, False),
-}
-_TRICK_KEYS = {"leader": True, "cards": True, "winner": True}
-
-
 def view_from_data(value: Any, path: str = "$") -> PlayerView:
     """The view of a document (without ``format`` and ``version``).
     Raises :class:`~backalley.SerializationError`."""
-    obj = _object(value, path, _VIEW_KEYS, "a player view")
+    obj = read_object(value, path, _KEYS, ViewShape.what)
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
-    players = rules.players
-    schedule = rules.schedule.hand_sizes
-    hand_size = _int(obj["hand_size"], f"{path}.hand_size", 1, max(schedule))
-    deck_size = rules.deck.size
-    # the sizes first, from the rules: nothing longer than a deal can hold is read
-    tricks = []
-    for i, t in enumerate(_list(obj["tricks"], f"{path}.tricks", most=hand_size)):
-        where = f"{path}.tricks[{i}]"
-        tobj = _object(t, where, _TRICK_KEYS, "a trick")
-        cards = _cards(tobj["cards"], f"{where}.cards", most=players)
-        tricks.append(
-            (
-                _int(tobj["leader"], f"{where}.leader", 0, players - 1),
-                tuple(c.index for c in cards),
-                _int(tobj["winner"], f"{where}.winner", 0, players - 1),
-            )
-        )
-    counts = tuple(
-        _int(c, f"{path}.hand_counts[{i}]", 0, hand_size)
-        for i, c in enumerate(_list(obj["hand_counts"], f"{path}.hand_counts", most=players))
+    largest = max(rules.schedule.hand_sizes)
+    bounds = _Bounds.of(rules, read_int(obj["hand_size"], f"{path}.hand_size", 1, largest))
+    for key, most in bounds.lengths().items():  # the sizes first: nothing longer is read
+        if key in obj:
+            read_list(obj[key], f"{path}.{key}", most=most)
+    doc = structure({**obj, "rules": rules}, ViewShape, path)
+    results = tuple(
+        deal_result_of(r, f"{path}.deal_results[{i}]") for i, r in enumerate(doc.deal_results)
     )
-    results = results_from_data(obj["deal_results"], f"{path}.deal_results", most=len(schedule))
-    to_act = obj["to_act"]
-    # every field read, in the document's order, before any fact is checked
-    seat = _int(obj["seat"], f"{path}.seat", 0, players - 1)
-    phase = _phase(obj["phase"], f"{path}.phase")
-    acting = None if to_act is None else _int(to_act, f"{path}.to_act", 0, players - 1)
-    dealer = _int(obj["dealer"], f"{path}.dealer", 0, players - 1)
-    hand = _cards(obj["hand"], f"{path}.hand", most=hand_size)
-    turn_up = _card_or_none(obj.get("turn_up"), f"{path}.turn_up")
-    discards = _cards(obj.get("discards", []), f"{path}.discards", most=deck_size)
-    trump = _suit(obj.get("trump"), f"{path}.trump")
-    calls = _moves(obj["calls"], f"{path}.calls", most=players * CALL_ROUNDS * (hand_size + 2))
-    trick = tuple(c.index for c in _cards(obj["trick"], f"{path}.trick", most=players - 1))
-    leader = _int(obj["leader"], f"{path}.leader", 0, players - 1)
-    scores = tuple(
-        _int(s, f"{path}.scores[{i}]")
-        for i, s in enumerate(_list(obj["scores"], f"{path}.scores", most=players))
-    )
-    # the game's place: the phase, the deal's size and the past deals' results
-    over = phase is Phase.GAME_OVER
-    if len(results) > len(schedule) or over != (len(results) == len(schedule)):
-        raise _fail(
-            f"{path}.phase", f"phase {phase.value!r} does not fit {len(results)} scored deals"
-        )
-    current = len(results) - 1 if over else len(results)
-    if hand_size != schedule[current]:
-        raise _fail(
-            f"{path}.hand_size",
-            f"deal {current + 1} has {schedule[current]} cards, not {hand_size}",
-        )
-    check_results(rules, results, scores, path, "deal_results")
-    check_points(rules, results, path, "deal_results")
-    # the current deal, through the kernel
+    bounds.check(doc, path)
+    _check_place(rules, doc, results, path)
     view = replay_view(
         rules=rules,
-        seat=seat,
-        phase=phase,
-        to_act=acting,
-        dealer=dealer,
-        hand_size=hand_size,
-        hand=hand,
-        hand_counts=counts,
-        turn_up=turn_up,
-        discards=discards,
-        trump=trump,
-        calls=calls,
-        history=tuple(tricks),
-        trick=trick,
-        leader=leader,
-        scores=scores,
+        seat=doc.seat,
+        phase=doc.phase,
+        to_act=doc.to_act,
+        dealer=doc.dealer,
+        hand_size=doc.hand_size,
+        hand=doc.hand,
+        hand_counts=doc.hand_counts,
+        turn_up=doc.turn_up,
+        discards=doc.discards,
+        trump=doc.trump,
+        calls=doc.calls,
+        history=tuple((t.leader, tuple(c.index for c in t.cards), t.winner) for t in doc.tricks),
+        trick=tuple(c.index for c in doc.trick),
+        leader=doc.leader,
+        scores=doc.scores,
         deal_results=results,
         path=path,
     )
     _check_answers(view, obj, path)
     return view
+
+
+_KEYS = {f.name: f.default is attrs.NOTHING for f in attrs.fields(ViewShape)}
+
+
+@attrs.frozen
+class _Bounds:
+    """What a view of ``rules`` on a deal of ``hand_size`` cards can hold."""
+
+    players: int
+    hand_size: int
+    deck_size: int
+    deals: int
+
+    @classmethod
+    def of(cls, rules: RuleSet, hand_size: int) -> _Bounds:
+        return cls(rules.players, hand_size, rules.deck.size, len(rules.schedule.hand_sizes))
+
+    def lengths(self) -> dict[str, int]:
+        """The most items of each list of the document."""
+        players, hand_size = self.players, self.hand_size
+        return {
+            "tricks": hand_size,
+            "hand_counts": players,
+            "deal_results": self.deals,
+            "hand": hand_size,
+            "discards": self.deck_size,
+            "calls": players * CALL_ROUNDS * (hand_size + 2),
+            "trick": players - 1,
+            "scores": players,
+        }
+
+    def check(self, doc: ViewShape, path: str) -> None:
+        """Refuse a seat that does not sit at the table, a trick of more cards
+        than players, a hand count over the hand size, a card twice."""
+        top = self.players - 1
+        for key in ("seat", "to_act", "dealer", "leader"):
+            seat = getattr(doc, key)
+            if seat is not None:
+                read_int(seat, f"{path}.{key}", 0, top)
+        for i, trick in enumerate(doc.tricks):
+            where = f"{path}.tricks[{i}]"
+            read_int(trick.leader, f"{where}.leader", 0, top)
+            check_length(trick.cards, f"{where}.cards", self.players)
+            distinct(trick.cards, f"{where}.cards")
+            read_int(trick.winner, f"{where}.winner", 0, top)
+        for i, count in enumerate(doc.hand_counts):
+            read_int(count, f"{path}.hand_counts[{i}]", 0, self.hand_size)
+        for key in ("hand", "discards", "trick"):
+            distinct(getattr(doc, key), f"{path}.{key}")
+
+
+def _check_place(
+    rules: RuleSet, doc: ViewShape, results: tuple[DealResult, ...], path: str
+) -> None:
+    """The game's place: the phase, the deal's size and the past deals'
+    results fit the schedule, and the scores are the results' sum."""
+    schedule = rules.schedule.hand_sizes
+    over = doc.phase is Phase.GAME_OVER
+    if over != (len(results) == len(schedule)):
+        raise _fail(
+            f"{path}.phase", f"phase {doc.phase.value!r} does not fit {len(results)} scored deals"
+        )
+    current = len(results) - 1 if over else len(results)
+    if doc.hand_size != schedule[current]:
+        raise _fail(
+            f"{path}.hand_size",
+            f"deal {current + 1} has {schedule[current]} cards, not {doc.hand_size}",
+        )
+    check_results(rules, results, doc.scores, path, "deal_results")
+    check_points(rules, results, path, "deal_results")
 
 
 def _check_answers(view: PlayerView, obj: dict[str, Any], path: str) -> None:

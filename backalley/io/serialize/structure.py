@@ -1,0 +1,213 @@
+"""The one cattrs converter that reads plain data into the documents'
+shapes (:mod:`backalley.io.shapes`), with detailed validation.
+
+Each leaf is read by the library's own reader (a card by its text, a move
+by its notation, a whole number only as a whole number: ``true`` and
+``"3"`` are refused, not coerced), each object checks its keys first (an
+unknown key or a missing one is named), each list is a JSON list; cattrs
+builds the shapes and says where a value was refused.  The first refusal
+becomes the :class:`~backalley.SerializationError` the library raises, at
+its ``$.a[0]`` path (:func:`cattrs.transform_error` finds it) and in the
+reader's own words::
+
+    structure({"leader": 0, "cards": ["QS", 7], "winner": 1}, TrickShape, "$.tricks[0]")
+    # SerializationError: $.tricks[0].cards[1]: expected a card like "QS", got 7
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, override
+
+from backalley.cards import Card, Suit
+from backalley.errors import BackAlleyError, RuleSetError, SerializationError
+from backalley.io.serialize.common import (
+    RulesDocumentError,
+    _card,
+    _move,
+    _phase,
+    _seed,
+    _suit,
+)
+from backalley.io.serialize.rules_doc import rules_from_data
+from backalley.io.shapes import (
+    SHAPES,
+    Count,
+    Positive,
+    ReasonName,
+    RefusedMoveShape,
+    RulesInput,
+    Seat,
+    Seed,
+)
+from backalley.moves import Move
+from backalley.plain import fail, read_bool, read_int, read_object, read_text, show
+from backalley.rules.ruleset import RuleSet
+from backalley.values import Phase
+
+__all__ = ["shape_converter", "structure"]
+
+S = TypeVar("S")
+
+shape_converter = cattrs.Converter(detailed_validation=True)
+"""The converter of the documents' shapes (strict: see the module's text)."""
+
+_SEP = "\x1f"
+"""Joins a leaf refusal's own path to its sentence while cattrs carries it up."""
+
+
+def _leaf(read: Callable[[Any, str], Any]) -> Callable[[Any, Any], Any]:
+    """A structure hook of one leaf, read at ``$`` (cattrs knows where)."""
+    return lambda value, _type: read(value, "$")
+
+
+def _rules(value: Any, _type: Any) -> RuleSet:
+    """A rule set as written (no ``base``); one already read passes."""
+    return value if isinstance(value, RuleSet) else rules_from_data(value, "$", allow_base=False)
+
+
+def _rules_input(value: Any, _type: Any) -> RuleSet:
+    """A rule set as read (a ``base`` variant and parts left out allowed)."""
+    return value if isinstance(value, RuleSet) else rules_from_data(value, "$")
+
+
+def _table_of_text(value: Any, _type: Any) -> dict[str, str]:
+    """An object of texts (a record's metadata)."""
+    if not isinstance(value, dict):
+        raise fail("$", f"expected an object of texts, got {show(value)}")
+    return {read_text(k, "$"): read_text(v, f"$.{k}") for k, v in value.items()}
+
+
+def _object_of_any(value: Any, _type: Any) -> dict[str, Any]:
+    """An object, read by its own document later (a vectors line's view)."""
+    if not isinstance(value, dict):
+        raise fail("$", f"expected an object, got {show(value)}")
+    return value
+
+
+def _is_tuple_of(tp: Any) -> bool:
+    args = typing.get_args(tp)
+    return typing.get_origin(tp) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _tuple_hook(tp: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
+    """A list of one type: a JSON list (a text or an object is not one), each
+    item read by its type's hook; a refused item is named by its index."""
+    item = typing.get_args(tp)[0]
+    read_item = shape_converter.get_structure_hook(item)
+
+    def read(value: Any, _type: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list):
+            raise fail("$", f"expected a list, got {show(value)}")
+        out = []
+        for index, entry in enumerate(value):
+            try:
+                out.append(read_item(entry, item))
+            except Exception as exc:
+                note = cattrs.IterableValidationNote(
+                    f"Structuring {tp} @ index {index}", index, item
+                )
+                exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]
+                raise cattrs.IterableValidationError(
+                    f"While structuring {tp!r}", [exc], tp
+                ) from None
+        return tuple(out)
+
+    return read
+
+
+def _shape_hook(cls: type) -> Callable[[Any, Any], Any]:
+    """A shape: an object whose keys are checked first (an unknown key or a
+    missing one named, in the words of the reader), then its fields read;
+    the keys a loader works out itself (``output``) are left to it."""
+    fields = attrs.fields(cls)
+    keys = {f.name: f.default is attrs.NOTHING for f in fields}
+    what = getattr(cls, "what", cls.__name__)
+    omitted = {f.name: override(omit=True) for f in fields if f.metadata.get("output")}
+    build: Callable[[Any, Any], Any] = make_dict_structure_fn(
+        cls,
+        shape_converter,
+        **omitted,  # type: ignore[arg-type]
+    )
+
+    def read(value: Any, _type: Any) -> Any:
+        return build(read_object(value, "$", keys, what), cls)
+
+    return read
+
+
+def _register() -> None:
+    conv = shape_converter
+    conv.register_structure_hook(int, _leaf(read_int))
+    for kind in (Seat, Count, Positive):
+        conv.register_structure_hook(kind, _leaf(read_int))
+    conv.register_structure_hook(Seed, _leaf(_seed))
+    conv.register_structure_hook(bool, _leaf(read_bool))
+    conv.register_structure_hook(str, _leaf(read_text))
+    conv.register_structure_hook(ReasonName, _leaf(read_text))
+    conv.register_structure_hook(Card, _leaf(_card))
+    conv.register_structure_hook(Suit, _leaf(_suit))
+    conv.register_structure_hook(Phase, _leaf(_phase))
+    conv.register_structure_hook_func(lambda t: t == Move, _leaf(_move))
+    conv.register_structure_hook(RuleSet, _rules)
+    conv.register_structure_hook(RulesInput, _rules_input)
+    conv.register_structure_hook_func(lambda t: t == dict[str, str], _table_of_text)
+    conv.register_structure_hook_func(lambda t: t == dict[str, Any], _object_of_any)
+    conv.register_structure_hook_factory(_is_tuple_of, _tuple_hook)
+    for cls in (*SHAPES, RefusedMoveShape):
+        conv.register_structure_hook(cls, _shape_hook(cls))
+
+
+_register()
+
+
+def _encoded(exc: BaseException, _type: Any) -> str:
+    """A refusal as ``relative-path<SEP>sentence`` (the reader's own words)."""
+    if isinstance(exc, SerializationError):
+        return f"{exc.path}{_SEP}{exc.message}"
+    if isinstance(exc, BackAlleyError):
+        return f"${_SEP}{exc}"
+    return f"${_SEP}{cattrs.v.format_exception(exc, _type)}"
+
+
+def first_refusal(exc: Exception, path: str) -> SerializationError:
+    """The first refusal cattrs found in reading a document at ``path``, as
+    the library's error at its full path (a rule set whose parts do not fit
+    together stays a :class:`~backalley.RuleSetError` too)."""
+    leaf = _first_leaf(exc)
+    text = cattrs.transform_error(exc, path=path, format_exception=_encoded)[0]
+    encoded, _, where = text.rpartition(" @ ")
+    inner, _, message = encoded.partition(_SEP)
+    full = where + inner[1:] if inner.startswith("$") else where
+    if isinstance(leaf, RuleSetError):
+        problems = [full + p[1:] if p.startswith("$") else p for p in leaf.problems]
+        return RulesDocumentError(problems, full)
+    return SerializationError(message, full)
+
+
+def _first_leaf(exc: BaseException) -> BaseException:
+    """The first exception at the bottom of cattrs' groups."""
+    inner = getattr(exc, "exceptions", None)
+    while inner:
+        exc = inner[0]
+        inner = getattr(exc, "exceptions", None)
+    return exc
+
+
+def structure(value: Any, shape: type[S], path: str = "$") -> S:
+    """Read ``value`` (plain data) as a ``shape`` (a class of
+    :mod:`backalley.io.shapes`); the first refusal raises
+    :class:`~backalley.SerializationError` at its path below ``path``."""
+    try:
+        return shape_converter.structure(value, shape)
+    except SerializationError as exc:  # refused before cattrs took a path: at the top
+        raise SerializationError(exc.message, path + exc.path[1:]) from None
+    except RecursionError:
+        raise SerializationError("the document is nested too deeply", path) from None
+    except Exception as exc:
+        raise first_refusal(exc, path) from None
