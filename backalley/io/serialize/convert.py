@@ -1,5 +1,7 @@
 """The one cattrs converter behind :func:`to_json` and :func:`from_json`:
-every document type registered with its writer and reader."""
+every document type registered with its writer and reader, on the
+converter that reads the documents' shapes
+(:mod:`backalley.io.serialize.structure`)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,6 @@ import json
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, cast
-
-import cattrs
 
 from backalley.cards import Card
 from backalley.engine.state import GameState
@@ -38,6 +38,7 @@ from backalley.io.serialize.rules_doc import (
     rules_to_data,
 )
 from backalley.io.serialize.state_doc import state_from_data, state_to_data, state_to_text
+from backalley.io.serialize.structure import shape_converter
 from backalley.io.serialize.view_doc import view_from_data, view_to_data
 from backalley.moves import MOVE_TYPES, Move
 from backalley.rules.registry import claims_part, registered_parts, tag_of
@@ -49,10 +50,11 @@ __all__ = ["converter", "from_data", "from_json", "to_data", "to_json"]
 T = TypeVar("T")
 
 
-converter = cattrs.Converter()
+converter = shape_converter
 """The one converter: ``converter.unstructure(x)`` gives plain data for any
 document type, ``converter.structure(data, cls)`` reads it back (raising
-:class:`~backalley.SerializationError`)."""
+:class:`~backalley.SerializationError`); the documents' shapes
+(:mod:`backalley.io.shapes`) are read by the same converter."""
 
 
 class Kind(NamedTuple):

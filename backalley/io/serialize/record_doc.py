@@ -7,23 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from backalley.errors import SerializationError, SetupError
 from backalley.io.record import GameRecord
-from backalley.io.serialize.common import (
-    _cards,
-    _int,
-    _list,
-    _moves,
-    _object,
-    _seed,
-)
+from backalley.io.serialize.common import distinct
 from backalley.io.serialize.limits import check_decks, check_moves
 from backalley.io.serialize.results_doc import (
     check_results,
+    deal_result_of,
     deal_result_to_data,
-    results_from_data,
 )
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
+from backalley.io.serialize.structure import structure
+from backalley.io.shapes import RecordShape
+from backalley.plain import check_length, read_int, read_list, read_object
 
 __all__ = ["record_from_data", "record_to_data"]
 
@@ -48,64 +46,43 @@ def record_to_data(record: GameRecord) -> dict[str, Any]:
     return data
 
 
-_KEYS = {
-    "rules": True,
-    "first_dealer": True,
-    "seed": False,
-    "decks": False,
-    "moves": True,
-    "results": False,
-    "players": False,
-    "metadata": False,
-}
+_KEYS = {f.name: f.default is attrs.NOTHING for f in attrs.fields(RecordShape)}
 
 
 def record_from_data(value: Any, path: str = "$") -> GameRecord:
     """The record of a document (without ``format`` and ``version``).
     Raises :class:`~backalley.SerializationError`."""
-    obj = _object(value, path, _KEYS, "a game record")
+    obj = read_object(value, path, _KEYS, RecordShape.what)
     rules = rules_from_data(obj["rules"], f"{path}.rules")
-    first_dealer = _int(obj["first_dealer"], f"{path}.first_dealer", 0, rules.players - 1)
-    seed = obj.get("seed")
-    decks_data = _list(obj.get("decks", []), f"{path}.decks")
-    check_decks(rules, len(decks_data), f"{path}.decks")
-    moves_data = _list(obj["moves"], f"{path}.moves")
-    check_moves(rules, len(moves_data), f"{path}.moves")
-    decks = tuple(
-        tuple(str(c) for c in _cards(d, f"{path}.decks[{i}]", most=rules.deck.size))
-        for i, d in enumerate(decks_data)
-    )
+    # the sizes first: the work a document causes is bounded by its rules
+    check_decks(rules, len(read_list(obj.get("decks", []), f"{path}.decks")), f"{path}.decks")
+    check_moves(rules, len(read_list(obj["moves"], f"{path}.moves")), f"{path}.moves")
+    read_list(obj.get("results", []), f"{path}.results", most=rules.schedule.deals)
+    read_list(obj.get("players", []), f"{path}.players", most=rules.players)
+    doc = structure({**obj, "rules": rules}, RecordShape, path)
+    first_dealer = read_int(doc.first_dealer, f"{path}.first_dealer", 0, rules.players - 1)
+    for i, deck in enumerate(doc.decks):
+        check_length(deck, f"{path}.decks[{i}]", rules.deck.size)
+        distinct(deck, f"{path}.decks[{i}]")
     results = None
     if "results" in obj:
-        results = results_from_data(obj["results"], f"{path}.results", most=rules.schedule.deals)
+        results = tuple(
+            deal_result_of(r, f"{path}.results[{i}]") for i, r in enumerate(doc.results)
+        )
         check_results(rules, results, None, path, "results")
-    players = None
-    if "players" in obj:
-        names = _list(obj["players"], f"{path}.players", most=rules.players)
-        for i, name in enumerate(names):
-            if not isinstance(name, str):
-                raise SerializationError("a player name is text", f"{path}.players[{i}]")
-        if len(names) != rules.players:
-            raise SerializationError(
-                f"expected one name per seat ({rules.players})", f"{path}.players"
-            )
-        players = tuple(names)
-    metadata = obj.get("metadata", {})
-    if not isinstance(metadata, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()
-    ):
-        raise SerializationError("metadata is a table of text values", f"{path}.metadata")
-    if seed is None and not decks:
+    if "players" in obj and len(doc.players) != rules.players:
+        raise SerializationError(f"expected one name per seat ({rules.players})", f"{path}.players")
+    if doc.seed is None and not doc.decks:
         raise SerializationError("a record needs a seed or deck orders", f"{path}.seed")
     record = GameRecord(
         rules=rules,
         first_dealer=first_dealer,
-        seed=None if seed is None else _seed(seed, f"{path}.seed"),
-        decks=decks,
-        moves=_moves(moves_data, f"{path}.moves"),
+        seed=doc.seed,
+        decks=tuple(tuple(str(c) for c in deck) for deck in doc.decks),
+        moves=doc.moves,
         results=results,
-        players=players,
-        metadata=metadata,
+        players=doc.players if "players" in obj else None,
+        metadata=doc.metadata,
     )
     try:
         record.start()

@@ -25,6 +25,8 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
+import attrs
+
 from backalley.cards import Card
 from backalley.engine import lowlevel
 from backalley.engine.setup import new_game
@@ -34,17 +36,15 @@ from backalley.io.serialize.common import (
     CARD_TEXT,
     FORMAT_VERSION,
     SHARED_MOVES,
-    _cards,
     _fail,
-    _int,
-    _list,
-    _moves,
-    _object,
-    _seed,
+    distinct,
 )
 from backalley.io.serialize.limits import MAX_THROW_INS, check_decks, check_moves
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
+from backalley.io.serialize.structure import structure
+from backalley.io.shapes import StateShape
 from backalley.moves import Move, Play
+from backalley.plain import check_length, read_int, read_list, read_object
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase
 
@@ -122,38 +122,35 @@ def state_to_text(state: GameState) -> str:
     )
 
 
-_STATE_KEYS = {"rules": True, "seed": True, "first_dealer": True, "decks": True, "moves": True}
+_KEYS = {f.name: f.default is attrs.NOTHING for f in attrs.fields(StateShape)}
 
 
 def state_from_data(value: Any, path: str = "$") -> GameState:
     """The state a document replays to (the document without ``format`` and
     ``version``).  Raises :class:`~backalley.SerializationError`."""
-    obj = _object(value, path, _STATE_KEYS, "a game state")
+    obj = read_object(value, path, _KEYS, StateShape.what)
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
-    seed = _seed(obj["seed"], f"{path}.seed")
-    first_dealer = _int(obj["first_dealer"], f"{path}.first_dealer", 0, rules.players - 1)
     # the sizes first: the work a document causes is bounded by its rules
-    decks_data = _list(obj["decks"], f"{path}.decks")
-    check_decks(rules, len(decks_data), f"{path}.decks")
-    moves_data = _list(obj["moves"], f"{path}.moves")
-    check_moves(rules, len(moves_data), f"{path}.moves")
-    decks = [_deck(rules, order, f"{path}.decks[{k}]") for k, order in enumerate(decks_data)]
-    moves = _moves(moves_data, f"{path}.moves")
+    check_decks(rules, len(read_list(obj["decks"], f"{path}.decks")), f"{path}.decks")
+    check_moves(rules, len(read_list(obj["moves"], f"{path}.moves")), f"{path}.moves")
+    doc = structure({**obj, "rules": rules}, StateShape, path)
+    first_dealer = read_int(doc.first_dealer, f"{path}.first_dealer", 0, rules.players - 1)
+    decks = [_deck(rules, order, f"{path}.decks[{k}]") for k, order in enumerate(doc.decks)]
     try:
-        state = new_game(rules, seed=seed, dealer=first_dealer, decks=decks)
+        state = new_game(rules, seed=doc.seed, dealer=first_dealer, decks=decks)
     except SetupError as exc:  # pragma: no cover - the parts were checked above
         raise _fail(path, str(exc)) from None
-    return _replay(state, moves, f"{path}.moves")
+    return _replay(state, doc.moves, f"{path}.moves")
 
 
-def _deck(rules: RuleSet, value: Any, path: str) -> tuple[Card, ...]:
+def _deck(rules: RuleSet, order: tuple[Card, ...], path: str) -> tuple[Card, ...]:
     """A deck order: exactly the rule set's deck."""
-    size = rules.deck.size
-    order = _cards(value, path, most=size)
+    check_length(order, path, rules.deck.size)
+    distinct(order, path)
     mask = 0
     for card in order:
         mask |= 1 << card.index
-    if len(order) != size or mask != rules.plan.deck_mask:
+    if len(order) != rules.deck.size or mask != rules.plan.deck_mask:
         raise _fail(path, "a deck order must hold exactly the rule set's deck")
     return order
 

@@ -67,20 +67,18 @@ def _leaf(read: Callable[[Any, str], Any]) -> Callable[[Any, Any], Any]:
 
 
 def _rules(value: Any, _type: Any) -> RuleSet:
-    """A rule set as written (no ``base``); one already read passes."""
-    return value if isinstance(value, RuleSet) else rules_from_data(value, "$", allow_base=False)
-
-
-def _rules_input(value: Any, _type: Any) -> RuleSet:
-    """A rule set as read (a ``base`` variant and parts left out allowed)."""
+    """A rule set (a ``base`` variant and parts left out allowed: a loader
+    that wants it as written reads it first, and one already read passes)."""
     return value if isinstance(value, RuleSet) else rules_from_data(value, "$")
 
 
 def _table_of_text(value: Any, _type: Any) -> dict[str, str]:
-    """An object of texts (a record's metadata)."""
-    if not isinstance(value, dict):
-        raise fail("$", f"expected an object of texts, got {show(value)}")
-    return {read_text(k, "$"): read_text(v, f"$.{k}") for k, v in value.items()}
+    """A table of text values (a record's metadata), refused as a whole."""
+    if not isinstance(value, dict) or not all(
+        type(k) is str and type(v) is str for k, v in value.items()
+    ):
+        raise fail("$", f"expected a table of text values, got {show(value)}")
+    return dict(value)
 
 
 def _object_of_any(value: Any, _type: Any) -> dict[str, Any]:
@@ -155,7 +153,7 @@ def _register() -> None:
     conv.register_structure_hook(Phase, _leaf(_phase))
     conv.register_structure_hook_func(lambda t: t == Move, _leaf(_move))
     conv.register_structure_hook(RuleSet, _rules)
-    conv.register_structure_hook(RulesInput, _rules_input)
+    conv.register_structure_hook(RulesInput, _rules)
     conv.register_structure_hook_func(lambda t: t == dict[str, str], _table_of_text)
     conv.register_structure_hook_func(lambda t: t == dict[str, Any], _object_of_any)
     conv.register_structure_hook_factory(_is_tuple_of, _tuple_hook)
