@@ -5,7 +5,7 @@ action per game (the research adapters' action ids,
 :class:`~backalley.adapters.encoding.Actions`) and moves every game on at
 once.  Hands, tricks and the cards played are 64-bit bit sets (bit *i*: the
 card of index *i*) in NumPy arrays; the legal actions come from the compiled tables
-(:mod:`backalley.batch.tables`): the bidding automaton's legal calls, the
+(:mod:`backalley.batch.compiled_tables`): the bidding automaton's legal calls, the
 declarer's trump choices, and the lead and follow parts' expressions
 evaluated on every position at once.
 
@@ -37,8 +37,8 @@ import numpy as np
 
 from backalley.batch import programs as prog
 from backalley.batch.calls import outcome_of
-from backalley.batch.chance import deck_order, first_dealer, game_seed
-from backalley.batch.tables import Tables, compile
+from backalley.batch.compiled_tables import Tables, compile
+from backalley.batch.seeds import deck_order, first_dealer, game_seed
 from backalley.batch.verify import verify
 from backalley.cards import CARDS
 from backalley.cardset import CardSet

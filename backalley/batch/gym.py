@@ -32,8 +32,8 @@ every deal that ends during its step (its move and the bots' that follow).
 ``info["points"]`` has every side's points of the step.
 
 **Game seeds.**  Each game has a seed of its own from which all its chance
-comes (:func:`backalley.batch.chance.game_seed`, :func:`~backalley.batch.chance.first_dealer`,
-:func:`~backalley.batch.chance.deck_order`), so a game deals the same in any
+comes (:func:`backalley.batch.seeds.game_seed`, :func:`~backalley.batch.seeds.first_dealer`,
+:func:`~backalley.batch.seeds.deck_order`), so a game deals the same in any
 of these environments.  An environment with seed ``S`` plays the games of
 seeds ``game_seed(S, 0)``, ``game_seed(S, 1)``, ... in the order it starts
 them: :class:`BatchEnv` games ``0 .. num_envs - 1`` at ``reset(seed=S)``, then
@@ -79,6 +79,7 @@ from backalley.adapters.encoding import (
     observation_layout,
     table_of_view,
 )
+from backalley.batch.compiled_tables import Tables, compile
 from backalley.batch.engine import (
     OVER,
     BatchGames,
@@ -87,7 +88,6 @@ from backalley.batch.engine import (
     game_seed,
 )
 from backalley.batch.observe import layout, observe
-from backalley.batch.tables import Tables, compile
 from backalley.bots import Bot, make_bot
 from backalley.cards import CARDS, Card
 from backalley.engine import lowlevel

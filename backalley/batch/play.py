@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 import numpy as np
 
-from backalley.batch import tables as _tables
+from backalley.batch import compiled_tables as _tables
+from backalley.batch.compiled_tables import Tables
 from backalley.batch.engine import OVER, BatchGames
-from backalley.batch.tables import Tables
 from backalley.batch.verify import verify
 from backalley.errors import SetupError
 from backalley.io.record import GameRecord
@@ -27,7 +27,7 @@ def compile(rules: RuleSet | str, *, complete: bool = False) -> Tables:
     rule.
 
     The bidding automaton is met up front within a budget
-    (:data:`~backalley.batch.tables.CALL_BUDGET` calls asked of the plan), the
+    (:data:`~backalley.batch.compiled_tables.CALL_BUDGET` calls asked of the plan), the
     rest as games reach it; ``complete=True`` meets all of it now (seconds
     for a once-around bidding over the 13..1..13 schedule), so that batches
     never wait on the plan for a call."""

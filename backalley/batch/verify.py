@@ -23,8 +23,8 @@ from backalley.rules.plan import CHECK_KEYS
 from backalley.values import Phase
 
 if TYPE_CHECKING:
+    from backalley.batch.compiled_tables import Tables
     from backalley.batch.engine import BatchGames
-    from backalley.batch.tables import Tables
 
 __all__ = ["CHECKING_GAMES", "SAMPLE_GAMES", "compare", "record_legal", "sample_size", "verify"]
 

@@ -50,7 +50,7 @@ from backalley.cli import (
     variants_command,
     vectors_command,
 )
-from backalley.cli.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
+from backalley.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
 from backalley.cli.output import silence
 from backalley.errors import BackAlleyError
 from backalley.plugins import ENTRY_POINT_GROUP

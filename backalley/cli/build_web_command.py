@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from backalley.cli.common import EXIT_OK, UsageError
+from backalley.cli.arguments import EXIT_OK, UsageError
 from backalley.errors import SetupError
 
 __all__ = ["add_parser", "run"]

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from backalley.cli.common import UsageError
+from backalley.cli.arguments import UsageError
 from backalley.errors import SerializationError
 from backalley.io.serialize.record_file import check_record_file
 

@@ -51,7 +51,7 @@ from backalley import (
     parse_move,
 )
 from backalley.bots import bot_names, make_bot
-from backalley.cli.common import is_terminal
+from backalley.cli.arguments import is_terminal
 from backalley.cli.text import TextTable, normalize_input
 from backalley.errors import IllegalMoveError, NotationError
 from backalley.rules.plan import Plan

@@ -23,7 +23,7 @@ from typing import TextIO
 
 from backalley import GameState, Move, new_game
 from backalley.bots import Bot, check_throw_ins, make_bot
-from backalley.cli.common import (
+from backalley.cli.arguments import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     UsageError,

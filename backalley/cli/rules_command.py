@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from backalley.cli.common import EXIT_OK, UsageError, load_rules
+from backalley.cli.arguments import EXIT_OK, UsageError, load_rules
 from backalley.rules.sheet import diff_rules, rules_sheet
 
 __all__ = ["add_parser", "run"]

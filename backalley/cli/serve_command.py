@@ -25,7 +25,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from backalley.cli.common import EXIT_OK, UsageError
+from backalley.cli.arguments import EXIT_OK, UsageError
 
 __all__ = ["add_parser", "default_hosts", "run"]
 
@@ -54,7 +54,7 @@ def _seconds_up_to(what: str, most: float) -> Callable[[str], float]:
 
 
 def _allowed_host(text: str) -> str:
-    from backalley.server.limits import host_pattern_ok
+    from backalley.server.settings import host_pattern_ok
 
     if not host_pattern_ok(text.strip().lower()):
         raise argparse.ArgumentTypeError(

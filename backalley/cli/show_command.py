@@ -51,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from backalley.cli.common import seat_option, writable_path
+    from backalley.cli.arguments import seat_option, writable_path
     from backalley.io.serialize.record_file import read_record_file
     from backalley.render.show import show_record
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from backalley.cli.common import (
+from backalley.cli.arguments import (
     EXIT_OK,
     UsageError,
     is_terminal,

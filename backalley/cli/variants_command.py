@@ -7,7 +7,7 @@ import argparse
 from typing import TextIO
 
 from backalley import variants
-from backalley.cli.common import EXIT_OK
+from backalley.cli.arguments import EXIT_OK
 
 __all__ = ["add_parser", "describe", "run"]
 

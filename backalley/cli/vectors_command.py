@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from backalley.cli.common import EXIT_OK, load_rules, positive_count, writable_path
+from backalley.cli.arguments import EXIT_OK, load_rules, positive_count, writable_path
 
 __all__ = ["add_parser", "run"]
 

@@ -18,7 +18,7 @@ Covers the acceptance item "Exact, or refused":
 - the same seed gives the same games.
 
 ``batch.compile`` meets the bidding up front, asking the plan up to
-``backalley.batch.tables.CALL_BUDGET`` times (seconds per preset): the
+``backalley.batch.compiled_tables.CALL_BUDGET`` times (seconds per preset): the
 default run builds each rule set's tables afresh with a small budget instead
 (``batch.Tables``; the rest of the bidding is met as the games reach it, so
 that path is checked too), the long run takes ``batch.compile``'s.  The games
@@ -52,7 +52,7 @@ from ..strategies import registry_rule_sets
 
 np = pytest.importorskip("numpy", reason="backalley.batch needs NumPy (the 'batch' extra)")
 batch = pytest.importorskip("backalley.batch", reason="backalley.batch needs NumPy")
-batch_tables = batch.tables
+batch_tables = batch.compiled_tables
 
 REFUSED: dict[str, tuple[str, ...]] = {}
 """The built-in variants and presets that ``batch.compile`` refuses, each with

@@ -22,7 +22,7 @@ from backalley.rules import Deck, FollowPolicy, LittleLead, Schedule
 np = pytest.importorskip("numpy", reason="backalley.batch needs NumPy (the 'batch' extra)")
 
 from backalley import batch  # noqa: E402
-from backalley.batch.tables import Tables  # noqa: E402
+from backalley.batch.compiled_tables import Tables  # noqa: E402
 
 from .test_batch import check_exact  # noqa: E402
 

@@ -78,3 +78,31 @@ def test_the_trick_in_progress_is_empty_between_tricks() -> None:
             assert (games.trick_cards[between] == -1).all()
             assert (games.trick[between] == 0).all()
     assert seen_between
+
+
+@pytest.mark.parametrize(("old", "new"), [("chance", "seeds"), ("tables", "compiled_tables")])
+def test_a_module_answers_under_its_former_name_with_a_deprecation_warning(
+    old: str, new: str
+) -> None:
+    """``backalley.batch.chance`` is now ``backalley.batch.seeds`` and
+    ``backalley.batch.tables`` ``backalley.batch.compiled_tables``: the old
+    names still give the same module, with a warning naming the new place."""
+    import importlib
+
+    module = importlib.import_module(f"backalley.batch.{new}")
+    with pytest.deprecated_call(match=rf"use backalley\.batch\.{new} "):
+        assert getattr(batch, old) is module
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        batch.nothing  # noqa: B018
+
+
+def test_the_former_module_names_still_import() -> None:
+    """``from backalley.batch import chance`` (or ``tables``) gives the module
+    under its new name, with a warning naming it."""
+    from backalley.batch import compiled_tables, seeds
+
+    with pytest.deprecated_call(match=r"use backalley\.batch\.seeds "):
+        from backalley.batch import chance
+    with pytest.deprecated_call(match=r"use backalley\.batch\.compiled_tables "):
+        from backalley.batch import tables
+    assert chance is seeds and tables is compiled_tables

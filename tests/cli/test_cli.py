@@ -391,7 +391,7 @@ def test_ascii_and_quiet() -> None:
 
 def test_the_default_players_are_the_fastest_strong_bot() -> None:
     from backalley.bots import bot_names
-    from backalley.cli.common import default_bot
+    from backalley.cli.arguments import default_bot
 
     expected = "heuristic" if "heuristic" in bot_names() else "random"
     assert default_bot() == expected
@@ -536,11 +536,11 @@ def test_the_library_imports_no_terminal_or_cluster_library() -> None:
 
 def test_the_command_line_works_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
     """rich is optional: on a terminal without it the table is plain text."""
-    import backalley.cli.common as common
+    import backalley.cli.arguments as arguments
 
     monkeypatch.setitem(sys.modules, "rich", None)
     monkeypatch.setitem(sys.modules, "rich.console", None)
-    monkeypatch.setattr(common, "is_terminal", lambda out: True)
+    monkeypatch.setattr(arguments, "is_terminal", lambda out: True)
     status, output = run("simulate", "--players", "random", "--games", "2", "--seed", "1")
     assert status == 0 and "random + random" in output
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import backalley as ba
-from backalley.cli.common import EXIT_INTERRUPTED
+from backalley.cli.arguments import EXIT_INTERRUPTED
 from backalley.server.bot_pool import BotFailed, BotPool
 
 from .. import ROOT

@@ -20,7 +20,7 @@ import pytest
 
 import backalley as ba
 from backalley.cli import main
-from backalley.cli.common import load_rules
+from backalley.cli.arguments import load_rules
 from backalley.rules import Schedule
 from backalley.sim.progress import TimeLeft, format_time_left
 from backalley.sim.simulate import (

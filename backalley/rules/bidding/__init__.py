@@ -25,13 +25,13 @@ from backalley.rules.bidding.auction import Auction, Speakers
 from backalley.rules.bidding.auction import AuctionState as AuctionState
 from backalley.rules.bidding.auction import _example_points as _example_points
 from backalley.rules.bidding.auction import _listed as _listed
-from backalley.rules.bidding.common import _CONTRACT_FORMS as _CONTRACT_FORMS
-from backalley.rules.bidding.common import AllPass, FirstBidder
-from backalley.rules.bidding.common import Refusal as Refusal
-from backalley.rules.bidding.common import _all_pass_text as _all_pass_text
-from backalley.rules.bidding.common import _BiddingPart as _BiddingPart
-from backalley.rules.bidding.common import bids_between as bids_between
-from backalley.rules.bidding.common import first_bidder as first_bidder
+from backalley.rules.bidding.base_part import _CONTRACT_FORMS as _CONTRACT_FORMS
+from backalley.rules.bidding.base_part import AllPass, FirstBidder
+from backalley.rules.bidding.base_part import Refusal as Refusal
+from backalley.rules.bidding.base_part import _all_pass_text as _all_pass_text
+from backalley.rules.bidding.base_part import _BiddingPart as _BiddingPart
+from backalley.rules.bidding.base_part import bids_between as bids_between
+from backalley.rules.bidding.base_part import first_bidder as first_bidder
 from backalley.rules.bidding.counters import _COUNTER_NAMES as _COUNTER_NAMES
 from backalley.rules.bidding.counters import CounterHolder, CounterStyle, Multiple
 from backalley.rules.bidding.counters import counter_names as counter_names

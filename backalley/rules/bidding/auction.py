@@ -17,7 +17,7 @@ from backalley.errors import Reason
 from backalley.moves import COUNTER, PASS, Bid, BoardBid, Counter, Move, Pass, bid
 from backalley.reprs import fields_repr
 from backalley.rules.base import Option, Term, plays_alone, seat_names
-from backalley.rules.bidding.common import (
+from backalley.rules.bidding.base_part import (
     _CONTRACT_FORMS,
     AllPass,
     FirstBidder,

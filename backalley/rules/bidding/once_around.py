@@ -13,7 +13,7 @@ import attrs
 from backalley.errors import Reason, RuleSetError
 from backalley.moves import BOARD, PASS, Bid, BoardBid, Counter, Move, Pass
 from backalley.rules.base import Option, Term, plays_alone
-from backalley.rules.bidding.common import (
+from backalley.rules.bidding.base_part import (
     _CONTRACT_FORMS,
     AllPass,
     FirstBidder,

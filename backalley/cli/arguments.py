@@ -1,5 +1,6 @@
-"""What every command shares: reading a rule set, players and output files,
-the usage error, and the optional ``rich`` terminal library.
+"""What every command reads its arguments with: a rule set, seats, players,
+output files and counts; the usage error and the exit statuses; and whether
+the output is a terminal (and the optional ``rich`` library for it).
 
 Exit statuses, the same for every command: 0 done; 1 an illegal move (or
 results the moves do not produce) in a checked record; 2 bad usage or
