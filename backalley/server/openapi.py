@@ -1,8 +1,16 @@
 """The OpenAPI document of the server's HTTP API (served at ``/openapi.json``).
 
-Written out here rather than generated, so that it is the contract: the
-tests run schemathesis against it, which sends requests built from it and
-checks every answer against it.
+The server's own objects (a table's summary, a seat, an error, ...) are
+written out here, route by route, so that they are the contract: the tests
+run schemathesis against it, which sends requests built from it and checks
+every answer against it.  The library's documents that the API carries (the
+rules of a new table and of a variant, a seat's view, its deal results, a
+move, a trick, a record) are not: their definitions are taken, when the
+document is made, from the documents' JSON schema
+(:func:`backalley.io.schema.schema`, generated from the code), so that a
+rule part a user registered appears here too.  They are the schema's
+``$defs`` that those documents use, under ``components/schemas`` as
+``backalley.<definition>`` (``policy:follow`` as ``backalley.policy.follow``).
 
 One module, one job: the document, route by route.
 """
@@ -10,9 +18,20 @@ One module, one job: the document, route by route.
 from __future__ import annotations
 
 import copy
+import functools
+import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
+from backalley.io.schema import schema_text
+
 __all__ = ["openapi_document"]
+
+_LIBRARY = "#/components/schemas/backalley."
+"""Where the library's documents are, in this document: ``_LIBRARY + "view"``."""
+_ROOTS = ("rules_document", "view", "record", "move", "trick")
+"""The documents' definitions the API refers to (with those they use)."""
 
 _ERROR = {
     "type": "object",
@@ -86,15 +105,7 @@ _DEAL_END = {
     "additionalProperties": False,
     "properties": {
         "deal": {"type": "integer", "minimum": 1},
-        "last_trick": {
-            "type": ["object", "null"],
-            "required": ["leader", "cards", "winner"],
-            "properties": {
-                "leader": {"type": "integer", "minimum": 0},
-                "cards": {"type": "array", "items": {"type": "string"}},
-                "winner": {"type": "integer", "minimum": 0},
-            },
-        },
+        "last_trick": {"anyOf": [{"$ref": _LIBRARY + "trick"}, {"type": "null"}]},
         "made": {
             "type": "array",
             "items": {"type": ["boolean", "null"]},
@@ -129,7 +140,7 @@ _SEAT_VIEW = {
         "seat": {"type": "integer", "minimum": 0},
         "seats": {"type": "array", "items": {"type": "string"}},
         "view": {
-            "type": "object",
+            "$ref": _LIBRARY + "view",
             "description": (
                 "the seat's view document (format backalley/view): its hand, the public "
                 "facts (calls per seat, contracts, tricks per seat and side, trump broken, "
@@ -137,7 +148,6 @@ _SEAT_VIEW = {
                 "(cards) and per call the bidding knows (call_answers) whether it may "
                 "be made and the reason and sentence if not"
             ),
-            "required": ["format", "seat", "phase", "hand", "legal_moves", "cards"],
         },
         "facts": {"$ref": "#/components/schemas/TableFacts"},
         "deal_end": {"$ref": "#/components/schemas/DealEnd"},
@@ -214,7 +224,7 @@ _NEW_TABLE = {
                 "a registered variant's name, or a rules / house-rules document "
                 'naming its format: {"format": "backalley/rules", ...}'
             ),
-            "oneOf": [{"type": "string"}, {"type": "object"}],
+            "oneOf": [{"type": "string"}, {"$ref": _LIBRARY + "rules_document"}],
         },
         "seats": {
             "type": "array",
@@ -234,7 +244,7 @@ _MOVE = {
     "required": ["move"],
     "additionalProperties": False,
     "properties": {
-        "move": {"type": "string", "maxLength": 40, "examples": ["bid 3", "play QS"]},
+        "move": {"$ref": _LIBRARY + "move", "maxLength": 40, "examples": ["bid 3", "play QS"]},
         "client_move_id": {"type": "string", "minLength": 1, "maxLength": 64},
         "version": {"type": "integer", "minimum": 0},
     },
@@ -325,7 +335,10 @@ _DOCUMENT: dict[str, Any] = {
                 "parameters": [
                     {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
                 ],
-                "responses": {**_ok({"type": "object"}), **_err(404)},
+                "responses": {
+                    **_ok({"$ref": _LIBRARY + "rules_document"}, 200, "its rules document"),
+                    **_err(404),
+                },
             }
         },
         "/api/bots": {
@@ -500,7 +513,9 @@ _DOCUMENT: dict[str, Any] = {
                 "summary": "The game's record, once it is over",
                 "parameters": [_TABLE],
                 "responses": {
-                    **_ok({"type": "object"}, 200, "the record (format backalley/record)"),
+                    **_ok(
+                        {"$ref": _LIBRARY + "record"}, 200, "the record (format backalley/record)"
+                    ),
                     **_err(404, 409),
                 },
             }
@@ -538,6 +553,89 @@ def _edge_refusals(document: dict[str, Any]) -> None:
 _edge_refusals(_DOCUMENT)
 
 
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document (a fresh copy)."""
-    return copy.deepcopy(_DOCUMENT)
+def _refs(schema: Any) -> Iterator[str]:
+    """The names of the definitions ``schema`` refers to (``#/$defs/<name>``)."""
+    if isinstance(schema, dict):
+        target = schema.get("$ref")
+        if isinstance(target, str) and target.startswith("#/$defs/"):
+            yield target[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
+        for value in schema.values():
+            yield from _refs(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _refs(value)
+
+
+def _used(defs: dict[str, Any]) -> list[str]:
+    """The definitions of :data:`_ROOTS` and those they use, at any depth, in the schema's order."""
+    found: set[str] = set()
+    todo = list(_ROOTS)
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo.extend(_refs(defs[name]))
+    return [name for name in defs if name in found]
+
+
+def _component_names(names: list[str]) -> dict[str, str]:
+    """A component's name for each definition: ``backalley.`` and the name,
+    ``:`` as ``.`` and any other character a component's name may not hold
+    (``/`` of a user's tag) as ``_``; distinct names stay distinct."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        base = "backalley." + re.sub(r"[^A-Za-z0-9._-]", "_", name.replace(":", "."))
+        candidate, n = base, 1
+        while candidate in taken:
+            n += 1
+            candidate = f"{base}-{n}"
+        taken.add(candidate)
+        out[name] = candidate
+    return out
+
+
+def _rewritten(schema: Any, names: dict[str, str]) -> Any:
+    """``schema`` with its references to definitions pointing at the components."""
+    if isinstance(schema, dict):
+        out = {key: _rewritten(value, names) for key, value in schema.items()}
+        target = schema.get("$ref")
+        if isinstance(target, str) and target.startswith("#/$defs/"):
+            name = target[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
+            out["$ref"] = "#/components/schemas/" + names[name]
+        return out
+    if isinstance(schema, list):
+        return [_rewritten(value, names) for value in schema]
+    return schema
+
+
+def _with_documents(documents: dict[str, Any]) -> dict[str, Any]:
+    """The document, with the definitions of the library's documents it uses
+    taken from ``documents`` (the documents' JSON schema)."""
+    defs = documents["$defs"]
+    used = _used(defs)
+    names = _component_names(used)
+    document = copy.deepcopy(_DOCUMENT)
+    schemas = document["components"]["schemas"]
+    for name in used:
+        schemas[names[name]] = _rewritten(defs[name], names)
+    return document
+
+
+@functools.lru_cache(maxsize=4)
+def _document_text(documents: str) -> str:
+    return json.dumps(_with_documents(json.loads(documents)))
+
+
+def openapi_document(documents: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document (a fresh copy).
+
+    Its library documents come from ``documents``, a documents' JSON schema:
+    by default :func:`backalley.io.schema.schema`, of every rule part and
+    reason registered now (so a user's part is described); the docs carry
+    the document of the built-in ones (``backalley.io.schema.built_in_schema()``).
+    """
+    if documents is not None:
+        return _with_documents(documents)
+    found: dict[str, Any] = json.loads(_document_text(schema_text()))
+    return found
