@@ -18,6 +18,9 @@ whose values are text or whole numbers, ``frozenset[Rank]``,
 ``tuple[T, ...]`` and ``T | None`` of these, and an attrs class of such
 options (a *table*, such as a scoring's rainbow bonus); :func:`describe`
 refuses any other with the reason and the cure.
+
+It is one job, though over 500 lines: each kind of option type is a short class
+answering the same five questions, and they are read side by side.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import enum
 import types
 import typing
 from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import attrs
 
@@ -107,8 +110,10 @@ class OptionType:
         """What a file writes for such a value, in words."""
         raise NotImplementedError
 
-    def schema(self) -> Schema:
-        """The JSON Schema of the value as a document writes it."""
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
+        """The JSON Schema of the value as a document writes it (``seen``:
+        the tables being stated around it, which a table that holds itself
+        states once)."""
         raise NotImplementedError
 
     def text(self, value: Any) -> str:
@@ -130,7 +135,7 @@ class Flag(OptionType):
     def words(self, plural: bool = False) -> str:
         return "true or false values" if plural else "true or false"
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         return {"type": "boolean"}
 
     def text(self, value: Any) -> str:
@@ -152,7 +157,7 @@ class WholeNumber(OptionType):
     def words(self, plural: bool = False) -> str:
         return "whole numbers" if plural else "a whole number"
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         if self.choices is not None:
             return {"enum": list(self.choices)}
         out: Schema = {"type": "integer"}
@@ -173,7 +178,7 @@ class Text(OptionType):
     def words(self, plural: bool = False) -> str:
         return "texts" if plural else "text"
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         return {"type": "string"}
 
 
@@ -195,7 +200,7 @@ class SuitOption(OptionType):
     def words(self, plural: bool = False) -> str:
         return "suit letters" if plural else 'a suit letter: "C", "D", "H" or "S"'
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         return {"$ref": "#/$defs/suit"}
 
     def text(self, value: Any) -> str:
@@ -221,7 +226,7 @@ class RankOption(OptionType):
     def words(self, plural: bool = False) -> str:
         return "ranks" if plural else f"a rank: {_RANK_LETTERS}"
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         return dict(_RANK_SCHEMA)
 
     def text(self, value: Any) -> str:
@@ -247,7 +252,7 @@ class Choice(OptionType):
         choices = ", ".join(_toml(m.value) for m in self.enum_type)
         return f"values among {choices}" if plural else f"one of {choices}"
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         return {"enum": [m.value for m in self.enum_type]}
 
     def text(self, value: Any) -> str:
@@ -296,8 +301,8 @@ class ListOf(OptionType):
     def words(self, plural: bool = False) -> str:
         return f"a list of {self.item.words(plural=True)}"
 
-    def schema(self) -> Schema:
-        out: Schema = {"type": "array", "items": self.item.schema()}
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
+        out: Schema = {"type": "array", "items": self.item.schema(seen)}
         if self.at_least_one:
             out["minItems"] = 1
         return out
@@ -325,7 +330,7 @@ class RankSet(OptionType):
     def words(self, plural: bool = False) -> str:
         return f"a list of ranks ({_RANK_LETTERS})"
 
-    def schema(self) -> Schema:
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
         return {"type": "array", "items": dict(_RANK_SCHEMA), "uniqueItems": True}
 
     def text(self, value: Any) -> str:
@@ -347,8 +352,8 @@ class Maybe(OptionType):
     def words(self, plural: bool = False) -> str:
         return f"{self.inner.words(plural=plural)}, or none (null; in TOML leave it out)"
 
-    def schema(self) -> Schema:
-        inner = self.inner.schema()
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
+        inner = self.inner.schema(seen)
         if set(inner) <= {"type", "minimum", "maximum"} and isinstance(inner.get("type"), str):
             return {**inner, "type": [inner["type"], "null"]}
         if set(inner) == {"enum"}:
@@ -374,7 +379,6 @@ class Table(OptionType):
     without a default required), such as a scoring's rainbow bonus."""
 
     cls: type
-    _expanding: ClassVar[set[type]] = set()
 
     def fields(self) -> Mapping[str, OptionType]:
         return kinds_of(self.cls)
@@ -397,20 +401,17 @@ class Table(OptionType):
         inner = ", ".join(f"{k} = {kind.words()}" for k, kind in self.fields().items())
         return f"tables {{{inner}}}" if plural else f"a table {{{inner}}}"
 
-    def schema(self) -> Schema:
-        if self.cls in Table._expanding:  # a table that holds itself: any table, once deep
+    def schema(self, seen: frozenset[type] = frozenset()) -> Schema:
+        if self.cls in seen:  # a table that holds itself: any table, once deep
             return {"type": "object"}
-        Table._expanding.add(self.cls)
-        try:
-            fields = self.fields()
-            return {
-                "type": "object",
-                "properties": {k: kind.schema() for k, kind in fields.items()},
-                "required": [k for k in fields if k in required_options(self.cls)],
-                "additionalProperties": False,
-            }
-        finally:
-            Table._expanding.discard(self.cls)
+        fields = self.fields()
+        inside = seen | {self.cls}
+        return {
+            "type": "object",
+            "properties": {k: kind.schema(inside) for k, kind in fields.items()},
+            "required": [k for k in fields if k in required_options(self.cls)],
+            "additionalProperties": False,
+        }
 
     def text(self, value: Any) -> str:
         return ", ".join(

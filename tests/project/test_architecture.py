@@ -128,6 +128,8 @@ MUTABLE_AT_MODULE_LEVEL: dict[str, set[str]] = {
     # the plug-ins a process has loaded (each entry point's function is called once)
     "backalley/plugins.py": {"_LOADED"},
     "backalley/io/serialize/convert.py": {"_KINDS"},
+    # the described options of each registered class, filled as classes register
+    "backalley/rules/option_types.py": {"_KINDS"},
     # bounded memos of the tools (a bot's and the solver's evaluation tables),
     # not of the rules engine
     "backalley/bots/bidding_model.py": {"_TABLES"},

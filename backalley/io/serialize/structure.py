@@ -106,11 +106,11 @@ def _tuple_hook(tp: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
         for index, entry in enumerate(value):
             try:
                 out.append(read_item(entry, item))
-            except Exception as exc:
+            except (BackAlleyError, cattrs.BaseValidationError) as exc:
                 note = cattrs.IterableValidationNote(
                     f"Structuring {tp} @ index {index}", index, item
                 )
-                exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[attr-defined]
+                exc.__notes__ = [*getattr(exc, "__notes__", []), note]  # type: ignore[union-attr]
                 raise cattrs.IterableValidationError(
                     f"While structuring {tp!r}", [exc], tp
                 ) from None
@@ -173,7 +173,7 @@ def _encoded(exc: BaseException, _type: Any) -> str:
     return f"${_SEP}{cattrs.v.format_exception(exc, _type)}"
 
 
-def first_refusal(exc: Exception, path: str) -> SerializationError:
+def first_refusal(exc: BaseException, path: str) -> SerializationError:
     """The first refusal cattrs found in reading a document at ``path``, as
     the library's error at its full path (a rule set whose parts do not fit
     together stays a :class:`~backalley.RuleSetError` too)."""
@@ -207,5 +207,5 @@ def structure(value: Any, shape: type[S], path: str = "$") -> S:
         raise SerializationError(exc.message, path + exc.path[1:]) from None
     except RecursionError:
         raise SerializationError("the document is nested too deeply", path) from None
-    except Exception as exc:
+    except (BackAlleyError, cattrs.BaseValidationError) as exc:
         raise first_refusal(exc, path) from None
