@@ -22,8 +22,8 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from backalley.server.errors import ServerError
-from backalley.server.limits import RateLimiter
+from backalley.server.refusals import ServerError
+from backalley.server.settings import RateLimiter
 
 __all__ = [
     "HEADERS",

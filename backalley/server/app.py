@@ -1,7 +1,7 @@
 """The ASGI application: the HTTP API, the sockets and the browser table.
 
 :func:`create_app` builds a Starlette application around a
-:class:`~backalley.server.tables.TableService`.  Routes (all JSON; the
+:class:`~backalley.server.TableService`.  Routes (all JSON; the
 OpenAPI document at ``/openapi.json`` describes each):
 
 - ``GET /`` the browser table; ``GET /static/...`` its script and style;
@@ -52,11 +52,11 @@ from backalley.server.answers import PageHeaders, client_key, error_answer, http
 from backalley.server.edge import Edge
 from backalley.server.http_routes import LISTED, STATIC, HttpRoutes
 from backalley.server.hub import SEND_SECONDS, Hub
-from backalley.server.limits import ServerSettings
 from backalley.server.runtime import Runtime
+from backalley.server.settings import ServerSettings
 from backalley.server.socket_routes import SocketRoutes
 from backalley.server.store import Store
-from backalley.server.tables import TableService
+from backalley.server.table_service import TableService
 from backalley.server.web import WebFiles, web_folder
 
 __all__ = ["LISTED", "SEND_SECONDS", "STATIC", "Hub", "client_key", "create_app"]

@@ -33,8 +33,8 @@ from urllib.parse import urlsplit
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from backalley.server.errors import ServerError
-from backalley.server.limits import ServerSettings, split_host
+from backalley.server.refusals import ServerError
+from backalley.server.settings import ServerSettings, split_host
 
 __all__ = ["Edge", "client_address", "host_allowed", "same_origin"]
 

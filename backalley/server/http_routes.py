@@ -31,8 +31,8 @@ from backalley.server.answers import (
     read_body,
     websocket_library,
 )
-from backalley.server.errors import ServerError
 from backalley.server.openapi import openapi_document
+from backalley.server.refusals import ServerError
 from backalley.server.runtime import Runtime
 from backalley.server.tokens import token_hash
 from backalley.server.web import WASM_PAGE_POLICY, page_with_library

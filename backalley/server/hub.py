@@ -17,7 +17,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from backalley.server.tables import TableService
+from backalley.server.table_service import TableService
 
 __all__ = ["SEND_SECONDS", "Hub"]
 

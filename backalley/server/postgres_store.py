@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from backalley.errors import SetupError
-from backalley.server.errors import ServerError
+from backalley.server.refusals import ServerError
 from backalley.server.store import (
     ARCHIVED,
     CONFLICT,

@@ -20,12 +20,13 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 
 from backalley.server.bot_pool import BotFailed, BotPool
-from backalley.server.errors import ServerError
+from backalley.server.bot_turns import BotTurn
 from backalley.server.hub import Hub
-from backalley.server.limits import RateLimiter, ServerSettings, socket_limit
+from backalley.server.refusals import ServerError
+from backalley.server.settings import RateLimiter, ServerSettings, socket_limit
 from backalley.server.sockets import SocketCounts
 from backalley.server.store import Watch, read_change
-from backalley.server.tables import BotTurn, TableService
+from backalley.server.table_service import TableService
 
 __all__ = ["SWEPT", "Runtime"]
 

@@ -19,8 +19,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from backalley.server.answers import check_table_id, client_of
-from backalley.server.errors import ServerError
 from backalley.server.hub import SEND_SECONDS
+from backalley.server.refusals import ServerError
 from backalley.server.runtime import Runtime
 
 __all__ = ["GONE", "SocketRoutes", "receive_text"]

@@ -19,7 +19,7 @@ Every socket also counts against its client address
 and seats' apart: a person's seat on the same address (one machine, one
 network behind one router) as a crowd of spectators is never refused
 because of them.  The
-process's limit is :func:`~backalley.server.limits.socket_limit` of
+process's limit is :func:`~backalley.server.settings.socket_limit` of
 :attr:`~backalley.server.ServerSettings.max_sockets`: never more than the
 open-file limit leaves room for, so HTTP is answered whatever the sockets.
 A refusal is a sentence; the socket is then closed with code 1013 ("try

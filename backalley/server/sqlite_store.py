@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from backalley.errors import SetupError
-from backalley.server.errors import ServerError
+from backalley.server.refusals import ServerError
 from backalley.server.store import (
     ARCHIVED,
     CONFLICT,

@@ -55,7 +55,7 @@ from typing import Literal, Protocol
 
 import attrs
 
-from backalley.server.errors import ServerError
+from backalley.server.refusals import ServerError
 
 __all__ = [
     "ARCHIVED",
@@ -221,7 +221,7 @@ class DamageLog:
     """The tables found damaged, each logged once (a list asked for every
     second does not fill the log).  A store keeps one as ``damage_log``
     (the rows it cannot read), which its
-    :class:`~backalley.server.tables.TableService` shares (the rules it
+    :class:`~backalley.server.TableService` shares (the rules it
     cannot load, met by the list, a bots' run, the poll or the restart):
     each damaged table is said once between them."""
 

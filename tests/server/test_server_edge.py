@@ -44,7 +44,7 @@ from backalley.cli.serve_command import default_hosts
 from backalley.io import houserules
 from backalley.server import ServerSettings, SqliteStore, create_app
 from backalley.server.edge import client_address, host_allowed, same_origin
-from backalley.server.limits import socket_limit
+from backalley.server.settings import socket_limit
 from backalley.server.store import Store
 
 from ..server_services import PostgresCluster, Served, SocketReader

@@ -27,7 +27,7 @@ with warnings.catch_warnings():
 
 import backalley as ba
 from backalley.server import SqliteStore, TableService, create_app
-from backalley.server.errors import ServerError
+from backalley.server.refusals import ServerError
 from backalley.server.store import Store
 
 HOST = "testserver"

@@ -33,7 +33,7 @@ import backalley as ba
 from backalley.server import SqliteStore, TableService, create_app
 from backalley.server import app as server_app
 from backalley.server import hub as server_hub
-from backalley.server.errors import ServerError
+from backalley.server.refusals import ServerError
 
 from .test_server_api import (
     HUMANS,

@@ -1,5 +1,6 @@
 """The server's refusals: one exception with the HTTP status and a code a
-client can branch on, and the sentence a person reads."""
+client can branch on, and the sentence a person reads (and the refusals
+of a table that is not there or archived, said alike wherever asked)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from backalley.errors import BackAlleyError
 
-__all__ = ["ServerError"]
+__all__ = ["ServerError", "table_archived", "table_not_found"]
 
 
 class ServerError(BackAlleyError):
@@ -36,3 +37,17 @@ class ServerError(BackAlleyError):
 
 def _rebuild(status: int, code: str, message: str, reason: str | None) -> ServerError:
     return ServerError(status, code, message, reason=reason)
+
+
+def table_not_found(table_id: object) -> ServerError:
+    """``404 not-found``: there is no table ``table_id``."""
+    return ServerError(404, "not-found", f"there is no table {str(table_id)[:40]!r}")
+
+
+def table_archived(table_id: str) -> ServerError:
+    """``410 archived``: the table takes no seat or move any more."""
+    return ServerError(
+        410,
+        "archived",
+        f"table {table_id} was archived: its summary, public facts and record can still be read",
+    )
