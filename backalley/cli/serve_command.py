@@ -25,7 +25,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from backalley.cli.common import EXIT_OK, UsageError
+from backalley.cli.arguments import EXIT_OK, UsageError
 
 __all__ = ["add_parser", "default_hosts", "run"]
 
