@@ -103,7 +103,7 @@ def _seed(value: Any, path: str) -> int:
 
 CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
 """Each card's canonical text, by card index."""
-_CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
+CARD_OF_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
 SHARED_MOVES: tuple[Move, ...] = (
     PASS,
     BOARD,
@@ -113,12 +113,12 @@ SHARED_MOVES: tuple[Move, ...] = (
     *PLAYS,
 )
 """The moves the library shares (and keeps as long as it runs)."""
-_MOVE_OF_TEXT: dict[str, Move] = {str(m): m for m in SHARED_MOVES}
+MOVE_OF_TEXT: dict[str, Move] = {str(m): m for m in SHARED_MOVES}
 """The shared moves, by their canonical text (a table only read)."""
 
 
 def _card(value: Any, path: str) -> Card:
-    card = _CARD_OF_TEXT.get(value) if type(value) is str else None
+    card = CARD_OF_TEXT.get(value) if type(value) is str else None
     if card is not None:
         return card
     if not isinstance(value, str):
@@ -133,7 +133,7 @@ def _cards(value: Any, path: str, most: int | None = None) -> tuple[Card, ...]:
     """A list of distinct cards."""
     items = _list(value, path, most=most)
     try:  # canonical texts: one look-up each
-        cards = tuple(map(_CARD_OF_TEXT.__getitem__, items))
+        cards = tuple(map(CARD_OF_TEXT.__getitem__, items))
     except (KeyError, TypeError):  # read one by one, for the error
         cards = tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(items))
     if len(set(cards)) != len(cards):
@@ -160,7 +160,7 @@ def _card_or_none(value: Any, path: str) -> Card | None:
 
 
 def _move(value: Any, path: str) -> Move:
-    move = _MOVE_OF_TEXT.get(value) if type(value) is str else None
+    move = MOVE_OF_TEXT.get(value) if type(value) is str else None
     if move is not None:
         return move
     if not isinstance(value, str):
@@ -175,7 +175,7 @@ def _moves(value: Any, path: str, most: int | None = None) -> tuple[Move, ...]:
     """A list of moves in text."""
     items = _list(value, path, most=most)
     try:  # canonical texts of shared moves: one look-up each
-        return tuple(map(_MOVE_OF_TEXT.__getitem__, items))
+        return tuple(map(MOVE_OF_TEXT.__getitem__, items))
     except (KeyError, TypeError):
         return tuple(_move(v, f"{path}[{i}]") for i, v in enumerate(items))
 

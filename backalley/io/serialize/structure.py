@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import attrs
 import cattrs
@@ -27,6 +27,8 @@ from cattrs.gen import make_dict_structure_fn, override
 from backalley.cards import Card, Suit
 from backalley.errors import BackAlleyError, RuleSetError, SerializationError
 from backalley.io.serialize.common import (
+    CARD_OF_TEXT,
+    MOVE_OF_TEXT,
     RulesDocumentError,
     _card,
     _move,
@@ -46,7 +48,7 @@ from backalley.io.shapes import (
     Seed,
 )
 from backalley.moves import Move
-from backalley.plain import fail, read_bool, read_int, read_object, read_text, show
+from backalley.plain import MAX_NUMBER, fail, read_bool, read_int, read_object, read_text, show
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase
 
@@ -64,6 +66,13 @@ _SEP = "\x1f"
 def _leaf(read: Callable[[Any, str], Any]) -> Callable[[Any, Any], Any]:
     """A structure hook of one leaf, read at ``$`` (cattrs knows where)."""
     return lambda value, _type: read(value, "$")
+
+
+def _whole(value: Any, _type: Any) -> int:
+    """A whole number (at most :data:`~backalley.plain.MAX_NUMBER` in size)."""
+    if type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
+    return read_int(value, "$")
 
 
 def _rules(value: Any, _type: Any) -> RuleSet:
@@ -93,15 +102,45 @@ def _is_tuple_of(tp: Any) -> bool:
     return typing.get_origin(tp) is tuple and len(args) == 2 and args[1] is Ellipsis
 
 
+_BY_TEXT: dict[Any, dict[str, Any]] = {Card: CARD_OF_TEXT, Move: MOVE_OF_TEXT}
+"""The leaves a list reads by their canonical text in one look-up each."""
+_WHOLE = frozenset({int, Seat, Count, Positive})
+"""The whole-number leaves a list reads at once when each item is one."""
+
+
+def _leaf_of(item: Any) -> tuple[Any, bool]:
+    """The leaf type of a list's items (its mark taken off), and whether an
+    item may be null."""
+    args = typing.get_args(item)
+    optional = type(None) in args and len(args) == 2
+    if optional:
+        item = next(a for a in args if a is not type(None))
+    if typing.get_origin(item) is Annotated:
+        item = typing.get_args(item)[0]
+    return item, optional
+
+
 def _tuple_hook(tp: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
     """A list of one type: a JSON list (a text or an object is not one), each
     item read by its type's hook; a refused item is named by its index."""
     item = typing.get_args(tp)[0]
     read_item = shape_converter.get_structure_hook(item)
+    bare, optional = _leaf_of(item)
+    table = _BY_TEXT.get(bare)
+    whole = bare in _WHOLE and not optional
+    if table is not None and optional:  # null, or a canonical text
+        table = {**table, None: None}  # type: ignore[dict-item]
 
     def read(value: Any, _type: Any) -> tuple[Any, ...]:
         if not isinstance(value, list):
             raise fail("$", f"expected a list, got {show(value)}")
+        if table is not None:  # canonical texts: one look-up each
+            try:
+                return tuple(map(table.__getitem__, value))
+            except (KeyError, TypeError):
+                pass  # read one by one, for the refusal
+        elif whole and all(type(v) is int and -MAX_NUMBER <= v <= MAX_NUMBER for v in value):
+            return tuple(value)
         out = []
         for index, entry in enumerate(value):
             try:
@@ -141,9 +180,8 @@ def _shape_hook(cls: type) -> Callable[[Any, Any], Any]:
 
 def _register() -> None:
     conv = shape_converter
-    conv.register_structure_hook(int, _leaf(read_int))
-    for kind in (Seat, Count, Positive):
-        conv.register_structure_hook(kind, _leaf(read_int))
+    for kind in (int, Seat, Count, Positive):
+        conv.register_structure_hook(kind, _whole)
     conv.register_structure_hook(Seed, _leaf(_seed))
     conv.register_structure_hook(bool, _leaf(read_bool))
     conv.register_structure_hook(str, _leaf(read_text))
