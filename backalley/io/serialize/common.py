@@ -1,10 +1,10 @@
-"""Reading and writing plain data: the helpers every document shares (paths
-in error messages, numbers, lists, objects, cards, moves, suits), the format
-version, and the limits that bound the work a document can cause."""
+"""The helpers the documents share: the leaves they read (a card, a move, a
+suit, a phase, a seed by their text), cards written as text, distinct
+cards, the format version, the largest document, reading a file within a
+limit, and the error of a rule set whose parts do not fit."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +13,8 @@ from backalley.chance import check_seed
 from backalley.errors import NotationError, RuleSetError, SerializationError
 from backalley.io.shapes import FORMAT_VERSION as FORMAT_VERSION
 from backalley.moves import BOARD, COUNTER, PASS, PLAYS, Move, NameTrump, bid, parse_move
-from backalley.plain import (
-    fail,
-    read_bool,
-    read_int,
-    read_list,
-    read_object,
-    read_text,
-    show,
-)
+from backalley.plain import fail, read_list, read_object, show
+from backalley.rules.option_types import SuitOption
 from backalley.values import Phase
 
 MAX_DOCUMENT_SIZE = 16_000_000
@@ -76,19 +69,8 @@ class RulesDocumentError(SerializationError, RuleSetError):
 
 _fail = fail
 _show = show
-_int = read_int
-_bool = read_bool
-_text = read_text
 _list = read_list
 _object = read_object
-
-
-def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
-    if isinstance(value, bool) and kind is not bool and (kind is int or kind == (int,)):
-        raise _fail(path, f"expected {what}, got {json.dumps(value)}")
-    if not isinstance(value, kind):
-        raise _fail(path, f"expected {what}, got {_show(value)}")
-    return value
 
 
 def _seed(value: Any, path: str) -> int:
@@ -129,22 +111,6 @@ def _card(value: Any, path: str) -> Card:
         raise _fail(path, str(exc)) from None
 
 
-def _cards(value: Any, path: str, most: int | None = None) -> tuple[Card, ...]:
-    """A list of distinct cards."""
-    items = _list(value, path, most=most)
-    try:  # canonical texts: one look-up each
-        cards = tuple(map(CARD_OF_TEXT.__getitem__, items))
-    except (KeyError, TypeError):  # read one by one, for the error
-        cards = tuple(_card(v, f"{path}[{i}]") for i, v in enumerate(items))
-    if len(set(cards)) != len(cards):
-        seen: set[Card] = set()
-        for i, card in enumerate(cards):
-            if card in seen:
-                raise _fail(f"{path}[{i}]", f"{card} appears twice")
-            seen.add(card)
-    return cards
-
-
 def distinct(cards: tuple[Card, ...], path: str) -> None:
     """Refuse a card that appears twice in ``cards`` (read from the list at ``path``)."""
     if len(set(cards)) != len(cards):
@@ -153,10 +119,6 @@ def distinct(cards: tuple[Card, ...], path: str) -> None:
             if card in seen:
                 raise _fail(f"{path}[{i}]", f"{card} appears twice")
             seen.add(card)
-
-
-def _card_or_none(value: Any, path: str) -> Card | None:
-    return None if value is None else _card(value, path)
 
 
 def _move(value: Any, path: str) -> Move:
@@ -171,24 +133,9 @@ def _move(value: Any, path: str) -> Move:
         raise _fail(path, str(exc)) from None
 
 
-def _moves(value: Any, path: str, most: int | None = None) -> tuple[Move, ...]:
-    """A list of moves in text."""
-    items = _list(value, path, most=most)
-    try:  # canonical texts of shared moves: one look-up each
-        return tuple(map(MOVE_OF_TEXT.__getitem__, items))
-    except (KeyError, TypeError):
-        return tuple(_move(v, f"{path}[{i}]") for i, v in enumerate(items))
-
-
 def _suit(value: Any, path: str) -> Suit | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise _fail(path, f"expected a suit letter C, D, H or S, got {_show(value)}")
-    try:
-        return Suit.parse(value)
-    except NotationError as exc:
-        raise _fail(path, str(exc)) from None
+    """A suit by its letter, or none (``null``): read as a suit option is."""
+    return None if value is None else SuitOption().read(value, path)
 
 
 _PHASES = {p.value: p for p in Phase}
