@@ -221,6 +221,10 @@ CACHED_FUNCTIONS: dict[str, set[str]] = {
     "backalley/io/vectors.py": {"*"},
     "backalley/adapters/openspiel.py": {"*"},
     "backalley/adapters/track.py": {"_deck", "_actions"},
+    # the documents' schema and the OpenAPI document, generated from the
+    # registry and kept by what is registered (a few at most)
+    "backalley/io/schema/__init__.py": {"_text"},
+    "backalley/server/openapi.py": {"_document_text"},
 }
 
 
