@@ -11,7 +11,7 @@ import attrs
 
 from backalley.errors import RuleSetError
 from backalley.reprs import fields_repr
-from backalley.rules.option_types import inherited_kinds
+from backalley.rules.option_types import OptionTypeError, describe, inherited_kinds
 from backalley.rules.seats import seat_names
 from backalley.rules.validators import boolean
 
@@ -68,23 +68,19 @@ def describe_value(value: Any) -> str:
 
 
 def _value_text(value: Any) -> str:
-    """:func:`describe_value`'s answer, without the warning."""
-    if isinstance(value, enum.Enum):
-        letter = getattr(value, "letter", None)
-        return letter if isinstance(letter, str) else str(value.value)
-    if isinstance(value, bool):
-        return "on" if value else "off"
+    """:func:`describe_value`'s answer, without the warning: the value shown
+    by the description of its own type (a list item by item, a table by its
+    registered options)."""
+    if value is None:
+        return "none"
     if isinstance(value, (tuple, list, frozenset)):
         items = sorted(value) if isinstance(value, frozenset) else value
         texts = (f"({_value_text(v)})" if attrs.has(type(v)) else _value_text(v) for v in items)
         return ", ".join(texts) if items else "none"
-    if value is None:
-        return "none"
-    if attrs.has(type(value)):
-        return ", ".join(
-            f"{a.name}={_value_text(getattr(value, a.name))}" for a in attrs.fields(type(value))
-        )
-    return str(value)
+    try:
+        return describe(type(value)).text(value)
+    except (OptionTypeError, RuleSetError):  # a type no option has: as Python shows it
+        return str(value)
 
 
 class Part:
