@@ -38,12 +38,7 @@ plan plain (:func:`~backalley.solver._plan.refute`), empties its table and
 asks its question again.
 
 One module, one job: the search's loop and the zero-window test it is built
-from.  They are closures over the search's constants (local variables, which
-is what makes the search fast), each made by a builder function of its own
-(``_make_...``): the start of a trick and the play of a card, which call each
-other, the pieces they call (the last trick, the quick tricks at the lead and
-in second hand, the last seat's obvious card), the test's entry and the first
-guess; :func:`_make_test` puts them together.
+from share their locals, which is what makes the search fast.
 """
 
 from __future__ import annotations
@@ -62,7 +57,7 @@ from backalley.solver._bounds import (
 from backalley.solver._classes import Classes
 from backalley.solver._context import Context
 from backalley.solver._limits import Budget
-from backalley.solver._order import Order, make_order
+from backalley.solver._order import make_order
 from backalley.solver._plan import Refuted, SearchPlan, plan_for, predict, refute
 from backalley.solver._table import TranspositionTable, holding, kept, store
 
@@ -237,17 +232,7 @@ def _mispredicted(trick: tuple[int, ...], at: int) -> str:
     return f"the rule set's trick winner of {cards} is the card at {at}, not the order's"
 
 
-Start = Callable[[tuple[int, ...], int, bool, int, int], int]
-"""start(hands, leader, broken, left, target) -> the test's answer at the start of a trick."""
-
-Play = Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int, int, int], int]
-"""play(hands, leader, broken, trick, left, target, win, rem) -> the test's
-answer with ``trick`` on the table."""
-
-Guess = Callable[[tuple[int, ...], int, bool, tuple[int, ...]], int]
-
-
-def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Guess]:
+def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Callable[..., int]]:
     """The zero-window test and a first guess, as closures over the
     position's constants.
 
@@ -260,69 +245,54 @@ def _make_test(ctx: Context, budget: Budget) -> tuple[Test, Guess]:
     of its own group was beaten in that trick), when it was counted as a
     quick trick, and (at a node where no move reached the goal) when it
     stands for a class of equivalent cards that reaches above a relevant card.
-
-    The search is two closures that call each other: :func:`_make_start`'s
-    at the start of a trick (the table, the bounds) and :func:`_make_play`'s
-    for a card of the trick; each is built by its own function, as are the
-    pieces they call (and :func:`_make_entry`'s test of any position and
-    :func:`_make_guess`'s guess).
     """
-    order = make_order(ctx)
-    # the lead found to reach the goal by the last search at the lead, for
-    # the table's entry (-1: none)
-    lead_found = [-1]
-    # the lead that last cut the search off, by the number of tricks left
-    # (DDS's "best move" of a depth, a killer move)
-    killers = [-1] * 64
-    start, link = _make_start(ctx, lead_found)
-    play = _make_play(ctx, budget, start, order, lead_found, killers)
-    link(play)
-    return _make_entry(ctx, start, play), _make_guess(ctx, order)
-
-
-def _unlinked(
-    hands: tuple[int, ...],
-    leader: int,
-    broken: bool,
-    trick: tuple[int, ...],
-    left: int,
-    target: int,
-    win: int,
-    rem: int,
-) -> int:
-    """The play of a start not linked to one yet (see :func:`_make_start`)."""
-    raise AssertionError("the search's start is not linked to its play")
-
-
-def _make_start(ctx: Context, lead_found: list[int]) -> tuple[Start, Callable[[Play], None]]:
-    """The test at the start of a trick, and the function that links it to
-    the play of a card (the two call each other).
-
-    It decides, before any card is tried: the last trick (played out), the
-    sure trump tricks, the transposition table's bounds, the quick and
-    later tricks (:func:`_make_quick_cut`); then it plays the leads,
-    the table's best lead first, and stores the answer with the lead found
-    (``lead_found``, set by the play)."""
     n = ctx.n
-    fast = ctx.fast
-    group = ctx.group
-    gmasks = ctx.gmasks
-    tmask = ctx.tmask
+    is_max = ctx.is_max
+    plan = ctx.plan
+    order_of = plan.order
+    # the rule set's answers at the end of a trick, remembered (see Context)
+    trick_winner = ctx.winner
+    trick_breaks = ctx.breaks
+    winners = ctx.table.winners
+    # the card order's model: the search predicts each trick's winner by it
+    # and checks every full trick's prediction against the rule set's answer
+    standard = ctx.standard
+    # the groups whose legal plays read the cards played before the trick:
+    # their cards are each a move of their own, never refuted by another's
+    # refutation, and stored exactly in the table (which cards remain, and
+    # their owners), so no two positions that differ in them share an entry
+    history = ctx.history
     hmask = ctx.hmask
+    fast = ctx.fast
     quick_ok = ctx.follows
+    group = ctx.group
+    strength = ctx.strength
+    gmasks = ctx.gmasks
+    tgroup = ctx.tgroup
+    tmask = ctx.tmask
     exact = ctx.exact
     exact_shift = 5 + 6 * n * len(gmasks)  # past the bits of a bucket's lengths, leader, broken
     table_obj = ctx.table
     tt = table_obj.buckets
     holdings = table_obj.holdings
     tops = table_obj.tops
+    legal_memo = table_obj.legal
     bits = ctx.bits
     RESULT = _RESULT
     CARDS = _CARDS
+    legal_of = ctx.legal
+    played_root = ctx.played_root
+    rem_root = ctx.rem_root
+    quick, entries_to_partner = make_quick(ctx)
     sure_trumps = make_sure_trumps(ctx)
-    last_trick = _make_last_trick(ctx)
-    quick_cut = _make_quick_cut(ctx)
-    play: Play = _unlinked
+    trick_sure = make_trick_sure(ctx)
+    cash_after = make_cash_after(ctx)
+    later_tricks = make_later_tricks(ctx)
+    order = make_order(ctx)
+    lead_found = [-1]
+    # the lead that last cut the search off, by the number of tricks left
+    # (DDS's "best move" of a depth, a killer move)
+    killers = [-1] * 64
 
     def start(hands: tuple[int, ...], leader: int, broken: bool, left: int, target: int) -> int:
         """Can the side take ``target`` of the ``left`` tricks, ``leader`` to lead?"""
@@ -331,7 +301,19 @@ def _make_start(ctx: Context, lead_found: list[int]) -> tuple[Start, Callable[[P
         if target > left:
             return 0
         if left == 1:
-            return last_trick(hands, leader)
+            trick = tuple([hands[(leader + i) % n].bit_length() - 1 for i in range(n)])
+            at = trick_winner(trick)
+            w = trick[at]
+            rel = 0
+            if standard:
+                if at != predict(order_of, trick):
+                    raise Refuted(plan, True, _mispredicted(trick, at))
+                g = group[w]
+                for c in trick:
+                    if c != w and group[c] == g:
+                        rel = 1 << w
+                        break
+            return (RESULT | rel) if is_max[(leader + at) % n] else rel
         side_sure: tuple[int, int] | list[int] = (0, 0)
         side_rel: tuple[int, int] | list[int] = (0, 0)
         if fast:
@@ -354,9 +336,6 @@ def _make_start(ctx: Context, lead_found: list[int]) -> tuple[Start, Callable[[P
                     return RESULT | side_rel[1]
                 if left - side_sure[0] < target:
                     return side_rel[0]
-            # the table's key: the owners of each group's cards (``full``,
-            # masked by each entry's relevant cards) in a bucket of the
-            # groups' lengths in each hand, the leader and trump broken
             full = 0
             lengths = 0
             if n == 4:
@@ -402,9 +381,24 @@ def _make_start(ctx: Context, lead_found: list[int]) -> tuple[Start, Callable[[P
             masks = {}
             tt[bucket] = (slots, masks)
         if quick_ok:
-            cut = quick_cut(hands, leader, broken, left, target, rem, side_sure, side_rel)
-            if cut >= 0:
-                return cut
+            lm = is_max[leader]
+            need = target if lm else left - target + 1
+            if need == left:
+                lost = later_tricks(hands, leader, broken, left, rem)
+                if lost >= 0:
+                    return lost if lm else RESULT | lost
+            q, used, plain = quick(hands, leader, broken, left, rem)
+            if q < need and side_sure[lm] > q - plain:
+                # the tricks cashed in plain groups use no trump: the side's
+                # sure trump tricks come on top
+                q = plain + side_sure[lm]
+                used |= side_rel[lm]
+            if q < need and n > 2:
+                q2, used2 = entries_to_partner(hands, leader, broken, left, rem, need)
+                if q2 > q:
+                    q, used = q2, used2
+            if q >= need:
+                return (RESULT | used) if lm else used
         hint = -1
         if best >= 0:
             # the best lead found before, stored as (group, how many of the
@@ -440,152 +434,6 @@ def _make_start(ctx: Context, lead_found: list[int]) -> tuple[Start, Callable[[P
         )
         return answer
 
-    def link(linked: Play) -> None:
-        """Make ``linked`` the play that :func:`start` calls."""
-        nonlocal play
-        play = linked
-
-    return start, link
-
-
-def _make_last_trick(ctx: Context) -> Callable[[tuple[int, ...], int], int]:
-    """The test's answer with one trick left (each hand's last card played):
-    the rule set's winner, checked against the card order's prediction, and
-    the winning card relevant when it beat a card of its own group."""
-    n = ctx.n
-    is_max = ctx.is_max
-    plan = ctx.plan
-    order_of = plan.order
-    trick_winner = ctx.winner
-    standard = ctx.standard
-    group = ctx.group
-    RESULT = _RESULT
-
-    def last_trick(hands: tuple[int, ...], leader: int) -> int:
-        trick = tuple([hands[(leader + i) % n].bit_length() - 1 for i in range(n)])
-        at = trick_winner(trick)
-        w = trick[at]
-        rel = 0
-        if standard:
-            if at != predict(order_of, trick):
-                raise Refuted(plan, True, _mispredicted(trick, at))
-            g = group[w]
-            for c in trick:
-                if c != w and group[c] == g:
-                    rel = 1 << w
-                    break
-        return (RESULT | rel) if is_max[(leader + at) % n] else rel
-
-    return last_trick
-
-
-def _make_quick_cut(
-    ctx: Context,
-) -> Callable[
-    [
-        tuple[int, ...],
-        int,
-        bool,
-        int,
-        int,
-        int,
-        tuple[int, int] | list[int],
-        tuple[int, int] | list[int],
-    ],
-    int,
-]:
-    """The test's answer at the start of a trick from the bounds alone, or
-    -1: the leader's side needs every trick left and must lose one (later
-    tricks), or it surely takes enough by cashing (quick tricks, with the
-    side's sure trump tricks on top of those cashed in plain groups, or by
-    reaching partner's winners)."""
-    n = ctx.n
-    is_max = ctx.is_max
-    RESULT = _RESULT
-    quick, entries_to_partner = make_quick(ctx)
-    later_tricks = make_later_tricks(ctx)
-
-    def quick_cut(
-        hands: tuple[int, ...],
-        leader: int,
-        broken: bool,
-        left: int,
-        target: int,
-        rem: int,
-        side_sure: tuple[int, int] | list[int],
-        side_rel: tuple[int, int] | list[int],
-    ) -> int:
-        lm = is_max[leader]
-        need = target if lm else left - target + 1
-        if need == left:
-            lost = later_tricks(hands, leader, broken, left, rem)
-            if lost >= 0:
-                return lost if lm else RESULT | lost
-        q, used, plain = quick(hands, leader, broken, left, rem)
-        if q < need and side_sure[lm] > q - plain:
-            # the tricks cashed in plain groups use no trump: the side's
-            # sure trump tricks come on top
-            q = plain + side_sure[lm]
-            used |= side_rel[lm]
-        if q < need and n > 2:
-            q2, used2 = entries_to_partner(hands, leader, broken, left, rem, need)
-            if q2 > q:
-                q, used = q2, used2
-        if q >= need:
-            return (RESULT | used) if lm else used
-        return -1
-
-    return quick_cut
-
-
-def _make_play(
-    ctx: Context,
-    budget: Budget,
-    start: Start,
-    order: Order,
-    lead_found: list[int],
-    killers: list[int],
-) -> Play:
-    """The test with cards of the trick on the table: count the node, find
-    the legal cards, try the second-hand cut (:func:`_make_second_hand_cut`),
-    order the moves (at the last seat the obvious card first,
-    :func:`_make_obvious_card`; at the lead the table's best lead first),
-    and try them, completing the trick at the last seat (the rule set's
-    winner, checked against the card order's prediction) and skipping the
-    cards a refuted lower card answers ("lowest win"); the answer's relevant
-    cards, widened to the classes tried.  A lead that reaches the goal is
-    remembered in ``lead_found`` and ``killers``."""
-    n = ctx.n
-    is_max = ctx.is_max
-    plan = ctx.plan
-    # the rule set's answers at the end of a trick, remembered (see Context)
-    trick_winner = ctx.winner
-    trick_breaks = ctx.breaks
-    winners = ctx.table.winners
-    # the card order's model: the search predicts each trick's winner by it
-    # and checks every full trick's prediction against the rule set's answer
-    standard = ctx.standard
-    # the groups whose legal plays read the cards played before the trick:
-    # their cards are each a move of their own, never refuted by another's
-    # refutation, and stored exactly in the table (which cards remain, and
-    # their owners), so no two positions that differ in them share an entry
-    history = ctx.history
-    fast = ctx.fast
-    quick_ok = ctx.follows
-    group = ctx.group
-    strength = ctx.strength
-    gmasks = ctx.gmasks
-    tgroup = ctx.tgroup
-    exact = ctx.exact
-    legal_memo = ctx.table.legal
-    RESULT = _RESULT
-    CARDS = _CARDS
-    legal_of = ctx.legal
-    played_root = ctx.played_root
-    rem_root = ctx.rem_root
-    second_hand_cut = _make_second_hand_cut(ctx)
-    obvious_card = _make_obvious_card(ctx)
-
     def play(
         hands: tuple[int, ...],
         leader: int,
@@ -613,18 +461,69 @@ def _make_play(
         maximising = is_max[seat]
         goal = RESULT if maximising else 0
         last = pos + 1 == n
-        if quick_ok and pos and not last and (target == left or target == 1 or pos == 1):
-            cut = second_hand_cut(
-                hands, leader, broken, trick, left, target, win, rem, cards, maximising
-            )
-            if cut:
-                return cut
+        if quick_ok and pos and not last:
+            # DDS's quick tricks in second hand: a side that surely wins this
+            # trick takes one trick; without trumps, its winner then leads
+            # and cashes its top cards
+            first = not (played_root or rem_root & ~rem)
+            if target == left or target == 1:
+                # the side that needs every trick left loses one if the
+                # other side surely wins this one
+                if target == left:
+                    sure = trick_sure(hands, leader, trick, win, cards, False, broken, first)
+                    if sure:
+                        return sure
+                if target == 1:
+                    sure = trick_sure(hands, leader, trick, win, cards, True, broken, first)
+                    if sure:
+                        return RESULT | sure
+            elif pos == 1:
+                # without a trump in any hand, or with every trump left in
+                # one hand: the one whose card surely wins, it turns out
+                holder = -1
+                if rem & tmask:
+                    for s in range(n):
+                        if hands[s] & tmask:
+                            if holder >= 0:
+                                holder = -2
+                                break
+                            holder = s
+                if holder < -1:
+                    sure = 0
+                else:
+                    sure = trick_sure(hands, leader, trick, win, cards, maximising, broken, first)
+                    if holder >= 0 and not hands[holder] & sure:
+                        sure = 0
+                if sure:
+                    need = target if maximising else left - target + 1
+                    more, rel = cash_after(hands, sure, rem, broken, need - 1)
+                    if more >= need - 1:
+                        return goal | sure | rel
         deferred = fast and last
         if deferred:
-            # the last seat: try the obvious card first, and order the rest
-            # only when it does not settle it
+            # the last seat: try the obvious card first (the cheapest that
+            # takes the trick from the other side, else the lowest, keeping
+            # trumps), and order the rest only when it does not settle it
             spans: Classes = ()
-            moves = [obvious_card(cards, leader, trick, win, maximising)]
+            pick = -1
+            if is_max[(leader + trick.index(win)) % n] != maximising:
+                wg = group[win]
+                beat = cards & gmasks[wg] & ~((2 << win) - 1)
+                if not beat and wg != tgroup:
+                    beat = cards & tmask
+                if beat:
+                    pick = (beat & -beat).bit_length() - 1
+            if pick < 0:
+                pool = cards & ~tmask or cards
+                low_strength = 99
+                for gm in gmasks:
+                    x = pool & gm
+                    if x:
+                        c = (x & -x).bit_length() - 1
+                        if strength[c] < low_strength:
+                            low_strength = strength[c]
+                            pick = c
+            moves = [pick]
         elif pos:
             moves, spans = order(cards, hands, seat, leader, trick, win, rem, -1)
         elif fast and win >= 0 and cards >> win & 1:
@@ -700,7 +599,6 @@ def _make_play(
                     if (1 << c) < low:
                         skip[g] = low
             if deferred:
-                # the first card tried did not settle it: the others, ordered
                 deferred = False
                 rest, spans = order(
                     cards, hands, seat, leader, trick, win, rem, -1 if pos else killers[left]
@@ -719,119 +617,6 @@ def _make_play(
             if low and (1 << lo) < low <= (1 << hi):
                 rel |= 1 << lo
         return (RESULT ^ goal) | rel
-
-    return play
-
-
-def _make_second_hand_cut(
-    ctx: Context,
-) -> Callable[[tuple[int, ...], int, bool, tuple[int, ...], int, int, int, int, int, bool], int]:
-    """DDS's quick tricks in second hand (and third), as the test's answer,
-    or 0 when they do not settle it (an answer is never 0 here): a side that
-    surely wins this trick takes one trick; the side that needs every trick
-    left loses one if the other side surely wins this one; in second hand
-    without a trump in any hand, or with every trump left in one hand, the
-    trick's sure winner then leads and cashes its top cards."""
-    n = ctx.n
-    tmask = ctx.tmask
-    RESULT = _RESULT
-    played_root = ctx.played_root
-    rem_root = ctx.rem_root
-    trick_sure = make_trick_sure(ctx)
-    cash_after = make_cash_after(ctx)
-
-    def second_hand_cut(
-        hands: tuple[int, ...],
-        leader: int,
-        broken: bool,
-        trick: tuple[int, ...],
-        left: int,
-        target: int,
-        win: int,
-        rem: int,
-        cards: int,
-        maximising: bool,
-    ) -> int:
-        first = not (played_root or rem_root & ~rem)
-        if target == left or target == 1:
-            if target == left:
-                sure = trick_sure(hands, leader, trick, win, cards, False, broken, first)
-                if sure:
-                    return sure
-            if target == 1:
-                sure = trick_sure(hands, leader, trick, win, cards, True, broken, first)
-                if sure:
-                    return RESULT | sure
-            return 0
-        # here the trick's second card (see the caller)
-        holder = -1
-        if rem & tmask:
-            for s in range(n):
-                if hands[s] & tmask:
-                    if holder >= 0:
-                        holder = -2
-                        break
-                    holder = s
-        if holder < -1:
-            sure = 0
-        else:
-            sure = trick_sure(hands, leader, trick, win, cards, maximising, broken, first)
-            if holder >= 0 and not hands[holder] & sure:
-                sure = 0
-        if sure:
-            need = target if maximising else left - target + 1
-            more, rel = cash_after(hands, sure, rem, broken, need - 1)
-            if more >= need - 1:
-                return (RESULT if maximising else 0) | sure | rel
-        return 0
-
-    return second_hand_cut
-
-
-def _make_obvious_card(ctx: Context) -> Callable[[int, int, tuple[int, ...], int, bool], int]:
-    """The last seat's card to try first: the cheapest that takes the trick
-    from the other side, else the lowest, keeping trumps."""
-    n = ctx.n
-    is_max = ctx.is_max
-    group = ctx.group
-    strength = ctx.strength
-    gmasks = ctx.gmasks
-    tgroup = ctx.tgroup
-    tmask = ctx.tmask
-
-    def obvious_card(
-        cards: int, leader: int, trick: tuple[int, ...], win: int, maximising: bool
-    ) -> int:
-        pick = -1
-        if is_max[(leader + trick.index(win)) % n] != maximising:
-            wg = group[win]
-            beat = cards & gmasks[wg] & ~((2 << win) - 1)
-            if not beat and wg != tgroup:
-                beat = cards & tmask
-            if beat:
-                pick = (beat & -beat).bit_length() - 1
-        if pick < 0:
-            pool = cards & ~tmask or cards
-            low_strength = 99
-            for gm in gmasks:
-                x = pool & gm
-                if x:
-                    c = (x & -x).bit_length() - 1
-                    if strength[c] < low_strength:
-                        low_strength = strength[c]
-                        pick = c
-        return pick
-
-    return obvious_card
-
-
-def _make_entry(ctx: Context, start: Start, play: Play) -> Test:
-    """The test of any position (:class:`Search`'s entry): at the start of a
-    trick :func:`start`'s, else :func:`play`'s with the trick's winning card
-    so far and the cards remaining."""
-    order_of = ctx.plan.order
-    standard = ctx.standard
-    RESULT = _RESULT
 
     def test(
         hands: tuple[int, ...],
@@ -856,23 +641,6 @@ def _make_entry(ctx: Context, start: Start, play: Play) -> Test:
         for c in trick:
             rem |= 1 << c
         return bool(play(hands, leader, broken, trick, left, target, win, rem) & RESULT)
-
-    return test
-
-
-def _make_guess(ctx: Context, order: Order) -> Guess:
-    """The first guess of :meth:`Search.value`: a playout of each seat's
-    first-ordered card."""
-    n = ctx.n
-    is_max = ctx.is_max
-    plan = ctx.plan
-    order_of = plan.order
-    trick_winner = ctx.winner
-    trick_breaks = ctx.breaks
-    standard = ctx.standard
-    legal_of = ctx.legal
-    played_root = ctx.played_root
-    rem_root = ctx.rem_root
 
     def guess(hands: tuple[int, ...], leader: int, broken: bool, trick: tuple[int, ...]) -> int:
         """The side's tricks when every seat plays the first card of its move
@@ -904,4 +672,4 @@ def _make_guess(ctx: Context, order: Order) -> Guess:
             leader = winner
             trick = ()
 
-    return guess
+    return test, guess
