@@ -63,7 +63,8 @@ __all__ = [
 MAX_OPTION_ITEMS = 1000
 """The most items of a list option of a rule part in a document (a deck's
 ranks, a schedule's hand sizes, a board's multipliers, at any depth): the
-longest list a built-in part takes, a schedule of a thousand deals.  A longer
+longest list a built-in part takes, a schedule of a thousand deals (the
+schedule's ``MAX_DEALS`` is this bound).  A longer
 list is refused at its length, before any item is read, and is not written
 either."""
 

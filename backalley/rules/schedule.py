@@ -9,6 +9,7 @@ import attrs
 
 from backalley.errors import RuleSetError
 from backalley.rules.base import Part
+from backalley.rules.option_types import MAX_OPTION_ITEMS
 from backalley.rules.registry import register
 from backalley.rules.validators import whole_numbers
 
@@ -18,8 +19,9 @@ if TYPE_CHECKING:
 __all__ = ["Schedule"]
 
 
-MAX_DEALS = 1000
-"""The most deals a schedule may have (so that documents stay small)."""
+MAX_DEALS = MAX_OPTION_ITEMS
+"""The most deals a schedule may have: as many as a list option of a rules
+document holds (so that documents stay small)."""
 
 
 def _to_sizes(value: Iterable[int]) -> tuple[int, ...]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from backalley.errors import SerializationError, SetupError
 from backalley.io.record import GameRecord
 from backalley.io.serialize.common import distinct
@@ -19,9 +17,9 @@ from backalley.io.serialize.results_doc import (
     deal_result_to_data,
 )
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
-from backalley.io.serialize.structure import structure
+from backalley.io.serialize.structure import read_keys, structure
 from backalley.io.shapes import RecordShape
-from backalley.plain import check_length, read_int, read_list, read_object
+from backalley.plain import check_length, read_int, read_list
 
 __all__ = ["record_from_data", "record_to_data"]
 
@@ -46,13 +44,10 @@ def record_to_data(record: GameRecord) -> dict[str, Any]:
     return data
 
 
-_KEYS = {f.name: f.default is attrs.NOTHING for f in attrs.fields(RecordShape)}
-
-
 def record_from_data(value: Any, path: str = "$") -> GameRecord:
     """The record of a document (without ``format`` and ``version``).
     Raises :class:`~backalley.SerializationError`."""
-    obj = read_object(value, path, _KEYS, RecordShape.what)
+    obj = read_keys(value, RecordShape, path)
     rules = rules_from_data(obj["rules"], f"{path}.rules")
     # the sizes first: the work a document causes is bounded by its rules
     check_decks(rules, len(read_list(obj.get("decks", []), f"{path}.decks")), f"{path}.decks")

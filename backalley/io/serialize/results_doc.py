@@ -22,7 +22,7 @@ from itertools import product
 from typing import Any
 
 from backalley.errors import BackAlleyError
-from backalley.io.serialize.common import _fail, _list
+from backalley.io.serialize.common import _fail
 from backalley.io.serialize.structure import structure
 from backalley.io.shapes import ContractShape, DealResultShape
 from backalley.moves import BoardBid, Move, NameTrump, Play
@@ -40,7 +40,6 @@ __all__ = [
     "deal_result_of",
     "deal_result_to_data",
     "points_fit",
-    "results_from_data",
 ]
 
 MAX_SEATS = 16
@@ -141,14 +140,6 @@ def _call(move: Move, path: str) -> Move:
     if isinstance(move, (Play, NameTrump)):
         raise _fail(path, f"{move} is not a call")
     return move
-
-
-def results_from_data(values: Any, path: str, most: int | None = None) -> tuple[DealResult, ...]:
-    """The deal results of a document (a list of at most ``most``)."""
-    return tuple(
-        deal_result_from_data(value, f"{path}[{i}]")
-        for i, value in enumerate(_list(values, path, most=most))
-    )
 
 
 def check_results(

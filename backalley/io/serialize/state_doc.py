@@ -25,8 +25,6 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-import attrs
-
 from backalley.cards import Card
 from backalley.engine import lowlevel
 from backalley.engine.setup import new_game
@@ -41,10 +39,10 @@ from backalley.io.serialize.common import (
 )
 from backalley.io.serialize.limits import MAX_THROW_INS, check_decks, check_moves
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
-from backalley.io.serialize.structure import structure
+from backalley.io.serialize.structure import read_keys, structure
 from backalley.io.shapes import StateShape
 from backalley.moves import Move, Play
-from backalley.plain import check_length, read_int, read_list, read_object
+from backalley.plain import check_length, read_int, read_list
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase
 
@@ -122,13 +120,10 @@ def state_to_text(state: GameState) -> str:
     )
 
 
-_KEYS = {f.name: f.default is attrs.NOTHING for f in attrs.fields(StateShape)}
-
-
 def state_from_data(value: Any, path: str = "$") -> GameState:
     """The state a document replays to (the document without ``format`` and
     ``version``).  Raises :class:`~backalley.SerializationError`."""
-    obj = read_object(value, path, _KEYS, StateShape.what)
+    obj = read_keys(value, StateShape, path)
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
     # the sizes first: the work a document causes is bounded by its rules
     check_decks(rules, len(read_list(obj["decks"], f"{path}.decks")), f"{path}.decks")

@@ -52,7 +52,7 @@ from backalley.plain import MAX_NUMBER, fail, read_bool, read_int, read_object, 
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase
 
-__all__ = ["shape_converter", "structure"]
+__all__ = ["read_keys", "shape_converter", "structure"]
 
 S = TypeVar("S")
 
@@ -158,13 +158,28 @@ def _tuple_hook(tp: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
     return read
 
 
+def read_keys(value: Any, shape: type, path: str) -> dict[str, Any]:
+    """``value`` as an object with the keys of ``shape`` (those without a
+    default required); an unknown key or a missing one is refused by name,
+    in the words of the reader (``missing key 'seat' in a player view``)."""
+    keys = _KEYS_OF.get(shape) or _keys(shape)
+    return read_object(value, path, keys, getattr(shape, "what", shape.__name__))
+
+
+def _keys(shape: type) -> dict[str, bool]:
+    """The keys of ``shape``, each ``True`` when a document must give it."""
+    return {f.name: f.default is attrs.NOTHING for f in attrs.fields(shape)}
+
+
+_KEYS_OF = {shape: _keys(shape) for shape in (*SHAPES, RefusedMoveShape)}
+"""The keys of every shape, worked out once."""
+
+
 def _shape_hook(cls: type) -> Callable[[Any, Any], Any]:
-    """A shape: an object whose keys are checked first (an unknown key or a
-    missing one named, in the words of the reader), then its fields read;
-    the keys a loader works out itself (``output``) are left to it."""
+    """A shape: an object whose keys are checked first (:func:`read_keys`),
+    then its fields read; the keys a loader works out itself (``output``)
+    are left to it."""
     fields = attrs.fields(cls)
-    keys = {f.name: f.default is attrs.NOTHING for f in fields}
-    what = getattr(cls, "what", cls.__name__)
     omitted = {f.name: override(omit=True) for f in fields if f.metadata.get("output")}
     build: Callable[[Any, Any], Any] = make_dict_structure_fn(
         cls,
@@ -173,7 +188,7 @@ def _shape_hook(cls: type) -> Callable[[Any, Any], Any]:
     )
 
     def read(value: Any, _type: Any) -> Any:
-        return build(read_object(value, "$", keys, what), cls)
+        return build(read_keys(value, cls, "$"), cls)
 
     return read
 

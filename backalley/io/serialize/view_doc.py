@@ -51,10 +51,10 @@ from backalley.io.serialize.results_doc import (
     deal_result_to_data,
 )
 from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
-from backalley.io.serialize.structure import structure
+from backalley.io.serialize.structure import read_keys, structure
 from backalley.io.shapes import ViewShape
 from backalley.moves import PLAYS, Move
-from backalley.plain import check_length, read_int, read_list, read_object, same_data
+from backalley.plain import check_length, read_int, read_list, same_data
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase
 
@@ -190,7 +190,7 @@ def card_answers(view: PlayerView) -> list[dict[str, Any]]:
 def view_from_data(value: Any, path: str = "$") -> PlayerView:
     """The view of a document (without ``format`` and ``version``).
     Raises :class:`~backalley.SerializationError`."""
-    obj = read_object(value, path, _KEYS, ViewShape.what)
+    obj = read_keys(value, ViewShape, path)
     rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
     largest = max(rules.schedule.hand_sizes)
     bounds = _Bounds.of(rules, read_int(obj["hand_size"], f"{path}.hand_size", 1, largest))
@@ -225,9 +225,6 @@ def view_from_data(value: Any, path: str = "$") -> PlayerView:
     )
     _check_answers(view, obj, path)
     return view
-
-
-_KEYS = {f.name: f.default is attrs.NOTHING for f in attrs.fields(ViewShape)}
 
 
 @attrs.frozen
