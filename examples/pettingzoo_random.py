@@ -10,7 +10,7 @@ Run: ``python examples/pettingzoo_random.py``
 from __future__ import annotations
 
 try:
-    from backalley.adapters.pettingzoo import env
+    from backalley.adapters.backalley_v0 import env
 except ModuleNotFoundError as missing:  # one line: which extra to install
     raise SystemExit(f"pettingzoo_random.py: {missing}") from None
 

@@ -1,2 +1,3 @@
 """Adapters to research frameworks: OpenSpiel (:mod:`.openspiel`), PettingZoo
-(:mod:`.pettingzoo`) and the tensor encodings they share (:mod:`.encoding`)."""
+(:mod:`.backalley_v0`; :mod:`.pettingzoo` is its former, deprecated name) and the
+tensor encodings they share (:mod:`.encoding`)."""

@@ -1,5 +1,5 @@
 """The checks of the adapters' arguments, shared by the OpenSpiel game
-(:mod:`.openspiel`) and the PettingZoo environment (:mod:`.pettingzoo`).
+(:mod:`.openspiel`) and the PettingZoo environment (:mod:`.backalley_v0`).
 
 Each check returns the value it accepts and refuses any other with a
 :class:`~backalley.SetupError` whose message names the argument and the

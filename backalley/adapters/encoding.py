@@ -1,7 +1,7 @@
 """Numbers for learning programs: one action id per call and card, and a
 fixed-size observation tensor of what one seat knows.
 
-The research adapters (:mod:`backalley.adapters.openspiel`, :mod:`backalley.adapters.pettingzoo`)
+The research adapters (:mod:`backalley.adapters.openspiel`, :mod:`backalley.adapters.backalley_v0`)
 share this module, so a policy trained in one framework reads the same numbers
 in the other.  Nothing here needs a framework (or numpy).
 

@@ -1,8 +1,9 @@
-"""The PettingZoo environment (backalley.adapters.pettingzoo): PettingZoo's API test on
-every variant, without a warning (observations are NumPy arrays, in a bounded
-Box; the action masks are in the infos), rewards per deal that add up to the
-scores, masks that are the legal moves, the observation shared with the
-OpenSpiel game, rendering, and a missing extra named."""
+"""The PettingZoo environment (backalley.adapters.backalley_v0; its former name,
+backalley.adapters.pettingzoo, warns): PettingZoo's API test on every variant,
+without a warning (observations are NumPy arrays, in a bounded Box; the action
+masks are in the infos), rewards per deal that add up to the scores, masks
+that are the legal moves, the observation shared with the OpenSpiel game,
+rendering, and a missing extra named."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ np = pytest.importorskip("numpy")
 gymnasium = pytest.importorskip("gymnasium")
 
 import backalley as ba  # noqa: E402
+from backalley.adapters.backalley_v0 import BackAlleyEnv, env, raw_env, render_text  # noqa: E402
 from backalley.adapters.encoding import Actions, observation_layout  # noqa: E402
-from backalley.adapters.pettingzoo import BackAlleyEnv, env, raw_env, render_text  # noqa: E402
 
 from .. import ROOT  # noqa: E402
 
@@ -43,6 +44,37 @@ def api_test_quietly(environment: object) -> None:
 @pytest.mark.parametrize("name", ba.variants.names())
 def test_api_test_passes_for_every_variant(name: str) -> None:
     api_test_quietly(env(name))
+
+
+def test_the_environment_has_its_versioned_name_as_pettingzoos_own() -> None:
+    """``backalley_v0``, as ``pettingzoo.classic.tictactoe_v3``: the name in the
+    metadata is the module's, and the module answers ``env`` and ``raw_env``."""
+    import importlib
+
+    module = importlib.import_module("backalley.adapters.backalley_v0")
+    game = module.env("gamerules")
+    assert game.metadata["name"] == "backalley_v0" == module.__name__.rsplit(".", 1)[1]
+    assert isinstance(game.unwrapped, BackAlleyEnv)
+    assert isinstance(module.raw_env("gamerules"), BackAlleyEnv)
+
+
+@pytest.mark.parametrize("name", ["env", "raw_env", "BackAlleyEnv", "render_text"])
+def test_the_former_module_name_still_answers_with_a_deprecation_warning(name: str) -> None:
+    import backalley.adapters.backalley_v0 as current
+    import backalley.adapters.pettingzoo as former
+
+    with pytest.warns(DeprecationWarning, match="use backalley.adapters.backalley_v0") as caught:
+        value = getattr(former, name)
+    assert value is getattr(current, name)
+    assert caught[0].filename == __file__, "the warning points at the caller"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        former.no_such_name  # noqa: B018
+
+
+def test_the_former_module_names_environment_passes_the_api_test() -> None:
+    with pytest.warns(DeprecationWarning):
+        from backalley.adapters.pettingzoo import env as former_env
+    api_test_quietly(former_env("vietnam"))
 
 
 def test_observations_are_numpy_arrays_in_a_bounded_box() -> None:
@@ -289,11 +321,13 @@ def test_an_example_without_its_extra_says_in_one_line_which_to_install(
     assert f"({hidden}" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_adapter_without_its_extra_names_it() -> None:
+@pytest.mark.parametrize("module", ["backalley_v0", "pettingzoo"])
+def test_the_adapter_without_its_extra_names_it(module: str) -> None:
+    """Under its name and its former name."""
     program = (
         "import sys; sys.modules['gymnasium'] = None\n"
         "try:\n"
-        "    import backalley.adapters.pettingzoo\n"
+        f"    import backalley.adapters.{module}\n"
         "except ModuleNotFoundError as exc:\n"
         "    print(exc.name, '|', exc)\n"
     )

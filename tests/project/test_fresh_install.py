@@ -229,7 +229,7 @@ def test_the_gym_extra_alone_steps_the_batch_environment(wheel: Path, tmp_path: 
 def test_the_pettingzoo_extra_alone_steps_the_environment(wheel: Path, tmp_path: Path) -> None:
     python = _alone(wheel, tmp_path / "venv", "pettingzoo")
     program = (
-        "from backalley.adapters.pettingzoo import env\n"
+        "from backalley.adapters.backalley_v0 import env\n"
         "game = env('gamerules')\n"
         "game.reset(seed=3)\n"
         "agent = game.agent_selection\n"

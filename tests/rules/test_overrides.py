@@ -1123,7 +1123,7 @@ def test_the_pettingzoo_rewards_follow_a_scoring_override() -> None:
     """The PettingZoo environment rewards each deal's overriding points
     (ten times over from the second deal) to every agent of the side."""
     pytest.importorskip("pettingzoo")
-    from backalley.adapters.pettingzoo import raw_env
+    from backalley.adapters.backalley_v0 import raw_env
 
     short = ba.variants.GAMERULES.replace(schedule=ba.rules.Schedule((2, 3)))
     sub = _subclass(ba.rules.ContractScoring, "TenfoldLaterPZ", "score", _tenfold_later)

@@ -107,8 +107,8 @@ def test_the_solver_agrees_with_its_plain_search(rules: ba.RuleSet, seed: int, p
 def test_the_adapters_pass_their_frameworks_checks(rules: ba.RuleSet) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     pettingzoo_test = pytest.importorskip("pettingzoo.test")
+    from backalley.adapters.backalley_v0 import env
     from backalley.adapters.openspiel import load_game
-    from backalley.adapters.pettingzoo import env
 
     rules = small(rules)
     deals = next(k for k in range(1, rules.schedule.deals + 1) if fits(rules, k))
