@@ -15,6 +15,11 @@ Built in:
 - ``pimc``: samples the hidden hands, weighs them by the calls made, and
   solves each choice double-dummy (:class:`~backalley.bots.pimc.PimcBot`).
 
+A bot may also be a program of its own, in any language, that speaks the bot
+protocol: :class:`ExternalBot` runs it (``register_bot(name,
+ExternalProgram(command))`` names it; ``--external NAME=COMMAND`` on the
+command line).
+
 Every bot is reproducible from its seed.
 """
 
@@ -22,7 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from backalley.bots._base import THROW_IN_LIMIT, Bot, RandomBot, check_throw_ins
+from backalley.bots._base import (
+    THROW_IN_LIMIT,
+    Bot,
+    RandomBot,
+    bot_notes,
+    check_throw_ins,
+    close_bots,
+    tell_game_over,
+)
+from backalley.bots.external import ExternalBot, ExternalProgram
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.montecarlo import MonteCarloBot
 from backalley.bots.pimc import PimcBot
@@ -31,14 +45,20 @@ from backalley.errors import SetupError, did_you_mean
 __all__ = [
     "THROW_IN_LIMIT",
     "Bot",
+    "ExternalBot",
+    "ExternalProgram",
     "HeuristicBot",
     "MonteCarloBot",
     "PimcBot",
     "RandomBot",
+    "bot_factory",
     "bot_names",
+    "bot_notes",
     "check_throw_ins",
+    "close_bots",
     "make_bot",
     "register_bot",
+    "tell_game_over",
 ]
 
 BotFactory = Callable[[object], Bot]
@@ -73,16 +93,20 @@ def bot_names() -> tuple[str, ...]:
     return tuple(_BOTS)
 
 
-def make_bot(name: str, seed: object = None) -> Bot:
-    """A bot by name (see :func:`bot_names`), reproducible from ``seed``."""
+def bot_factory(name: str) -> BotFactory:
+    """The factory registered under ``name`` (see :func:`register_bot`)."""
     key = _key(name)
     try:
-        factory = _BOTS[key]
+        return _BOTS[key]
     except KeyError:
         raise SetupError(
             f"unknown bot {name!r}{did_you_mean(key, _BOTS)}; known bots: {', '.join(_BOTS)}"
         ) from None
-    return factory(seed)
+
+
+def make_bot(name: str, seed: object = None) -> Bot:
+    """A bot by name (see :func:`bot_names`), reproducible from ``seed``."""
+    return bot_factory(name)(seed)
 
 
 register_bot("random", RandomBot)

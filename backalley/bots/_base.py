@@ -16,10 +16,13 @@ __all__ = [
     "THROW_IN_LIMIT",
     "Bot",
     "RandomBot",
+    "bot_notes",
     "check_throw_ins",
     "choose_among",
     "legal_moves_of",
     "rng_from_seed",
+    "close_bots",
+    "tell_game_over",
 ]
 
 THROW_IN_LIMIT = 500
@@ -51,6 +54,38 @@ class Bot(Protocol):
     """
 
     def choose(self, view: PlayerView) -> Move: ...
+
+
+def tell_game_over(bots: Sequence[object], state: GameState) -> None:
+    """Tell each bot that listens that the game is over: a bot with a
+    ``game_over(view)`` method (an :class:`~backalley.bots.ExternalBot`
+    tells its program) is given its seat's view of the end."""
+    for seat, bot in enumerate(bots):
+        listen = getattr(bot, "game_over", None)
+        if callable(listen):
+            listen(state.view(seat))
+
+
+def close_bots(bots: Sequence[object]) -> None:
+    """Let each bot that holds something (a ``close()`` method: an
+    :class:`~backalley.bots.ExternalBot`'s program) let go of it."""
+    for bot in dict.fromkeys(bots):
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+
+
+def bot_notes(bots: Sequence[object]) -> dict[str, str]:
+    """What went wrong with each seat's bot, for a record's metadata:
+    ``{"bot at seat 2": "turn 12: no move within 5 s; ..."}`` for each bot
+    that noted something (an :class:`~backalley.bots.ExternalBot`'s
+    ``notes``)."""
+    out: dict[str, str] = {}
+    for seat, bot in enumerate(bots):
+        notes = getattr(bot, "notes", None)
+        if isinstance(notes, list) and notes:
+            out[f"bot at seat {seat}"] = "; ".join(str(n) for n in notes)
+    return out
 
 
 def rng_from_seed(seed: object) -> random.Random:

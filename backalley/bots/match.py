@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import attrs
 
-from backalley.bots._base import Bot, check_throw_ins
+from backalley.bots._base import Bot, check_throw_ins, tell_game_over
 from backalley.cards import CARDS, Card
 from backalley.engine.legality import Phase
 from backalley.engine.setup import new_game
@@ -120,6 +120,7 @@ def _play_out(state: GameState, bots: Sequence[Bot]) -> GameState:
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat)))
         check_throw_ins(state)
+    tell_game_over(bots, state)
     return state
 
 
@@ -134,6 +135,7 @@ def _deal_points(
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat)))
         check_throw_ins(state)
+    tell_game_over(bots, state)
     return state.deal_results[0].points
 
 

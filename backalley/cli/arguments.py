@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from backalley import RuleSet, parse_seat, variants
-from backalley.bots import bot_names, make_bot
+from backalley.bots import ExternalProgram, bot_factory, bot_names, make_bot, register_bot
 from backalley.errors import BackAlleyError, UnknownVariantError
 from backalley.io.serialize.common import known_once_imported
 
@@ -27,9 +28,11 @@ __all__ = [
     "EXIT_USAGE",
     "UsageError",
     "default_bot",
+    "external_bot",
     "is_terminal",
     "load_rules",
     "player_names",
+    "register_external",
     "rich_console",
     "seat_option",
     "utf8",
@@ -76,17 +79,34 @@ def default_bot() -> str:
     return "heuristic" if "heuristic" in bot_names() else "random"
 
 
-def player_names(spec: str | None, players: int, *, option: str = "--players") -> list[str]:
-    """One bot name per seat from ``A,B,C,D`` (one name alone fills every seat).
+def player_names(
+    spec: str | None,
+    players: int,
+    *,
+    option: str = "--players",
+    teams: tuple[tuple[int, ...], ...] = (),
+) -> list[str]:
+    """One bot name per seat from ``A,B,C,D``: one name alone fills every
+    seat, and where the seats play in sides (``teams``, each a side's seats,
+    of at least two), one name per side fills that side's seats (``A,B``).
 
     Unknown names are refused here, before anything is played.
     """
     names = [n.strip() for n in spec.split(",")] if spec else [default_bot()]
+    by_side = len(teams) > 1 and len(teams) < players
     if len(names) == 1:
         names = names * players
+    elif by_side and len(names) == len(teams):
+        per_seat = [""] * players
+        for name, seats in zip(names, teams):
+            for seat in seats:
+                per_seat[seat] = name
+        names = per_seat
     if len(names) != players:
+        sides = f", {len(teams)} (one per side)" if by_side else ""
         raise UsageError(
-            f"{option} needs one name or {players} names (one per seat), got {len(names)}"
+            f"{option} needs one name{sides} or {players} names (one per seat), "
+            f"got {len(names)}"
         )
     for name in dict.fromkeys(names):
         try:
@@ -96,6 +116,34 @@ def player_names(spec: str | None, players: int, *, option: str = "--players") -
             hint = f" {known_once_imported('bot')}" if unknown and name.strip() else ""
             raise UsageError(f"{option}: {exc}{hint}") from None
     return names
+
+
+def external_bot(spec: str) -> tuple[str, ExternalProgram]:
+    """``NAME=COMMAND`` (``--external``): a bot called NAME that runs COMMAND,
+    split as a shell would split it (never run through a shell).  The program
+    must exist (a path, or a name found on ``PATH``); NAME must be new."""
+    name, sep, command = spec.partition("=")
+    name = name.strip()
+    if not sep or not name or not command.strip():
+        raise UsageError(f"--external expects NAME=COMMAND, not {spec!r}")
+    if name.lower() in bot_names() and not isinstance(bot_factory(name), ExternalProgram):
+        raise UsageError(f"--external {name}: a bot named {name.lower()!r} exists already")
+    try:
+        program = ExternalProgram(command)
+    except BackAlleyError as exc:
+        raise UsageError(f"--external {name}: {exc}") from None
+    first = program.command[0]
+    found = os.access(first, os.X_OK) if os.sep in first else shutil.which(first) is not None
+    if not found:
+        raise UsageError(f"--external {name}: no program {first!r} to run")
+    return name, program
+
+
+def register_external(specs: list[str]) -> None:
+    """Register the bot of each ``--external NAME=COMMAND``."""
+    for spec in specs:
+        name, program = external_bot(spec)
+        register_bot(name, program, replace=True)  # another --external's, run before
 
 
 def writable_path(text: str, option: str) -> Path:

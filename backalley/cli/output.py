@@ -12,7 +12,7 @@ interrupted write leaves the previous record, never half of one.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -82,15 +82,19 @@ class RecordFile:
         self.start = start
         self.players = tuple(players)
 
-    def save(self, state: GameState, moves: Sequence[Move]) -> None:
+    def save(
+        self, state: GameState, moves: Sequence[Move], notes: Mapping[str, str] | None = None
+    ) -> None:
         """Write the record of ``moves`` (which took the game to ``state``),
-        replacing the file as a whole.  An ``OSError`` is the caller's to report."""
+        replacing the file as a whole; ``notes`` (what went wrong with a bot,
+        :func:`~backalley.bots.bot_notes`) go in its metadata.  An ``OSError``
+        is the caller's to report."""
         record = GameRecord.from_game(
             self.start,
             moves,
             final=state,
             players=self.players,
-            metadata={"program": "backalley play"},
+            metadata={"program": "backalley play", **(notes or {})},
         )
         write_whole(self.path, to_json(record))
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from backalley import GameState, Move, new_game
-from backalley.bots import Bot, check_throw_ins, make_bot
+from backalley.bots import Bot, bot_notes, check_throw_ins, close_bots, make_bot, tell_game_over
 from backalley.cli.arguments import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -61,8 +61,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--players",
         default=None,
         metavar="A,B,C,D",
-        help="bot names per seat, comma separated; one name fills every seat "
-        "(default: heuristic where available, else random)",
+        help="bot names per seat, comma separated; one name fills every seat, and one "
+        "per side each side's seats (default: heuristic where available, else random)",
     )
     play.add_argument(
         "--human",
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     humans = sorted({seat_option(rules, h, "--human") for h in args.human})
     if humans and args.hands:
         raise UsageError("--hands shows every hand, so it cannot be used with --human")
-    names = player_names(args.players, rules.players)
+    names = player_names(args.players, rules.players, teams=rules.teams)
     for seat in humans:
         names[seat] = "human"
     record_path = writable_path(args.record, "--record") if args.record else None
@@ -139,7 +139,9 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             if not humans:
                 check_throw_ins(state)
                 if record is not None and state.deals_played > before.deals_played:
-                    record.save(state, moves)
+                    record.save(state, moves, bot_notes(players))
+        if state.is_over:
+            tell_game_over(players, state)
     except EndOfInput:
         pass
     except BrokenPipeError:  # a prompt found the reader gone
@@ -148,8 +150,9 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         write("")
         status = EXIT_INTERRUPTED
     finally:
+        close_bots(players)
         if record is not None:  # whatever stopped the game
-            record.save(state, moves)
+            record.save(state, moves, bot_notes(players))
     narrator.finish(state)
     if humans and state.is_over:  # now it may be told, so that the game can be replayed
         write(f"The seed was {state.seed}: replay the game with --seed {state.seed}.")

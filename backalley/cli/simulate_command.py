@@ -43,6 +43,7 @@ from backalley.sim.simulate import (
     SimulationPlan,
     Summary,
     available_cpus,
+    external_programs,
     iter_local,
     summarize,
     worker_count,
@@ -69,8 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--players",
         default=None,
         metavar="A,B,C,D",
-        help="bot names per seat, comma separated; one name fills every seat "
-        "(default: heuristic where available, else random)",
+        help="bot names per seat, comma separated; one name fills every seat, and one "
+        "per side each side's seats (default: heuristic where available, else random)",
     )
     sim.add_argument(
         "--games",
@@ -124,7 +125,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     rules = load_rules(args.variant)
-    names = player_names(args.players, rules.players)
+    names = player_names(args.players, rules.players, teams=rules.teams)
     if args.address and args.backend != "ray":
         raise UsageError("--address is for --backend ray")
     records_path = writable_path(args.records, "--records") if args.records else None
@@ -137,6 +138,7 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             seed=args.seed,
             duplicate=args.duplicate,
             records=records_path is not None,
+            programs=external_programs(names),
         )
     except SetupError as exc:
         raise UsageError(str(exc)) from None

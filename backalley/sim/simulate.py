@@ -54,7 +54,15 @@ from typing import Any, TypeVar
 import attrs
 
 from backalley import GameRecord, GameState, RuleSet, from_json, new_game, to_json
-from backalley.bots import check_throw_ins, make_bot
+from backalley.bots import (
+    ExternalProgram,
+    bot_factory,
+    bot_notes,
+    check_throw_ins,
+    close_bots,
+    make_bot,
+    tell_game_over,
+)
 from backalley.errors import SetupError
 from backalley.rules.seats import seat_names, side_names
 
@@ -66,6 +74,7 @@ __all__ = [
     "Summary",
     "Task",
     "available_cpus",
+    "external_programs",
     "play_game",
     "play_one",
     "plan_data",
@@ -100,6 +109,28 @@ def _names(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _programs(
+    value: Iterable[tuple[str, ExternalProgram]],
+) -> tuple[tuple[str, ExternalProgram], ...]:
+    out = tuple((str(name).strip().lower(), program) for name, program in value)
+    for name, program in out:
+        if not isinstance(program, ExternalProgram):
+            raise SetupError(f"programs: {name!r} is not an ExternalProgram but {program!r}")
+    return out
+
+
+def external_programs(names: Iterable[str]) -> tuple[tuple[str, ExternalProgram], ...]:
+    """The bot programs among the registered bots ``names`` (those registered
+    as an :class:`~backalley.bots.ExternalProgram`, as ``--external`` does),
+    for :attr:`SimulationPlan.programs`."""
+    out = []
+    for name in dict.fromkeys(names):
+        factory = bot_factory(name)
+        if isinstance(factory, ExternalProgram):
+            out.append((name.strip().lower(), factory))
+    return tuple(out)
+
+
 @attrs.frozen(slots=True)
 class SimulationPlan:
     """What to simulate (see the module docstring)."""
@@ -111,6 +142,9 @@ class SimulationPlan:
     duplicate: bool = False
     records: bool = False
     """Keep each game's record (JSON text) in its outcome."""
+    programs: tuple[tuple[str, ExternalProgram], ...] = attrs.field(default=(), converter=_programs)
+    """Bot programs by name (see :func:`external_programs`): a player of that
+    name is the program, in whatever process plays the game."""
 
     def __attrs_post_init__(self) -> None:
         if len(self.players) != self.rules.players:
@@ -203,18 +237,28 @@ def play_game(plan: SimulationPlan, task: Task) -> GameOutcome:
     rules = plan.rules
     seating = plan.seating(task.rotation)
     names = [plan.players[p] for p in seating]
-    bots = [make_bot(name, seed=(task.seed, seat)) for seat, name in enumerate(names)]
+    programs = dict(plan.programs)
+    bots = [
+        programs[name.strip().lower()]((task.seed, seat))
+        if name.strip().lower() in programs
+        else make_bot(name, seed=(task.seed, seat))
+        for seat, name in enumerate(names)
+    ]
     state: GameState = new_game(rules, seed=task.seed)
     start = state
     moves = []
-    while not state.is_over:
-        seat = state.to_act
-        assert seat is not None
-        move = bots[seat].choose(state.view(seat))
-        if plan.records:
-            moves.append(move)
-        state = state.apply(move)
-        check_throw_ins(state)
+    try:
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            move = bots[seat].choose(state.view(seat))
+            if plan.records:
+                moves.append(move)
+            state = state.apply(move)
+            check_throw_ins(state)
+        tell_game_over(bots, state)
+    finally:
+        close_bots(bots)
     sides = len(plan.sides)
     side_of = plan.side_of_team(task.rotation)
     points = [0] * sides
@@ -242,7 +286,11 @@ def play_game(plan: SimulationPlan, task: Task) -> GameOutcome:
                 moves,
                 final=state,
                 players=names,
-                metadata={"program": "backalley simulate", "game": str(task.index)},
+                metadata={
+                    "program": "backalley simulate",
+                    "game": str(task.index),
+                    **bot_notes(bots),
+                },
             )
         )
     return GameOutcome(
@@ -260,13 +308,17 @@ def play_game(plan: SimulationPlan, task: Task) -> GameOutcome:
     )
 
 
-PlanData = tuple[str, tuple[str, ...], int, int, bool, bool]
+PlanData = tuple[
+    str, tuple[str, ...], int, int, bool, bool, tuple[tuple[str, ExternalProgram], ...]
+]
 """A plan as plain data: the rule set as JSON text, then the other fields."""
 
 
 def _plan_of(data: PlanData) -> SimulationPlan:
-    rules_json, players, games, seed, duplicate, records = data
-    return SimulationPlan(from_json(rules_json, RuleSet), players, games, seed, duplicate, records)
+    rules_json, players, games, seed, duplicate, records, programs = data
+    return SimulationPlan(
+        from_json(rules_json, RuleSet), players, games, seed, duplicate, records, programs
+    )
 
 
 def play_one(data: PlanData, task: Task) -> GameOutcome:
@@ -284,7 +336,10 @@ def play_tasks(data: PlanData, tasks: Sequence[Task]) -> list[GameOutcome]:
 
 def plan_data(plan: SimulationPlan) -> PlanData:
     """``plan`` as plain data for :func:`play_tasks`."""
-    return (to_json(plan.rules), plan.players, plan.games, plan.seed, plan.duplicate, plan.records)
+    return (
+        to_json(plan.rules), plan.players, plan.games, plan.seed, plan.duplicate, plan.records,
+        plan.programs,
+    )  # fmt: skip
 
 
 Handle = TypeVar("Handle")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from backalley.io import shapes
+from backalley.io import protocol_shapes, shapes
 from backalley.io.schema.leaves import leaf_definitions, nullable, ref
 from backalley.io.schema.policy_defs import Parts, policy_definitions, policy_document
 from backalley.io.schema.shape_walk import held_shapes, schema_name, shape_schema
@@ -103,6 +103,27 @@ def _without_rules(whole: Schema, kind: str) -> Schema:
     }
 
 
+def _protocol_definitions() -> dict[str, Schema]:
+    """The bot protocol's messages (:mod:`backalley.io.protocol_shapes`),
+    each a definition, and what each side may send: ``bot_message`` and
+    ``library_message`` (one JSON line each)."""
+    defs: dict[str, Schema] = {}
+    sides = {
+        "bot_message": protocol_shapes.BOT_MESSAGES,
+        "library_message": protocol_shapes.LIBRARY_MESSAGES,
+    }
+    for side, messages in sides.items():
+        for cls in messages.values():
+            defs[schema_name(cls)] = shape_schema(cls)
+        defs[side] = {
+            "oneOf": [ref(schema_name(cls)) for cls in messages.values()],
+            "description": f"A line of the bot protocol, version "
+            f"{protocol_shapes.PROTOCOL_VERSION}: what the "
+            f"{side.split('_')[0]} sends.",
+        }
+    return defs
+
+
 def build(parts: Parts, reasons: Iterable[str]) -> Schema:
     """The whole schema: of the rule part classes ``parts`` (by part and
     tag) and the reason codes ``reasons``, in order."""
@@ -115,6 +136,7 @@ def build(parts: Parts, reasons: Iterable[str]) -> Schema:
     }
     defs["policy_document"] = policy_document(parts, _document("policy"))
     defs["vectors_line"] = {"oneOf": [ref(schema_name(cls)) for cls in _VECTORS]}
+    defs.update(_protocol_definitions())
     rules_input = defs["ruleset_input"]
     defs["rules_document"] = {
         **rules_input,
@@ -138,7 +160,7 @@ def build(parts: Parts, reasons: Iterable[str]) -> Schema:
 _DESCRIPTION = (
     f"The JSON documents of the backalley library, format version {shapes.FORMAT_VERSION}: "
     "cards and moves (canonical text), rule sets, policies, deal results, contracts, "
-    "game states, player views, game records and conformance-vector lines. "
+    "game states, player views, game records, conformance-vector lines and the bot protocol's messages. "
     "Each document type is a $defs entry; the top level accepts any one of them. "
     'Top-level objects may carry `format` ("backalley/<kind>") and `version`; '
     "nested ones may not. Documents that backalley writes have every key; where "

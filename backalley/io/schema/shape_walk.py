@@ -58,6 +58,8 @@ LEAVES: dict[Any, Schema] = {
     bool: {"type": "boolean"},
     int: {"type": "integer"},
     str: {"type": "string"},
+    float: {"type": "number"},
+    Any: {},
     shapes.Seat: _integer(0, shapes.MAX_SEAT),
     shapes.Count: _integer(0),
     shapes.Positive: _integer(1),

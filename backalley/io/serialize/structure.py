@@ -26,6 +26,7 @@ from cattrs.gen import make_dict_structure_fn, override
 
 from backalley.cards import Card, Suit
 from backalley.errors import BackAlleyError, RuleSetError, SerializationError
+from backalley.io.protocol_shapes import BOT_MESSAGES, LIBRARY_MESSAGES
 from backalley.io.serialize.common import (
     CARD_OF_TEXT,
     MOVE_OF_TEXT,
@@ -210,7 +211,7 @@ def _register() -> None:
     conv.register_structure_hook_func(lambda t: t == dict[str, str], _table_of_text)
     conv.register_structure_hook_func(lambda t: t == dict[str, Any], _object_of_any)
     conv.register_structure_hook_factory(_is_tuple_of, _tuple_hook)
-    for cls in (*SHAPES, RefusedMoveShape):
+    for cls in (*SHAPES, RefusedMoveShape, *BOT_MESSAGES.values(), *LIBRARY_MESSAGES.values()):
         conv.register_structure_hook(cls, _shape_hook(cls))
 
 
