@@ -38,6 +38,7 @@ __all__ = [
     "reference_text",
     "table_types",
     "plain",
+    "toml_key",
     "toml_text",
     "toml_value",
     "value_words",
@@ -240,11 +241,24 @@ def toml_text(value: Any) -> str:
     return "none" if value is None else toml_value(value)
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_key(key: str) -> str:
+    """A key in TOML: bare (``hand_size``) where TOML allows it, else quoted."""
+    return key if _BARE_KEY.fullmatch(key) else toml_value(key)
+
+
 def toml_value(value: Any) -> str:
     """A plain value (as a document holds it: text, a whole number, true or
     false, a list, a table) in TOML; a table's fields that are ``None`` are
     left out, and ``None`` anywhere else raises
-    :class:`~backalley.SerializationError` (TOML has no null)."""
+    :class:`~backalley.SerializationError` (TOML has no null).
+
+    Written here rather than by a TOML writer package (``tomli-w``): the
+    library's runtime dependencies are attrs and cattrs alone, this writes
+    only the few kinds of value a document holds, and the tests read what it
+    writes back with the standard TOML reader (``tomllib``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -257,7 +271,9 @@ def toml_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):  # a structured option: an inline table, its None fields left out
-        inner = ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items() if v is not None)
+        inner = ", ".join(
+            f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items() if v is not None
+        )
         return f"{{ {inner} }}"
     if value is None:
         raise SerializationError(

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from backalley.errors import RuleSetError, SerializationError
-from backalley.io.houserule_keys import table_types, toml_value
+from backalley.io.houserule_keys import table_types, toml_key, toml_value
 from backalley.io.houserule_problems import Problem, problems_of, read_part
 from backalley.io.serialize import policy_to_data, rules_from_data, rules_to_data
 from backalley.io.serialize.common import RulesDocumentError, _show, read_at_most
@@ -253,8 +253,8 @@ def dumps_toml(rules: RuleSet) -> str:
         if part == "name":
             continue
         lines.append("")
-        lines.append(f"[{part}]")
+        lines.append(f"[{toml_key(part)}]")
         for key, value in table.items():
             if value is not None:  # TOML has no null: read back as the option's default
-                lines.append(f"{key} = {toml_value(value)}")
+                lines.append(f"{toml_key(key)} = {toml_value(value)}")
     return "\n".join(lines) + "\n"
