@@ -92,13 +92,20 @@ def _count(name: str, low: int) -> Any:
     return check
 
 
-def _options(value: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+def _options(
+    value: Mapping[str, Any] | tuple[tuple[str, Any], ...] | None,
+) -> tuple[tuple[str, Any], ...]:
+    """Options as pairs: from a table, or pairs already (as ``attrs.evolve`` gives them)."""
     if value is None:
         return ()
-    if not isinstance(value, Mapping):
+    if isinstance(value, Mapping):
+        pairs = list(value.items())
+    elif isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
+        pairs = list(value)
+    else:
         raise SetupError(f"a bot's options are a table of names and values, not {value!r}")
     out = []
-    for key, item in value.items():
+    for key, item in pairs:
         if not isinstance(key, str) or not isinstance(item, bool | int | float | str | None):
             raise SetupError(
                 f"a bot option is a name and a flag, number, text or None, not {key!r}={item!r}"
@@ -284,6 +291,7 @@ class ExternalBot:
         self.author: str | None = None
         self.program_options: dict[str, Any] = {}
         """The options the program said it takes, with their defaults."""
+        self._seed = seed
         self._fallback = HeuristicBot(seed)
         self._process: _Process | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -343,6 +351,15 @@ class ExternalBot:
             self._finalizer = None
         if process is not None:
             process.stop(grace=1.0)
+
+    def with_budget(self, budget: float) -> ExternalBot:
+        """This bot with a decision of at most ``budget`` seconds (and its
+        program at most that, or two seconds, to say hello), as a server
+        bounds its bots' decisions; a fresh bot, its program not started."""
+        move_time = min(self.program.move_time, budget)
+        handshake = min(self.program.handshake_time, max(budget, 2.0))
+        program = attrs.evolve(self.program, move_time=move_time, handshake_time=handshake)
+        return ExternalBot(program, seed=self._seed)
 
     def __enter__(self) -> ExternalBot:
         return self

@@ -56,7 +56,7 @@ from multiprocessing.connection import Connection
 import attrs
 
 import backalley as ba
-from backalley.bots import Bot, make_bot
+from backalley.bots import Bot, close_bots, make_bot
 
 __all__ = ["BotFailed", "BotPool", "budgeted_bot"]
 
@@ -82,11 +82,19 @@ def _takes_budget(kind: type) -> bool:
 def budgeted_bot(name: str, seed: object, budget: float | None) -> Bot:
     """The bot ``name`` made from ``seed`` with at most ``budget`` seconds of
     CPU a decision: a bot whose class takes a ``budget`` keyword is made
-    again with the smaller of its own budget and ``budget``; other bots (the
-    quick ones: ``random``, ``heuristic``) as :func:`~backalley.bots.make_bot`
-    makes them."""
+    again with the smaller of its own budget and ``budget``, a bot with a
+    ``with_budget(budget)`` method (an :class:`~backalley.bots.ExternalBot`,
+    whose program's decision is bounded in seconds) is that method's answer;
+    other bots (the quick ones: ``random``, ``heuristic``) as
+    :func:`~backalley.bots.make_bot` makes them."""
     bot = make_bot(name, seed)
-    if budget is None or not _takes_budget(type(bot)):
+    if budget is None:
+        return bot
+    with_budget = getattr(bot, "with_budget", None)
+    if callable(with_budget):  # a bot that bounds itself otherwise (a program's time)
+        bounded: Bot = with_budget(budget)
+        return bounded
+    if not _takes_budget(type(bot)):
         return bot
     own = getattr(bot, "budget", None)
     if isinstance(own, (int, float)) and not isinstance(own, bool) and own <= budget:
@@ -105,6 +113,8 @@ def _decide(bot: Bot, view: ba.PlayerView) -> tuple[str, str | None]:
         move = bot.choose(view)
     except Exception:  # any error of the bot's own: reported, the worker goes on
         return "", traceback.format_exc(limit=20)
+    finally:
+        close_bots([bot])  # a bot program's process ends with its decision
     return str(move), None
 
 
