@@ -6,6 +6,17 @@ start, then one more per game) and answers the time left as the time taken
 so far per game times the games still to play:
 ``elapsed / done * (total - done)``.  Nothing is guessed before the first
 game has finished.
+
+``backalley simulate`` draws its bar with ``rich.progress`` (the ``cli``
+extra) and shows this estimate in it, rather than rich's own
+``TimeRemainingColumn``, whose estimate is the pace of the games finished in
+the last 30 seconds, measured from the first game finished.  With worker
+processes the games finish in bursts (``--jobs 4``, 10 s a game: 4 games
+within milliseconds every 10 s), and after the first burst rich's estimate
+says 1 second left of 90; with games longer than 30 seconds (slow bots) it
+never shows one.  This one, measured from the start, says 90 seconds after
+the first burst.  It is also the estimate of the plain progress line, drawn
+without rich, and this module imports nothing outside the standard library.
 """
 
 from __future__ import annotations

@@ -436,6 +436,24 @@ def test_the_time_left_is_the_time_per_game_so_far_times_the_games_left() -> Non
     assert format_time_left(3723.4) == "1:02:03 left"
 
 
+def test_the_time_left_is_right_after_each_burst_of_games_from_workers() -> None:
+    """Four workers, 10 s a game: four games finish within milliseconds every
+    10 s.  Measured from the start (the call with 0 games done), the estimate
+    after each burst is the time really left; an estimate from the pace since
+    the first finished game (rich's ``TimeRemainingColumn``) says a second
+    left after the first burst, which is why the command keeps this one."""
+    finishes = [10.0 * (k // 4 + 1) + 0.001 * (k % 4) for k in range(12)]
+    time_left = TimeLeft(_Clock(0.0, *finishes))
+    assert time_left(0, 12) is None
+    for done, at in enumerate(finishes, 1):
+        left = time_left(done, 12)
+        assert left is not None
+        if done % 4 == 0:  # a burst ended: the time left is the bursts still to come
+            assert left == pytest.approx(finishes[-1] - at, abs=0.01)
+        else:  # within a burst: never less than the time really left
+            assert left >= finishes[-1] - at
+
+
 def test_the_plain_progress_line_counts_games_and_shows_the_time_left() -> None:
     from backalley.cli.simulate_command import progress_line
 
