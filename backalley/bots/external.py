@@ -154,6 +154,7 @@ class _Gone(Exception):
 
 _TOO_LONG = object()
 _CLOSED = object()
+_WAITING_LINES = 64
 
 
 class _Process:
@@ -178,7 +179,9 @@ class _Process:
         except OSError as exc:
             self._close_err()
             raise _Gone(f"could not start {shlex.join(program.command)}: {exc}") from None
-        self.lines: queue.Queue[object] = queue.Queue()
+        # a few lines at most wait to be read: a program writing more waits on its pipe
+        self.lines: queue.Queue[object] = queue.Queue(maxsize=_WAITING_LINES)
+        self._stopping = threading.Event()
         self.reader = threading.Thread(target=self._read, daemon=True, name="backalley-bot")
         self.reader.start()
 
@@ -191,12 +194,36 @@ class _Process:
                 if not line:
                     break
                 if len(line) > self.max_line:
-                    self.lines.put(_TOO_LONG)
+                    self._put(_TOO_LONG)
                     return
-                self.lines.put(line)
+                if not self._put(line):
+                    return
         except (OSError, ValueError):
             pass
-        self.lines.put(_CLOSED)
+        self._put(_CLOSED)
+
+    def _put(self, item: object) -> bool:
+        """Queue ``item`` for :meth:`receive`, waiting while the queue is full
+        (``False``: the program is being stopped, nobody will read it)."""
+        while not self._stopping.is_set():
+            try:
+                self.lines.put(item, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False
+
+    def drain(self) -> None:
+        """Set aside the lines already come (none answers a turn not yet sent);
+        an end of the program's output stays to be found."""
+        for _ in range(self.lines.qsize()):  # those come already, no more: a flood has its end
+            try:
+                item = self.lines.get_nowait()
+            except queue.Empty:
+                return
+            if item is _CLOSED or item is _TOO_LONG:
+                self.lines.put(item)
+                return
 
     def send(self, message: dict[str, Any]) -> None:
         stdin = self.popen.stdin
@@ -216,7 +243,7 @@ class _Process:
         if item is _TOO_LONG:
             raise _Gone(f"the program wrote a line longer than {self.max_line} bytes")
         if item is _CLOSED:
-            self.lines.put(_CLOSED)
+            self.lines.put(_CLOSED)  # found again by every later wait
             raise _Gone(f"the program exited ({self._exit_words()})")
         assert isinstance(item, bytes)
         return item
@@ -234,6 +261,7 @@ class _Process:
 
     def stop(self, grace: float) -> None:
         """Say ``quit``, then end the program: after ``grace`` seconds it is killed."""
+        self._stopping.set()
         stop_process(self.popen, grace, quit_line=encode(quit_message()))
         self.reader.join(timeout=1.0)
         self._close_err()
@@ -436,6 +464,7 @@ class ExternalBot:
             allowed = min(allowed, self._game_left)
         began = time.monotonic()
         deadline = began + allowed
+        process.drain()
         process.send(turn_message(turn, view, max(0, round(allowed * 1000))))
         refusals = 0
         failure = ""

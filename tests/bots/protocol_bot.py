@@ -13,7 +13,9 @@ first legal move, except as MODE says:
 - ``silent``: never answers the hello;
 - ``late``: answers each turn after a second (too late), then the same turn's
   stale answer comes first at the next turn;
-- ``wrong-version``: says it speaks version 99.
+- ``wrong-version``: says it speaks version 99;
+- ``flood``: after each move, writes a thousand answers to a turn that never
+  was (the library sets them aside; the program waits on its full pipe).
 
 With LOG, every line it reads is appended to the file LOG.
 """
@@ -86,6 +88,9 @@ def main():
             if MODE == "late" and kind == "turn":
                 time.sleep(1.0)
             send({"type": "move", "id": message["id"], "move": view["legal_moves"][0]})
+            if MODE == "flood":
+                for _ in range(1000):
+                    send({"type": "move", "id": 10**9, "move": "pass"})
         elif kind == "quit":
             return
 

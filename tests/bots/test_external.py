@@ -123,6 +123,10 @@ def test_an_answer_to_an_earlier_turn_is_set_aside() -> None:
     assert "illegal" not in text and "not a move message" not in text
 
 
+def test_a_flood_of_lines_is_set_aside() -> None:
+    assert note(recorded_game("flood", move_time=2.0)) == ""
+
+
 def test_a_program_that_crashes_is_replaced_at_once() -> None:
     text = note(recorded_game("crash"))
     assert text == (
