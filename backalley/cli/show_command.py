@@ -21,12 +21,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     show = sub.add_parser(
         "show",
         help="draw a position of a game record (SVG, or text)",
-        description="Draw a position of a game record (JSON, as 'play --record' writes it): "
+        description="Draw a position of a game record (JSON, as 'play --record' writes it, "
+        "or the record notation, .bar): "
         "the seats with their players, bids, tricks and cards, the trick on the table and "
         "the legal cards of the seat to act. By default the position at the end of the "
         "record, as SVG; --deal and --move choose another, --seat draws what one seat sees.",
     )
-    show.add_argument("file", help="a game record (JSON), as 'play --record' writes it")
+    show.add_argument(
+        "file", help="a game record (JSON, as 'play --record' writes it, or text: .bar)"
+    )
     show.add_argument(
         "--deal", type=int, default=None, metavar="N", help="the start of deal N (from 1)"
     )
@@ -52,12 +55,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from backalley.cli.arguments import seat_option, writable_path
-    from backalley.io.serialize.record_file import read_record_file
+    from backalley.io.notation import load_record
     from backalley.render.show import show_record
 
     if args.output not in (None, "-"):
         writable_path(args.output, "--output")
-    record = read_record_file(Path(args.file))
+    record = load_record(Path(args.file))
     seat = None if args.seat is None else seat_option(record.rules, args.seat, "--seat")
     return show_record(
         record, out, deal=args.deal, move=args.move, seat=seat, text=args.text,

@@ -1,6 +1,7 @@
 """The HTTP routes: the page, the OpenAPI document, the variants and bots,
 the tables (list, create, summary, join), a seat's view and moves, the
-continue after a deal, the public facts, the record and the health check.
+continue after a deal, the public facts, the record (JSON, or with
+``?format=text`` the record notation) and the health check.
 
 Each route reads its request, asks the table service in a worker thread and
 answers JSON (:mod:`backalley.server.answers`); a move or a continue pushes
@@ -201,8 +202,18 @@ class HttpRoutes:
 
     async def record(self, request: Request) -> Response:
         text = await run_in_threadpool(self.service.record, request.path_params["table"])
+        if request.query_params.get("format") == "text":  # the record notation (.bar)
+            text = await run_in_threadpool(_record_text, text)
+            return Response(text, media_type="text/plain; charset=utf-8", headers=HEADERS)
         return Response(text, media_type="application/json", headers=HEADERS)
 
     async def table_list(self, request: Request) -> Response:
         # one route for both methods, so that a 405 answer's Allow names both
         return await (self.create if request.method == "POST" else self.tables)(request)
+
+
+def _record_text(document: str) -> str:
+    """A record's JSON document in the record notation (``?format=text``)."""
+    from backalley.io.notation import record_to_text
+
+    return record_to_text(ba.from_json(document, ba.GameRecord))
