@@ -46,6 +46,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     convert.add_argument(
         "--to", choices=("text", "json"), default=None, help="the form to write (default: OUT's)"
     )
+    convert.add_argument(
+        "--rules-document",
+        action="store_true",
+        help="in text, write the rule set whole ([Rules {...}]), not a variant's name",
+    )
     convert.set_defaults(run=run)
 
 
@@ -61,7 +66,10 @@ def run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if form == "json" and len(records) != 1:
         raise UsageError(f"{args.input}: holds {len(records)} games; a JSON record holds one")
     try:
-        text = records_to_text(records) if form == "text" else to_json(records[0]) + "\n"
+        if form == "text":
+            text = records_to_text(records, rules_document=args.rules_document)
+        else:
+            text = to_json(records[0]) + "\n"
     except IllegalMoveError as exc:
         raise UsageError(f"{args.input}: the record does not replay: {exc}") from None
     if target is None:

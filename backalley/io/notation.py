@@ -97,12 +97,18 @@ TEXT_SUFFIX = ".bar"
 """The suffix of a record file in the notation (any other is JSON)."""
 
 
-def record_to_text(record: GameRecord) -> str:
+def record_to_text(record: GameRecord, *, rules_document: bool = False) -> str:
     """The record in the notation (see the module's docstring), ending with a
     line end.  The record is replayed to write it: one that does not replay
-    raises :class:`~backalley.ReplayError`."""
+    raises :class:`~backalley.ReplayError`.
+
+    A registered variant, as registered, is written by its name
+    (``[Variant "gamerules"]``), which a reader finds in its own registry;
+    with ``rules_document`` the rule set is written whole (``[Rules {...}]``),
+    as JSON records hold it, so that the text keeps its rules whatever a
+    later version registers under the name."""
     deals, _ = deals_of(record)
-    lines = _tags(record, deals)
+    lines = _tags(record, deals, rules_document)
     rules = record.rules
     labels = seat_labels(rules)
     width = max(map(len, labels))
@@ -136,9 +142,10 @@ def record_to_text(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def records_to_text(records: Iterable[GameRecord]) -> str:
-    """Many records in the notation, one after another, a blank line between."""
-    return "\n".join(record_to_text(record) for record in records)
+def records_to_text(records: Iterable[GameRecord], *, rules_document: bool = False) -> str:
+    """Many records in the notation, one after another, a blank line between
+    (``rules_document``: see :func:`record_to_text`)."""
+    return "\n".join(record_to_text(r, rules_document=rules_document) for r in records)
 
 
 def record_from_text(text: str) -> GameRecord:
@@ -212,9 +219,9 @@ def _numbered(deals: list[DealPlayed]) -> Iterable[tuple[int, DealPlayed]]:
         yield deal.start.deals_played + 1, deal
 
 
-def _tags(record: GameRecord, deals: list[DealPlayed]) -> list[str]:
+def _tags(record: GameRecord, deals: list[DealPlayed], rules_document: bool) -> list[str]:
     rules = record.rules
-    lines = [_rules_tag(rules)]
+    lines = [_rules_tag(rules, rules_document)]
     if record.seed is not None:
         lines.append(_tag("Seed", str(record.seed)))
     lines += [_tag("Deck", " ".join(deck)) for deck in record.decks]
@@ -235,11 +242,12 @@ def _tag(name: str, value: str) -> str:
     return f"[{name} {json.dumps(value, ensure_ascii=False)}]"
 
 
-def _rules_tag(rules: RuleSet) -> str:
-    """``[Variant "name"]`` for a registered variant as registered, else the
-    rule set's document: ``[Rules {...}]``."""
+def _rules_tag(rules: RuleSet, whole: bool) -> str:
+    """``[Variant "name"]`` for a registered variant as registered (unless
+    ``whole``), else the rule set's document: ``[Rules {...}]``."""
     data = rules_to_data(rules)
     name = rules.name
-    if name in variants.names() and rules_to_data(variants.get(str(name))) == data:
+    registered = not whole and name in variants.names()
+    if registered and rules_to_data(variants.get(str(name))) == data:
         return _tag("Variant", str(name))
     return f"[Rules {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}]"

@@ -49,6 +49,11 @@ def test_standard_input_and_output_with_to(tmp_path: Path) -> None:
     assert json.loads(out)["format"] == "backalley/record"
     status, back = run("record", "convert", "-", "-", "--to", "text", stdin=out)
     assert (status, back) == (0, club)
+    status, whole = run(
+        "record", "convert", "-", "-", "--to", "text", "--rules-document", stdin=out
+    )
+    assert status == 0 and whole.startswith('[Rules {"name":"gamerules",')
+    assert record_from_text(whole) == record_from_text(club)
     # --to wins over the suffix
     assert run("record", "convert", str(CLUB), str(tmp_path / "x.json"), "--to", "text")[0] == 0
     assert record_from_text((tmp_path / "x.json").read_text()) == record_from_text(club)

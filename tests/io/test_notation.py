@@ -110,6 +110,16 @@ def test_a_rule_set_of_its_own_is_written_as_its_document(rules: ba.RuleSet, see
     assert text.startswith("[Rules {")
 
 
+def test_a_variant_may_be_written_whole_to_keep_its_rules() -> None:
+    record = record_from_text(_club())
+    text = record_to_text(record, rules_document=True)
+    first, rest = text.split("\n", 1)
+    assert first.startswith('[Rules {"name":"gamerules",') and first.endswith("}]")
+    assert rest == _club().split("\n", 1)[1]
+    _same(record_from_text(text), record)
+    assert records_to_text([record] * 2, rules_document=True) == text + "\n" + text
+
+
 def test_deck_orders_without_a_seed_go_to_text_and_back() -> None:
     rules = ba.variants.GAMERULES
     deck = [str(card) for card in ba.CARDS if card in rules.deck.cards]
