@@ -24,34 +24,30 @@ Each of these is noted (:attr:`ExternalBot.notes`);
 the notes in a game record's metadata.  Nothing waits without a time limit,
 and the program sees only its seat's view.
 
-One job: one program as one bot.
+One job: one program as one bot (its process is
+:mod:`backalley.bots.program_process`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import shlex
-import subprocess
-import threading
 import time
 import weakref
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from typing import Any
 
 import attrs
 
 from backalley.bots.heuristic import HeuristicBot
+from backalley.bots.program_process import BotProcess, ProgramGone, stop_process
 from backalley.engine.views import PlayerView
 from backalley.errors import IllegalMoveError, SerializationError, SetupError
 from backalley.io.bot_protocol import (
     deal_end_message,
-    encode,
     error_message,
     game_end_message,
     game_message,
     hello_message,
-    quit_message,
     read_bot_message,
     refused_message,
     turn_message,
@@ -59,7 +55,7 @@ from backalley.io.bot_protocol import (
 from backalley.io.protocol_shapes import BotHelloShape, MoveShape
 from backalley.moves import Move
 
-__all__ = ["ExternalBot", "ExternalProgram", "stop_process"]
+__all__ = ["ExternalBot", "ExternalProgram"]
 
 
 def _command(value: str | Sequence[str]) -> tuple[str, ...]:
@@ -148,147 +144,6 @@ class ExternalProgram:
         return ExternalBot(self, seed=seed)
 
 
-class _Gone(Exception):
-    """The program cannot go on (it would not start, exited, or broke the protocol's stream)."""
-
-
-_TOO_LONG = object()
-_CLOSED = object()
-_WAITING_LINES = 64
-
-
-class _Process:
-    """The running program: lines to its input, lines from its output (read
-    by a thread of its own, so that every wait has a time limit)."""
-
-    def __init__(self, program: ExternalProgram) -> None:
-        self.max_line = program.max_line
-        err: IO[bytes] | int = subprocess.DEVNULL
-        if program.stderr is not None:
-            err = open(program.stderr, "ab")  # noqa: SIM115 - closed in stop()
-        self._err = err
-        try:
-            self.popen = subprocess.Popen(
-                program.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=err,
-                cwd=program.cwd,
-                close_fds=True,
-            )
-        except OSError as exc:
-            self._close_err()
-            raise _Gone(f"could not start {shlex.join(program.command)}: {exc}") from None
-        # a few lines at most wait to be read: a program writing more waits on its pipe
-        self.lines: queue.Queue[object] = queue.Queue(maxsize=_WAITING_LINES)
-        self._stopping = threading.Event()
-        self.reader = threading.Thread(target=self._read, daemon=True, name="backalley-bot")
-        self.reader.start()
-
-    def _read(self) -> None:
-        out = self.popen.stdout
-        assert out is not None
-        try:
-            while True:
-                line = out.readline(self.max_line + 1)
-                if not line:
-                    break
-                if len(line) > self.max_line:
-                    self._put(_TOO_LONG)
-                    return
-                if not self._put(line):
-                    return
-        except (OSError, ValueError):
-            pass
-        self._put(_CLOSED)
-
-    def _put(self, item: object) -> bool:
-        """Queue ``item`` for :meth:`receive`, waiting while the queue is full
-        (``False``: the program is being stopped, nobody will read it)."""
-        while not self._stopping.is_set():
-            try:
-                self.lines.put(item, timeout=0.1)
-            except queue.Full:
-                continue
-            return True
-        return False
-
-    def drain(self) -> None:
-        """Set aside the lines already come (none answers a turn not yet sent);
-        an end of the program's output stays to be found."""
-        for _ in range(self.lines.qsize()):  # those come already, no more: a flood has its end
-            try:
-                item = self.lines.get_nowait()
-            except queue.Empty:
-                return
-            if item is _CLOSED or item is _TOO_LONG:
-                self.lines.put(item)
-                return
-
-    def send(self, message: dict[str, Any]) -> None:
-        stdin = self.popen.stdin
-        assert stdin is not None
-        try:
-            stdin.write(encode(message))
-            stdin.flush()
-        except (OSError, ValueError):
-            raise _Gone(f"the program exited ({self._exit_words()})") from None
-
-    def receive(self, timeout: float) -> bytes | None:
-        """The next line, or ``None`` when none came within ``timeout`` seconds."""
-        try:
-            item = self.lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-        if item is _TOO_LONG:
-            raise _Gone(f"the program wrote a line longer than {self.max_line} bytes")
-        if item is _CLOSED:
-            self.lines.put(_CLOSED)  # found again by every later wait
-            raise _Gone(f"the program exited ({self._exit_words()})")
-        assert isinstance(item, bytes)
-        return item
-
-    def _exit_words(self) -> str:
-        try:
-            code = self.popen.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return "its output closed"
-        return f"exit status {code}" if code >= 0 else f"signal {-code}"
-
-    def _close_err(self) -> None:
-        if not isinstance(self._err, int):
-            self._err.close()
-
-    def stop(self, grace: float) -> None:
-        """Say ``quit``, then end the program: after ``grace`` seconds it is killed."""
-        self._stopping.set()
-        stop_process(self.popen, grace, quit_line=encode(quit_message()))
-        self.reader.join(timeout=1.0)
-        self._close_err()
-
-
-def stop_process(popen: subprocess.Popen[bytes], grace: float, quit_line: bytes = b"") -> None:
-    """End a bot program: ``quit_line`` on its input, its input closed, then
-    killed unless it exits within ``grace`` seconds."""
-    if popen.poll() is None:
-        try:
-            assert popen.stdin is not None
-            if quit_line:
-                popen.stdin.write(quit_line)
-            popen.stdin.close()
-        except (OSError, ValueError):
-            pass
-        try:
-            popen.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            popen.kill()
-            popen.wait()
-    for stream in (popen.stdin, popen.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
-
-
 class ExternalBot:
     """A bot program speaking the bot protocol (see the module docstring).
 
@@ -321,7 +176,7 @@ class ExternalBot:
         """The options the program said it takes, with their defaults."""
         self._seed = seed
         self._fallback = HeuristicBot(seed)
-        self._process: _Process | None = None
+        self._process: BotProcess | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._replaced = False
         self._in_game = False
@@ -354,7 +209,7 @@ class ExternalBot:
                 self._begin(view)
             self._tell_deals(view)
             move = self._decide(view)
-        except _Gone as exc:
+        except ProgramGone as exc:
             self._replace(f"turn {self._turn}: {exc}")
             move = None
         self._turn += 1
@@ -367,7 +222,7 @@ class ExternalBot:
             try:
                 self._tell_deals(view)
                 self._process.send(game_end_message(view.scores, view.winner))
-            except _Gone as exc:
+            except ProgramGone as exc:
                 self._replace(f"game end: {exc}")
         self._end_game()
 
@@ -409,10 +264,15 @@ class ExternalBot:
         if self._replaced:
             self._replaced = False  # the next game starts the program again
 
-    def _started(self) -> _Process:
+    def _started(self) -> BotProcess:
         if self._process is not None:
             return self._process
-        process = _Process(self.program)
+        process = BotProcess(
+            self.program.command,
+            max_line=self.program.max_line,
+            stderr=self.program.stderr,
+            cwd=self.program.cwd,
+        )
         self._process = process
         self._finalizer = weakref.finalize(self, stop_process, process.popen, 0.0)
         process.send(hello_message())
@@ -437,16 +297,16 @@ class ExternalBot:
         self._seat = view.seat
         self._deals_told = len(view.deal_results)
 
-    def _answer(self, process: _Process, expected: str, seconds: float) -> object:
+    def _answer(self, process: BotProcess, expected: str, seconds: float) -> object:
         """The program's ``expected`` answer within ``seconds``; any other is fatal."""
         line = process.receive(seconds)
         if line is None:
-            raise _Gone(f"no {expected!r} answer within {seconds:g} s")
+            raise ProgramGone(f"no {expected!r} answer within {seconds:g} s")
         try:
             return read_bot_message(line, expected)
         except SerializationError as exc:
             process.send(error_message(None, str(exc)))
-            raise _Gone(f"its {expected!r} answer was refused: {exc}") from None
+            raise ProgramGone(f"its {expected!r} answer was refused: {exc}") from None
 
     def _tell_deals(self, view: PlayerView) -> None:
         assert self._process is not None
