@@ -12,6 +12,8 @@ Subcommands, one module each (``<command>_command.py``):
 - ``backalley check FILE``: replay a game record;
 - ``backalley vectors``: conformance vectors for other implementations;
 - ``backalley show FILE``: draw a position of a game record (SVG, or text);
+- ``backalley record convert IN OUT``: a game record from JSON to text
+  people read (``.bar``) or back (:mod:`backalley.cli.record_command`);
 - ``backalley serve``: the table server, to play in a browser (the extra
   ``server``) (:mod:`backalley.cli.serve_command`);
 - ``backalley build-web DIR``: the rules in the browser, a folder for any
@@ -43,6 +45,7 @@ from backalley.cli import (
     build_web_command,
     check_command,
     play_command,
+    record_command,
     rules_command,
     serve_command,
     show_command,
@@ -50,7 +53,13 @@ from backalley.cli import (
     variants_command,
     vectors_command,
 )
-from backalley.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, load_rules
+from backalley.cli.arguments import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    load_rules,
+    register_external,
+)
 from backalley.cli.output import silence
 from backalley.errors import BackAlleyError
 from backalley.plugins import ENTRY_POINT_GROUP
@@ -88,13 +97,29 @@ def build_parser() -> argparse.ArgumentParser:
         check_command,
         vectors_command,
         show_command,
+        record_command,
         serve_command,
         build_web_command,
     ):
         command.add_parser(sub)
+    _add_external_option(parser, "externals")
     for command_parser in sub.choices.values():  # --import also after the command's name
         _add_import_option(command_parser, "command_imports")
+        _add_external_option(command_parser, "command_externals")
     return parser
+
+
+def _add_external_option(parser: argparse.ArgumentParser, dest: str) -> None:
+    parser.add_argument(
+        "--external",
+        dest=dest,
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a bot called NAME that is a program of its own speaking the bot protocol "
+        "(JSON lines on its standard input and output): COMMAND is split as a shell would "
+        "split it, never run through a shell; usable wherever a bot is named; may be repeated",
+    )
 
 
 def _add_import_option(parser: argparse.ArgumentParser, dest: str) -> None:
@@ -116,6 +141,7 @@ def load_plugins(args: argparse.Namespace) -> None:
         plugins.load_plugins()
     for module in [*getattr(args, "imports", []), *getattr(args, "command_imports", [])]:
         plugins.import_plugin(module)
+    register_external([*getattr(args, "externals", []), *getattr(args, "command_externals", [])])
 
 
 def main(
