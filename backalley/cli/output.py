@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from backalley import GameRecord, GameState, Move, to_json
+from backalley.io.notation import TEXT_SUFFIX, record_to_text
 
 __all__ = ["Output", "RecordFile", "silence"]
 
@@ -75,7 +76,8 @@ class Output:
 
 class RecordFile:
     """The record of the game played from ``start`` by ``players``, kept in
-    the file ``path``."""
+    the file ``path``: JSON, or the record notation where the file's name
+    ends ``.bar``."""
 
     def __init__(self, path: Path, start: GameState, players: Sequence[str]) -> None:
         self.path = path
@@ -96,7 +98,10 @@ class RecordFile:
             players=self.players,
             metadata={"program": "backalley play", **(notes or {})},
         )
-        write_whole(self.path, to_json(record))
+        if self.path.suffix == TEXT_SUFFIX:  # the record notation, text people read
+            write_whole(self.path, record_to_text(record))
+        else:
+            write_whole(self.path, to_json(record))
 
 
 def write_whole(path: Path, text: str) -> None:

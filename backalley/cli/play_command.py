@@ -83,8 +83,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--record",
         default=None,
         metavar="FILE",
-        help="write the game record (JSON) to this file: between bots after every deal and "
-        "at the end; with a person at the table only when the game ends or stops",
+        help="write the game record to this file (JSON; the record notation, text people "
+        "read, where FILE ends .bar): between bots after every deal and at the end; with a "
+        "person at the table only when the game ends or stops",
     )
     play.add_argument("--quiet", "-q", action="store_true", help="one line per deal")
     play.add_argument("--ascii", action="store_true", help="letters for suits (QS), not symbols")
