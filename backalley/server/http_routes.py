@@ -201,8 +201,11 @@ class HttpRoutes:
         )
 
     async def record(self, request: Request) -> Response:
+        form = request.query_params.get("format", "json")
+        if form not in ("json", "text"):
+            raise ServerError(422, "bad-request", f"format is 'json' or 'text', not {form[:20]!r}")
         text = await run_in_threadpool(self.service.record, request.path_params["table"])
-        if request.query_params.get("format") == "text":  # the record notation (.bar)
+        if form == "text":  # the record notation (.bar)
             text = await run_in_threadpool(_record_text, text)
             return Response(text, media_type="text/plain; charset=utf-8", headers=HEADERS)
         return Response(text, media_type="application/json", headers=HEADERS)

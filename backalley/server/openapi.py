@@ -511,12 +511,26 @@ _DOCUMENT: dict[str, Any] = {
         "/api/tables/{table}/record": {
             "get": {
                 "summary": "The game's record, once it is over",
-                "parameters": [_TABLE],
+                "parameters": [
+                    _TABLE,
+                    {
+                        "name": "format",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"enum": ["json", "text"], "default": "json"},
+                        "description": "json: the record document; text: the record notation",
+                    },
+                ],
                 "responses": {
-                    **_ok(
-                        {"$ref": _LIBRARY + "record"}, 200, "the record (format backalley/record)"
-                    ),
-                    **_err(404, 409),
+                    "200": {
+                        "description": "the record (format backalley/record), or with "
+                        "format=text the record notation",
+                        "content": {
+                            "application/json": {"schema": {"$ref": _LIBRARY + "record"}},
+                            "text/plain": {"schema": {"type": "string"}},
+                        },
+                    },
+                    **_err(404, 409, 422),
                 },
             }
         },

@@ -31,6 +31,8 @@ def test_the_record_downloads_as_text_the_same_game_as_json(tmp_path: Path) -> N
                 time.sleep(0.01)
             as_json = client.get(f"/api/tables/{table}/record")
             as_text = client.get(f"/api/tables/{table}/record?format=text")
+            as_json_too = client.get(f"/api/tables/{table}/record?format=json")
+            refused = client.get(f"/api/tables/{table}/record?format=pbn")
     finally:
         store.close()
     assert as_json.headers["content-type"].startswith("application/json")
@@ -42,3 +44,9 @@ def test_the_record_downloads_as_text_the_same_game_as_json(tmp_path: Path) -> N
     assert '\n[North "random"]\n' in as_text.text
     assert "\ndeal 2  " in as_text.text
     assert record_from_text(as_text.text) == record
+    assert as_json_too.text == as_json.text
+    assert refused.status_code == 422
+    assert refused.json() == {
+        "error": "bad-request",
+        "message": "format is 'json' or 'text', not 'pbn'",
+    }
