@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from backalley import GameRecord, GameState, Move, to_json
-from backalley.io.notation import TEXT_SUFFIX, record_to_text
+from backalley import GameRecord, GameState, Move
+from backalley.io.notation import record_file_text, write_whole
 
 __all__ = ["Output", "RecordFile", "silence"]
 
@@ -98,23 +98,6 @@ class RecordFile:
             players=self.players,
             metadata={"program": "backalley play", **(notes or {})},
         )
-        if self.path.suffix == TEXT_SUFFIX:  # the record notation, text people read
-            write_whole(self.path, record_to_text(record))
-        else:
-            write_whole(self.path, to_json(record))
+        write_whole(self.path, record_file_text(self.path, record))
 
 
-def write_whole(path: Path, text: str) -> None:
-    """Put ``text`` in the file ``path`` all at once: written beside it, then
-    renamed over it (a device or a pipe, which cannot be renamed over, is
-    written in place)."""
-    target = Path(os.path.realpath(path))
-    if target.exists() and not target.is_file():
-        target.write_text(text, encoding="utf-8")
-        return
-    spare = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        spare.write_text(text, encoding="utf-8")
-        os.replace(spare, target)
-    finally:
-        spare.unlink(missing_ok=True)

@@ -86,11 +86,13 @@ __all__ = [
     "RecordNotationError",
     "load_record",
     "load_records",
+    "record_file_text",
     "record_from_text",
     "record_to_text",
     "records_from_text",
     "records_to_text",
     "save_record",
+    "write_whole",
 ]
 
 TEXT_SUFFIX = ".bar"
@@ -197,17 +199,35 @@ def load_record(path: str | Path) -> GameRecord:
     return records[0]
 
 
+def record_file_text(path: str | Path, record: GameRecord) -> str:
+    """What a file named ``path`` holds of ``record``: the notation when its
+    name ends ``.bar``, else the JSON document."""
+    if Path(path).suffix == TEXT_SUFFIX:
+        return record_to_text(record)
+    return to_json(record) + "\n"
+
+
 def save_record(path: str | Path, record: GameRecord) -> None:
     """Write ``record`` to ``path``: the notation when its name ends ``.bar``,
-    else JSON.  The file is replaced as a whole (a new file renamed over the
-    old one), so that an interrupted write leaves the previous record."""
-    path = Path(path)
-    text = record_to_text(record) if path.suffix == TEXT_SUFFIX else to_json(record) + "\n"
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    else JSON (:func:`record_file_text`), the file replaced as a whole
+    (:func:`write_whole`)."""
+    write_whole(Path(path), record_file_text(path, record))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Put ``text`` in the file ``path`` all at once: written beside it, then
+    renamed over it, so that an interrupted write leaves the file as it was
+    (a device or a pipe, which cannot be renamed over, is written in place).
+    An ``OSError`` is the caller's."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not target.is_file():
+        target.write_text(text, encoding="utf-8")
+        return
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
-        os.replace(name, path)
+        os.replace(name, target)
     finally:  # nothing left behind when the write or the rename fails
         Path(name).unlink(missing_ok=True)
 
