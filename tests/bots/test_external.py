@@ -156,14 +156,22 @@ def test_a_program_of_another_version_is_replaced() -> None:
 
 
 def test_a_program_that_cannot_start_is_replaced() -> None:
-    bot = ExternalBot(["/nonexistent/bot-program"], seed=1)
-    state = new_game(RULES, seed=3)
-    seat = state.to_act
-    assert seat is not None
-    move = bot.choose(state.view(seat))
-    assert move in state.legal_moves()
-    assert bot.replaced
-    assert bot.notes[0].startswith("turn 0: could not start /nonexistent/bot-program:")
+    plan = SimulationPlan(
+        RULES,
+        ["ext", "heuristic"] * 2,
+        games=1,
+        seed=3,
+        records=True,
+        programs=[("ext", ExternalProgram(["/nonexistent/bot-program"]))],
+    )
+    outcome = play_game(plan, plan.tasks()[0])
+    assert outcome.record is not None and outcome.deals == RULES.schedule.deals
+    metadata = from_json(outcome.record, GameRecord).metadata
+    for seat in (0, 2):
+        assert metadata[f"bot at seat {seat}"].startswith(
+            "turn 0: could not start /nonexistent/bot-program: "
+        )
+        assert metadata[f"bot at seat {seat}"].endswith("for the rest of the game")
 
 
 def test_each_turn_is_the_seats_view_document_and_nothing_more(tmp_path: Path) -> None:
