@@ -7,23 +7,19 @@ from __future__ import annotations
 
 import sys
 import time
-import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from backalley.bots import ExternalBot, ExternalProgram, register_bot
-from backalley.server import SqliteStore, create_app
+from backalley.server import SqliteStore
 from backalley.server.bot_pool import budgeted_bot
+
+from .test_server_api import _client
 
 BOT = Path(__file__).resolve().parents[1] / "bots" / "protocol_bot.py"
 SHORT = {
@@ -48,9 +44,12 @@ def store(tmp_path: Path) -> Iterator[SqliteStore]:
     found.close()
 
 
-def _client(store: SqliteStore, **limits: Any) -> TestClient:
-    limits.update(bot_delay=0, deal_pause=0, create_burst=1000, allowed_hosts="testserver")
-    return TestClient(create_app(store, **limits), client=("testclient", 50000))
+def _until_over(over: Callable[[], bool]) -> None:
+    """Wait, a minute at most, for the game to end."""
+    deadline = time.monotonic() + 60
+    while not over():
+        assert time.monotonic() < deadline, "the game did not end"
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("workers", [0, 1])
@@ -62,10 +61,7 @@ def test_a_bot_program_plays_its_seats_to_the_games_end(store: SqliteStore, work
         )
         assert made.status_code == 201, made.text
         table = made.json()["table"]
-        deadline = time.monotonic() + 60
-        while not client.get(f"/api/tables/{table}").json()["over"]:
-            assert time.monotonic() < deadline, "the game did not end"
-            time.sleep(0.05)
+        _until_over(lambda: bool(client.get(f"/api/tables/{table}").json()["over"]))
         assert client.get(f"/api/tables/{table}/record").status_code == 200
 
 
@@ -90,7 +86,4 @@ def test_serve_external_offers_the_program_at_its_tables(tmp_path: Path) -> None
         made = httpx.post(f"{api}/tables", json={"rules": SHORT, "seats": ["ext", "random"] * 2})
         assert made.status_code == 201, made.text
         table = made.json()["table"]
-        deadline = time.monotonic() + 60
-        while not httpx.get(f"{api}/tables/{table}").json()["over"]:
-            assert time.monotonic() < deadline, "the game did not end"
-            time.sleep(0.1)
+        _until_over(lambda: bool(httpx.get(f"{api}/tables/{table}").json()["over"]))
