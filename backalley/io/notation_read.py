@@ -34,7 +34,7 @@ from backalley.io.notation_lines import (
 from backalley.io.record import GameRecord, ReplayError
 from backalley.io.serialize import common
 from backalley.io.serialize.limits import check_decks, check_moves
-from backalley.io.serialize.record_file import _third_person
+from backalley.io.serialize.record_file import third_person
 from backalley.io.serialize.rules_doc import rules_from_data
 from backalley.moves import Move, Play, parse_move
 from backalley.rules.ruleset import RuleSet
@@ -347,7 +347,7 @@ class _Game:
             self._check_prefix(record, exc.index)
             bad = self.moves[exc.index]
             message = exc.message.removeprefix(f"move {exc.index} ({exc.move}): ")
-            message = _third_person(message, bad.seat.text)
+            message = third_person(message, bad.seat.text)
             raise bad.word.fail(f"{exc.move} is refused: {exc.reason.name}: {message}") from None
         check_deals(self.text(), deals, last)
         results = self._results(record, deals)

@@ -18,7 +18,7 @@ from backalley.io.serialize.convert import from_json
 from backalley.rules.ruleset import RuleSet
 from backalley.rules.seats import seat_name, side_names
 
-__all__ = ["check_record_file", "read_document", "read_record_file"]
+__all__ = ["check_record_file", "read_document", "read_record_file", "third_person"]
 
 
 def read_document(path: str | Path) -> bytes:
@@ -104,7 +104,7 @@ def _replay_failure(record: GameRecord, exc: ReplayError) -> str:
     if message.startswith(prefix):
         message = message[len(prefix) :]
     if name is not None:
-        message = _third_person(message, name)
+        message = third_person(message, name)
     return f"ILLEGAL at move {exc.index + 1} ({where}: {exc.move}): {exc.reason.name}: {message}"
 
 
@@ -144,7 +144,7 @@ _VERBS = {"are": "is", "do": "does", "have": "has", "hold": "holds", "bid": "bid
 _YOU = re.compile(r"\b(?:you(?:rs?)?)\b(?: (\w+))?", re.IGNORECASE)
 
 
-def _third_person(message: str, seat: str) -> str:
+def third_person(message: str, seat: str) -> str:
     """A refusal that speaks to the player (``you do not hold 6S``) told of
     ``seat`` instead (``East does not hold 6S``): "you" becomes the seat's
     name, "your"/"yours" its possessive, and the verb after it agrees."""
