@@ -13,7 +13,7 @@ import pytest
 
 import backalley as ba
 from backalley.cli import main
-from backalley.io.serialize.record_file import _third_person
+from backalley.io.serialize.record_file import third_person
 
 from ..make_records import path_of
 
@@ -100,4 +100,4 @@ def test_results_that_differ_name_the_deal_and_the_sides(tmp_path: Path) -> None
     ],
 )  # fmt: skip
 def test_a_refusal_to_the_player_is_told_of_the_seat(said: str, told: str) -> None:
-    assert _third_person(said, "East") == told
+    assert third_person(said, "East") == told
