@@ -4,6 +4,7 @@ the bots' own play.
     python3 benchmarks/fit_bidding.py [--budget CPU_SECONDS] [--seed N] [--solve-limit S]
                                       [--outcomes solver|play] [--cap N]
                                       [--samples FILE] [--refit FILE] [--out FILE]
+                                      [--table tricks|exact] [--rounds N]
 
 Deals random hands of every size for each kind of table (four players in two
 partnerships, and three, four or five players each alone), reads each seat's
@@ -18,6 +19,18 @@ make every call (the leader is the one their bidding names) and play the
 deal out: a table the bots bid from that is fitted to how they play, not to
 best play by every seat.  ``--cap`` bounds the deals of a kind of table and
 hand size (1200 by default; bot play is fast, so more fit in a budget).
+
+``--table exact`` fits the other table the bot bids from
+(``backalley/bots/_tricks_exact.py``): four players each alone under a
+scoring where a trick beyond one's bid costs points (plain Oh Hell, built in
+``benchmarks/calls_vs_tricks.py``, and the ``exact-bid`` preset), from the
+tricks every seat takes when heuristic bots bid and play the deal out.  There
+a seat's tricks are not the fewest the other three together can hold it to
+(the solver's answer alone) but what it takes while each of them plays for
+its own bid.  As the bots' tricks follow their bids, the play and the fit
+are repeated ``--rounds`` times, each round's bots bidding from the table
+the round before fitted (the first round's from the trick table's rows for
+players alone), from seeds ``--seed``, ``--seed + 1``, ...
 
 It then fits, for each kind of table and hand size, by least squares with
 every weight but the constant and the lead kept non-negative (so more or
@@ -60,11 +73,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # fit this working tree's bot
 
 import backalley as ba  # noqa: E402
-from backalley.bots import HeuristicBot  # noqa: E402
+from backalley.bots import HeuristicBot, _tricks_exact  # noqa: E402
 from backalley.bots.hand_reading import FEATURES, features_of, unseen_bits  # noqa: E402
 from backalley.bots.match import one_deal  # noqa: E402
 from backalley.engine import lowlevel  # noqa: E402
 from backalley.solver import solve  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from calls_vs_tricks import OH_HELL  # noqa: E402  (benchmarks/calls_vs_tricks.py)
 
 CELLS: tuple[tuple[str, int, bool, ba.RuleSet, int, float], ...] = (
     # name, players, partnered, rules, largest hand size, share of the budget
@@ -73,6 +89,27 @@ CELLS: tuple[tuple[str, int, bool, ba.RuleSet, int, float], ...] = (
     ("alone-4", 4, False, ba.variants.GAMERULES.replace(seating=ba.rules.Cutthroat(4)), 13, 0.15),
     ("alone-5", 5, False, ba.variants.get("cutthroat-5"), 10, 0.15),
 )
+
+EXACT_CELLS: tuple[tuple[str, int, bool, ba.RuleSet, int, float], ...] = (
+    # each alone, where a trick beyond one's bid costs points: fitted to the bots' own play
+    ("exact-4", 4, False, OH_HELL, 12, 0.75),
+    ("exact-bid-4", 4, False, ba.variants.EXACT_BID, 13, 0.25),
+)
+"""The kinds of table of ``--table exact`` (plain Oh Hell and the ``exact-bid``
+preset: four players each alone, scored on exact bids), whose samples make
+one table of four players alone (:mod:`backalley.bots._tricks_exact`)."""
+
+ALL_CELLS = CELLS + EXACT_CELLS
+
+TITLES = {
+    "tricks": "The heuristic bot's trick table: expected tricks by hand features.",
+    "exact": (
+        "The heuristic bot's trick table where each player is alone and a trick\n"
+        "beyond one's bid costs points: expected tricks by hand features, fitted to\n"
+        "the bots' own play."
+    ),
+}
+"""The first line of each table module's docstring (``--table``)."""
 
 CAP = 1200
 """The most deals of one kind of table and hand size."""
@@ -104,6 +141,13 @@ def _size_shares(largest: int) -> list[float]:
     raw = [1.0 + max(0, h - 7) ** 2 * 0.6 for h in range(1, largest + 1)]
     total = sum(raw)
     return [r / total for r in raw]
+
+
+def _played_shares(largest: int) -> list[float]:
+    """The share of a cell's budget of each hand size 1..largest when the
+    deals are played out: in proportion to the hand size."""
+    total = largest * (largest + 1) / 2
+    return [h / total for h in range(1, largest + 1)]
 
 
 def _deal(
@@ -169,7 +213,7 @@ def collect(
     bots (``"play"``) within ``budget`` CPU seconds (split over ``cells``
     and ``sizes``, all by default; at most ``cap`` deals of a kind of table
     and hand size); the samples."""
-    chosen = [c for c in CELLS if cells is None or c[0] in cells]
+    chosen = [c for c in ALL_CELLS if (c in CELLS if cells is None else c[0] in cells)]
     total_share = sum(c[5] for c in chosen)
     signal.signal(signal.SIGVTALRM, _alarm)
     samples: list[dict[str, object]] = []
@@ -178,7 +222,9 @@ def collect(
     skipped = 0
     for name, players, partnered, rules, largest, share in chosen:
         share /= total_share
-        shares = _size_shares(largest)
+        # the solves of large deals take longest; a deal played out, time in
+        # proportion to its cards
+        shares = _size_shares(largest) if outcomes == "solver" else _played_shares(largest)
         wanted = [h for h in range(1, largest + 1) if sizes is None or h in sizes]
         total_size = sum(shares[h - 1] for h in wanted)
         for h in wanted:
@@ -251,7 +297,7 @@ def _equations(
 ) -> Iterator[tuple[str, list[float], float, list[float]]]:
     """(kind, features, tricks, one seat's features) for the pair and solo fits."""
     for row in rows:
-        rules = next(c[3] for c in CELLS if c[0] == row["cell"])
+        rules = next(c[3] for c in ALL_CELLS if c[0] == row["cell"])
         feats = [
             list(features_of(hand, unseen, lowlevel.card_order(rules, _trump(t))))
             for hand, unseen, t in row["seats"]  # type: ignore[attr-defined]
@@ -385,16 +431,18 @@ def fit(samples: Sequence[dict[str, object]]) -> list[tuple[object, ...]]:
     return out
 
 
-def write(rows: Sequence[tuple[object, ...]], path: Path, how: str) -> None:
+def write(
+    rows: Sequence[tuple[object, ...]], path: Path, how: str, title: str = TITLES["tricks"]
+) -> None:
     """The table as a module (lines within the project's 100 columns)."""
     lines = [
-        '"""The heuristic bot\'s trick table: expected tricks by hand features.',
+        '"""' + title,
         "",
         "GENERATED by benchmarks/fit_bidding.py - do not edit; run the script again.",
         "",
         *(textwrap.fill(par, 79) for par in how.split("\n\n")),
         "",
-        "Each row: players, partnered, hand size, deals solved, the pair weights (a",
+        "Each row: players, partnered, hand size, deals, the pair weights (a",
         "seat's share of its side's tricks, one weight per feature of",
         ":data:`backalley.bots.hand_reading.FEATURES`, in its order), their residual",
         "sigma, the solo weights (the side's tricks from one seat's hand, the partners",
@@ -449,14 +497,38 @@ def main(argv: list[str] | None = None) -> int:
         "--cap", type=int, default=CAP, help="the most deals of a kind of table and hand size"
     )
     parser.add_argument("--note", default="", help="a paragraph for the table's header")
-    parser.add_argument("--out", type=Path, default=ROOT / "backalley/bots/_tricks_table.py")
+    parser.add_argument(
+        "--table",
+        choices=("tricks", "exact"),
+        default="tricks",
+        help="exact: the table of players alone under a scoring where an overtrick costs, "
+        "fitted to the bots' own play (its kinds of table, play outcomes, --rounds)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --table exact: play and fit this many times, each round's bots bidding "
+        "from the table the round before fitted (the first from none: the trick table's rows)",
+    )
+    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
+    exact = args.table == "exact"
+    if args.out is None:
+        args.out = ROOT / (
+            "backalley/bots/_tricks_exact.py" if exact else "backalley/bots/_tricks_table.py"
+        )
+    if exact:
+        args.outcomes = "play"
     t0 = time.process_time()
     cells = args.cells.split(",") if args.cells else None
+    if exact and cells is None:
+        cells = [c[0] for c in EXACT_CELLS]
     if args.refit:
         files = [Path(f) for f in args.refit.split(",")]
         samples = [json.loads(line) for f in files for line in f.read_text().splitlines() if line]
         seed_text = "refit from " + ", ".join(f.name for f in files)
+        rows = fit(samples)
     else:
         sizes = None
         if args.sizes:
@@ -464,18 +536,27 @@ def main(argv: list[str] | None = None) -> int:
             for part in args.sizes.split(","):
                 lo, _, hi = part.partition("-")
                 sizes.extend(range(int(lo), int(hi or lo) + 1))
-        samples = collect(
-            args.budget,
-            args.seed,
-            args.solve_limit,
-            args.samples,
-            cells,
-            sizes,
-            args.outcomes,
-            args.cap,
-        )
+        rounds = args.rounds if exact else 1
+        if exact:
+            _tricks_exact.ROWS = ()  # the first round bids from the trick table's rows
+        for r in range(rounds):
+            samples = collect(
+                args.budget / rounds,
+                args.seed + r,
+                args.solve_limit,
+                args.samples,
+                cells,
+                sizes,
+                args.outcomes,
+                args.cap,
+            )
+            rows = fit(samples)
+            if exact:
+                _tricks_exact.ROWS = tuple(rows)  # type: ignore[assignment]
+                print(f"round {r + 1}: {len(samples)} deals, {len(rows)} rows", file=sys.stderr)
         seed_text = f"seed {args.seed}, budget {args.budget:.0f} CPU s, {args.outcomes} outcomes"
-    rows = fit(samples)
+        if rounds > 1:
+            seed_text += f", {rounds} rounds (seeds {args.seed}..{args.seed + rounds - 1})"
     cpu = time.process_time() - t0
     words = list(sys.argv[1:] if argv is None else argv)
     if "--note" in words:  # the note follows as a paragraph of its own
@@ -484,12 +565,12 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(words)
     how = (
         f"Made with: python3 benchmarks/fit_bidding.py {command}\n"
-        f"({seed_text}; {len(samples)} deals solved; {cpu:.0f} s CPU on "
+        f"({seed_text}; {len(samples)} deals {'played' if args.outcomes == 'play' else 'solved'}; {cpu:.0f} s CPU on "
         f"Python {platform.python_version()})."
     )
     if args.note:
         how += "\n\n" + args.note
-    write(rows, args.out, how)
+    write(rows, args.out, how, TITLES[args.table])
     print(f"{len(samples)} deals, {len(rows)} rows -> {args.out} ({cpu:.0f} s CPU)")
     return 0
 

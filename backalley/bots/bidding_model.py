@@ -5,7 +5,9 @@ which call is worth the most points.
 :mod:`backalley.bots.hand_reading` (:data:`FEATURES`, the one definition of
 them, which this module's names still give).  They are weighed by the fitted row of the trick table
 (:mod:`backalley.bots._tricks_table`) for the kind of table (the number of
-players, in partnerships or alone) and hand size (:func:`estimate`): the
+players, in partnerships or alone; alone under a scoring where a trick beyond
+the contract costs points, the table fitted to the bots' own play,
+:mod:`backalley.bots._tricks_exact`) and hand size (:func:`estimate`): the
 seat's *share* of its side's tricks, the side's tricks from this hand alone,
 and the spread of each; the hand's *sure tricks* (:func:`sure_tricks`)
 bound the side's tricks from below.  When trump is named later, the hand's
@@ -39,6 +41,7 @@ from typing import Any, overload
 
 import attrs
 
+from backalley.bots import _tricks_exact
 from backalley.bots._base import legal_moves_of
 from backalley.bots._tricks_table import ROWS, Row
 from backalley.bots.hand_reading import (
@@ -203,11 +206,18 @@ class TrickEstimate:
     """The tricks the hand takes for sure (:func:`sure_tricks`)."""
 
 
-def table_row(players: int, partnered: bool, hand_size: int) -> Row:
+def table_row(players: int, partnered: bool, hand_size: int, exact: bool = False) -> Row:
     """The trick table's row for a table of ``players`` (``partnered``: in
     partnerships) and a hand size: the nearest fitted one (the same kind of
-    table first, then the nearest number of players, then hand size)."""
-    rows = [r for r in ROWS if r[1] == partnered] or list(ROWS)
+    table first, then the nearest number of players, then hand size).  With
+    ``exact`` (a scoring where a trick beyond one's contract costs points)
+    and each player alone, the row comes from the table fitted to the bots'
+    own play under such a scoring (:mod:`backalley.bots._tricks_exact`):
+    there a hand's tricks are those its seat takes when every other seat
+    plays for its own bid, not the fewest that every other seat together
+    can hold it to."""
+    fitted = _tricks_exact.ROWS if exact and not partnered else ()
+    rows = list(fitted) or [r for r in ROWS if r[1] == partnered] or list(ROWS)
     return min(rows, key=lambda r: (abs(r[0] - players), abs(r[2] - hand_size), -r[2]))
 
 
@@ -230,7 +240,7 @@ def estimate_under(view: PlayerView, trump: Suit | None) -> TrickEstimate:
     teams = rules.teams
     partnered = any(len(team) > 1 for team in teams)
     h = view.hand_size
-    row = table_row(rules.players, partnered, h)
+    row = table_row(rules.players, partnered, h, rules.plan.overtricks_cost(h))
     lead = 1.0 / len(teams)
     hand = lowlevel.hand_bits(view, view.seat)
     unseen = unseen_bits(view, hand)
@@ -461,7 +471,10 @@ def choose_call(view: PlayerView, moves: Sequence[Move]) -> Move:
         for s in others:
             call = said[s]
             if isinstance(call, Bid) and call.tricks > 0:
-                theirs += call.tricks + SHARE_MARGIN
+                # a seat with a partner bids its share less the margin; one alone, its tricks
+                theirs += call.tricks + (
+                    SHARE_MARGIN if len(teams[rules.seat_teams[s]]) > 1 else 0.0
+                )
             elif isinstance(call, Bid) or call == Pass():
                 theirs += min(est.mean_share, PASS_SHARE)
             else:

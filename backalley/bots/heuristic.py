@@ -9,7 +9,9 @@ so it plays every rule set without knowing which one it is.
 **Bidding.**  The bidding model is :mod:`backalley.bots.bidding_model`: the
 hand's tricks estimated from a trick table fitted to the double-dummy solver
 (:mod:`backalley.bots._tricks_table`, made by ``benchmarks/fit_bidding.py``)
-over the hand's :data:`FEATURES`, and every legal call scored by the
+over the hand's :data:`FEATURES` - or, where each player is alone and the
+scoring part says a trick beyond one's contract costs points, fitted to the
+bots' own play (:mod:`backalley.bots._tricks_exact`) - and every legal call scored by the
 expected points the rule set's scoring part gives the contract the bidding
 part says it leaves; in an ascending auction each call is weighed once the
 later seats have answered it, counters included, and the other side's
@@ -17,10 +19,12 @@ numbers are read as evidence of its tricks.  Naming trump, the declarer
 names the suit in which its hand is strongest.
 
 **Play.** A trick is worth, to the bot's side, the points one more trick adds
-for it plus the points it keeps from the others (averaged over how many tricks
-may still come): positive while a contract is in doubt, zero when the
-contract is made, or set, and the other side's fate is settled under a
-scoring without overtrick points.  When the trick is worth taking the bot
+for it plus the points it keeps from the others (:func:`trick_worth`: per
+trick up to the number beyond which one more trick would cost the side, or
+all the tricks still to come where none would): positive while a contract
+is in doubt, zero when the contract is made, or set, and the other side's
+fate is settled under a scoring without overtrick points, and negative once
+the contract is made where an overtrick costs (the bot then sheds its tricks).  When the trick is worth taking the bot
 wins it as cheaply as it safely can (a winner no later seat can beat,
 the lowest trump to ruff), lets a partner's sure winner stand, and plays
 second hand low; when it is not, it ducks with its highest losing card.  Playing the trick's last card, it asks the
@@ -74,8 +78,23 @@ __all__ = [
     "sure_tricks",
     "table_row",
     "trick_distribution",
+    "trick_worth",
     "unseen_bits",
 ]
+
+
+def trick_worth(points: Sequence[int], have: int, top: int) -> float:
+    """What one more trick is worth to a side holding ``have`` tricks that
+    may take up to ``top``, by its points for each number of tricks: the
+    points per trick up to the first number beyond which one more trick
+    would cost it (its contract, where an overtrick costs; else ``top``);
+    where ``have`` is that number already, what one more trick costs."""
+    k = have
+    while k < top and points[k + 1] >= points[k]:
+        k += 1
+    if k > have:
+        return (points[k] - points[have]) / (k - have)
+    return float(points[have + 1] - points[have]) if have < top else 0.0
 
 
 class HeuristicBot:
@@ -150,10 +169,8 @@ class HeuristicBot:
         others = 0.0
         tables = points_table(view, outcome)
         for s, team in enumerate(teams):
-            have = sum(won[x] for x in team)
-            table = tables[s]
-            top = min(h, have + remaining)
-            delta = (table[top] - table[min(h, have)]) / max(1, remaining)
+            have = min(h, sum(won[x] for x in team))
+            delta = trick_worth(tables[s], have, min(h, have + remaining))
             if s == my_side:
                 value += delta
             else:

@@ -67,6 +67,7 @@ from backalley.rules.play_memory import (
 from backalley.rules.protocols import (
     DirectCounters,
     DrawsTrumpBeforeDeal,
+    PricesOvertricks,
     Refusal,
     ShowsStock,
 )
@@ -107,6 +108,7 @@ class Plan(PlayMemory):
     __slots__ = (
         "_breaks_trump",
         "_orders",
+        "_overtricks",
         "_parts",
         "_stock_shown",
         "_trick_winner",
@@ -166,6 +168,8 @@ class Plan(PlayMemory):
         tricks and the hands as dealt (its ``score_key(ctx)``), when trusted
         (:func:`trusted_declaration`); ``None`` otherwise.  A tool may remember
         points by it; the plan asks ``score`` for every deal."""
+        scoring = rules.scoring
+        self._overtricks = scoring if isinstance(scoring, PricesOvertricks) else None
         self._trick_winner = parts.ranking.trick_winner
         self._breaks_trump = parts.lead.breaks_trump
         PlayMemory.__init__(self, rules, CHECK_KEYS)
@@ -489,6 +493,13 @@ class Plan(PlayMemory):
                 ]
             )
         return out
+
+    def overtricks_cost(self, hand_size: int) -> bool:
+        """Whether a trick beyond a made contract can cost points on the
+        ``hand_size``-card deal (the scoring part's ``overtricks_cost``; a
+        part that does not say: no)."""
+        part = self._overtricks
+        return part is not None and bool(part.overtricks_cost(hand_size))
 
     def game_winner(self, scores: tuple[int, ...]) -> int | None:
         """The winning side of a finished game, or ``None`` for a draw (the end

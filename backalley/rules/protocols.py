@@ -50,6 +50,7 @@ __all__ = [
     "KeyedFollow",
     "KeyedLead",
     "LeadRule",
+    "PricesOvertricks",
     "Ranking",
     "ReadsContext",
     "Refusal",
@@ -415,6 +416,17 @@ class DirectCounters(Protocol):
     def direct_counters(self) -> Sequence[int]:
         """The multipliers a direct counter call (``counter xK``) may name,
         which gives them action ids in the research adapters."""
+        ...
+
+
+@runtime_checkable
+class PricesOvertricks(Protocol):
+    """A scoring part that says whether a trick beyond a made contract can cost points."""
+
+    def overtricks_cost(self, hand_size: int) -> bool:
+        """Whether, on the ``hand_size``-card deal, a side that has taken
+        exactly its contract can score fewer points by taking one trick more
+        (a bot then sheds its tricks once its contract is made)."""
         ...
 
 

@@ -226,6 +226,17 @@ class _SideScoring(Part):
     def contract_points(self, contract: Contract | None, tricks: int, hand_size: int) -> int:
         raise NotImplementedError
 
+    def overtricks_cost(self, hand_size: int) -> bool:
+        """Whether, on the ``hand_size``-card deal, a side that has taken
+        exactly its contract of some number of tricks scores fewer points
+        with one trick more (exact-bid scoring: it loses the bonus; contract
+        scoring: never, an overtrick scores).  Asked of :meth:`contract_points`."""
+        return any(
+            self.contract_points(Contract(b), b + 1, hand_size)
+            < self.contract_points(Contract(b), b, hand_size)
+            for b in range(hand_size)
+        )
+
     def problems(self, rules: RuleSetFacts) -> list[str]:
         rainbow = self.rainbow
         if rainbow is not None and rainbow.hand_size not in rules.schedule.hand_sizes:
