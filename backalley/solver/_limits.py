@@ -4,7 +4,11 @@ Every public entry of the solver takes ``deadline=`` (seconds of CPU time of
 the calling thread, :func:`time.thread_time`; the process's where there is
 no such clock, as in Pyodide) and ``max_nodes=`` (positions
 searched, one per card tried).  The search counts its positions in a
-:class:`Budget` and looks at the clock every few thousand of them; past a
+:class:`Budget` and looks at the clock after a few of them, then about every
+millisecond of CPU by the rate it has measured (a count of positions, so
+the check costs a comparison a position; the first look comes after
+:data:`_FIRST` positions, so that a search slow at the top of a deep tree
+learns its rate before it has run far); past a
 limit it stops by raising :class:`SearchLimitError`, which carries the
 bounds on the answer proved so far.  What the search had stored in its
 table stays valid, so a :class:`~backalley.solver.Solver` asked again (with
@@ -19,8 +23,13 @@ from backalley.errors import BackAlleyError, SetupError
 
 __all__ = ["Budget", "SearchLimitError"]
 
-_EVERY = 2048
-"""How many positions the search plays between two looks at the clock."""
+_FIRST = 16
+"""How many positions the search plays before its first look at the clock."""
+_GAP = 0.001
+"""The CPU seconds aimed at between two looks at the clock (a look costs a
+microsecond or two: a tenth of a percent of the search's time)."""
+_MOST = 4096
+"""The most positions between two looks at the clock, whatever the rate."""
 
 try:
     _thread_time = time.thread_time
@@ -95,10 +104,22 @@ class Budget:
         self.check_at = 0
         self.hit = ""
         """The limit reached ("nodes" or "deadline"), once one is."""
-        self._plan()
+        self._plan(self.started)
 
-    def _plan(self) -> None:
-        at = self.nodes + _EVERY if self.deadline is not None else 1 << 62
+    def _plan(self, now: float) -> None:
+        """Plan the next look: after about :data:`_GAP` CPU seconds at the
+        rate of positions measured so far (no more than half the time left,
+        at least one position), or at ``max_nodes``."""
+        deadline = self.deadline
+        if deadline is None:
+            at = 1 << 62
+        elif self.nodes == 0:
+            at = _FIRST
+        else:
+            spent = now - self.started
+            gap = min(_GAP, 0.5 * (deadline - now))
+            step = int(self.nodes * gap / spent) if spent > 0 else _MOST
+            at = self.nodes + max(1, min(step, _MOST))
         if self.max_nodes is not None and self.max_nodes < at:
             at = self.max_nodes + 1
         self.check_at = at
@@ -112,10 +133,11 @@ class Budget:
         :class:`LimitReached` past a limit, else plan the next look."""
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             self.hit = "nodes"
-        elif self.deadline is not None and _thread_time() >= self.deadline:
-            self.hit = "deadline"
         else:
-            self._plan()
-            return
+            now = _thread_time() if self.deadline is not None else 0.0
+            if self.deadline is None or now < self.deadline:
+                self._plan(now)
+                return
+            self.hit = "deadline"
         self.nodes -= 1  # the position that found the limit is not searched
         raise LimitReached
