@@ -3,7 +3,8 @@
     python3 benchmarks/decision_times.py [--rules NAME] [--hand-size N] [--games N]
                                          [--seed N] [--budget S]
                                          [--bots heuristic,random,montecarlo,pimc]
-                                         [--decisions N] [--seconds S] [--json FILE]
+                                         [--decisions N] [--seconds S] [--load N]
+                                         [--json FILE]
 
 The positions: ``--games`` seeded games of the rule set (seeds ``--seed``,
 ``--seed + 1``, ...) played by ``heuristic`` bots at every seat - the rule
@@ -23,10 +24,20 @@ the decision's time.  A bot stops early once its decisions have taken
 ``--seconds`` of CPU in all, and the table says how many it made.  Reported
 per bot, for the calls, the plays and both: the decisions timed, the median,
 the 95th and 99th percentiles (nearest rank) and the largest, in
-milliseconds (with a budget, the largest as a multiple of it, and the
-decisions whose budget ran out before a sample was scored: the heuristic's
-move); then the same rows as a reStructuredText list-table, with the
-interpreter and the machine.  Public API only.
+milliseconds (with a budget, the median, the 99th percentile and the
+largest as multiples of it, and the decisions left to the heuristic's move:
+those whose budget ran out before a sample was scored, and the fallbacks,
+with their share of the decisions; for ``pimc``, the decisions it planned
+cheaper to fit the budget); then the same rows as a reStructuredText
+list-table, with the interpreter and the machine.  Public API only.
+
+``--load N`` measures on a loaded machine: N processes of this interpreter,
+each spinning on a core (``while True: pass``), are started before the
+positions are built and stopped at the end (the budgets are CPU time, so
+the load does not lengthen them; it slows the CPU each decision gets, and
+what it costs shows).  ``--load 2`` on two cores is issue 48's acceptance
+run: ``--budget 0.1 --bots pimc --load 2``, with ``--hand-size 13`` and
+without.
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -107,10 +119,12 @@ def time_bot(
     seconds: float,
     seed: int,
     budget: float | None = None,
-) -> tuple[dict[str, list[float]], int]:
+) -> tuple[dict[str, list[float]], dict[str, int]]:
     """The CPU seconds of each of the bot's decisions, by kind, within
-    ``seconds`` in all; and the decisions whose budget ran out before a
-    sample was scored (the heuristic's move)."""
+    ``seconds`` in all; and what its statistics counted: the decisions whose
+    budget ran out before a sample was scored (``out_of_time``), those left
+    to the heuristic for want of a sample (``fallbacks``), and those planned
+    cheaper to fit the budget (``planned``, pimc's)."""
     bot = build(name, (seed, name), budget)
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     spent = 0.0
@@ -125,7 +139,21 @@ def time_bot(
         times[kind].append(took)
         spent += took
     stats = getattr(bot, "stats", None)
-    return times, int(getattr(stats, "out_of_time", 0))
+    counts = {k: int(getattr(stats, k, 0)) for k in ("out_of_time", "fallbacks", "planned")}
+    return times, counts
+
+
+def start_load(n: int) -> list[subprocess.Popen[bytes]]:
+    """``n`` processes of this interpreter, each keeping a core busy."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def stop_load(busy: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the processes of :func:`start_load`."""
+    for p in busy:
+        p.terminate()
+    for p in busy:
+        p.wait()
 
 
 def rows_of(name: str, times: dict[str, list[float]]) -> list[dict[str, Any]]:
@@ -174,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default="heuristic,random,montecarlo,pimc")
     parser.add_argument("--decisions", type=int, default=40, help="calls and as many plays a bot")
     parser.add_argument("--seconds", type=float, default=120.0, help="CPU seconds a bot at most")
+    parser.add_argument(
+        "--load", type=int, default=0, help="busy processes (one a core) during the run"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
@@ -181,8 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         if n.lower() not in bot_names():
             print(f"unknown bot {n!r}; known bots: {', '.join(bot_names())}", file=sys.stderr)
             return 2
-    if args.games < 1 or args.decisions < 1 or not args.seconds > 0:
-        print("--games and --decisions must be >= 1 and --seconds > 0", file=sys.stderr)
+    if args.games < 1 or args.decisions < 1 or not args.seconds > 0 or args.load < 0:
+        print(
+            "--games and --decisions must be >= 1, --seconds > 0 and --load >= 0",
+            file=sys.stderr,
+        )
         return 2
     try:
         rules = ba.variants.get(args.rules)
@@ -195,6 +229,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.budget < 0:
         print("--budget must be >= 0", file=sys.stderr)
         return 2
+    busy = start_load(args.load)
+    try:
+        return run(args, rules, budget)
+    finally:
+        stop_load(busy)
+
+
+def run(args: argparse.Namespace, rules: ba.RuleSet, budget: float | None) -> int:
+    """The measurement of :func:`main`, with its arguments checked."""
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
     found = positions(rules, args.games, args.seed)
     chosen = pick(found, args.decisions, args.seed)
     machine = (
@@ -204,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     deals = f"one {args.hand_size}-card deal a game" if args.hand_size else "the schedule"
     bots = "defaults" if budget is None else f"sampling bots {budget:g} s CPU a decision"
+    if args.load:
+        bots += f"; {args.load} busy processes beside"
     print(
         f"decision times: {args.rules} ({deals}), positions from {args.games} heuristic games "
         f"from seed {args.seed} ({len(found['calls'])} calls and {len(found['plays'])} plays "
@@ -214,13 +260,17 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for name in names:
         t0 = time.process_time()
-        times, out_of_time = time_bot(name, chosen, args.seconds, args.seed, budget)
+        times, counts = time_bot(name, chosen, args.seconds, args.seed, budget)
         got = rows_of(name, times)
         rows.extend(got)
         sampling = budget is not None and name in ("montecarlo", "pimc")
         for r in got:
             r["budget_s"] = budget if sampling else None
-            over = f"  max {r['max_ms'] / 1000 / budget:.2f}x the budget" if sampling else ""
+            over = ""
+            if sampling:
+                assert budget is not None
+                r.update({q: r[f"{q}_ms"] / 1000 / budget for q in ("median", "p99", "max")})
+                over = f"  budget x: median {r['median']:.2f} p99 {r['p99']:.2f} max {r['max']:.2f}"
             print(
                 f"{name:>10} {r['kind']:>5} {r['decisions']:>4} decisions  "
                 f"median {_ms(r['median_ms']):>7} ms  p95 {_ms(r['p95_ms']):>7} ms  "
@@ -228,8 +278,14 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         if sampling:
-            rows[-1]["out_of_time"] = out_of_time
-            print(f"{'':>10} {out_of_time} decisions out of time (the heuristic's move)")
+            rows[-1].update(counts)
+            total = rows[-1]["decisions"]
+            left = counts["out_of_time"] + counts["fallbacks"]
+            print(
+                f"{'':>10} {counts['out_of_time']} out of time and {counts['fallbacks']} "
+                f"fallbacks: {left} decisions ({100 * left / total:.1f} %) the heuristic's "
+                f"move; {counts['planned']} planned cheaper to fit the budget"
+            )
         print(f"{'':>10} ({time.process_time() - t0:.0f} s CPU)", flush=True)
     print("\n.. list-table::\n   :header-rows: 1\n")
     print("   * - bot\n     - decisions\n     - timed\n     - median (ms)\n     - p99 (ms)\n"
@@ -244,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(
             json.dumps(
                 {"machine": machine, "rules": args.rules, "hand_size": args.hand_size,
-                 "budget": budget, "rows": rows},
+                 "budget": budget, "load": args.load, "rows": rows},
                 indent=1,
             )
         )  # fmt: skip

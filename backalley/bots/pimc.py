@@ -96,28 +96,45 @@ scored a decision, and the bot is then reproducible from its seed.
 ``budget`` adds a limit in seconds a decision, measured by ``clock``:
 ``"cpu"`` (the default: the process's CPU time, :func:`time.process_time`,
 which a busy machine does not shorten), ``"wall"`` (the wall clock,
-:func:`time.perf_counter`), or any function returning seconds.  At least
-layout is scored in full or not at all.  On the CPU or the wall clock the
-budget holds within a layout too: every solve - the first layout's included -
-is given what is left of the budget as its ``deadline`` (CPU seconds), the
-clock is read again before each candidate is played out or solved, and a
-layout the budget ran out in is left out (counted in ``stats.stopped``); so a
-decision overruns its budget by at most one candidate's rollout, or the
-solver's time to notice its deadline; and a layout is not begun with less
-than half a layout's mean time left (it would mostly be cut short).  When
-the budget runs out before the
-first layout is scored, the bot makes the ``heuristic`` bot's move (counted
-in ``stats.out_of_time``).  On a clock of the caller's own, the clock is read
-only at the start and after each layout, at least one layout is scored and
-each is finished.  ``bot.stats`` (:class:`PimcStats`) counts what the
-sampling did.
+:func:`time.perf_counter`), or any function returning seconds.  A layout
+is scored in full or not at all.  On the CPU or the wall clock the budget
+holds within a layout too: every solve is given what is left of the budget
+as its ``deadline`` (CPU seconds; the solver looks at its clock about every
+millisecond), the clock is read again before each candidate is played out
+or solved, and a layout the budget ran out in is left out (counted in
+``stats.stopped``); so a decision overruns its budget by at most one
+candidate's rollout, or the solver's time to notice its deadline; and a
+layout is not begun with less than half a layout's mean time left (it would
+mostly be cut short).  Python's cyclic garbage collector is held off while
+the bot decides (:func:`gc.disable`, enabled again after): a full
+collection of a process holding the solver's tables and the bidding memo
+took 50 to 90 ms of a 0.1 s budget, and the garbage of one decision is
+small; the collector runs after it.
 
-One module, one job: the bot's decision - its layouts, their solving and
-scoring, and the heuristic's fallback - within one budget.
+**A plan that fits the budget.**  On such a budget the bot learns how long
+its solving takes (a running mean of the clock's seconds, by the cards
+solved: a play's solve, one candidate call's deal) and plans each decision
+to fit (counted in ``stats.planned``): a play whose solve is expected to
+take more than :data:`PLAN_SHARE` of the budget is scored by rollouts, as
+with more than ``solver_cards`` cards; a call's deals are solved from fewer
+cards than ``bid_solver_cards`` (the heuristic playing more of the deal
+first) until its candidates' deals together are expected to fit.  The
+first layout's solve of a play may take :data:`FIRST_SHARE` of the budget:
+cut short there, the bot learns it and rolls its layouts out in the rest
+of the budget rather than falling back.  When the budget runs out before
+the first layout is scored, the bot makes the ``heuristic`` bot's move
+(counted in ``stats.out_of_time``).  On a clock of the caller's own, the
+clock is read only at the start and after each layout, at least one
+layout is scored, each is finished and nothing is planned.  ``bot.stats``
+(:class:`PimcStats`) counts what the sampling did.
+
+One module, one job: the bot's decision - its plan, its layouts, their
+solving and scoring, and the heuristic's fallback - within one budget.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import warnings
 from collections.abc import Sequence
@@ -172,6 +189,17 @@ CALL_MIN_LAYOUTS = 4.0
 their weights) on which a call may overrule the heuristic's."""
 SOLVER_TABLES = {"max_entries": 200_000, "max_tables": 4}
 """The size of each bot's solver tables (entries per table, tables kept)."""
+PLAN_SHARE = 0.4
+"""The share of a decision's budget that one layout's solving may be
+expected to take (by the times the bot has measured) for the plan to solve
+it: a play's solve, or a call's candidates together; past it the plan is
+cheaper (see the module docstring's *Budgets*)."""
+FIRST_SHARE = 0.6
+"""The share of the budget the first layout's solve of a play may take
+before it is cut short and the layouts are rolled out instead."""
+GROWTH = 3.0
+"""How much longer a solve is guessed to take with one more card in each
+hand, before the bot has measured it."""
 
 
 @attrs.define
@@ -204,6 +232,10 @@ class PimcStats:
     out_of_time: int = 0
     """Decisions whose budget ran out before their first layout was scored:
     the heuristic bot's move was made."""
+    planned: int = 0
+    """Decisions scored by a cheaper plan than the settings', to fit the
+    budget: a play rolled out that the solver would have scored, or a
+    call's deals solved from fewer cards (see the module docstring)."""
 
 
 # ------------------------------------------------------------ the solver
@@ -285,6 +317,13 @@ class PimcBot:
         self._bounds_layouts = budget is not None and self.clock in CLOCKS.values()
         self._until: float | None = None
         """Past this reading of the clock, a layout stops (``None``: never)."""
+        self._costs: dict[tuple[bool, int], float] = {}
+        """The clock's seconds one layout's solving took, a running mean by
+        (a call?, cards solved): a play's solve, or one candidate call's deal."""
+        self._play_cards = solver_cards
+        """The decision's plan: the most cards left for the solver to score a play."""
+        self._bid_cards = bid_solver_cards
+        """The decision's plan: the cards left when a call's deal is solved."""
         self.solver_cards = solver_cards
         self.bid_solver_cards = bid_solver_cards
         self.bid_reach = bid_reach
@@ -315,11 +354,10 @@ class PimcBot:
         partner is still to speak); naming trump, the heuristic's suit
         first, then the others."""
         if view.phase is Phase.PLAYING:
+            self._plan_play(view)
             if self._solves(view):
                 return distinct_cards(view, moves)
-            pick = self._heuristic.choose(view)  # scored first: pick_card's yardstick
-            cards = distinct_cards(view, moves, keep=pick)  # pick stands for its group
-            return [pick, *(m for m in cards if m != pick)]
+            return self._rolled_out(view, moves)
         pick = self._heuristic.choose(view)
         if isinstance(moves[0], NameTrump):
             return [pick, *(m for m in moves if m != pick)]
@@ -343,6 +381,13 @@ class PimcBot:
             if m not in out:
                 out.append(m)
         return out
+
+    def _rolled_out(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
+        """The cards to score by rollouts: one of each group of equivalent
+        cards, the heuristic's card first, standing for its group."""
+        pick = self._heuristic.choose(view)  # scored first: pick_card's yardstick
+        cards = distinct_cards(view, moves, keep=pick)  # pick stands for its group
+        return [pick, *(m for m in cards if m != pick)]
 
     # --------------------------------------------------------------- scoring
 
@@ -368,9 +413,69 @@ class PimcBot:
 
     def _solves(self, state: GameState | PlayerView) -> bool:
         """Whether the solver scores the cards of this play position (at most
-        ``solver_cards`` cards left in each hand, a rule set of two sides and
-        the solver installed); rollouts score them otherwise."""
-        return self._left(state) <= self.solver_cards and self._solvable(state)
+        ``solver_cards`` cards left in each hand - fewer when the decision's
+        plan says so -, a rule set of two sides and the solver installed);
+        rollouts score them otherwise."""
+        return self._left(state) <= self._play_cards and self._solvable(state)
+
+    # -------------------------------------------------------------- planning
+
+    def _cost(self, call: bool, cards: int) -> float | None:
+        """The seconds one layout's solving is expected to take (a call's:
+        one candidate's deal), by the times measured, or guessed from the
+        nearest number of cards measured (:data:`GROWTH` a card); ``None``
+        before anything is known."""
+        costs = self._costs
+        known = costs.get((call, cards))
+        if known is not None:
+            return known
+        near = [n for (c, n) in costs if c == call]
+        if not near:
+            return None
+        n = min(near, key=lambda m: (abs(m - cards), m))
+        return costs[(call, n)] * GROWTH ** (cards - n)
+
+    def _learn(self, call: bool, cards: int, seconds: float, cut: bool = False) -> None:
+        """Keep the seconds one layout's solving took (a running mean), or,
+        ``cut`` short, at least ``seconds``."""
+        key = (call, cards)
+        old = self._costs.get(key)
+        if old is None:
+            self._costs[key] = seconds
+        elif cut:
+            self._costs[key] = max(old, seconds)
+        else:
+            self._costs[key] = 0.7 * old + 0.3 * seconds
+
+    def _fits(self, call: bool, cards: int, times: int) -> bool:
+        """Whether ``times`` solves of ``cards`` cards are expected to fit the
+        budget's :data:`PLAN_SHARE` (always, without a bounding budget or
+        before anything is measured)."""
+        budget = self.budget
+        if not self._bounds_layouts or budget is None:
+            return True
+        cost = self._cost(call, cards)
+        return cost is None or times * cost <= PLAN_SHARE * budget
+
+    def _plan_play(self, view: PlayerView) -> None:
+        """The decision's plan for a play: the solver scores it when its
+        solve is expected to fit the budget, else rollouts."""
+        left = self._left(view)
+        self._play_cards = self.solver_cards
+        if left <= self.solver_cards and self._solvable(view) and not self._fits(False, left, 1):
+            self._play_cards = left - 1
+            self.stats.planned += 1
+
+    def _plan_call(self, candidates: int) -> None:
+        """The decision's plan for a call: its deals solved from the most
+        cards, up to ``bid_solver_cards``, whose solves for every candidate
+        are expected to fit the budget (none: the heuristic plays them out)."""
+        cards = self.bid_solver_cards
+        while cards > 0 and not self._fits(True, cards, candidates):
+            cards -= 1
+        if cards < self.bid_solver_cards:
+            self.stats.planned += 1
+        self._bid_cards = cards
 
     def _solver(self) -> Any:
         """The double-dummy solver: a :class:`backalley.solver.Solver` of the
@@ -383,12 +488,16 @@ class PimcBot:
             self._dd = module if make is None else make(**SOLVER_TABLES)
         return self._dd
 
-    def _deadline(self) -> float | None:
+    def _deadline(self, share: float = 1.0) -> float | None:
         """The CPU seconds a solve may take now: what is left of the
-        decision's budget (``None``: no limit)."""
+        decision's budget, at most ``share`` of the budget (``None``: no
+        limit)."""
         if self._until is None:
             return None
-        return max(0.0, self._until - self.clock())
+        left = self._until - self.clock()
+        if share < 1.0 and self.budget is not None:
+            left = min(left, share * self.budget)
+        return max(0.0, left)
 
     def _check_time(self) -> None:
         """Raise :class:`_OutOfTime` once the decision's budget has run out
@@ -399,9 +508,16 @@ class PimcBot:
     def _left(self, state: GameState | PlayerView) -> int:
         return state.hand_size - len(state.tricks)
 
-    def _play_values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
+    def _play_values(
+        self, base: GameState, cands: Sequence[Move], seat: int, first: bool = False
+    ) -> list[float]:
         if self._solves(base):
-            tricks = self._solver().analyse(base, deadline=self._deadline())
+            # the first layout's solve may take FIRST_SHARE of the budget:
+            # cut short, the decision rolls its layouts out in what is left
+            deadline = self._deadline(FIRST_SHARE if first else 1.0)
+            tricks = self._timed(
+                False, self._left(base), self._solver().analyse, base, deadline=deadline
+            )
             self.stats.solved += 1
             return [self._points(base, seat, tricks[m]) for m in cands]
         out = []
@@ -421,7 +537,7 @@ class PimcBot:
         first tricks, the solver the last ``bid_solver_cards``."""
         played = False
         while state.phase is not Phase.PLAYING or (
-            self._left(state) > self.bid_solver_cards or not self._solvable(state)
+            self._left(state) > self._bid_cards or not self._solvable(state)
         ):
             actor = state.to_act
             assert actor is not None
@@ -437,9 +553,11 @@ class PimcBot:
             state, seat, int(self._solver().solve(state, deadline=self._deadline()))
         )
 
-    def _values(self, base: GameState, cands: Sequence[Move], seat: int) -> list[float]:
+    def _values(
+        self, base: GameState, cands: Sequence[Move], seat: int, first: bool = False
+    ) -> list[float]:
         if base.phase is Phase.PLAYING:
-            return self._play_values(base, cands, seat)
+            return self._play_values(base, cands, seat, first)
         out = []
         for move in cands:
             self._check_time()
@@ -447,7 +565,22 @@ class PimcBot:
             if _deal_over(base, after):
                 out.append(_end_value(base, after, seat))
             else:
-                out.append(self._deal_value(after, seat))
+                out.append(self._timed(True, self._bid_cards, self._deal_value, after, seat))
+        return out
+
+    def _timed(self, call: bool, cards: int, work: Any, *args: Any, **kwargs: Any) -> Any:
+        """``work(*args)``, its seconds learnt as one solve of ``cards``
+        cards (on a bounding budget): twice them when the budget cut it short,
+        as it would have taken longer."""
+        if self._until is None:
+            return work(*args, **kwargs)
+        start = self.clock()
+        try:
+            out = work(*args, **kwargs)
+        except (_limit_error(), _OutOfTime):
+            self._learn(call, cards, 2 * (self.clock() - start), cut=True)
+            raise
+        self._learn(call, cards, self.clock() - start)
         return out
 
     # -------------------------------------------------------------- sampling
@@ -471,7 +604,15 @@ class PimcBot:
         )
 
     def choose(self, view: PlayerView) -> Move:
-        return choose_among(view, self.candidates, self._sample)
+        """The bot's move (see the module docstring).  On a bounding budget,
+        Python's cyclic garbage collector is held off for the decision."""
+        if not self._bounds_layouts or not gc.isenabled():
+            return choose_among(view, self.candidates, self._sample)
+        gc.disable()
+        try:
+            return choose_among(view, self.candidates, self._sample)
+        finally:
+            gc.enable()
 
     def _sample(self, view: PlayerView, cands: Sequence[Move]) -> Move:
         """The candidate to make, from the layouts scored: a card with the best
@@ -480,6 +621,8 @@ class PimcBot:
         start = clock()
         budget = self.budget
         self._until = start + budget if self._bounds_layouts and budget is not None else None
+        if view.phase is not Phase.PLAYING:
+            self._plan_call(len(cands))
         stats = self.stats
         stats.decisions += 1
         ascending = is_ascending(view)
@@ -488,6 +631,7 @@ class PimcBot:
         done = 0
         layouts: list[tuple[float, list[float]]] = []
         stopped = False
+        begun = start  # when the layouts of the decision's plan began
         for _ in range(self.samples):
             try:
                 picked = self.draw(view, ascending)
@@ -497,9 +641,20 @@ class PimcBot:
             if picked is not None:
                 layout, weight = picked
                 try:
-                    values = self._values(layout, cands, view.seat)
+                    values = self._values(layout, cands, view.seat, first=not done)
                 except (_limit_error(), _OutOfTime):
                     stats.stopped += 1  # the budget ran out inside this layout
+                    replanned = None if done else self._replan(view)
+                    if replanned is not None:
+                        # the first layout's solve was cut short at its share
+                        # of the budget: the plan is now to roll the layouts
+                        # out, in what is left
+                        cands = replanned
+                        if len(cands) == 1:
+                            break  # the heuristic's card alone
+                        totals = [0.0] * len(cands)
+                        begun = clock()
+                        continue
                     stopped = True
                     break
                 layouts.append((weight, values))
@@ -513,10 +668,13 @@ class PimcBot:
                     break
                 # on a bounding clock, a layout is not begun with less than
                 # half a layout's mean time left: it would mostly be cut short
-                if self._bounds_layouts and done and budget - spent < 0.5 * spent / done:
+                mean = (spent + start - begun) / done if done else 0.0
+                if self._bounds_layouts and done and budget - spent < 0.5 * mean:
                     break
         self._until = None
         stats.samples += done
+        if len(cands) == 1:
+            return cands[0]  # replanned: the heuristic's card stands alone
         if stopped and not done:
             stats.out_of_time += 1  # no layout in the budget: the heuristic's move
             return self._heuristic.choose(view)
@@ -540,6 +698,18 @@ class PimcBot:
         else:  # the best weighted mean, the earliest candidate winning ties
             best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+    def _replan(self, view: PlayerView) -> list[Move] | None:
+        """After the first layout's solve of a play was cut short, with time
+        left in the budget: the decision's new plan, to roll its layouts out,
+        and the candidates for it; else ``None``."""
+        if view.phase is not Phase.PLAYING or not self._solves(view) or self._until is None:
+            return None
+        if self.clock() >= self._until:
+            return None
+        self._play_cards = self._left(view) - 1
+        self.stats.planned += 1
+        return self._rolled_out(view, view.legal_moves())
 
     def pick_call(self, layouts: Sequence[tuple[float, Sequence[float]]]) -> int:
         """Which candidate call to make (its index), given each scored
