@@ -19,7 +19,8 @@ numbers are read as evidence of its tricks.  Naming trump, the declarer
 names the suit in which its hand is strongest.
 
 **Play.** A trick is worth, to the bot's side, the points one more trick adds
-for it plus the points it keeps from the others (:func:`trick_worth`: per
+for it plus the points it keeps from the others (the latter left out where
+an overtrick costs; :func:`trick_worth`: per
 trick up to the number beyond which one more trick would cost the side, or
 all the tricks still to come where none would): positive while a contract
 is in doubt, zero when the contract is made, or set, and the other side's
@@ -175,7 +176,10 @@ class HeuristicBot:
                 value += delta
             else:
                 others += delta
-        if len(teams) > 1:
+        if len(teams) > 1 and not rules.plan.overtricks_cost(h):
+            # where an overtrick costs, the others' worth of a trick (each
+            # as if it were theirs) is left out: it leads the bot to hand
+            # tricks to seats that made their bids before making its own
             value += others / (len(teams) - 1)
         return value
 
