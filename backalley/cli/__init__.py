@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         "2 bad usage or unreadable input.",
     )
     parser.add_argument("--version", action="version", version=f"backalley {_version()}")
-    _add_import_option(parser, "imports")
+    _add_loading_options(parser, "")
     parser.add_argument(
         "--no-plugins",
         dest="plugins",
@@ -102,17 +102,27 @@ def build_parser() -> argparse.ArgumentParser:
         build_web_command,
     ):
         command.add_parser(sub)
-    _add_external_option(parser, "externals")
-    for command_parser in sub.choices.values():  # --import also after the command's name
-        _add_import_option(command_parser, "command_imports")
-        _add_external_option(command_parser, "command_externals")
+    for command_parser in sub.choices.values():  # also after the command's name
+        _add_loading_options(command_parser, "command_")
     return parser
 
 
-def _add_external_option(parser: argparse.ArgumentParser, dest: str) -> None:
+def _add_loading_options(parser: argparse.ArgumentParser, prefix: str) -> None:
+    """The repeatable options that load what a command may name, given before
+    the command's name (``prefix`` empty) or after it (``"command_"``): their
+    values are ``<prefix>imports`` and ``<prefix>externals`` (see :func:`_given`)."""
+    parser.add_argument(
+        "--import",
+        dest=f"{prefix}imports",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE (a module name or a .py file) before the command runs, so that "
+        "the rules, bots and variants it registers can be used; may be repeated",
+    )
     parser.add_argument(
         "--external",
-        dest=dest,
+        dest=f"{prefix}externals",
         action="append",
         default=[],
         metavar="NAME=COMMAND",
@@ -122,26 +132,20 @@ def _add_external_option(parser: argparse.ArgumentParser, dest: str) -> None:
     )
 
 
-def _add_import_option(parser: argparse.ArgumentParser, dest: str) -> None:
-    parser.add_argument(
-        "--import",
-        dest=dest,
-        action="append",
-        default=[],
-        metavar="MODULE",
-        help="import MODULE (a module name or a .py file) before the command runs, so that "
-        "the rules, bots and variants it registers can be used; may be repeated",
-    )
+def _given(args: argparse.Namespace, name: str) -> list[str]:
+    """The values of a loading option, before the command's name then after it."""
+    return [*getattr(args, name, []), *getattr(args, f"command_{name}", [])]
 
 
 def load_plugins(args: argparse.Namespace) -> None:
     """Before a command runs: the installed plug-ins (unless ``--no-plugins``),
-    then every ``--import MODULE``, in the order given (see :mod:`backalley.plugins`)."""
+    then every ``--import MODULE``, in the order given (see :mod:`backalley.plugins`),
+    then every ``--external NAME=COMMAND``."""
     if getattr(args, "plugins", True):
         plugins.load_plugins()
-    for module in [*getattr(args, "imports", []), *getattr(args, "command_imports", [])]:
+    for module in _given(args, "imports"):
         plugins.import_plugin(module)
-    register_external([*getattr(args, "externals", []), *getattr(args, "command_externals", [])])
+    register_external(_given(args, "externals"))
 
 
 def main(
