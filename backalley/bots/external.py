@@ -261,8 +261,7 @@ class ExternalBot:
         self._turn = 0
         self._failures = 0
         self._game_left = self.program.game_time
-        if self._replaced:
-            self._replaced = False  # the next game starts the program again
+        self._replaced = False  # the next game starts the program again
 
     def _started(self) -> BotProcess:
         if self._process is not None:

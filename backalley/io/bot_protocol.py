@@ -146,9 +146,7 @@ def read_bot_message(line: bytes | str, expected: str) -> BotMessage:
     except (UnicodeDecodeError, ValueError) as exc:
         raise SerializationError(f"not a JSON line ({exc})", "$") from None
     if not isinstance(value, dict):
-        raise SerializationError(
-            f"expected a JSON object, got {type(value).__name__}", "$"
-        ) from None
+        raise SerializationError(f"expected a JSON object, got {type(value).__name__}", "$")
     kind = value.get("type")
     if kind != expected:
         known = "" if kind in BOT_MESSAGES else f" (a bot sends {', '.join(BOT_MESSAGES)})"

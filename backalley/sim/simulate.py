@@ -49,6 +49,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from functools import partial
 from typing import Any, TypeVar
 
 import attrs
@@ -239,9 +240,7 @@ def play_game(plan: SimulationPlan, task: Task) -> GameOutcome:
     names = [plan.players[p] for p in seating]
     programs = dict(plan.programs)
     bots = [
-        programs[name.strip().lower()]((task.seed, seat))
-        if name.strip().lower() in programs
-        else make_bot(name, seed=(task.seed, seat))
+        programs.get(name.strip().lower(), partial(make_bot, name))((task.seed, seat))
         for seat, name in enumerate(names)
     ]
     state: GameState = new_game(rules, seed=task.seed)
