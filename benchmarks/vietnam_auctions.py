@@ -1,7 +1,8 @@
 """The Vietnam auction as heuristic bots bid it: do the contracts spread, and
 do counters come only when they pay?
 
-    python3 benchmarks/vietnam_auctions.py [--rules NAME] [--deals N] [--seed N] [--json FILE]
+    python3 benchmarks/vietnam_auctions.py [--rules NAME] [--deals N] [--seed N] [--dd]
+                                           [--dd-deadline S] [--json FILE]
 
 Whole games of ``--rules`` (``vietnam`` by default) between four heuristic
 bots, from seeds ``--seed``, ``--seed + 1``, ..., until ``--deals`` deals
@@ -11,7 +12,21 @@ contracts' numbers and how many distinct ones there are, how often a deal
 is countered and how the countered contracts fare (made or set, and the
 points of the side that countered first less those of the side holding the
 contract, a mean over the deals where the counter left the contract with
-the other side), the thrown-in deals, and the time taken.
+the other side), the share of all contracts their declarers make, the
+thrown-in deals, and the time taken.  Seed ``s`` plays the games of seeds
+``s``, ``s + 1``, ... (give two seeds 1000 apart for two samples that share no
+game).
+
+With ``--dd`` each contract is also held against the double-dummy solver
+(:mod:`backalley.solver`): the tricks the declarer's side takes with every
+hand known, the trump the declarer named and the declarer leading (the
+deal's first position of play), and the share of the contracts whose number
+is more than two tricks above them (``dd_jumps_over_2``), the mean of the
+number less those tricks, and the share of the contracts the side's hands
+make double dummy.  Each solve is given ``--dd-deadline`` CPU seconds; one
+cut short counts by the bounds it proved, and where those cannot tell
+whether the number is more than two above, as undecided (reported; the
+share's upper bound counts them as jumps).
 
 Under the earlier reading of the counters (``--rules`` a house-rules file
 with ``counter_holder = "countering-side"``, or ``--countering-side``) the
@@ -38,6 +53,7 @@ import backalley as ba  # noqa: E402
 from backalley import lowlevel  # noqa: E402
 from backalley.bots import HeuristicBot  # noqa: E402
 from backalley.rules import Auction, CounterHolder  # noqa: E402
+from backalley.solver import SearchLimitError, solve  # noqa: E402
 from backalley.values import BiddingOutcome  # noqa: E402
 
 
@@ -104,9 +120,35 @@ def counter_gains(
     return gains
 
 
-def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
+def dd_tricks(position: ba.GameState, side: int, deadline: float) -> tuple[int, int] | None:
+    """The bounds (equal when solved) of the tricks ``side`` takes double dummy
+    from ``position`` (a deal's first position of play), from the solver
+    within ``deadline`` CPU seconds; ``None`` when the seat to lead is not of
+    ``side`` and the deal has more than two sides (its tricks are then not the
+    rest of the other side's)."""
+    h = position.hand_size
+    leader_side = position.rules.seat_teams[position.to_act]  # type: ignore[index]
+    if leader_side != side and len(position.rules.teams) != 2:
+        return None
+    try:
+        low = high = solve(position, deadline=deadline)
+    except SearchLimitError as cut:
+        low, high = cut.lower, cut.upper
+    if leader_side != side:
+        low, high = h - high, h - low
+    return low, high
+
+
+def measure(
+    rules: ba.RuleSet,
+    deals: int,
+    seed: int = 0,
+    dd: bool = False,
+    dd_deadline: float = 5.0,
+) -> dict[str, Any]:
     """Play whole games of ``rules`` between heuristic bots until ``deals`` deals are
-    scored; the figures of their auctions (see the module docstring)."""
+    scored; the figures of their auctions (see the module docstring), with
+    ``dd`` those against the double-dummy solver too."""
     sequences: Counter[tuple[str, ...]] = Counter()
     numbers: Counter[int] = Counter()
     countered = made = paying = 0
@@ -114,6 +156,10 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
     steps: list[float] = []
     thrown = 0
     scored = 0
+    contracts = declarers_made = 0
+    jumps = undecided = dd_made = dd_counted = 0
+    over_dd = 0.0
+    dd_seconds = 0.0
     k = 0
     started = time.process_time()
     while scored < deals:
@@ -121,19 +167,25 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
         state = ba.new_game(rules, seed=seed + k)
         k += 1
         after_bidding: list[tuple[ba.GameState, BiddingOutcome]] = []
+        first_plays: list[ba.GameState] = []  # each played deal's first position of play
         while not state.is_over and scored + len(state.deal_results) < deals:
             seat = state.to_act
             assert seat is not None
             bidding = state.phase is ba.Phase.BIDDING
+            playing = state.phase is ba.Phase.PLAYING
             done = len(state.deal_results)
             state = state.apply(bots[seat].choose(state.view(seat)))
             if bidding and state.phase is not ba.Phase.BIDDING and len(state.deal_results) == done:
                 outcome = lowlevel.deal_context(state).outcome
                 if outcome is not None and not outcome.thrown_in:
                     after_bidding.append((state, outcome))
+            if not playing and state.phase is ba.Phase.PLAYING and len(state.deal_results) == done:
+                first_plays.append(state)
         thrown += lowlevel.thrown_in(state)
         for (position, outcome), result in zip(after_bidding, state.deal_results):
             steps.extend(counter_gains(position, outcome, result.tricks))
+        played = [r for r in state.deal_results if any(c is not None for c in r.contracts)]
+        starts = dict(zip(map(id, played), first_plays))
         for result in state.deal_results:
             scored += 1
             sequences[deal_calls(result, rules.players)] += 1
@@ -144,6 +196,22 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
             contract = result.contracts[side]
             assert contract is not None
             numbers[contract.tricks] += 1
+            contracts += 1
+            declarers_made += result.tricks[side] >= contract.tricks
+            start = starts.get(id(result))
+            if dd and start is not None:
+                clock = time.process_time()
+                bounds = dd_tricks(start, side, dd_deadline)
+                dd_seconds += time.process_time() - clock
+                if bounds is not None:
+                    low, high = bounds
+                    dd_counted += 1
+                    if high < contract.tricks - 2:
+                        jumps += 1
+                    elif low < contract.tricks - 2:
+                        undecided += 1
+                    dd_made += low >= contract.tricks
+                    over_dd += contract.tricks - (low + high) / 2
             if contract.multiplier > 1:
                 countered += 1
                 if result.tricks[side] >= contract.tricks:
@@ -161,7 +229,7 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
                 break
     seconds = time.process_time() - started
     top, top_count = sequences.most_common(1)[0]
-    return {
+    figures: dict[str, Any] = {
         "rules": rules.name,
         "deals": scored,
         "games": k,
@@ -178,8 +246,24 @@ def measure(rules: ba.RuleSet, deals: int, seed: int = 0) -> dict[str, Any]:
         "counter_calls": len(steps),
         "counter_calls_that_paid": sum(g > 0 for g in steps),
         "mean_gain_of_a_counter_call": round(sum(steps) / len(steps), 1) if steps else None,
+        "contracts": contracts,
+        "declarers_made": round(declarers_made / contracts, 3) if contracts else None,
         "thrown_in": thrown,
     }
+    if dd:
+        share = 1 / dd_counted if dd_counted else 0.0
+        figures.update(
+            {
+                "dd_contracts": dd_counted,
+                "dd_jumps_over_2": round(jumps * share, 3),
+                "dd_jumps_over_2_undecided": undecided,
+                "dd_jumps_over_2_at_most": round((jumps + undecided) * share, 3),
+                "dd_mean_number_less_dd_tricks": round(over_dd * share, 2),
+                "dd_made_by_the_hands": round(dd_made * share, 3),
+                "dd_seconds": round(dd_seconds, 1),
+            }
+        )
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,6 +275,12 @@ def main(argv: list[str] | None = None) -> int:
         "--countering-side",
         action="store_true",
         help="the rules with counter_holder = countering-side (the earlier reading)",
+    )
+    parser.add_argument(
+        "--dd", action="store_true", help="hold each contract against the double-dummy solver"
+    )
+    parser.add_argument(
+        "--dd-deadline", type=float, default=5.0, help="CPU seconds per solve (default 5)"
     )
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -205,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             ),
             name=f"{rules.name}, countering-side",
         )
-    figures = measure(rules, args.deals, args.seed)
+    figures = measure(rules, args.deals, args.seed, args.dd, args.dd_deadline)
     width = max(map(len, figures))
     for key, value in figures.items():
         print(f"{key:<{width}}  {value}")
