@@ -20,6 +20,9 @@ the process's CPU time (:func:`time.process_time`):
   time (:class:`ismcts_vs.TimedISMCTS`: the search loop stops once the
   decision's CPU time - building the seat's OpenSpiel state included - is
   past the budget);
+- ``pimc-calls`` is ``pimc`` weighing its layouts by the calls alone
+  (``play_weight=0``: the bot before issue 48's inference from the cards
+  played), at the same budget; ``--play-weight`` sets ``pimc``'s;
 - ``pimc-10x`` is the in-house reference: the ``pimc`` bot with ten times
   the budget (``--budget`` times :data:`REFERENCE_CPU`), the same ``samples``
   cap; a bot that plays level with it uses its CPU ten times better;
@@ -153,10 +156,14 @@ def factories(args: argparse.Namespace) -> dict[str, Callable[[object], Any]]:
 
         return IsmctsBot(seed, simulations=args.simulations, uct_c=args.uct_c, budget=budget)
 
+    weight = {} if args.play_weight is None else {"play_weight": args.play_weight}
     return {
-        "pimc": lambda seed: PimcBot(seed, samples=args.samples, budget=budget),
+        "pimc": lambda seed: PimcBot(seed, samples=args.samples, budget=budget, **weight),
+        "pimc-calls": lambda seed: PimcBot(
+            seed, samples=args.samples, budget=budget, play_weight=0.0
+        ),
         "pimc-10x": lambda seed: PimcBot(
-            seed, samples=args.samples, budget=REFERENCE_CPU * budget
+            seed, samples=args.samples, budget=REFERENCE_CPU * budget, **weight
         ),
         "montecarlo": lambda seed: MonteCarloBot(seed, samples=args.samples, budget=budget),
         "ismcts": ismcts,
@@ -260,6 +267,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--uct-c", type=float, default=20.0, help="ISMCTS's UCT exploration (in points)"
+    )
+    parser.add_argument(
+        "--play-weight",
+        type=float,
+        default=None,
+        help="pimc's play_weight (default: the bot's; pimc-calls always 0)",
     )
     parser.add_argument("--max-seconds", type=float, default=0.0, help="CPU seconds per pair")
     parser.add_argument("--seed", type=int, default=4417)

@@ -1,4 +1,5 @@
-"""The layouts a seat's view allows, weighed by the calls made: the part of
+"""The layouts a seat's view allows, weighed by the calls made and the cards
+played: the part of
 the ``pimc`` bot (:mod:`backalley.bots.pimc`) that infers where the unseen
 cards are.
 
@@ -22,6 +23,28 @@ likelihood of a layout (:func:`layout_likelihood`) is the product over the
 seats' calls: a layout that explains every call has weight 1, and one that
 misses a seat's bid by two tricks ``exp(-2)`` (with a ``call_weight`` of 1).
 
+**The cards played weigh the layouts** (``play_weight`` above 0; policy-based
+inference, as Rebstock et al. 2019 weigh Skat layouts by how likely the
+observed plays were under a play policy).  A layout in which a seat would
+not have played the card it did should count for less.  The play model is
+the ``heuristic`` bot's play, softened: with the cards the layout gives it,
+each other seat is asked, at each of its cards played so far this deal
+(the layout's play replayed to that card), which card it would play
+(:meth:`~backalley.bots.HeuristicBot.play_card`); a card of the same group
+of equivalent cards as the model's (:func:`card_groups`, as the seat saw
+them) agrees with it, and a play with one group alone says nothing.  The
+softened policy plays the model's group with odds ``exp(play_weight)`` to
+any other legal group, so each card the model would have played otherwise
+costs the layout a factor ``exp(-play_weight)``, as a call costs
+``exp(-call_weight * d)``; the policy's normaliser, ``1 + (g - 1) *
+exp(-play_weight)`` for ``g`` groups, is left out (with it, every card that
+agrees would weigh less in a layout that gave the seat more groups to
+choose from: a restricted-choice inference right for a random player, not
+for one that follows a plan), so a layout that explains every call and
+every card has weight 1.  The heuristic's cards are remembered per play of
+the deal and hand (:class:`CallMemo`), so the layouts drawn for a decision,
+and later decisions of the deal, share the work.
+
 **Sampling importance resampling.**  :func:`draw_layout` draws ``draws``
 layouts at random and picks one, with chances in proportion to their
 likelihoods; it counts with the mean of those likelihoods, so the weighted
@@ -40,13 +63,13 @@ from typing import Any, Protocol
 import attrs
 
 from backalley.bots.heuristic import HeuristicBot
-from backalley.bots.montecarlo import sample_hands
+from backalley.cards import CARDS
 from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
 from backalley.engine.views import PlayerView
 from backalley.errors import BackAlleyError
-from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass
+from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass, Play
 
 __all__ = [
     "MEMO_LIMIT",
@@ -54,12 +77,59 @@ __all__ = [
     "DrawCounts",
     "call_distance",
     "call_tricks",
+    "card_groups",
     "draw_layout",
     "is_ascending",
     "layout_likelihood",
+    "sample_hands",
 ]
 
 _HEURISTIC = HeuristicBot()
+
+
+def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
+    """One random assignment of the unseen cards to the other seats (bit
+    sets, the cards each seat holds now) consistent with the view: each seat
+    gets as many cards as it holds, each from its
+    :meth:`~backalley.PlayerView.possible_cards`.  ``None`` only when no
+    assignment exists (possible cards that a user's rule left unsound).
+
+    The cards are drawn one at a time, a card kept only when the seats can
+    still be filled after it (so the draw never fails half-way): the engine's
+    :func:`backalley.engine.lowlevel.sample_hands`, which the OpenSpiel game's
+    ``resample_from_infostate`` draws with too."""
+    return lowlevel.sample_hands(view, rng, possible=lowlevel.possible_bits)
+
+
+def card_groups(view: PlayerView, cards: int) -> list[int]:
+    """The cards of the bit set ``cards`` in groups of equivalent cards, as
+    ``view``'s seat sees them (bit sets, the group of the lowest card index
+    first): cards are equivalent when they touch, of the same suit of the card
+    order, one next above the other with no unseen card between (the plan's
+    order, learned from the ranking part; each card alone when its answers
+    fit no order)."""
+    order = lowlevel.order_of(view)
+    indices = [c for c in range(cards.bit_length()) if cards >> c & 1]
+    if not order.standard:
+        return [1 << c for c in indices]
+    suit, above = order.suit, order.above
+    gone = (
+        lowlevel.hand_bits(view, view.seat)
+        | lowlevel.out_of_play_bits(view)
+        | lowlevel.played_bits(view)
+    )
+    groups: list[int] = []
+    prev = -1
+    for c in indices:
+        if prev >= 0 and suit[prev] == suit[c] and above[prev] >> c & 1:
+            between = above[prev] & ~above[c] & ~(1 << c)
+            if not between & ~gone:
+                groups[-1] |= 1 << c  # touching the previous card: equivalent
+                prev = c
+                continue
+        groups.append(1 << c)
+        prev = c
+    return groups
 
 
 def call_tricks(call: Move, hand_size: int, level: int) -> int | None:
@@ -116,17 +186,27 @@ MEMO_LIMIT = 200_000
 
 @attrs.define
 class CallMemo:
-    """What the bidding model answered, kept by one bot for its layouts: who
-    made each call, and the heuristic's call with each hand.  Every key holds
-    the rule set and the deal's public facts, so one memo serves any rules;
-    each bot keeps its own (nothing is shared through the module), bounded
-    by ``limit`` answers a table."""
+    """What the bidding and play model answered, kept by one bot for its
+    layouts: who made each call, the heuristic's call with each hand, and
+    its card with each hand at each point of the play.  Every key holds the
+    rule set and the deal's public facts, so one memo serves any rules; each
+    bot keeps its own (nothing is shared through the module), bounded by
+    ``limit`` answers a table."""
 
     limit: int = MEMO_LIMIT
     speakers: dict[object, int | None] = attrs.field(factory=dict)
     """(the deal's public facts, the calls before) -> the seat that called next."""
     model_calls: dict[object, Move] = attrs.field(factory=dict)
     """(the deal's public facts, the calls before, the hand) -> the heuristic's call."""
+    prefixes: dict[object, int] = attrs.field(factory=dict)
+    """(the deal's public facts and calls) or (a number, a card) -> the number
+    of the play so far with that card after it: a short name for the plays
+    before a card, so that a key of :attr:`model_plays` stays small."""
+    model_plays: dict[tuple[int, int], tuple[int, int]] = attrs.field(factory=dict)
+    """(the number of the plays before, the hand) -> the heuristic's card's
+    group of equivalent cards (a bit set, 0 when the play was forced) and
+    the number of groups among the legal cards."""
+    _next: int = 0
 
     def remember_speaker(self, key: object, seat: int | None) -> None:
         """Keep who called after the calls of ``key``."""
@@ -138,10 +218,29 @@ class CallMemo:
         self._room(self.model_calls)
         self.model_calls[key] = call
 
-    def _room(self, table: dict[object, Any]) -> None:
+    def prefix(self, key: object) -> int:
+        """The number of the plays named by ``key`` (a new one when unknown:
+        numbers are never given twice, so one left in a key after the tables
+        were emptied names nothing else)."""
+        known = self.prefixes.get(key)
+        if known is None:
+            self._room(self.prefixes)
+            known = self._next
+            self._next += 1
+            self.prefixes[key] = known
+        return known
+
+    def remember_play(self, key: tuple[int, int], answer: tuple[int, int]) -> None:
+        """Keep the heuristic's card's group (and the groups) for ``key``."""
+        self._room(self.model_plays)
+        self.model_plays[key] = answer
+
+    def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.limit:
             self.speakers.clear()
             self.model_calls.clear()
+            self.prefixes.clear()
+            self.model_plays.clear()
 
 
 def layout_likelihood(
@@ -150,17 +249,23 @@ def layout_likelihood(
     call_weight: float = 1.0,
     ascending: bool | None = None,
     memo: CallMemo | None = None,
+    play_weight: float = 0.0,
 ) -> float | None:
-    """How likely the other seats' calls of this deal are when they hold the
-    cards of ``layout`` (a full state agreeing with ``view``, as
-    :func:`~backalley.engine.lowlevel.determinise` builds): ``exp(-call_weight *
-    total distance)`` between each call and the heuristic bot's call with the
-    layout's hand after the same calls (see the module docstring).  1 when
-    no other seat has called; ``None`` when the deal's opening cannot be
-    rebuilt from the layout.
+    """How likely the other seats' calls and plays of this deal are when they
+    hold the cards of ``layout`` (a full state agreeing with ``view``, as
+    :func:`~backalley.engine.lowlevel.determinise` builds), by the heuristic
+    bot's calls and cards softened (see the module docstring): the product
+    of ``exp(-call_weight * d)`` for each call, ``d`` the distance to the
+    heuristic's call with the layout's hand after the same calls, and, with
+    ``play_weight`` above 0, of ``exp(-play_weight) / (g - 1)`` for each card
+    a seat played outside the heuristic's card's group of equivalent cards,
+    of ``g`` groups among the seat's legal cards in the layout (1 for a card
+    of the heuristic's group; ``play_weight`` 0 weighs no play, as
+    ``call_weight`` 0 no call).  1 when no other seat has called or played;
+    ``None`` when the deal's opening cannot be rebuilt from the layout.
 
-    The heuristic's calls are remembered in ``memo`` (a fresh one when
-    ``None``) by the public facts before them and the hand (its choices
+    The heuristic's calls and cards are remembered in ``memo`` (a fresh one
+    when ``None``) by the public facts before them and the hand (its choices
     depend on the view alone), so layouts that give a seat the same hand
     share the work."""
     if memo is None:
@@ -168,7 +273,8 @@ def layout_likelihood(
     me = view.seat
     calls = view.calls
     named = view.phase is not Phase.BIDDING and view.declarer not in (None, me)
-    if not calls and not named:
+    plays = play_weight > 0 and view.phase is Phase.PLAYING
+    if not (calls or named) and not plays:
         return 1.0
     if ascending is None:
         ascending = is_ascending(view)
@@ -196,6 +302,35 @@ def layout_likelihood(
             replay.append(replay[-1].apply_unchecked(calls[len(replay) - 1]))
         return replay[k]
 
+    total = 0.0
+    if call_weight > 0:
+        weighed = _call_distances(view, calls, named, ascending, deal, dealt, before, memo)
+        if weighed is None:
+            return None
+        total += call_weight * weighed
+    if plays:
+        weighed = _play_costs(view, play_weight, deal, dealt, before, memo)
+        if weighed is None:
+            return None
+        total += weighed
+    return math.exp(-total)
+
+
+def _call_distances(
+    view: PlayerView,
+    calls: tuple[Move, ...],
+    named: bool,
+    ascending: bool,
+    deal: object,
+    dealt: tuple[int, ...],
+    before: Any,
+    memo: CallMemo,
+) -> float | None:
+    """The total distance between the other seats' calls (and the naming of
+    trump) and the heuristic's with the layout's hands; ``None`` when the
+    layout's opening cannot be rebuilt."""
+    me = view.seat
+    h = view.hand_size
     level = 0
     total = 0.0
     for k, call in enumerate(calls):
@@ -238,7 +373,80 @@ def layout_likelihood(
             memo.remember_call(tkey, model)
         if model != NameTrump(view.trump):
             total += 1.0
-    return math.exp(-call_weight * total)
+    return total
+
+
+def _play_costs(
+    view: PlayerView,
+    play_weight: float,
+    deal: object,
+    dealt: tuple[int, ...],
+    before: Any,
+    memo: CallMemo,
+) -> float | None:
+    """Minus the log-likelihood of the other seats' cards played so far with
+    the layout's hands (see :func:`layout_likelihood`); ``None`` when the
+    layout's opening cannot be rebuilt.  The layout's play is replayed only
+    as far as a card the memo does not know needs."""
+    me = view.seat
+    n = view.players
+    calls = view.calls
+    sequence: list[tuple[int, int]] = []  # (seat, card) in the order played
+    for lead, cards, _win in lowlevel.history(view):
+        sequence.extend(((lead + j) % n, c) for j, c in enumerate(cards))
+    lead = view.leader
+    sequence.extend(((lead + j) % n, c) for j, c in enumerate(lowlevel.trick_cards(view)))
+    prefix = memo.prefix((deal, calls, view.trump))
+    gone = [0] * n  # the cards each seat has played so far
+    state: GameState | None = None  # the layout's deal before play ``at``, built on demand
+    at = 0
+    total = 0.0
+    for k, (seat, card) in enumerate(sequence):
+        if seat != me:
+            key = (prefix, dealt[seat] & ~gone[seat])
+            answer = memo.model_plays.get(key)
+            if answer is None:
+                if state is None:
+                    state = before(len(calls))
+                    if state is None:
+                        return None
+                    if state.phase is Phase.NAMING_TRUMP:
+                        state = state.apply_unchecked(NameTrump(view.trump))
+                while at < k:
+                    state = state.apply_unchecked(Play(CARDS[sequence[at][1]]))
+                    at += 1
+                answer = _model_play(state, seat)
+                memo.remember_play(key, answer)
+            group = answer[0]
+            if group and not group >> card & 1:
+                total += play_weight
+        gone[seat] |= 1 << card
+        prefix = memo.prefix((prefix, card))
+    return total
+
+
+def _others_played(view: PlayerView) -> bool:
+    """Whether a seat other than ``view``'s has played a card this deal."""
+    if view.phase is not Phase.PLAYING:
+        return False
+    played = len(lowlevel.history(view)) * view.players + len(lowlevel.trick_cards(view))
+    mine = view.hand_size - view.hand_counts[view.seat]
+    return played > mine
+
+
+def _model_play(state: GameState, seat: int) -> tuple[int, int]:
+    """The heuristic's card for ``seat`` (to act in ``state``) as its group of
+    equivalent cards among the seat's legal cards (a bit set; 0 when it has
+    one group alone), and the number of groups."""
+    legal = lowlevel.legal_play_mask(state)
+    if not legal & (legal - 1):
+        return 0, 1
+    seen = state.view(seat)
+    groups = card_groups(seen, legal)
+    if len(groups) < 2:
+        return 0, 1
+    card = _HEURISTIC.play_card(seen, legal)
+    return next(g for g in groups if g >> card & 1), len(groups)
 
 
 class DrawCounts(Protocol):
@@ -269,16 +477,20 @@ def draw_layout(
     call_weight: float = 1.0,
     ascending: bool | None = None,
     memo: CallMemo | None = None,
+    play_weight: float = 0.0,
 ) -> tuple[GameState, float] | None:
     """One layout of ``view``'s deal and its weight, by sampling importance
     resampling (see the module docstring): ``draws`` layouts drawn with
     ``rng`` and weighed by :func:`layout_likelihood` (one, of weight 1, when
-    ``call_weight`` is 0 or nobody has called), one of them picked with
+    there is nothing to weigh: ``call_weight`` 0 or nobody has called, and
+    ``play_weight`` 0 or no other seat has played), one of them picked with
     chances in proportion to their weights, returned with the mean weight.
     ``None`` when no layout could be built this time; raises
     :class:`LookupError` when no cards fit the view at all.  What it did is
     counted in ``counts``."""
-    informative = call_weight > 0 and bool(view.calls)
+    informative = (call_weight > 0 and bool(view.calls)) or (
+        play_weight > 0 and _others_played(view)
+    )
     pool: list[tuple[GameState, float]] = []
     for _ in range(draws if informative else 1):
         hands = sample_hands(view, rng)
@@ -292,7 +504,9 @@ def draw_layout(
         counts.drawn += 1
         weight = 1.0
         if informative:
-            likely = layout_likelihood(view, layout, call_weight, ascending, memo)
+            likely = layout_likelihood(
+                view, layout, call_weight, ascending, memo, play_weight=play_weight
+            )
             if likely is None:
                 counts.unweighted += 1
             else:

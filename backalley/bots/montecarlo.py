@@ -37,6 +37,14 @@ one candidate's evaluation; when that happens to the first sample, the bot
 makes the ``heuristic`` bot's move (``stats.out_of_time``).  On a clock of
 the caller's own, the clock is read at the start and after each sample, and
 at least one sample is scored.
+With ``play_weight`` above 0, the samples are weighed by the cards played
+(:mod:`backalley.bots.layouts`: each card another seat played that the
+``heuristic`` bot, with that seat's cards in the sample, would have played
+otherwise costs the sample a factor ``exp(-play_weight)``; the calls are
+not weighed): each sample is picked from ``draws`` drawn at random, with
+chances in proportion to their weights, counts with their mean weight, and
+a move's value is its weighted mean.  ``play_weight=0`` (the default) draws
+every sample at random with weight 1.
 Equivalent cards (touching ranks of a suit, no unseen card between them) are
 tried once.  The draw of a sample never fails when some deal fits the view;
 ``bot.stats`` (:class:`SamplingStats`) counts the decisions, the samples
@@ -51,6 +59,7 @@ puts it).
 from __future__ import annotations
 
 import importlib
+import math
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -60,6 +69,7 @@ import attrs
 
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
+from backalley.bots.layouts import CallMemo, card_groups, draw_layout, sample_hands
 from backalley.engine import lowlevel
 from backalley.engine.legality import Phase
 from backalley.engine.state import GameState
@@ -85,20 +95,6 @@ def clock_of(clock: object) -> Clock:
     raise SetupError(f"clock must be 'cpu', 'wall' or a function returning seconds, not {clock!r}")
 
 
-def sample_hands(view: PlayerView, rng: Any) -> list[int] | None:
-    """One random assignment of the unseen cards to the other seats (bit
-    sets, the cards each seat holds now) consistent with the view: each seat
-    gets as many cards as it holds, each from its
-    :meth:`~backalley.PlayerView.possible_cards`.  ``None`` only when no
-    assignment exists (possible cards that a user's rule left unsound).
-
-    The cards are drawn one at a time, a card kept only when the seats can
-    still be filled after it (so the draw never fails half-way): the engine's
-    :func:`backalley.engine.lowlevel.sample_hands`, which the OpenSpiel game's
-    ``resample_from_infostate`` draws with too."""
-    return lowlevel.sample_hands(view, rng, possible=lowlevel.possible_bits)
-
-
 @attrs.define
 class SamplingStats:
     """What the bot's sampling did, counted over its decisions (none is hidden)."""
@@ -117,6 +113,10 @@ class SamplingStats:
     out_of_time: int = 0
     """Decisions whose budget ran out before their first sample was scored:
     the heuristic bot's move was made."""
+    drawn: int = 0
+    """Layouts drawn and weighed by the cards played (with ``play_weight``)."""
+    unweighted: int = 0
+    """Layouts whose play could not be replayed, so counted with weight 1."""
 
 
 def _deal_over(before: GameState, after: GameState) -> bool:
@@ -202,28 +202,13 @@ def distinct_cards(view: PlayerView, moves: Sequence[Move], keep: Move | None = 
     ``keep`` when ``keep`` is one of its cards, so that a card chosen
     elsewhere (the heuristic's, say) is scored as itself and never beside
     an equivalent card."""
-    order = lowlevel.order_of(view)
-    if not order.standard:
-        return list(moves)
-    suit, above = order.suit, order.above
-    gone = (
-        lowlevel.hand_bits(view, view.seat)
-        | lowlevel.out_of_play_bits(view)
-        | lowlevel.played_bits(view)
-    )
-    plays = sorted((m for m in moves if isinstance(m, Play)), key=lambda m: m.card.index)
-    groups: list[list[Move]] = []
-    prev = -1
-    for m in plays:
-        c = m.card.index
-        if prev >= 0 and suit[prev] == suit[c] and above[prev] >> c & 1:
-            between = above[prev] & ~above[c] & ~(1 << c)
-            if not between & ~gone:
-                groups[-1].append(m)  # touching the previous card: equivalent
-                prev = c
-                continue
-        groups.append([m])
-        prev = c
+    plays = {m.card.index: m for m in moves if isinstance(m, Play)}
+    legal = 0
+    for c in plays:
+        legal |= 1 << c
+    groups: list[list[Move]] = [
+        [plays[c] for c in range(g.bit_length()) if g >> c & 1] for g in card_groups(view, legal)
+    ]
     out = [keep if keep in group else group[0] for group in groups]
     return out or list(moves)
 
@@ -242,6 +227,8 @@ class MonteCarloBot:
         evaluator: str | Evaluator = "auto",
         solver_tricks: int = 5,
         bid_candidates: int = 4,
+        play_weight: float = 0.0,
+        draws: int = 4,
     ) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
@@ -251,11 +238,24 @@ class MonteCarloBot:
             raise SetupError(
                 f"evaluator must be 'auto', 'rollout', 'solver' or a callable, not {evaluator!r}"
             )
+        if (
+            not isinstance(play_weight, (int, float))
+            or isinstance(play_weight, bool)
+            or not 0 <= play_weight < math.inf
+        ):
+            raise SetupError(f"play_weight must be a number >= 0, not {play_weight!r}")
+        if not isinstance(draws, int) or isinstance(draws, bool) or draws < 1:
+            raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
         self._rng = rng_from_seed(seed)
         self.samples = samples
         self.budget = budget
         self.clock = clock_of(clock)
         self.evaluator = evaluator
+        self.play_weight = float(play_weight)
+        self.draws = draws
+        self.memo = CallMemo()
+        """The heuristic's cards this bot has asked for, to weigh its samples
+        by the cards played (bounded, its own)."""
         self.solver_tricks = solver_tricks
         self.bid_candidates = bid_candidates
         self._heuristic = HeuristicBot(seed)
@@ -313,20 +313,20 @@ class MonteCarloBot:
         # candidate; a clock of the caller's own only after each sample
         until = start + budget if budget is not None and clock in CLOCKS.values() else None
         totals = [0.0] * len(cands)
+        weights = 0.0
         done = 0
         stopped = False
         stats = self.stats
         stats.decisions += 1
         for _ in range(self.samples):
-            hands = sample_hands(view, self._rng)
-            if hands is None:
+            try:
+                picked = self._draw(view)
+            except LookupError:
                 stats.failed += 1
                 break  # no cards fit the view: another draw cannot find any
-            try:
-                base = lowlevel.determinise(view, hands)
-            except BackAlleyError:
-                stats.failed += 1  # these hands fit, but no deal of them gives the view
+            if picked is None:
                 continue
+            base, weight = picked
             values = []
             for move in cands:
                 if until is not None and clock() > until:
@@ -341,7 +341,8 @@ class MonteCarloBot:
                 stats.stopped += 1
                 break
             for i, value in enumerate(values):
-                totals[i] += value
+                totals[i] += weight * value
+            weights += weight
             done += 1
             if budget is not None and clock() - start > budget:
                 break
@@ -349,7 +350,7 @@ class MonteCarloBot:
         if stopped and not done:
             stats.out_of_time += 1  # no sample in the budget: the heuristic's move
             return self._heuristic.choose(view)
-        if not done:
+        if not done or weights <= 0:
             stats.fallbacks += 1
             warnings.warn(
                 f"montecarlo: no deal fits seat {view.seat}'s view (a rule's possible "
@@ -361,3 +362,30 @@ class MonteCarloBot:
         # the first candidate wins ties (the heuristic's call in the bidding)
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+    def _draw(self, view: PlayerView) -> tuple[GameState, float] | None:
+        """One sample and its weight: drawn at random with weight 1, or, with
+        ``play_weight`` above 0, one of ``draws`` layouts picked by their
+        likelihood under the cards played
+        (:func:`backalley.bots.layouts.draw_layout`, the calls not weighed);
+        ``None`` when none could be built this time (counted in
+        ``stats.failed``); raises :class:`LookupError` when no cards fit the
+        view at all."""
+        if self.play_weight > 0:
+            return draw_layout(
+                view,
+                self._rng,
+                self.stats,
+                draws=self.draws,
+                call_weight=0.0,
+                memo=self.memo,
+                play_weight=self.play_weight,
+            )
+        hands = sample_hands(view, self._rng)
+        if hands is None:
+            raise LookupError("no cards fit the view")
+        try:
+            return lowlevel.determinise(view, hands), 1.0
+        except BackAlleyError:
+            self.stats.failed += 1  # these hands fit, but no deal of them gives the view
+            return None

@@ -174,6 +174,7 @@ __all__ = [
     "CALL_Z",
     "CallMemo",
     "PimcBot",
+    "PLAY_WEIGHT",
     "PimcStats",
     "call_distance",
     "layout_likelihood",
@@ -197,6 +198,10 @@ cheaper (see the module docstring's *Budgets*)."""
 FIRST_SHARE = 0.6
 """The share of the budget the first layout's solve of a play may take
 before it is cut short and the layouts are rolled out instead."""
+PLAY_WEIGHT = 0.0
+"""The default ``play_weight``: how much a card played other than the
+heuristic's (its group of equivalent cards) costs a layout (see the module
+docstring's *The cards played weigh the layouts*)."""
 GROWTH = 3.0
 """How much longer a solve is guessed to take with one more card in each
 hand, before the bot has measured it."""
@@ -282,6 +287,7 @@ class PimcBot:
         draws: int = 4,
         call_z: float = CALL_Z,
         card_z: float = CALL_Z,
+        play_weight: float = PLAY_WEIGHT,
     ) -> None:
         if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
             raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
@@ -298,8 +304,13 @@ class PimcBot:
                 raise SetupError(f"{name} must be a whole number >= {low}, not {value!r}")
         if not isinstance(draws, int) or isinstance(draws, bool) or draws < 1:
             raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
-        if not isinstance(call_weight, (int, float)) or not 0 <= call_weight < math.inf:
-            raise SetupError(f"call_weight must be a number >= 0, not {call_weight!r}")
+        for name, weight in (("call_weight", call_weight), ("play_weight", play_weight)):
+            if (
+                not isinstance(weight, (int, float))
+                or isinstance(weight, bool)
+                or not 0 <= weight < math.inf
+            ):
+                raise SetupError(f"{name} must be a number >= 0, not {weight!r}")
         for name, z in (("call_z", call_z), ("card_z", card_z)):
             if not isinstance(z, (int, float)) or isinstance(z, bool) or not 0 <= z < math.inf:
                 raise SetupError(
@@ -328,6 +339,7 @@ class PimcBot:
         self.bid_solver_cards = bid_solver_cards
         self.bid_reach = bid_reach
         self.call_weight = float(call_weight)
+        self.play_weight = float(play_weight)
         self.draws = draws
         self.call_z = float(call_z)
         self.card_z = float(card_z)
@@ -601,6 +613,7 @@ class PimcBot:
             call_weight=self.call_weight,
             ascending=ascending,
             memo=self.memo,
+            play_weight=self.play_weight,
         )
 
     def choose(self, view: PlayerView) -> Move:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import math
 import random
 import time
 import warnings
@@ -576,6 +577,110 @@ def test_each_bot_keeps_its_own_bounded_memo_of_the_bidding_model() -> None:
         layout = lowlevel.determinise(view, hands)
         assert layout_likelihood(view, layout, memo=small) == layout_likelihood(view, layout)
         assert len(small.model_calls) <= 2 and len(small.speakers) <= 2
+
+
+# ------------------------------------------------------- the cards played
+
+
+def _played_position() -> tuple[ba.PlayerView, list[int], list[int]]:
+    """A 5-card gamerules deal: seat 3 boards with the top trumps and leads
+    the big joker, seat 0 (no trump) plays 7H and seat 1 3H, as the
+    heuristic plays them.  Seat 2's view, and two layouts of it: the real
+    one, and one with seats 0 and 1's other cards swapped, in which seat 0
+    would have played 5D, not 7H."""
+    other, junk, mine, big = "7H 8H 9D TD QC", "3H 5D 7D 9C JC", "2H 4H 6D 8C TC", "BJ LJ AS KS QS"
+    state = position([other, junk, mine, big], "2S")
+    state = apply_all(state, ["pass", "pass", "board", "pass", "play BJ", "play 7H", "play 3H"])
+    view = state.view(2)
+    real = [_bits("8H 9D TD QC"), _bits("5D 7D 9C JC"), _bits(mine), _bits("LJ AS KS QS")]
+    swapped = [real[1], real[0], real[2], real[3]]
+    return view, real, swapped
+
+
+def test_a_layout_in_which_a_seat_would_not_have_played_its_card_weighs_less() -> None:
+    view, real, swapped = _played_position()
+    # the heuristic plays the real cards ...
+    heuristic = HeuristicBot()
+    start = position(["7H 8H 9D TD QC", "3H 5D 7D 9C JC", "2H 4H 6D 8C TC", "BJ LJ AS KS QS"],
+                     "2S")  # fmt: skip
+    start = apply_all(start, ["pass", "pass", "board", "pass", "play BJ"])
+    assert heuristic.choose(start.view(0)) == ba.parse_move("play 7H")
+    # ... and with the swapped hand, seat 0 would have played 5D
+    other = position(["7H 5D 7D 9C JC", "3H 8H 9D TD QC", "2H 4H 6D 8C TC", "BJ LJ AS KS QS"],
+                     "2S")  # fmt: skip
+    other = apply_all(other, ["pass", "pass", "board", "pass", "play BJ"])
+    assert heuristic.choose(other.view(0)) == ba.parse_move("play 5D")
+    likely = lowlevel.determinise(view, real)
+    unlikely = lowlevel.determinise(view, swapped)
+    # the calls alone do not tell the layouts apart (both seats passed)
+    assert layout_likelihood(view, likely) == layout_likelihood(view, unlikely)
+    for weight in (0.5, 1.0, 2.0):
+        assert layout_likelihood(view, likely, 0.0, play_weight=weight) == 1.0
+        # one card the model would have played otherwise: exp(-play_weight)
+        assert layout_likelihood(view, unlikely, 0.0, play_weight=weight) == pytest.approx(
+            math.exp(-weight)
+        )
+    assert layout_likelihood(view, unlikely, play_weight=1.0) < layout_likelihood(
+        view, likely, play_weight=1.0
+    )
+    # play_weight 0: the cards played weigh nothing (today's calls-only weighting)
+    assert layout_likelihood(view, unlikely, 0.0, play_weight=0.0) == 1.0
+
+
+def test_weighted_draws_follow_the_cards_played_and_are_remembered() -> None:
+    view, real, _swapped = _played_position()
+
+    five = _bits("5D")
+
+    def share_five(bot: PimcBot) -> float:
+        """The weighted share of draws in which seat 0 holds 5D (with which
+        the heuristic would have played it rather than 7H)."""
+        hit = total = 0.0
+        for _ in range(60):
+            picked = bot.draw(view)
+            assert picked is not None
+            layout, weight = picked
+            total += weight
+            hit += weight * bool(lowlevel.hand_bits(layout, 0) & five)
+        return hit / total
+
+    weighted = PimcBot(seed=5, draws=6, call_weight=0.0, play_weight=3.0)
+    flat = PimcBot(seed=5, draws=6, call_weight=0.0, play_weight=0.0)
+    assert share_five(weighted) < share_five(flat)
+    assert flat.stats.drawn == 60  # nothing to weigh: one layout a sample
+    # the heuristic's cards are kept in the bot's memo and give the same answers
+    assert weighted.memo.model_plays and not flat.memo.model_plays
+    layout = lowlevel.determinise(view, real)
+    fresh = layout_likelihood(view, layout, 0.0, play_weight=3.0)
+    assert layout_likelihood(view, layout, 0.0, memo=weighted.memo, play_weight=3.0) == fresh
+    small = CallMemo(limit=3)
+    for seed in range(6):
+        hands = sample_hands(view, random.Random(seed))
+        assert hands is not None
+        layout = lowlevel.determinise(view, hands)
+        assert layout_likelihood(view, layout, memo=small, play_weight=1.0) == layout_likelihood(
+            view, layout, play_weight=1.0
+        )
+        assert len(small.model_plays) <= 3 and len(small.prefixes) <= 3
+
+
+@pytest.mark.parametrize("name", ["gamerules", "cutthroat-3"])
+def test_bots_weighing_the_cards_played_play_legal_moves(name: str) -> None:
+    rules = short(ba.variants.get(name), 3, 4)
+    state = ba.new_game(rules, seed=6)
+    bots: list[PimcBot | MonteCarloBot] = [
+        PimcBot(seed=0, samples=2, play_weight=1.0),
+        MonteCarloBot(seed=1, samples=2, budget=None, play_weight=1.0),
+    ] * 2
+    bots = bots[: rules.players]
+    while not state.is_over:
+        state = bot_move(state, bots)
+    assert any(isinstance(b, MonteCarloBot) and b.stats.drawn > b.stats.samples for b in bots)
+    for bad in ({"play_weight": -1.0}, {"play_weight": float("nan")}, {"draws": 0}):
+        with pytest.raises(ba.SetupError):
+            MonteCarloBot(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ba.SetupError):
+        PimcBot(play_weight=-0.5)
 
 
 # ----------------------------------------------------------------- deadlines
