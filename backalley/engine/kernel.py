@@ -62,6 +62,7 @@ __all__ = [
     "advance",
     "begin",
     "call",
+    "call_within_deal",
     "deal_moves",
     "deals_over",
     "deck_order",
@@ -71,6 +72,7 @@ __all__ = [
     "name_trump",
     "open_public",
     "play",
+    "play_within_deal",
     "receiver",
     "reduced",
     "restore",
@@ -497,8 +499,33 @@ def call(raw: Raw, move: Move) -> Raw:
     """The game after the seat to speak makes the legal call ``move``: the
     bidding goes on, or it ends and the deal is thrown in, goes to the
     declarer to name trump, or is played."""
-    rules, match, deal, _phase, hands, leader, _trick, history, broken, ctx, _calls, _at = raw
     child = _node(raw).after(move)
+    if child.open or not child.outcome.thrown_in:
+        return _called(raw, child)
+    rules, match, ctx = raw.rules, raw.match, raw.ctx
+    match = Match(
+        match.seed, match.first_dealer, match.decks, match.deal_number + 1, match.scores,
+        match.results, match.moves + child.ctx.calls,
+    )  # fmt: skip
+    return _open(rules, match, rules.plan.redealer(ctx.dealer), ctx.hand_size)
+
+
+def call_within_deal(raw: Raw, move: Move) -> Raw | None:
+    """The game after the seat to speak makes the legal call ``move`` when
+    the deal goes on (``None``: the call throws the deal in).  A player's
+    view is replayed by it: what follows a throw-in is the next deal, which
+    the view does not hold."""
+    child = _node(raw).after(move)
+    if child.open or not child.outcome.thrown_in:
+        return _called(raw, child)
+    return None
+
+
+def _called(raw: Raw, child: CallNode) -> Raw:
+    """The game after a call that leads to ``child``, which does not throw
+    the deal in: the bidding goes on, or it goes to the declarer to name
+    trump, or the play begins."""
+    rules, match, deal, _phase, hands, leader, _trick, history, broken, ctx, _calls, _at = raw
     calls = child.ctx.calls
     if child.open:
         return _raw(
@@ -506,12 +533,6 @@ def call(raw: Raw, move: Move) -> Raw:
         )
     outcome = child.outcome
     plan = rules.plan
-    if outcome.thrown_in:
-        match = Match(
-            match.seed, match.first_dealer, match.decks, match.deal_number + 1, match.scores,
-            match.results, match.moves + calls,
-        )  # fmt: skip
-        return _open(rules, match, plan.redealer(ctx.dealer), ctx.hand_size)
     ctx = _with_outcome(ctx, outcome)
     if plan.trump_choices(ctx):
         if outcome.declarer is None:
@@ -572,26 +593,49 @@ def play(raw: Raw, card: int) -> Raw:
 def end_trick(raw: Raw, hands: tuple[int, ...], trick: tuple[int, ...]) -> Raw:
     """The game after the play that completes ``trick`` (``hands`` without its
     cards): its winner leads the next trick, or the deal is over."""
+    after = _take_trick(raw, hands, trick)
+    if len(after.history) < after.ctx.hand_size:
+        return after
+    return end_deal(raw, hands, after.leader, after.history, after.broken)
+
+
+def play_within_deal(raw: Raw, card: int) -> Raw:
+    """The game after the seat to act plays ``card`` (which it may play) as
+    :func:`play` moves it on within the deal: the trick goes on, or it is
+    complete and its winner leads the next - after the deal's last trick,
+    with every trick taken and the deal not scored.  A player's view is
+    replayed by it: the deal's score needs the hands as dealt, which a view
+    does not hold.  (:func:`play`, the engine's hot path, places the card
+    the same way inline.)"""
+    n = raw.rules.players
+    seat = (raw.leader + len(raw.trick_cards)) % n
+    held = list(raw.hand_bits)
+    held[seat] ^= BITS[card]
+    trick = (*raw.trick_cards, card)
+    if len(trick) < n:
+        return raw._replace(hand_bits=tuple(held), trick_cards=trick)
+    return _take_trick(raw, tuple(held), trick)
+
+
+def _take_trick(raw: Raw, hands: tuple[int, ...], trick: tuple[int, ...]) -> Raw:
+    """The game after the play that completes ``trick`` (``hands`` without its
+    cards): its winner leads the next trick."""
     rules, match, deal, _phase, _hands, leader, _trick, history, broken, ctx, calls, _at = raw
     plan = rules.plan
     winner, broken = plan.trick_end(ctx, trick, leader, broken)
     history = (*history, (leader, trick, winner))
-    if len(history) < ctx.hand_size:
-        # the next trick's context: the cards played before it, whether trump
-        # is broken, the cards each seat played before it (int operations:
-        # the bit sets are wrapped as CardSets once)
-        n = plan.players
-        played = _cardset(CardSet, _or(ctx.played, sum(map(BITS.__getitem__, trick))))
-        by = list(ctx.played_by or _NO_CARDS[n])
-        seat = leader
-        for card in trick:
-            by[seat] = _cardset(CardSet, _or(by[seat], BITS[card]))
-            seat = seat + 1 if seat + 1 < n else 0
-        after = _tuple(DealContext, (*ctx[:10], played, broken, tuple(by)))
-        return _raw(
-            rules, match, deal, PLAYING, hands, winner, (), history, broken, after, calls, None
-        )
-    return end_deal(raw, hands, winner, history, broken)
+    # the next trick's context: the cards played before it, whether trump
+    # is broken, the cards each seat played before it (int operations:
+    # the bit sets are wrapped as CardSets once)
+    n = plan.players
+    played = _cardset(CardSet, _or(ctx.played, sum(map(BITS.__getitem__, trick))))
+    by = list(ctx.played_by or _NO_CARDS[n])
+    seat = leader
+    for card in trick:
+        by[seat] = _cardset(CardSet, _or(by[seat], BITS[card]))
+        seat = seat + 1 if seat + 1 < n else 0
+    after = _tuple(DealContext, (*ctx[:10], played, broken, tuple(by)))
+    return _raw(rules, match, deal, PLAYING, hands, winner, (), history, broken, after, calls, None)
 
 
 _NO_CARDS: tuple[tuple[CardSet, ...], ...] = tuple((CardSet(),) * n for n in range(9))

@@ -113,10 +113,10 @@ def replay_view(
         if found is None:
             why = plan.call_refusal(node.ctx, call)
             raise fail(f"calls[{i}]", f"illegal call {call}: {why[1] if why else 'not legal'}")
-        child = node.after(found)
-        if not child.open and child.outcome.thrown_in:
+        moved = kernel.call_within_deal(raw, found)
+        if moved is None:
             raise fail("calls", "these calls throw the deal in; the view would be of the next deal")
-        raw = kernel.call(raw, found)
+        raw = moved
     reached = raw.phase
     choices = plan.trump_choices(raw.ctx) if reached is not Phase.BIDDING else ()
     # the phase of the deal
@@ -156,22 +156,23 @@ def replay_view(
     playing = phase in (Phase.PLAYING, Phase.GAME_OVER)
     if (history or trick) and not playing:
         raise fail("tricks", "cards were played before the bidding was over")
-    # the plays, card by card through the kernel (the deal's last play, which
-    # would score it from the hands as dealt, ends its trick through the plan)
+    # the plays, card by card through the kernel (within the deal: its score
+    # needs the hands as dealt)
     plays = [0] * n
-    broken = raw.broken
-    after_end: int | None = None  # who took the deal's last trick, once it is ended
+    last = raw.ctx  # the context of the last trick begun (as a deal over keeps it)
     for i, (t_lead, cards, winner) in enumerate(tricks):
         where = f"tricks[{i}]" if winner is not None else "trick"
         complete = winner is not None
         if (
-            t_lead != (raw.leader if after_end is None else after_end)
+            t_lead != raw.leader
             or (complete and len(cards) != n)
             or len(cards) >= n + (1 if complete else 0)
         ):
             raise fail(where, "the trick's leader or size does not fit the tricks before it")
-        ends_deal = complete and len(raw.history) == hand_size - 1
-        taker = -1
+        if cards and len(raw.history) >= hand_size:
+            raise fail("tricks", "the number of tricks does not fit the deal")
+        if complete:
+            last = raw.ctx
         for k, c in enumerate(cards):
             player = (t_lead + k) % n
             if player != seat and (seen >> c & 1 or not full >> c & 1):
@@ -190,21 +191,10 @@ def replay_view(
                     )
             seen |= 1 << c
             plays[player] += 1
-            if not (ends_deal and k == n - 1):
-                raw = kernel.play(raw, c)
-        if ends_deal:
-            taker, broken = plan.trick_end(raw.ctx, cards, t_lead, raw.broken)
-            after_end = winner
-        elif complete:
-            taker, broken = raw.history[-1][2], raw.broken
-        if complete and winner != taker:
+            raw = kernel.play_within_deal(raw, c)
+        if complete and winner != raw.history[-1][2]:
             raise fail(f"{where}.winner", "the winner is not who took the trick")
-    lead = raw.leader
-    ctx = raw.ctx  # with the cards played before the current trick, as the kernel moved it on
-    if over and history:  # the deal's last trick was ended by the plan: its taker leads
-        lead = history[-1][2]
-    else:
-        broken = raw.broken
+    ctx = last if over else raw.ctx
     if len(history) > hand_size or (len(history) == hand_size and not over) or (trick and over):
         raise fail("tricks", "the number of tricks does not fit the deal")
     for s in range(n):
@@ -228,10 +218,10 @@ def replay_view(
         turn_up_index=None if turn_up is None else turn_up.index,
         discard_bits=discard_bits,
         calls=calls,
-        leader=lead if playing else first,
+        leader=raw.leader if playing else first,
         trick_cards=trick,
         history=history,
-        broken=broken,
+        broken=raw.broken,
         scores=scores,
         deal_results=deal_results,
     )

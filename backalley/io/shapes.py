@@ -14,7 +14,9 @@ module in :mod:`backalley.io.serialize` and by the engine.
 The leaves are the library's values and a few named kinds of whole number
 (:data:`Seat`, :data:`Count`, :data:`Positive`, :data:`Seed`); a field's
 ``metadata`` may add to its schema (``"schema"``: ``minItems``,
-``uniqueItems`` ...), mark a key that a loader works out itself and only
+``uniqueItems`` ...), bound a list's length before its items are read
+(``"most"``: a bound of the format itself, whatever the rules; a document's
+module checks the bounds its rules set afterwards), mark a key that a loader works out itself and only
 checks (``"output"``), or one the library always writes though a reader may
 leave it out (``"written"``).
 """
@@ -25,14 +27,17 @@ from typing import Annotated, Any, ClassVar, NewType
 
 import attrs
 
-from backalley.cards import Card, Suit
+from backalley.cards import CARDS, Card, Suit
 from backalley.moves import Move
 from backalley.rules.ruleset import RuleSet
+from backalley.rules.schedule import MAX_DEALS
 from backalley.values import Phase
 
 __all__ = [
+    "CALL_ROUNDS",
     "FORMAT_VERSION",
     "MAX_SEAT",
+    "MOST_CALLS",
     "SHAPES",
     "CALL",
     "Call",
@@ -81,7 +86,19 @@ RulesInput = NewType("RulesInput", RuleSet)
 
 def _sides() -> dict[str, Any]:
     """The metadata of a list with one item per side or seat."""
-    return {"schema": {"minItems": 2, "maxItems": MAX_SEAT + 1}}
+    return {"schema": {"minItems": 2, "maxItems": MAX_SEAT + 1}, "most": MAX_SEAT + 1}
+
+
+CALL_ROUNDS = 4
+"""A deal's bidding takes at most this many times (hand size + 2) calls per
+seat (every built-in bidding takes one call per seat)."""
+
+MOST_CALLS = (MAX_SEAT + 1) * CALL_ROUNDS * (len(CARDS) + 2)
+"""The most calls a deal can take at any table (a view's rules bound them
+more closely)."""
+
+_CARDS_MOST: dict[str, Any] = {"most": len(CARDS)}
+"""The metadata of a list that holds no more items than there are cards."""
 
 
 UNIQUE: dict[str, Any] = {"schema": {"uniqueItems": True}}
@@ -189,12 +206,16 @@ class ViewShape:
     to_act: Seat | None
     dealer: Seat
     hand_size: Positive
-    hand: tuple[Card, ...] = attrs.field(metadata=UNIQUE)
+    hand: tuple[Card, ...] = attrs.field(metadata={**UNIQUE, **_CARDS_MOST})
     hand_counts: tuple[Count, ...] = sides()
     turn_up: Card | None = attrs.field(default=None, metadata={"written": True})
-    discards: tuple[Card, ...] = attrs.field(default=(), metadata={**UNIQUE, "written": True})
+    discards: tuple[Card, ...] = attrs.field(
+        default=(), metadata={**UNIQUE, **_CARDS_MOST, "written": True}
+    )
     trump: Suit | None = attrs.field(default=None, metadata={"written": True})
-    calls: tuple[Call, ...] = attrs.field(metadata={"schema": {"maxItems": MAX_SEAT + 1}})
+    calls: tuple[Call, ...] = attrs.field(
+        metadata={"schema": {"maxItems": MAX_SEAT + 1}, "most": MOST_CALLS}
+    )
     bids: tuple[Call | None, ...] = attrs.field(default=(), metadata={**_sides(), **OUTPUT})
     declarer: Seat | None = attrs.field(default=None, metadata=OUTPUT)
     contracts: tuple[ContractShape | None, ...] | None = attrs.field(
@@ -215,13 +236,13 @@ class ViewShape:
     deals_played: Count = attrs.field(default=Count(0), metadata=OUTPUT)
     deals: Positive = attrs.field(default=Positive(1), metadata=OUTPUT)
     winner: Seat | None = attrs.field(default=None, metadata=OUTPUT)
-    tricks: tuple[TrickShape, ...]
+    tricks: tuple[TrickShape, ...] = attrs.field(metadata=_CARDS_MOST)
     trick: tuple[Card, ...] = attrs.field(
-        metadata={"schema": {"maxItems": MAX_SEAT, "uniqueItems": True}}
+        metadata={"schema": {"maxItems": MAX_SEAT, "uniqueItems": True}, "most": MAX_SEAT}
     )
     leader: Seat
     scores: tuple[int, ...] = sides()
-    deal_results: tuple[DealResultShape, ...]
+    deal_results: tuple[DealResultShape, ...] = attrs.field(metadata={"most": MAX_DEALS})
     legal_moves: tuple[Move, ...] = attrs.field(default=(), metadata=OUTPUT)
     cards: tuple[CardAnswerShape, ...] = attrs.field(default=(), metadata=OUTPUT)
     call_answers: tuple[CallAnswerShape, ...] = attrs.field(default=(), metadata=OUTPUT)

@@ -11,16 +11,13 @@ its cards.  A document holds at most :data:`MAX_THROW_INS` thrown-in deals.
 from __future__ import annotations
 
 from backalley.io.serialize.common import _fail
+from backalley.io.shapes import CALL_ROUNDS
 from backalley.rules.ruleset import RuleSet
 
 __all__ = ["CALL_ROUNDS", "MAX_THROW_INS", "check_decks", "check_moves", "most_decks", "most_moves"]
 
 MAX_THROW_INS = 100
 """The most thrown-in deals a document holds (a real game has a handful)."""
-
-CALL_ROUNDS = 4
-"""A deal's bidding takes at most this many times (hand size + 2) calls per
-seat (every built-in bidding takes one call per seat)."""
 
 
 def _most_calls(rules: RuleSet, hand_size: int) -> int:

@@ -36,6 +36,7 @@ from backalley.io.serialize.common import (
     _phase,
     _seed,
     _suit,
+    distinct,
 )
 from backalley.io.serialize.rules_doc import rules_from_data
 from backalley.io.shapes import (
@@ -49,7 +50,16 @@ from backalley.io.shapes import (
     Seed,
 )
 from backalley.moves import Move
-from backalley.plain import MAX_NUMBER, fail, read_bool, read_int, read_object, read_text, show
+from backalley.plain import (
+    MAX_NUMBER,
+    check_length,
+    fail,
+    read_bool,
+    read_int,
+    read_object,
+    read_text,
+    show,
+)
 from backalley.rules.ruleset import RuleSet
 from backalley.values import Phase
 
@@ -77,8 +87,13 @@ def _whole(value: Any, _type: Any) -> int:
 
 
 def _rules(value: Any, _type: Any) -> RuleSet:
-    """A rule set (a ``base`` variant and parts left out allowed: a loader
-    that wants it as written reads it first, and one already read passes)."""
+    """A rule set as a document writes it (parts left out keep their
+    defaults; no ``base``); one already read passes."""
+    return value if isinstance(value, RuleSet) else rules_from_data(value, "$", allow_base=False)
+
+
+def _rules_input(value: Any, _type: Any) -> RuleSet:
+    """A rule set as a user gives it: a ``base`` variant allowed."""
     return value if isinstance(value, RuleSet) else rules_from_data(value, "$")
 
 
@@ -188,8 +203,19 @@ def _shape_hook(cls: type) -> Callable[[Any, Any], Any]:
         **omitted,  # type: ignore[arg-type]
     )
 
+    most = {f.name: f.metadata["most"] for f in fields if "most" in f.metadata}
+    unique = [f.name for f in fields if f.metadata.get("schema", {}).get("uniqueItems")]
+
     def read(value: Any, _type: Any) -> Any:
-        return build(read_keys(value, cls, "$"), cls)
+        obj = read_keys(value, cls, "$")
+        for key, bound in most.items():  # the lengths first: nothing longer is read
+            items = obj.get(key)
+            if isinstance(items, list):
+                check_length(items, f"$.{key}", bound)
+        built = build(obj, cls)
+        for key in unique:  # the schema's uniqueItems, as it says
+            distinct(getattr(built, key), f"$.{key}")
+        return built
 
     return read
 
@@ -207,7 +233,7 @@ def _register() -> None:
     conv.register_structure_hook(Phase, _leaf(_phase))
     conv.register_structure_hook_func(lambda t: t == Move, _leaf(_move))
     conv.register_structure_hook(RuleSet, _rules)
-    conv.register_structure_hook(RulesInput, _rules)
+    conv.register_structure_hook(RulesInput, _rules_input)
     conv.register_structure_hook_func(lambda t: t == dict[str, str], _table_of_text)
     conv.register_structure_hook_func(lambda t: t == dict[str, Any], _object_of_any)
     conv.register_structure_hook_factory(_is_tuple_of, _tuple_hook)

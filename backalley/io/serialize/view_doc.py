@@ -41,7 +41,7 @@ import attrs
 from backalley.engine.view_replay import replay_view
 from backalley.engine.views import PlayerView
 from backalley.errors import IllegalMoveError
-from backalley.io.serialize.common import CARD_TEXT, _fail, _list, _show, _texts, distinct
+from backalley.io.serialize.common import CARD_TEXT, _fail, _list, _show, _texts
 from backalley.io.serialize.limits import CALL_ROUNDS
 from backalley.io.serialize.results_doc import (
     check_points,
@@ -50,11 +50,11 @@ from backalley.io.serialize.results_doc import (
     deal_result_of,
     deal_result_to_data,
 )
-from backalley.io.serialize.rules_doc import rules_from_data, rules_to_data
-from backalley.io.serialize.structure import read_keys, structure
+from backalley.io.serialize.rules_doc import rules_to_data
+from backalley.io.serialize.structure import structure
 from backalley.io.shapes import ViewShape
 from backalley.moves import PLAYS, Move
-from backalley.plain import check_length, read_int, read_list, same_data
+from backalley.plain import check_length, read_int, same_data
 from backalley.rules.ruleset import RuleSet
 from backalley.values import DealResult, Phase
 
@@ -190,18 +190,12 @@ def card_answers(view: PlayerView) -> list[dict[str, Any]]:
 def view_from_data(value: Any, path: str = "$") -> PlayerView:
     """The view of a document (without ``format`` and ``version``).
     Raises :class:`~backalley.SerializationError`."""
-    obj = read_keys(value, ViewShape, path)
-    rules = rules_from_data(obj["rules"], f"{path}.rules", allow_base=False)
-    largest = max(rules.schedule.hand_sizes)
-    bounds = _Bounds.of(rules, read_int(obj["hand_size"], f"{path}.hand_size", 1, largest))
-    for key, most in bounds.lengths().items():  # the sizes first: nothing longer is read
-        if key in obj:
-            read_list(obj[key], f"{path}.{key}", most=most)
-    doc = structure({**obj, "rules": rules}, ViewShape, path)
+    doc = structure(value, ViewShape, path)
+    rules = doc.rules
+    _Bounds.of(rules, doc.hand_size).check(doc, path)
     results = tuple(
         deal_result_of(r, f"{path}.deal_results[{i}]") for i, r in enumerate(doc.deal_results)
     )
-    bounds.check(doc, path)
     _check_place(rules, doc, results, path)
     view = replay_view(
         rules=rules,
@@ -223,7 +217,7 @@ def view_from_data(value: Any, path: str = "$") -> PlayerView:
         deal_results=results,
         path=path,
     )
-    _check_answers(view, obj, path)
+    _check_answers(view, value, path)
     return view
 
 
@@ -235,10 +229,12 @@ class _Bounds:
     hand_size: int
     deck_size: int
     deals: int
+    largest: int
 
     @classmethod
     def of(cls, rules: RuleSet, hand_size: int) -> _Bounds:
-        return cls(rules.players, hand_size, rules.deck.size, len(rules.schedule.hand_sizes))
+        sizes = rules.schedule.hand_sizes
+        return cls(rules.players, hand_size, rules.deck.size, len(sizes), max(sizes))
 
     def lengths(self) -> dict[str, int]:
         """The most items of each list of the document."""
@@ -255,8 +251,13 @@ class _Bounds:
         }
 
     def check(self, doc: ViewShape, path: str) -> None:
-        """Refuse a seat that does not sit at the table, a trick of more cards
-        than players, a hand count over the hand size, a card twice."""
+        """Refuse a deal larger than the schedule's largest, a list longer
+        than the view can hold, a seat that does not sit at the table, a trick
+        of more cards than players, a hand count over the hand size (the
+        codec refused a card twice)."""
+        read_int(doc.hand_size, f"{path}.hand_size", 1, self.largest)
+        for key, most in self.lengths().items():
+            check_length(getattr(doc, key), f"{path}.{key}", most)
         top = self.players - 1
         for key in ("seat", "to_act", "dealer", "leader"):
             seat = getattr(doc, key)
@@ -266,12 +267,9 @@ class _Bounds:
             where = f"{path}.tricks[{i}]"
             read_int(trick.leader, f"{where}.leader", 0, top)
             check_length(trick.cards, f"{where}.cards", self.players)
-            distinct(trick.cards, f"{where}.cards")
             read_int(trick.winner, f"{where}.winner", 0, top)
         for i, count in enumerate(doc.hand_counts):
             read_int(count, f"{path}.hand_counts[{i}]", 0, self.hand_size)
-        for key in ("hand", "discards", "trick"):
-            distinct(getattr(doc, key), f"{path}.{key}")
 
 
 def _check_place(
