@@ -58,6 +58,7 @@ sampling (:mod:`backalley.engine.lowlevel`) and the bidding model.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import attrs
@@ -73,6 +74,7 @@ from backalley.moves import Bid, BoardBid, Move, NameTrump, Pass, Play
 
 __all__ = [
     "MEMO_LIMIT",
+    "NEGLIGIBLE",
     "CallMemo",
     "DrawCounts",
     "call_distance",
@@ -81,6 +83,7 @@ __all__ = [
     "draw_layout",
     "is_ascending",
     "layout_likelihood",
+    "others_played",
     "sample_hands",
 ]
 
@@ -179,6 +182,11 @@ def _opening(state: GameState) -> GameState | None:
         return None
 
 
+NEGLIGIBLE = math.exp(-8)
+"""How much less likely than another layout of its pool a layout may be
+found before :func:`draw_layout` stops weighing its cards (its chance to be
+picked, and its share of the pool's mean weight, are then below 0.04 %)."""
+
 MEMO_LIMIT = 200_000
 """The most answers a bot's :class:`CallMemo` keeps in each of its tables
 (both are emptied when one is full)."""
@@ -250,6 +258,7 @@ def layout_likelihood(
     ascending: bool | None = None,
     memo: CallMemo | None = None,
     play_weight: float = 0.0,
+    floor: float = 0.0,
 ) -> float | None:
     """How likely the other seats' calls and plays of this deal are when they
     hold the cards of ``layout`` (a full state agreeing with ``view``, as
@@ -263,6 +272,9 @@ def layout_likelihood(
     of the heuristic's group; ``play_weight`` 0 weighs no play, as
     ``call_weight`` 0 no call).  1 when no other seat has called or played;
     ``None`` when the deal's opening cannot be rebuilt from the layout.
+    Once the likelihood is below ``floor``, the cards left are not weighed
+    (a likelihood at most ``floor`` is returned): :func:`draw_layout` asks
+    no more of a layout that could hardly be picked.
 
     The heuristic's calls and cards are remembered in ``memo`` (a fresh one
     when ``None``) by the public facts before them and the hand (its choices
@@ -309,7 +321,8 @@ def layout_likelihood(
             return None
         total += call_weight * weighed
     if plays:
-        weighed = _play_costs(view, play_weight, deal, dealt, before, memo)
+        limit = -math.log(floor) - total if floor > 0 else math.inf
+        weighed = _play_costs(view, play_weight, deal, dealt, before, memo, limit)
         if weighed is None:
             return None
         total += weighed
@@ -383,10 +396,11 @@ def _play_costs(
     dealt: tuple[int, ...],
     before: Any,
     memo: CallMemo,
+    limit: float = math.inf,
 ) -> float | None:
     """Minus the log-likelihood of the other seats' cards played so far with
-    the layout's hands (see :func:`layout_likelihood`); ``None`` when the
-    layout's opening cannot be rebuilt.  The layout's play is replayed only
+    the layout's hands (see :func:`layout_likelihood`), or the first sum past
+    ``limit``; ``None`` when the layout's opening cannot be rebuilt.  The layout's play is replayed only
     as far as a card the memo does not know needs."""
     me = view.seat
     n = view.players
@@ -420,12 +434,14 @@ def _play_costs(
             group = answer[0]
             if group and not group >> card & 1:
                 total += play_weight
+                if total > limit:
+                    return total  # the layout can hardly be picked: enough
         gone[seat] |= 1 << card
         prefix = memo.prefix((prefix, card))
     return total
 
 
-def _others_played(view: PlayerView) -> bool:
+def others_played(view: PlayerView) -> bool:
     """Whether a seat other than ``view``'s has played a card this deal."""
     if view.phase is not Phase.PLAYING:
         return False
@@ -478,20 +494,26 @@ def draw_layout(
     ascending: bool | None = None,
     memo: CallMemo | None = None,
     play_weight: float = 0.0,
+    enough: Callable[[], bool] | None = None,
 ) -> tuple[GameState, float] | None:
     """One layout of ``view``'s deal and its weight, by sampling importance
     resampling (see the module docstring): ``draws`` layouts drawn with
     ``rng`` and weighed by :func:`layout_likelihood` (one, of weight 1, when
     there is nothing to weigh: ``call_weight`` 0 or nobody has called, and
     ``play_weight`` 0 or no other seat has played), one of them picked with
-    chances in proportion to their weights, returned with the mean weight.
+    chances in proportion to their weights, returned with the mean weight
+    (the cards of a layout found :data:`NEGLIGIBLE` times as likely as one
+    drawn before it are not all weighed: its weight is then at most that;
+    and once ``enough()`` says so after a layout, no more are drawn: the
+    pick is made from those drawn, as good an estimate with fewer draws).
     ``None`` when no layout could be built this time; raises
     :class:`LookupError` when no cards fit the view at all.  What it did is
     counted in ``counts``."""
     informative = (call_weight > 0 and bool(view.calls)) or (
-        play_weight > 0 and _others_played(view)
+        play_weight > 0 and others_played(view)
     )
     pool: list[tuple[GameState, float]] = []
+    floor = 0.0  # a layout less likely than this could hardly be picked
     for _ in range(draws if informative else 1):
         hands = sample_hands(view, rng)
         if hands is None:
@@ -505,13 +527,16 @@ def draw_layout(
         weight = 1.0
         if informative:
             likely = layout_likelihood(
-                view, layout, call_weight, ascending, memo, play_weight=play_weight
+                view, layout, call_weight, ascending, memo, play_weight=play_weight, floor=floor
             )
             if likely is None:
                 counts.unweighted += 1
             else:
                 weight = likely
         pool.append((layout, weight))
+        floor = max(floor, weight * NEGLIGIBLE)
+        if enough is not None and enough():
+            break
     if not pool:
         return None
     total = sum(w for _, w in pool)

@@ -24,8 +24,24 @@ counter, a suit) are 1 apart when they differ.  The likelihood of a layout is
 the product over the seats' calls: a layout that explains every call has
 weight 1, and one that misses a seat's bid by two tricks ``exp(-2)`` (with
 the default ``call_weight`` of 1).  ``call_weight=0`` weighs every layout the
-same.  So that the solver's time goes to plausible layouts, each sample is
-picked from ``draws`` layouts drawn at random, with chances in proportion to
+same.
+
+**The cards played weigh them too.**  A layout in which another seat would
+not have played a card it did counts for less (policy-based inference, as
+Rebstock et al. 2019 weigh Skat layouts).  Each card the ``heuristic``
+bot, asked with the cards the layout gives that seat at that point of the
+play, would have played otherwise (outside its group of equivalent cards)
+costs the layout a factor ``exp(-play_weight)``: the heuristic's play
+softened, ``play_weight`` 2 by default (:data:`PLAY_WEIGHT`; the odds of
+the heuristic's card to another are ``exp(2)``, about 7 to 1).
+:mod:`backalley.bots.layouts` explains the play model; the heuristic's
+cards are remembered per play and hand, a layout found far less likely
+than another of its draws is weighed no further, and the weighing's time
+is spent inside the decision's budget, as the drawing always was.
+``play_weight=0`` weighs the calls alone, as the bot did before.
+
+**Sampling importance resampling.**  So that the solver's time goes to
+plausible layouts, each sample is picked from ``draws`` layouts drawn at random, with chances in proportion to
 their likelihoods, and counts with the mean of those likelihoods (sampling
 importance resampling: the weighted mean is the same estimate as weighing
 every layout drawn, with fewer layouts solved).
@@ -151,6 +167,7 @@ from backalley.bots.layouts import (
     draw_layout,
     is_ascending,
     layout_likelihood,
+    others_played,
 )
 from backalley.bots.montecarlo import (
     CLOCKS,
@@ -198,10 +215,14 @@ cheaper (see the module docstring's *Budgets*)."""
 FIRST_SHARE = 0.6
 """The share of the budget the first layout's solve of a play may take
 before it is cut short and the layouts are rolled out instead."""
-PLAY_WEIGHT = 0.0
+PLAY_WEIGHT = 2.0
 """The default ``play_weight``: how much a card played other than the
 heuristic's (its group of equivalent cards) costs a layout (see the module
 docstring's *The cards played weigh the layouts*)."""
+POOL_SHARE = 0.15
+"""The share of a decision's budget that weighing the ``draws`` layouts one
+layout to score is picked from may take (on a bounding budget): past it,
+the layout is picked from those drawn so far."""
 GROWTH = 3.0
 """How much longer a solve is guessed to take with one more card in each
 hand, before the bot has measured it."""
@@ -602,9 +623,26 @@ class PimcBot:
     ) -> tuple[GameState, float] | None:
         """One layout to score and its weight, drawn by
         :func:`backalley.bots.layouts.draw_layout` with the bot's ``draws``,
-        ``call_weight`` and memo (see the module docstring), or ``None`` when
-        no layout could be built this time.  Raises :class:`LookupError` when
-        no cards fit the view at all."""
+        ``call_weight``, ``play_weight`` and memo (see the module docstring),
+        or ``None`` when no layout could be built this time; inside a
+        decision on a bounding budget that weighs cards played, no more
+        layouts are drawn for the pick once the drawing took
+        :data:`POOL_SHARE` of the budget.  Raises
+        :class:`LookupError` when no cards fit the view at all."""
+        enough = None
+        budget = self.budget
+        if (
+            self._until is not None
+            and budget is not None
+            and self.play_weight > 0
+            and others_played(view)
+        ):
+            clock = self.clock
+            limit = clock() + POOL_SHARE * budget
+
+            def enough() -> bool:
+                return clock() > limit
+
         return draw_layout(
             view,
             self._rng,
@@ -614,6 +652,7 @@ class PimcBot:
             ascending=ascending,
             memo=self.memo,
             play_weight=self.play_weight,
+            enough=enough,
         )
 
     def choose(self, view: PlayerView) -> Move:
