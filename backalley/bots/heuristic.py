@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from backalley.bots import bidding_model
+from backalley.bots import bidding_model, trick_model
 from backalley.bots._base import legal_moves_of, rng_from_seed
 from backalley.bots.bidding_model import (
     PointsRow,
@@ -101,12 +101,22 @@ def trick_worth(points: Sequence[int], have: int, top: int) -> float:
 class HeuristicBot:
     """Bids from hand strength and plays by card-play rules (see the module
     docstring).  Its choices depend on the view alone (the seed is accepted
-    for the bot factory protocol; the same view always gets the same move)."""
+    for the bot factory protocol; the same view always gets the same move).
+    ``tricks`` names the trick model it bids from (:mod:`backalley.bots.trick_model`:
+    ``"table"``, ``"selfplay"``); ``None``, the one in force around it (a search
+    bot's), else :data:`~backalley.bots.trick_model.DEFAULT`."""
 
-    def __init__(self, seed: object = None) -> None:
+    def __init__(self, seed: object = None, *, tricks: str | None = None) -> None:
         self._rng = rng_from_seed(seed)
+        self.tricks = None if tricks is None else trick_model.check_name(tricks)
 
     def choose(self, view: PlayerView) -> Move:
+        if self.tricks is None:
+            return self._choose(view)
+        with trick_model.using(self.tricks):
+            return self._choose(view)
+
+    def _choose(self, view: PlayerView) -> Move:
         moves = legal_moves_of(view)
         if len(moves) == 1:
             return moves[0]
@@ -124,7 +134,8 @@ class HeuristicBot:
     def bidding_estimate(self, view: PlayerView) -> TrickEstimate:
         """The trick table's estimate of the view's hand for the bidding (see
         :func:`backalley.bots.bidding_model.bidding_estimate`)."""
-        return bidding_model.bidding_estimate(view)
+        with trick_model.using(self.tricks):
+            return bidding_model.bidding_estimate(view)
 
     def _call(self, view: PlayerView, moves: Sequence[Move]) -> Move:
         return bidding_model.choose_call(view, moves)

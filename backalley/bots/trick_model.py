@@ -1,0 +1,245 @@
+"""The trick models the heuristic bot may bid from, and the learned one's data.
+
+The heuristic's bidding model (:mod:`backalley.bots.bidding_model`) weighs a
+hand's :data:`~backalley.bots.hand_reading.FEATURES` by a fitted *row* per
+kind of table and hand size (:data:`~backalley.bots._tricks_table.Row`).
+Two sets of rows exist:
+
+- ``"table"``: the trick table fitted to double-dummy solves
+  (:mod:`backalley.bots._tricks_table`; where each player is alone and an
+  overtrick costs, fitted to the bots' own play, :mod:`~backalley.bots._tricks_exact`);
+- ``"selfplay"``: rows for four players in two partnerships, fitted to the
+  tricks the heuristic bots take when they bid and play the deal out
+  themselves (the partners' shares added), shipped as data
+  (``backalley/bots/data/tricks_selfplay.json``, written by
+  ``benchmarks/fit_bidding.py --format json``; its header says how).  Where
+  the learned rows have no row for the kind of table (other numbers of
+  players, players alone) or an overtrick costs, the trick table's row is
+  read.
+
+A bot chooses its model by name (``HeuristicBot(tricks="selfplay")``,
+``PimcBot(tricks=...)``): while it decides, :func:`using` makes the name the
+one the bidding model reads (:func:`learned_row`), so every heuristic the
+bot asks inside its decision (a search bot's model of the other seats'
+calls, its playouts) reads the same rows.  A bot given no name follows the
+model in force around it, else :data:`DEFAULT`.
+
+The data file is read once, when first needed (:func:`selfplay_rows`), and
+checked: a file of the wrong shape (a missing key, a row whose weights are
+not one per feature, a word where a number belongs, features other than
+the library's) raises :class:`~backalley.errors.SerializationError` naming
+the field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+from backalley.bots._tricks_table import Row
+from backalley.bots.hand_reading import FEATURES
+from backalley.errors import SerializationError, SetupError
+
+__all__ = [
+    "DEFAULT",
+    "FORMAT",
+    "MODELS",
+    "SELFPLAY_PATH",
+    "active",
+    "check_name",
+    "learned_row",
+    "load",
+    "model_document",
+    "rows_from_document",
+    "selfplay_rows",
+    "using",
+]
+
+MODELS: tuple[str, ...] = ("table", "selfplay")
+"""The names of the trick models a heuristic bot may bid from."""
+
+DEFAULT = "table"
+"""The model a bot bids from when neither it nor the bot around it names one."""
+
+FORMAT = "backalley-trick-model"
+"""The ``format`` field of a trick model's data file."""
+
+SELFPLAY_PATH = Path(__file__).resolve().parent / "data" / "tricks_selfplay.json"
+"""The learned model's data file, shipped in the package."""
+
+_ACTIVE: ContextVar[str] = ContextVar("backalley_trick_model", default=DEFAULT)
+_LOADED: dict[Path, tuple[Row, ...]] = {}
+
+
+def check_name(name: object) -> str:
+    """``name`` if it names a trick model (:data:`MODELS`); else a :class:`SetupError`."""
+    if not isinstance(name, str) or name not in MODELS:
+        raise SetupError(
+            f"tricks must name a trick model, one of {', '.join(map(repr, MODELS))}, not {name!r}"
+        )
+    return name
+
+
+def active() -> str:
+    """The trick model the bidding model reads now."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def using(name: str | None) -> Iterator[None]:
+    """Within the block, the bidding model reads the trick model ``name``
+    (``None``: the one in force around it)."""
+    if name is None:
+        yield
+        return
+    token = _ACTIVE.set(name)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def learned_row(players: int, partnered: bool, hand_size: int, exact: bool = False) -> Row | None:
+    """The row the model in force gives a table of ``players`` (``partnered``)
+    and a hand size, or ``None`` where the trick table's row is read: the
+    ``"table"`` model, a scoring where an overtrick costs (``exact``), or a
+    kind of table the learned rows do not cover.  Of the learned rows of the
+    same kind of table, the nearest hand size (the larger of two as near)."""
+    if _ACTIVE.get() == "table" or exact:
+        return None
+    rows = [r for r in selfplay_rows() if r[0] == players and r[1] == partnered]
+    if not rows:
+        return None
+    return min(rows, key=lambda r: (abs(r[2] - hand_size), -r[2]))
+
+
+def selfplay_rows() -> tuple[Row, ...]:
+    """The learned model's rows (:data:`SELFPLAY_PATH`, read once)."""
+    return load(SELFPLAY_PATH)
+
+
+def load(path: Path | str) -> tuple[Row, ...]:
+    """The rows of the trick model data file at ``path`` (read once per path),
+    checked (:func:`rows_from_document`)."""
+    key = Path(path).resolve()
+    found = _LOADED.get(key)
+    if found is None:
+        try:
+            text = key.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SerializationError(f"cannot read the trick model {key}: {exc}") from None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise SerializationError(f"the trick model {key} is not JSON: {exc}") from None
+        found = _LOADED[key] = rows_from_document(data)
+    return found
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SerializationError(f"expected a finite number, not {value!r}", where)
+    return float(value)
+
+
+def _whole(value: object, where: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SerializationError(f"expected a whole number >= {low}, not {value!r}", where)
+    return value
+
+
+def _weights(value: object, where: str) -> tuple[float, ...]:
+    if not isinstance(value, list):
+        raise SerializationError(
+            f"expected a list of {len(FEATURES)} weights, not {value!r}", where
+        )
+    if len(value) != len(FEATURES):
+        raise SerializationError(
+            f"expected one weight per feature ({len(FEATURES)}: {', '.join(FEATURES)}), "
+            f"not {len(value)}",
+            where,
+        )
+    return tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+_ROW_KEYS = (
+    "players",
+    "partnered",
+    "hand_size",
+    "deals",
+    "pair",
+    "pair_sigma",
+    "solo",
+    "solo_sigma",
+    "mean_share",
+)
+
+
+def rows_from_document(data: object) -> tuple[Row, ...]:
+    """The rows of a trick model document (the JSON of :func:`model_document`),
+    or a :class:`SerializationError` naming the field that is wrong."""
+    if not isinstance(data, dict):
+        raise SerializationError(f"a trick model is a JSON object, not {type(data).__name__}")
+    for key in ("format", "features", "rows"):
+        if key not in data:
+            raise SerializationError(f"the trick model has no {key!r}", "$")
+    if data["format"] != FORMAT:
+        raise SerializationError(f"expected {FORMAT!r}, not {data['format']!r}", "$.format")
+    if data["features"] != list(FEATURES):
+        raise SerializationError(
+            f"the model weighs the features {data['features']!r}, this library reads "
+            f"{list(FEATURES)!r}: fit it again (benchmarks/fit_bidding.py)",
+            "$.features",
+        )
+    raw = data["rows"]
+    if not isinstance(raw, list) or not raw:
+        raise SerializationError(f"expected a non-empty list of rows, not {raw!r}", "$.rows")
+    rows: list[Row] = []
+    for i, item in enumerate(raw):
+        at = f"$.rows[{i}]"
+        if not isinstance(item, dict):
+            raise SerializationError(f"a row is a JSON object, not {item!r}", at)
+        for key in _ROW_KEYS:
+            if key not in item:
+                raise SerializationError(f"the row has no {key!r}", at)
+        extra = sorted(set(item) - set(_ROW_KEYS))
+        if extra:
+            raise SerializationError(f"unknown fields {extra!r}", at)
+        partnered = item["partnered"]
+        if not isinstance(partnered, bool):
+            raise SerializationError(
+                f"expected true or false, not {partnered!r}", f"{at}.partnered"
+            )
+        row: Row = (
+            _whole(item["players"], f"{at}.players", 2),
+            partnered,
+            _whole(item["hand_size"], f"{at}.hand_size", 1),
+            _whole(item["deals"], f"{at}.deals", 0),
+            _weights(item["pair"], f"{at}.pair"),
+            _number(item["pair_sigma"], f"{at}.pair_sigma"),
+            _weights(item["solo"], f"{at}.solo"),
+            _number(item["solo_sigma"], f"{at}.solo_sigma"),
+            _number(item["mean_share"], f"{at}.mean_share"),
+        )
+        if any(r[:3] == row[:3] for r in rows):
+            raise SerializationError(f"a second row for {row[:3]!r}", at)
+        rows.append(row)
+    return tuple(rows)
+
+
+def model_document(rows: tuple[Row, ...] | list[Row], made_with: dict[str, Any]) -> dict[str, Any]:
+    """The JSON document of a trick model: its rows and ``made_with`` (how it
+    was made: the command, seed, deals, interpreter, ...)."""
+    return {
+        "format": FORMAT,
+        "made_with": made_with,
+        "features": list(FEATURES),
+        "rows": [
+            dict(zip(_ROW_KEYS, (*r[:4], list(r[4]), r[5], list(r[6]), r[7], r[8]))) for r in rows
+        ],
+    }
