@@ -65,6 +65,8 @@ from backalley.values import BiddingOutcome
 __all__ = [
     "AUCTION_WINDOW",
     "FEATURES",
+    "NUMBER_OFFSET",
+    "NUMBER_SPREAD",
     "OPPONENTS_WEIGHT",
     "PASS_SHARE",
     "SHARE_MARGIN",
@@ -294,6 +296,22 @@ PASS_SHARE = 0.4
 """The share a partner who passed is taken to hold (at most the mean share)."""
 
 
+NUMBER_OFFSET = 0.5
+"""In an ascending auction, how far below a partner's number the bot takes
+the side's tricks it shows.  Between heuristic bots a number is called with
+an estimate about 0.3 below it on average (a first 7 with 6.9, a partner's 8
+over 7 with 7.8), and a raise on it wins the auction where the estimates
+erred high, so the tricks fall further below
+(``benchmarks/vietnam_auctions.py``)."""
+
+NUMBER_SPREAD = 1.35
+"""In an ascending auction, the spread (in tricks) of the caller's
+estimate around what its number shows: between heuristic bots, a first
+number of 7 is called with estimates 6.9 give or take 1.35.  Reading a
+number as a tighter promise than that led partners to raise on it and the
+other side to take it as the truth of the tricks left, so contracts went
+above what the hands take."""
+
 THROW_IN_PENALTY = 1e-6
 """How much less than nothing a call that throws the deal in is worth (a tie-break)."""
 
@@ -352,27 +370,40 @@ def _auction_belief(
     view: PlayerView, est: TrickEstimate, said: dict[int, Move]
 ) -> tuple[float, float]:
     """In an ascending auction, the mean and spread of the side's tricks from
-    the hand's estimate ``est`` and the calls ``said`` so far (by seat): a
-    partner's number raises the side's estimate to the tricks it shows; the
-    tricks the other sides' highest number leaves are a second estimate of
-    the side's, the two weighed by their spreads."""
+    the hand's estimate ``est`` and the calls ``said`` so far (by seat).  A
+    number is read as its caller's estimate of its side's tricks from its
+    own hand, as uncertain as :data:`NUMBER_SPREAD` says (a player alone,
+    who judged its own tricks, to within the rounding).  A partner's
+    number raises the side's estimate to the tricks it shows, taken
+    :data:`NUMBER_OFFSET` below the number, with this hand's share in place
+    of the mean share the partner counted on; the tricks the other sides'
+    highest number leaves are a second estimate of the side's, the two
+    weighed by their spreads."""
     rules = view.rules
     h = view.hand_size
     my_side = rules.seat_teams[view.seat]
     partners = [s for s in rules.teams[my_side] if s != view.seat]
     mean, sigma = est.side, est.side_sigma
+    shown = NUMBER_SPREAD**2
     bids = [c.tricks for s, c in said.items() if isinstance(c, Bid) and s in partners]
     if bids:
-        # the partner's bid: the side's tricks as it judged them
-        mean = max(mean, est.share + max(bids) + 1.0 - est.mean_share)
-        sigma = math.sqrt(est.pair_sigma**2 + 0.5)
-    their_bids = [
-        c.tricks for s, c in said.items() if isinstance(c, Bid) and rules.seat_teams[s] != my_side
+        # the partner's number: the side's tricks as it judged them from its
+        # hand (NUMBER_OFFSET below the number, give or take NUMBER_SPREAD),
+        # of which this hand stands for its share instead of the mean share
+        mean = max(mean, est.share + max(bids) - NUMBER_OFFSET - est.mean_share)
+        sigma = math.sqrt(est.pair_sigma**2 + shown)
+    theirs = [
+        (c.tricks, s)
+        for s, c in said.items()
+        if isinstance(c, Bid) and rules.seat_teams[s] != my_side
     ]
-    if their_bids and OPPONENTS_WEIGHT:
-        left = max(0.0, h - max(their_bids))
+    if theirs and OPPONENTS_WEIGHT:
+        number, caller = max(theirs)
+        left = max(0.0, h - number)
         var = sigma**2
-        var_left = (est.pair_sigma**2 + 1.0 / 12.0) / OPPONENTS_WEIGHT
+        # a player alone judged its own tricks: its number is a tighter promise
+        alone = len(rules.teams[rules.seat_teams[caller]]) == 1
+        var_left = (est.pair_sigma**2 + (1.0 / 12.0 if alone else shown)) / OPPONENTS_WEIGHT
         mean = (mean * var_left + left * var) / (var + var_left)
         sigma = math.sqrt(var * var_left / (var + var_left))
     return mean, sigma

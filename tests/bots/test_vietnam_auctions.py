@@ -28,14 +28,17 @@ import vietnam_auctions  # noqa: E402
 @pytest.mark.slow
 def test_vietnam_contracts_spread_and_no_call_sequence_dominates() -> None:
     """200 deals between heuristic bots (100 two-deal games, seeds 0..99): no call
-    sequence in more than a quarter of the deals, the contracts over five numbers or more,
-    and the counters, taken together, pay the side that calls them."""
+    sequence in more than a quarter of the deals, the contracts over four numbers or
+    more, the declarers make more than 55 % of them, and a counter step gains its
+    side 10 points or less either way on average: the bots counter as far as it
+    pays, no further and no less."""
     figures = vietnam_auctions.measure(ba.variants.VIETNAM, 200, seed=0)
     assert figures["deals"] == 200
     assert figures["most_common_share"] <= 0.25, figures
-    assert figures["distinct_numbers"] >= 5, figures
+    assert figures["distinct_numbers"] >= 4, figures
+    assert figures["declarers_made"] >= 0.55, figures
     assert figures["countered"] > 0
-    assert figures["mean_gain_of_the_countering_side"] > 0, figures
+    assert abs(figures["mean_gain_of_a_counter_call"]) <= 10, figures
 
 
 def test_a_bot_overbids_rather_than_doubles_a_number_it_can_beat() -> None:

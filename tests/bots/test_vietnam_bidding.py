@@ -51,13 +51,16 @@ DEGENERATE = ("bid 1", "counter", "counter", "counter")
 
 @pytest.mark.parametrize("name", by_variant(VARIANTS, quick={"vietnam"}))
 def test_the_contracts_spread_over_the_numbers(name: str) -> None:
-    """60 deals between heuristic bots: at least three contract numbers, no call
-    sequence in more than half of the deals, and never "bid 1, counter, counter,
-    counter" (the last side to speak taking every deal with the lowest number)."""
+    """60 deals between heuristic bots: at least three contract numbers (two in
+    ``vietnam-42``, whose 10-card deals nearly all go to the side holding the
+    majority at 6 of 10: 273 of 300 deals with seed 0, and 25 at 7), no
+    call sequence in more than half of the deals, and never "bid 1, counter,
+    counter, counter" (the last side to speak taking every deal with the lowest
+    number)."""
     rules = VARIANTS[name]
     figures = vietnam_auctions.measure(rules, 60, seed=0)
     assert figures["deals"] == 60
-    assert figures["distinct_numbers"] >= 3, figures
+    assert figures["distinct_numbers"] >= (2 if name == "vietnam-42" else 3), figures
     assert figures["most_common_share"] <= 0.5, figures
     assert figures["most_common_sequence"] != " / ".join(DEGENERATE), figures
     assert min(figures["contract_numbers"]) >= 3, figures
@@ -108,6 +111,29 @@ def test_a_higher_number_makes_a_counter_worth_more() -> None:
         assert gains == sorted(gains) and gains[0] < gains[-1], (hand, gains)
     weak = _last_to_speak(rules, WEAK, STRONG, 11)
     assert HeuristicBot().choose(weak) == ba.Counter()
+
+
+def test_a_partners_number_is_raised_by_what_the_hand_adds_and_no_more() -> None:
+    """North opens 7 and east passes; south holds three aces, a queen and the big
+    joker.  The 7 is read as north's estimate of its side's tricks, half a trick
+    below the number and as uncertain as such estimates are (1.35 tricks): south
+    puts its side at about 10.5 tricks, give or take 2.1, and with west still to
+    speak (who may counter) raises to 8.  Reading the 7 as a promise of a trick
+    above it, give or take 0.7, put the side at 12 and south bid 10; double
+    dummy, north-south take 8 tricks at best, whichever trump south names."""
+    hands = [
+        "2C 3C JC 8D 9D TD 8H 9H JH 2S 3S 6S JS",
+        "6C 9C QC AC 5D 7D KD 4H 7H TH 8S 9S LJ",
+        "5C 8C 2D 4D 6D AD 5H QH AH 7S QS AS BJ",
+        "4C 7C KC 3D JD QD 2H 3H 6H KH 4S 5S TS",
+    ]
+    state = position(hands, None, rules=ba.variants.VIETNAM, dealer=3, stock="TC KS")
+    for call in ("bid 7", "pass"):
+        state = state.apply(ba.parse_move(call))
+    view = state.view(2)
+    assert HeuristicBot().choose(view) == ba.Bid(8)
+    values = BM.auction_calls(view)
+    assert values[ba.Bid(8)] > values[ba.Bid(9)] > values[ba.Bid(10)]
 
 
 def test_a_calls_worth_is_the_scoring_parts_points_at_each_trick_count() -> None:
