@@ -298,16 +298,18 @@ PASS_SHARE = 0.4
 
 NUMBER_OFFSET = 0.5
 """In an ascending auction, how far below a partner's number the bot takes
-the side's tricks it shows.  Between heuristic bots a number is called with
-an estimate about 0.3 below it on average (a first 7 with 6.9, a partner's 8
-over 7 with 7.8), and a raise on it wins the auction where the estimates
-erred high, so the tricks fall further below
-(``benchmarks/vietnam_auctions.py``)."""
+the side's tricks it shows.  Between heuristic bots (vietnam, the bot before
+this reading, 400 deals) a number was called with an estimate about 0.3
+below it on average (a first 7 with 6.9, a partner's 8 over 7 with 7.8), and
+a raise on it wins the auction where the estimates erred high, so the
+tricks fall further below; ``benchmarks/vietnam_auctions.py`` measures what
+the reading does to the auction."""
 
 NUMBER_SPREAD = 1.35
 """In an ascending auction, the spread (in tricks) of the caller's
-estimate around what its number shows: between heuristic bots, a first
-number of 7 is called with estimates 6.9 give or take 1.35.  Reading a
+estimate around what its number shows: between heuristic bots (as for
+:data:`NUMBER_OFFSET`), a first 7 was called with estimates 6.9 give or
+take 1.35.  Reading a
 number as a tighter promise than that led partners to raise on it and the
 other side to take it as the truth of the tricks left, so contracts went
 above what the hands take."""
