@@ -4,7 +4,7 @@ the bots' own play.
     python3 benchmarks/fit_bidding.py [--budget CPU_SECONDS] [--seed N] [--solve-limit S]
                                       [--outcomes solver|play] [--cap N]
                                       [--samples FILE] [--refit FILE] [--out FILE]
-                                      [--table tricks|exact] [--rounds N]
+                                      [--table tricks|exact] [--rounds N] [--format module|json]
 
 Deals random hands of every size for each kind of table (four players in two
 partnerships, and three, four or five players each alone), reads each seat's
@@ -44,7 +44,11 @@ samples of the neighbouring hand sizes weighed in at 0.3:
 
 with the root mean square of the residuals of each (``sigma``), and the mean
 share of a seat.  The table is written as a Python module
-(``backalley/bots/_tricks_table.py``) with a header saying how it was made.
+(``backalley/bots/_tricks_table.py``) with a header saying how it was made;
+with ``--format json``, as a trick model's data file
+(:mod:`backalley.bots.trick_model`; the learned model
+``backalley/bots/data/tricks_selfplay.json`` is fitted so, from samples of
+the bots' own play, by ``benchmarks/selfplay_tricks.py``).
 
 The run is bounded in CPU time (``--budget``, split over the kinds of table
 and the hand sizes; the large deals, whose solves are slow, get the larger
@@ -73,7 +77,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # fit this working tree's bot
 
 import backalley as ba  # noqa: E402
-from backalley.bots import HeuristicBot, _tricks_exact  # noqa: E402
+from backalley.bots import HeuristicBot, _tricks_exact, trick_model  # noqa: E402
 from backalley.bots.hand_reading import FEATURES, features_of, unseen_bits  # noqa: E402
 from backalley.bots.match import one_deal  # noqa: E402
 from backalley.engine import lowlevel  # noqa: E402
@@ -330,6 +334,33 @@ def _equations(
             yield "pair", f, float(tricks), f
 
 
+def _normal_equations(
+    xs: Sequence[Sequence[float]], ys: Sequence[float], ws: Sequence[float]
+) -> tuple[list[list[float]], list[float]]:
+    """The weighted normal equations (X'WX, X'Wy) of a least-squares fit, with
+    NumPy where it is installed (the same sums, faster), else in Python."""
+    m = len(FEATURES)
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - NumPy is in the dev environment
+        np = None
+    if np is not None and xs:
+        x = np.asarray(xs, dtype=float)
+        wx = x * np.asarray(ws, dtype=float)[:, None]
+        return (wx.T @ x).tolist(), (wx.T @ np.asarray(ys, dtype=float)).tolist()
+    gram = [[0.0] * m for _ in range(m)]
+    rhs = [0.0] * m
+    for x_row, y, w in zip(xs, ys, ws):
+        for i in range(m):
+            if x_row[i]:
+                wx_i = w * x_row[i]
+                rhs[i] += wx_i * y
+                row = gram[i]
+                for j in range(m):
+                    row[j] += wx_i * x_row[j]
+    return gram, rhs
+
+
 def nnls(
     xs: Sequence[Sequence[float]], ys: Sequence[float], ws: Sequence[float], fixed: set[int]
 ) -> list[float]:
@@ -337,16 +368,7 @@ def nnls(
     the weights in ``fixed`` kept at 0 (coordinate descent on the normal
     equations, with a small ridge)."""
     m = len(FEATURES)
-    gram = [[0.0] * m for _ in range(m)]
-    rhs = [0.0] * m
-    for x, y, w in zip(xs, ys, ws):
-        for i in range(m):
-            if x[i]:
-                wx = w * x[i]
-                rhs[i] += wx * y
-                row = gram[i]
-                for j in range(m):
-                    row[j] += wx * x[j]
+    gram, rhs = _normal_equations(xs, ys, ws)
     for i in range(m):
         if i not in FREE:
             gram[i][i] += RIDGE
@@ -386,6 +408,8 @@ def fit(samples: Sequence[dict[str, object]]) -> list[tuple[object, ...]]:
         # alone, the lead's weight is fitted only from samples of every player
         every = all("seat_tricks" in row for rows in sizes.values() for row in rows)
         fixed = set() if partnered or every else {1}
+        # each hand size's equations, read once (a size is weighed in its neighbours' fits too)
+        eqs = {h: list(_equations(rows)) for h, rows in sizes.items()}
         for h in sorted(sizes):
             if len(sizes[h]) < MIN_DEALS:
                 continue
@@ -397,7 +421,7 @@ def fit(samples: Sequence[dict[str, object]]) -> list[tuple[object, ...]]:
                 own_x: list[list[float]] = []
                 own_y: list[float] = []
                 for hh, weight in ((h, 1.0), (h - 1, NEIGHBOUR), (h + 1, NEIGHBOUR)):
-                    for k, x, y, _seat in _equations(sizes.get(hh, ())):
+                    for k, x, y, _seat in eqs.get(hh, ()):
                         if k != kind:
                             continue
                         xs.append(x)
@@ -410,7 +434,7 @@ def fit(samples: Sequence[dict[str, object]]) -> list[tuple[object, ...]]:
                 fits[kind] = (beta, _rms(beta, own_x, own_y))
             pair, pair_sigma = fits["pair"]
             solo, solo_sigma = fits["solo"]
-            seats = [seat for k, _x, _y, seat in _equations(sizes[h]) if k == "solo"]
+            seats = [seat for k, _x, _y, seat in eqs[h] if k == "solo"]
             lead_share = 1.0 / (players // 2 if partnered else players)
             share = sum(
                 sum(b * x for b, x in zip(pair, [*s[:1], lead_share, *s[2:]])) for s in seats
@@ -474,6 +498,16 @@ def write(
     path.write_text("\n".join(lines) + "\n")
 
 
+def write_json(rows: Sequence[tuple[object, ...]], path: Path, how: str, **more: object) -> None:
+    """The rows as a trick model's data file (:mod:`backalley.bots.trick_model`),
+    ``how`` (and ``more``) in its header; the file is read back and checked."""
+    made_with = {"how": " ".join(how.split()), "python": platform.python_version(), **more}
+    doc = trick_model.model_document(list(rows), made_with)  # type: ignore[arg-type]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+    trick_model.rows_from_document(json.loads(path.read_text()))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=float, default=900.0, help="CPU seconds in all")
@@ -512,7 +546,16 @@ def main(argv: list[str] | None = None) -> int:
         "from the table the round before fitted (the first from none: the trick table's rows)",
     )
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--format",
+        choices=("module", "json"),
+        default="module",
+        help="json: the rows as a trick model's data file (backalley.bots.trick_model; "
+        "needs --out), e.g. backalley/bots/data/tricks_selfplay.json",
+    )
     args = parser.parse_args(argv)
+    if args.format == "json" and args.out is None:
+        parser.error("--format json needs --out")
     exact = args.table == "exact"
     if args.out is None:
         args.out = ROOT / (
@@ -570,7 +613,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.note:
         how += "\n\n" + args.note
-    write(rows, args.out, how, TITLES[args.table])
+    if args.format == "json":
+        write_json(rows, args.out, how)
+    else:
+        write(rows, args.out, how, TITLES[args.table])
     print(f"{len(samples)} deals, {len(rows)} rows -> {args.out} ({cpu:.0f} s CPU)")
     return 0
 

@@ -41,7 +41,7 @@ from typing import Any, overload
 
 import attrs
 
-from backalley.bots import _tricks_exact
+from backalley.bots import _tricks_exact, trick_model
 from backalley.bots._base import legal_moves_of
 from backalley.bots._tricks_table import ROWS, Row
 from backalley.bots.hand_reading import (
@@ -217,7 +217,11 @@ def table_row(players: int, partnered: bool, hand_size: int, exact: bool = False
     own play under such a scoring (:mod:`backalley.bots._tricks_exact`):
     there a hand's tricks are those its seat takes when every other seat
     plays for its own bid, not the fewest that every other seat together
-    can hold it to."""
+    can hold it to.  Where the bot deciding bids from the learned model
+    (:mod:`backalley.bots.trick_model`), the learned row where it has one."""
+    learned = trick_model.learned_row(players, partnered, hand_size, exact)
+    if learned is not None:
+        return learned
     fitted = _tricks_exact.ROWS if exact and not partnered else ()
     rows = list(fitted) or [r for r in ROWS if r[1] == partnered] or list(ROWS)
     return min(rows, key=lambda r: (abs(r[0] - players), abs(r[2] - hand_size), -r[2]))

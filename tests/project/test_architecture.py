@@ -217,6 +217,8 @@ def test_only_the_kernel_builds_a_games_raw_form(path: Path) -> None:
 CACHED_FUNCTIONS: dict[str, set[str]] = {
     # bounded memos of the tools and adapters (not of the engine or the rules)
     "backalley/bots/match.py": {"one_deal"},
+    # a trick model's data file, read once per file (a few at most)
+    "backalley/bots/trick_model.py": {"_load"},
     "backalley/solver/_plan.py": {"*"},
     "backalley/io/vectors.py": {"*"},
     "backalley/adapters/openspiel.py": {"*"},
