@@ -165,6 +165,7 @@ from typing import Any
 
 import attrs
 
+from backalley.bots import trick_model
 from backalley.bots._base import choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.layouts import (
@@ -300,7 +301,10 @@ class PimcBot:
     clear 0 for the bot to make it instead (:meth:`pick_call`): 0 takes any
     call whose mean is better on enough layouts, larger numbers keep the
     heuristic's call more often.  ``card_z`` (also 1.65) is the same for a
-    card scored by rollouts (:meth:`pick_card`)."""
+    card scored by rollouts (:meth:`pick_card`).  ``tricks`` names the trick
+    model the heuristic bids from inside the bot's decisions (its calls,
+    the calls that weigh the layouts, its playouts; see
+    :mod:`backalley.bots.trick_model`; ``None``: the one in force)."""
 
     def __init__(
         self,
@@ -317,6 +321,7 @@ class PimcBot:
         call_z: float = CALL_Z,
         card_z: float = CALL_Z,
         play_weight: float = PLAY_WEIGHT,
+        tricks: str | None = None,
     ) -> None:
         if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
             raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
@@ -347,6 +352,7 @@ class PimcBot:
                     f"confidence), not {z!r}"
                 )
         self._rng = rng_from_seed(seed)
+        self.tricks = None if tricks is None else trick_model.check_name(tricks)
         self.samples = samples
         self.budget = budget
         self.clock = clock_of(clock)
@@ -666,6 +672,10 @@ class PimcBot:
     def choose(self, view: PlayerView) -> Move:
         """The bot's move (see the module docstring).  On a bounding budget,
         Python's cyclic garbage collector is held off for the decision."""
+        with trick_model.using(self.tricks):
+            return self._decide(view)
+
+    def _decide(self, view: PlayerView) -> Move:
         if not self._bounds_layouts or not gc.isenabled():
             return choose_among(view, self.candidates, self._sample)
         gc.disable()

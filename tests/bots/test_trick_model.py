@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import backalley as ba
-from backalley.bots import HeuristicBot, trick_model
+from backalley.bots import HeuristicBot, PimcBot, trick_model
 from backalley.bots import _tricks_table as TT
 from backalley.bots.bidding_model import table_row
 from backalley.bots.hand_reading import FEATURES, features_of, unseen_bits
@@ -97,6 +97,28 @@ def test_a_whole_deal_is_bid_from_the_learned_model() -> None:
             state = state.apply(move)
         calls[name] = seen
     assert all(calls.values())
+
+
+def test_pimc_passes_the_model_to_its_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert PimcBot(0, samples=2).tricks is None
+    with pytest.raises(ba.SetupError, match="tricks must name a trick model"):
+        PimcBot(0, tricks="lightgbm")
+    # inside its decision, every heuristic it asks reads the bot's model
+    seen: list[str] = []
+    real = trick_model.learned_row
+
+    def spy(*args: Any) -> Any:
+        seen.append(trick_model.active())
+        return real(*args)
+
+    monkeypatch.setattr(trick_model, "learned_row", spy)
+    state = ba.new_game(ba.variants.GAMERULES, seed=1)
+    assert state.to_act is not None
+    bot = PimcBot(0, samples=2, bid_solver_cards=0, tricks="selfplay")
+    assert bot.tricks == "selfplay"
+    bot.choose(state.view(state.to_act))
+    assert seen and set(seen) == {"selfplay"}
+    assert trick_model.active() == "table"
 
 
 def test_an_unknown_model_name_is_refused() -> None:
