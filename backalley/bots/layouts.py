@@ -1,14 +1,13 @@
 """The layouts a seat's view allows, weighed by the calls made and the cards
-played: the part of
-the ``pimc`` bot (:mod:`backalley.bots.pimc`) that infers where the unseen
-cards are.
+played: the part of the ``pimc`` bot (:mod:`backalley.bots.pimc`) that
+infers where the unseen cards are.
 
 A *layout* is a full deal that agrees with a seat's
 :class:`~backalley.PlayerView`: the unseen cards dealt to the other seats,
 each seat as many cards as it holds, drawn from its
 :meth:`~backalley.PlayerView.possible_cards` (the suits it has shown void in,
 the trumps a blooper lead showed it lacks, the turn-up and discards;
-:func:`~backalley.bots.montecarlo.sample_hands`), built with the deal's
+:func:`sample_hands`), built with the deal's
 calls and plays so far (:func:`backalley.engine.lowlevel.determinise`).
 
 **The calls weigh the layouts.**  A layout in which a seat that passed holds
@@ -53,6 +52,10 @@ drawn, with fewer layouts to score.
 
 Every rule answer comes from the rule set's plan, through the engine's
 sampling (:mod:`backalley.engine.lowlevel`) and the bidding model.
+
+One module, one job: drawing a layout and weighing it are one piece - the
+draw's chances are the weights, and the calls and the cards played weigh a
+layout through the same replay of its deal and the same memo.
 """
 
 from __future__ import annotations
