@@ -65,7 +65,7 @@ def test_ismcts_stops_its_search_on_the_cpu_budget() -> None:
 
 
 def test_the_in_house_reference_is_pimc_with_ten_times_the_budget() -> None:
-    args = argparse.Namespace(budget=0.05, samples=7, simulations=1, uct_c=20.0)
+    args = argparse.Namespace(budget=0.05, samples=7, simulations=1, uct_c=20.0, play_weight=None)
     known = strength_table.factories(args)
     pimc, reference = known["pimc"](1), known["pimc-10x"](1)
     assert type(reference) is type(pimc)
