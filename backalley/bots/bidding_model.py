@@ -218,12 +218,11 @@ def table_row(players: int, partnered: bool, hand_size: int, exact: bool = False
     there a hand's tricks are those its seat takes when every other seat
     plays for its own bid, not the fewest that every other seat together
     can hold it to.  Where the bot deciding bids from the learned model
-    (:mod:`backalley.bots.trick_model`), the learned row where it has one."""
-    learned = trick_model.learned_row(players, partnered, hand_size, exact)
-    if learned is not None:
-        return learned
+    (:mod:`backalley.bots.trick_model`), the nearest of the learned rows where
+    it has rows for the kind of table."""
+    learned = trick_model.learned_rows(players, partnered, exact)
     fitted = _tricks_exact.ROWS if exact and not partnered else ()
-    rows = list(fitted) or [r for r in ROWS if r[1] == partnered] or list(ROWS)
+    rows = learned or fitted or tuple(r for r in ROWS if r[1] == partnered) or ROWS
     return min(rows, key=lambda r: (abs(r[0] - players), abs(r[2] - hand_size), -r[2]))
 
 

@@ -20,7 +20,7 @@ Two sets of rows exist:
 
 A bot chooses its model by name (``HeuristicBot(tricks="selfplay")``,
 ``PimcBot(tricks=...)``): while it decides, :func:`using` makes the name the
-one the bidding model reads (:func:`learned_row`), so every heuristic the
+one the bidding model reads (:func:`learned_rows`), so every heuristic the
 bot asks inside its decision (a search bot's model of the other seats'
 calls, its playouts) reads the same rows.  A bot given no name follows the
 model in force around it, else :data:`DEFAULT`.
@@ -54,7 +54,7 @@ __all__ = [
     "SELFPLAY_PATH",
     "active",
     "check_name",
-    "learned_row",
+    "learned_rows",
     "load",
     "model_document",
     "rows_from_document",
@@ -109,18 +109,16 @@ def using(name: str | None) -> Iterator[None]:
         _ACTIVE.reset(token)
 
 
-def learned_row(players: int, partnered: bool, hand_size: int, exact: bool = False) -> Row | None:
-    """The row the model in force gives a table of ``players`` (``partnered``)
-    and a hand size, or ``None`` where the trick table's row is read: the
-    ``"table"`` model, a scoring where an overtrick costs (``exact``), or a
-    kind of table the learned rows do not cover.  Of the learned rows of the
-    same kind of table, the nearest hand size (the larger of two as near)."""
+def learned_rows(players: int, partnered: bool, exact: bool = False) -> tuple[Row, ...]:
+    """The learned rows the model in force gives a table of ``players``
+    (``partnered``), every hand size of it: none where the trick table's
+    rows are read - the ``"table"`` model, a scoring where an overtrick
+    costs (``exact``), or a kind of table the learned rows do not cover.
+    The bidding model picks the nearest hand size among them, as among the
+    table's (:func:`~backalley.bots.bidding_model.table_row`)."""
     if _ACTIVE.get() == "table" or exact:
-        return None
-    rows = [r for r in selfplay_rows() if r[0] == players and r[1] == partnered]
-    if not rows:
-        return None
-    return min(rows, key=lambda r: (abs(r[2] - hand_size), -r[2]))
+        return ()
+    return tuple(r for r in selfplay_rows() if r[0] == players and r[1] == partnered)
 
 
 def selfplay_rows() -> tuple[Row, ...]:

@@ -105,13 +105,13 @@ def test_pimc_passes_the_model_to_its_heuristic(monkeypatch: pytest.MonkeyPatch)
         PimcBot(0, tricks="lightgbm")
     # inside its decision, every heuristic it asks reads the bot's model
     seen: list[str] = []
-    real = trick_model.learned_row
+    real = trick_model.learned_rows
 
     def spy(*args: Any) -> Any:
         seen.append(trick_model.active())
         return real(*args)
 
-    monkeypatch.setattr(trick_model, "learned_row", spy)
+    monkeypatch.setattr(trick_model, "learned_rows", spy)
     state = ba.new_game(ba.variants.GAMERULES, seed=1)
     assert state.to_act is not None
     bot = PimcBot(0, samples=2, bid_solver_cards=0, tricks="selfplay")
