@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -18,6 +19,8 @@ __all__ = [
     "RandomBot",
     "bot_notes",
     "check_throw_ins",
+    "check_weight",
+    "check_whole",
     "choose_among",
     "legal_moves_of",
     "rng_from_seed",
@@ -27,6 +30,20 @@ __all__ = [
 
 THROW_IN_LIMIT = 500
 """The most thrown-in deals a game between bots may have (see :func:`check_throw_ins`)."""
+
+
+def check_whole(name: str, value: object, low: int) -> None:
+    """Refuse a bot's setting ``name`` that is not a whole number of at
+    least ``low`` (``True`` is not one) with a :class:`SetupError`."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise SetupError(f"{name} must be a whole number >= {low}, not {value!r}")
+
+
+def check_weight(name: str, value: object) -> None:
+    """Refuse a bot's setting ``name`` that is not a finite number of at
+    least 0 (``True`` is not one) with a :class:`SetupError`."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < math.inf:
+        raise SetupError(f"{name} must be a number >= 0, not {value!r}")
 
 
 def check_throw_ins(state: GameState) -> None:

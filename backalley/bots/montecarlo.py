@@ -59,7 +59,6 @@ puts it).
 from __future__ import annotations
 
 import importlib
-import math
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -67,7 +66,7 @@ from typing import Any
 
 import attrs
 
-from backalley.bots._base import choose_among, rng_from_seed
+from backalley.bots._base import check_weight, check_whole, choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.layouts import CallMemo, card_groups, draw_layout, sample_hands
 from backalley.engine import lowlevel
@@ -238,14 +237,8 @@ class MonteCarloBot:
             raise SetupError(
                 f"evaluator must be 'auto', 'rollout', 'solver' or a callable, not {evaluator!r}"
             )
-        if (
-            not isinstance(play_weight, (int, float))
-            or isinstance(play_weight, bool)
-            or not 0 <= play_weight < math.inf
-        ):
-            raise SetupError(f"play_weight must be a number >= 0, not {play_weight!r}")
-        if not isinstance(draws, int) or isinstance(draws, bool) or draws < 1:
-            raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
+        check_weight("play_weight", play_weight)
+        check_whole("draws", draws, 1)
         self._rng = rng_from_seed(seed)
         self.samples = samples
         self.budget = budget

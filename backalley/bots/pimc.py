@@ -166,7 +166,7 @@ from typing import Any
 import attrs
 
 from backalley.bots import trick_model
-from backalley.bots._base import choose_among, rng_from_seed
+from backalley.bots._base import check_weight, check_whole, choose_among, rng_from_seed
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.layouts import (
     CallMemo,
@@ -323,28 +323,17 @@ class PimcBot:
         play_weight: float = PLAY_WEIGHT,
         tricks: str | None = None,
     ) -> None:
-        if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
-            raise SetupError(f"samples must be a whole number >= 1, not {samples!r}")
+        check_whole("samples", samples, 1)
         if budget is not None and not (
             isinstance(budget, (int, float)) and not isinstance(budget, bool) and budget > 0
         ):
             raise SetupError(f"budget must be a number of seconds > 0 or None, not {budget!r}")
-        for name, value, low in (
-            ("solver_cards", solver_cards, 0),
-            ("bid_solver_cards", bid_solver_cards, 0),
-            ("bid_reach", bid_reach, 0),
-        ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise SetupError(f"{name} must be a whole number >= {low}, not {value!r}")
-        if not isinstance(draws, int) or isinstance(draws, bool) or draws < 1:
-            raise SetupError(f"draws must be a whole number >= 1, not {draws!r}")
-        for name, weight in (("call_weight", call_weight), ("play_weight", play_weight)):
-            if (
-                not isinstance(weight, (int, float))
-                or isinstance(weight, bool)
-                or not 0 <= weight < math.inf
-            ):
-                raise SetupError(f"{name} must be a number >= 0, not {weight!r}")
+        check_whole("solver_cards", solver_cards, 0)
+        check_whole("bid_solver_cards", bid_solver_cards, 0)
+        check_whole("bid_reach", bid_reach, 0)
+        check_whole("draws", draws, 1)
+        check_weight("call_weight", call_weight)
+        check_weight("play_weight", play_weight)
         for name, z in (("call_z", call_z), ("card_z", card_z)):
             if not isinstance(z, (int, float)) or isinstance(z, bool) or not 0 <= z < math.inf:
                 raise SetupError(
