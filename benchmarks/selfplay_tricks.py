@@ -70,7 +70,7 @@ from fit_bidding import _trump, fit, write_json  # noqa: E402  (benchmarks/fit_b
 
 import backalley as ba  # noqa: E402
 from backalley.bots import HeuristicBot, trick_model  # noqa: E402
-from backalley.bots.bidding_model import table_row  # noqa: E402
+from backalley.bots.bidding_model import is_auction, table_row  # noqa: E402
 from backalley.bots.hand_reading import features_of  # noqa: E402
 from backalley.bots.match import duplicate_match  # noqa: E402
 from backalley.engine import lowlevel  # noqa: E402
@@ -113,17 +113,21 @@ def errors(rows: Sequence[Any] | None, held: Sequence[Sample]) -> tuple[float, f
     return pair_err / pair_n, solo_err / solo_n
 
 
-def match(rows: Sequence[Any], deals: int, seed: int) -> dict[str, float]:
-    """Duplicate deals: a heuristic calling from ``rows`` against one calling
-    from the trick table, both playing the heuristic's cards."""
-    # the learned rows the bidding model reads while a bot bids from "selfplay":
-    # this fit's, written to a file of its own
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(trick_model.model_document(list(rows), {}), f)
-    trick_model.SELFPLAY_PATH = Path(f.name)
+def match(
+    rows: Sequence[Any] | None, deals: int, seed: int, rules: ba.RuleSet = RULES
+) -> dict[str, float]:
+    """Duplicate deals of ``rules``: a heuristic calling from ``rows`` (``None``:
+    the shipped model's) against one calling from the trick table, both
+    playing the heuristic's cards."""
+    if rows is not None:
+        # the learned rows the bidding model reads while a bot bids from
+        # "selfplay": this fit's, written to a file of its own
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(trick_model.model_document(list(rows), {}), f)
+        trick_model.SELFPLAY_PATH = Path(f.name)
     t0 = time.process_time()
     result = duplicate_match(
-        RULES,
+        rules,
         lambda seed: HeuristicBot(seed, tricks="selfplay"),
         lambda seed: HeuristicBot(seed, tricks="table"),
         deals=deals,
@@ -140,9 +144,40 @@ def match(rows: Sequence[Any], deals: int, seed: int) -> dict[str, float]:
     }
 
 
+def compare(names: Sequence[str], deals: int, seed: int) -> int:
+    """The shipped model against the trick table on each named variant: its
+    kind of table and bidding, whether the learned rows are read there, and
+    the duplicate points (a row of JSON each)."""
+    for name in names:
+        rules = ba.variants.get(name)
+        game = ba.new_game(rules, seed=seed)
+        view = game.view(game.to_act)
+        partnered = any(len(team) > 1 for team in rules.teams)
+        with trick_model.using("selfplay"):
+            read = bool(
+                trick_model.learned_rows(
+                    rules.players,
+                    partnered,
+                    rules.plan.overtricks_cost(view.hand_size),
+                    is_auction(view),
+                )
+            )
+        point: dict[str, Any] = {"variant": name, "learned_rows_read": read}
+        if read:
+            point["match"] = match(None, deals, seed, rules)
+        print(json.dumps(point), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=Path, required=True, help="JSON lines of fit_bidding.py")
+    parser.add_argument("--samples", type=Path, help="JSON lines of fit_bidding.py")
+    parser.add_argument(
+        "--compare",
+        default="",
+        metavar="NAMES",
+        help="no fit: the shipped model against the table on these variants (comma-separated)",
+    )
     parser.add_argument("--holdout", type=int, default=11, help="hold out every K-th deal")
     parser.add_argument("--curve", default="5000,10000,25000", help="training sizes besides all")
     parser.add_argument("--seed", type=int, default=4849, help="the shuffle of the training deals")
@@ -156,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="the learned model's data file")
     parser.add_argument("--json", type=Path, default=None, help="keep the figures here")
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(args.compare.split(","), args.deals, args.match_seed)
+    if args.samples is None:
+        parser.error("give --samples FILE to fit, or --compare NAMES")
     t0 = time.process_time()
     samples = [
         s

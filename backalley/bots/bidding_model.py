@@ -56,6 +56,7 @@ from backalley.bots.hand_reading import (
 )
 from backalley.cards import Suit
 from backalley.engine import lowlevel
+from backalley.engine.legality import Phase
 from backalley.engine.views import PlayerView
 from backalley.moves import Bid, Move, NameTrump, Pass
 from backalley.rules.context import DealContext
@@ -208,7 +209,9 @@ class TrickEstimate:
     """The tricks the hand takes for sure (:func:`sure_tricks`)."""
 
 
-def table_row(players: int, partnered: bool, hand_size: int, exact: bool = False) -> Row:
+def table_row(
+    players: int, partnered: bool, hand_size: int, exact: bool = False, auction: bool = False
+) -> Row:
     """The trick table's row for a table of ``players`` (``partnered``: in
     partnerships) and a hand size: the nearest fitted one (the same kind of
     table first, then the nearest number of players, then hand size).  With
@@ -219,8 +222,9 @@ def table_row(players: int, partnered: bool, hand_size: int, exact: bool = False
     plays for its own bid, not the fewest that every other seat together
     can hold it to.  Where the bot deciding bids from the learned model
     (:mod:`backalley.bots.trick_model`), the nearest of the learned rows where
-    it has rows for the kind of table."""
-    learned = trick_model.learned_rows(players, partnered, exact)
+    it has rows for the kind of table and bidding (``auction``: an
+    ascending auction, which the learned rows do not cover)."""
+    learned = trick_model.learned_rows(players, partnered, exact, auction)
     fitted = _tricks_exact.ROWS if exact and not partnered else ()
     rows = learned or fitted or tuple(r for r in ROWS if r[1] == partnered) or ROWS
     return min(rows, key=lambda r: (abs(r[0] - players), abs(r[2] - hand_size), -r[2]))
@@ -245,7 +249,14 @@ def estimate_under(view: PlayerView, trump: Suit | None) -> TrickEstimate:
     teams = rules.teams
     partnered = any(len(team) > 1 for team in teams)
     h = view.hand_size
-    row = table_row(rules.players, partnered, h, rules.plan.overtricks_cost(h))
+    learned = trick_model.active() != "table"  # only the learned rows ask the bidding's kind
+    row = table_row(
+        rules.players,
+        partnered,
+        h,
+        rules.plan.overtricks_cost(h),
+        auction=learned and is_auction(view),
+    )
     lead = 1.0 / len(teams)
     hand = lowlevel.hand_bits(view, view.seat)
     unseen = unseen_bits(view, hand)
@@ -414,12 +425,22 @@ def _auction_belief(
     return mean, sigma
 
 
-def is_auction(view: PlayerView, moves: Sequence[Move]) -> bool:
+def is_auction(view: PlayerView, moves: Sequence[Move] | None = None) -> bool:
     """Whether the bidding is an ascending auction: its winning call makes a
-    declarer (asked of the bidding part); once-around bids do not."""
-    numeric = [m for m in moves if isinstance(m, Bid)]
-    probe = lowlevel.contracts_if(view, numeric[0] if numeric else moves[0])
-    return probe is not None and any(c is not None and c.declarer is not None for c in probe)
+    declarer (asked of the bidding part); once-around bids do not.  Once the
+    contracts are known they tell; in the bidding, the contracts the first
+    number of the legal ``moves`` (the view's, by default) would make."""
+    contracts = view.contracts
+    if contracts is None:
+        if moves is None:
+            moves = view.legal_moves() if view.phase is Phase.BIDDING else ()
+        if not moves:
+            return False
+        numeric = [m for m in moves if isinstance(m, Bid)]
+        contracts = lowlevel.contracts_if(view, numeric[0] if numeric else moves[0])
+    return contracts is not None and any(
+        c is not None and c.declarer is not None for c in contracts
+    )
 
 
 def auction_calls(view: PlayerView, moves: Sequence[Move] | None = None) -> dict[Move, float]:

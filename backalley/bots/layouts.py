@@ -66,6 +66,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from backalley.bots.bidding_model import is_auction
 from backalley.bots.heuristic import HeuristicBot
 from backalley.cards import CARDS
 from backalley.engine import lowlevel
@@ -84,7 +85,6 @@ __all__ = [
     "call_tricks",
     "card_groups",
     "draw_layout",
-    "is_ascending",
     "layout_likelihood",
     "others_played",
     "sample_hands",
@@ -161,17 +161,6 @@ def call_distance(actual: Move, model: Move, hand_size: int, level: int = 0) -> 
     if a is None or b is None:
         return 1.0
     return float(abs(a - b))
-
-
-def is_ascending(view: PlayerView) -> bool:
-    """Whether the bidding is an auction whose winning call makes a declarer."""
-    contracts = view.contracts
-    if contracts is None and view.phase is Phase.BIDDING:
-        moves = view.legal_moves()
-        contracts = lowlevel.contracts_if(view, moves[0]) if moves else None
-    return contracts is not None and any(
-        c is not None and c.declarer is not None for c in contracts
-    )
 
 
 def _opening(state: GameState) -> GameState | None:
@@ -292,7 +281,7 @@ def layout_likelihood(
     if not (calls or named) and not plays:
         return 1.0
     if ascending is None:
-        ascending = is_ascending(view)
+        ascending = is_auction(view)
     h = view.hand_size
     deal = (
         view.rules,

@@ -167,13 +167,13 @@ import attrs
 
 from backalley.bots import trick_model
 from backalley.bots._base import check_weight, check_whole, choose_among, rng_from_seed
+from backalley.bots.bidding_model import is_auction
 from backalley.bots.heuristic import HeuristicBot
 from backalley.bots.layouts import (
     CallMemo,
     call_distance,
     call_tricks,
     draw_layout,
-    is_ascending,
     layout_likelihood,
     others_played,
 )
@@ -401,7 +401,7 @@ class PimcBot:
             return [pick]  # a partner still to speak reads the call by the model
         h = view.hand_size
         level = max((c.tricks for c in view.calls if isinstance(c, Bid)), default=0)
-        aim = call_tricks(pick, h, level if is_ascending(view) else 0)
+        aim = call_tricks(pick, h, level if is_auction(view) else 0)
         # ties go to the earliest: the heuristic's call, then the calls that
         # are not numbers (board, counters), the numbers nearest the heuristic's,
         # and pass last (a call that leaves the contract to the others)
@@ -684,7 +684,7 @@ class PimcBot:
             self._plan_call(len(cands))
         stats = self.stats
         stats.decisions += 1
-        ascending = is_ascending(view)
+        ascending = is_auction(view)
         totals = [0.0] * len(cands)
         weights = 0.0
         done = 0

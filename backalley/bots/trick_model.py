@@ -8,15 +8,16 @@ Two sets of rows exist:
 - ``"table"``: the trick table fitted to double-dummy solves
   (:mod:`backalley.bots._tricks_table`; where each player is alone and an
   overtrick costs, fitted to the bots' own play, :mod:`~backalley.bots._tricks_exact`);
-- ``"selfplay"``: rows for four players in two partnerships, fitted to the
-  tricks the heuristic bots take when they bid and play the deal out
-  themselves (the partners' shares added), shipped as data
+- ``"selfplay"`` (the default, :data:`DEFAULT`): rows for four players in
+  two partnerships, each seat calling once, fitted to the tricks the
+  heuristic bots take when they bid and play the deal out themselves (the
+  partners' shares added), shipped as data
   (``backalley/bots/data/tricks_selfplay.json``, written by
   ``benchmarks/selfplay_tricks.py``; its header says how, and by how much
   its spreads were widened from the fit's residuals, ``spread``).  Where
   the learned rows have no row for the kind of table (other numbers of
-  players, players alone) or an overtrick costs, the trick table's row is
-  read.
+  players, players alone), an overtrick costs, or the bidding is an
+  ascending auction, the trick table's row is read.
 
 A bot chooses its model by name (``HeuristicBot(tricks="selfplay")``,
 ``PimcBot(tricks=...)``): while it decides, :func:`using` makes the name the
@@ -65,12 +66,18 @@ __all__ = [
 MODELS: tuple[str, ...] = ("table", "selfplay")
 """The names of the trick models a heuristic bot may bid from."""
 
-DEFAULT = "table"
+DEFAULT = "selfplay"
 """The model a bot bids from when neither it nor the bot around it names one:
-the trick table.  The learned rows gain in gamerules (+0.65 points a deal,
-+0.34 .. +0.97, over 6,000 duplicate deals: ``benchmarks/selfplay_tricks.py``)
-but every rule set of four players in partnerships would read them, and in
-vietnam-42 they lose (see ``docs/strength.rst``)."""
+the learned rows where they apply (four players in two partnerships, each
+seat calling once, an overtrick free), the trick table elsewhere.  Against
+the table over 2,000 duplicate deals (match seed 4860, both sides playing
+the heuristic's cards: ``benchmarks/selfplay_tricks.py --compare``), every
+registered variant that reads them gains, each interval above 0: gamerules
++0.93 (+0.37 .. +1.50), bab-online +1.48, gamerules-26 +0.58, hook +1.20,
+strict-trump +0.99, spades-no-jokers +0.96, ten-per-trick +1.76,
+rotating-trump +0.99, must-head +0.93.  In an
+ascending auction they lost (vietnam-42: -15.9 a deal), so there the
+table's rows are read."""
 
 FORMAT = "backalley-trick-model"
 """The ``format`` field of a trick model's data file."""
@@ -109,14 +116,18 @@ def using(name: str | None) -> Iterator[None]:
         _ACTIVE.reset(token)
 
 
-def learned_rows(players: int, partnered: bool, exact: bool = False) -> tuple[Row, ...]:
+def learned_rows(
+    players: int, partnered: bool, exact: bool = False, auction: bool = False
+) -> tuple[Row, ...]:
     """The learned rows the model in force gives a table of ``players``
     (``partnered``), every hand size of it: none where the trick table's
     rows are read - the ``"table"`` model, a scoring where an overtrick
-    costs (``exact``), or a kind of table the learned rows do not cover.
-    The bidding model picks the nearest hand size among them, as among the
-    table's (:func:`~backalley.bots.bidding_model.table_row`)."""
-    if _ACTIVE.get() == "table" or exact:
+    costs (``exact``), an ascending auction (``auction``: the rows were
+    learned where each seat calls once), or a kind of table the learned
+    rows do not cover.  The bidding model picks the nearest hand size among
+    them, as among the table's
+    (:func:`~backalley.bots.bidding_model.table_row`)."""
+    if _ACTIVE.get() == "table" or exact or auction:
         return ()
     return tuple(r for r in selfplay_rows() if r[0] == players and r[1] == partnered)
 

@@ -101,13 +101,14 @@ def test_pimc_bids_board_on_a_cold_hand() -> None:
 
 
 def _first_call() -> ba.PlayerView:
-    """The first call of a 5-card gamerules deal (seed 8): the heuristic
-    passes with 3C 8C QH 4S JS; its partner speaks third."""
+    """The first call of a 5-card gamerules deal (seed 8): the heuristic,
+    bidding from the trick table (as the bots of these tests do), passes with
+    3C 8C QH 4S JS; its partner speaks third."""
     state = ba.new_game(short(ba.variants.GAMERULES, 5), seed=8)
     seat = state.to_act
     assert seat is not None
     view = state.view(seat)
-    assert HeuristicBot().choose(view) == ba.Pass()
+    assert HeuristicBot(tricks="table").choose(view) == ba.Pass()
     return view
 
 
@@ -121,7 +122,7 @@ def _last_call_of_its_side() -> ba.PlayerView:
     seat = state.to_act
     assert seat is not None
     view = state.view(seat)
-    assert HeuristicBot().choose(view) == ba.Pass()
+    assert HeuristicBot(tricks="table").choose(view) == ba.Pass()
     return view
 
 
@@ -130,7 +131,7 @@ def test_a_call_a_partner_still_reads_is_the_heuristics_unsampled() -> None:
     and scores no layout; its partner, the last of the side to speak, samples."""
     view = _first_call()
     assert lowlevel.partner_speaks_later(view, ba.Pass())
-    bot = PimcBot(seed=1, samples=20)
+    bot = PimcBot(seed=1, samples=20, tricks="table")
     assert bot.choose(view) == ba.Pass()
     assert bot.stats.decisions == 0 and bot.stats.samples == 0
     last = _last_call_of_its_side()
@@ -160,7 +161,7 @@ def test_a_call_on_few_layouts_is_the_heuristics() -> None:
     """Three layouts are fewer than CALL_MIN_LAYOUTS: whatever they show,
     the bot passes as the heuristic does, every candidate still scored."""
     view = _last_call_of_its_side()
-    bot = PimcBot(seed=1, samples=3)
+    bot = PimcBot(seed=1, samples=3, tricks="table")
     assert bot.choose(view) == ba.Pass()
     assert bot.stats.samples == 3 and len(bot.last_layouts) == 3
     assert bot.stats.overruled == 0
@@ -171,7 +172,7 @@ def test_a_call_shown_better_with_confidence_overrules_the_heuristics() -> None:
     """Over 20 layouts bidding 1 beats the heuristic's pass clearly, and the
     bot bids it; the same seed gives the same layouts and the same call."""
     view = _last_call_of_its_side()
-    a, b = PimcBot(seed=1, samples=20), PimcBot(seed=1, samples=20)
+    a, b = PimcBot(seed=1, samples=20, tricks="table"), PimcBot(seed=1, samples=20, tricks="table")
     assert a.choose(view) == b.choose(view) == ba.parse_move("bid 1")
     assert a.stats.overruled == 1 and a.stats == b.stats
     assert a.last_layouts == b.last_layouts and len(a.last_layouts) == 20

@@ -14,7 +14,7 @@ import pytest
 import backalley as ba
 from backalley.bots import HeuristicBot, PimcBot, trick_model
 from backalley.bots import _tricks_table as TT
-from backalley.bots.bidding_model import table_row
+from backalley.bots.bidding_model import is_auction, table_row
 from backalley.bots.hand_reading import FEATURES, features_of, unseen_bits
 from backalley.engine import lowlevel
 
@@ -39,18 +39,41 @@ def test_the_shipped_model_loads_and_says_how_it_was_made() -> None:
     assert trick_model.selfplay_rows() is rows  # read once
 
 
-def test_the_table_is_read_unless_the_learned_model_is_chosen() -> None:
-    assert trick_model.active() == trick_model.DEFAULT == "table"
-    assert table_row(4, True, 7) in TT.ROWS
-    with trick_model.using("selfplay"):
-        assert trick_model.active() == "selfplay"
-        assert table_row(4, True, 7) in trick_model.selfplay_rows()
-        # no learned rows for players alone, nor where an overtrick costs: the table's
-        assert table_row(4, False, 7) in TT.ROWS
-        assert table_row(4, True, 7, exact=True) in TT.ROWS
+def test_the_learned_rows_are_read_where_each_seat_calls_once() -> None:
+    """The default model reads the learned rows for four players in two
+    partnerships, each seat calling once, an overtrick free; the trick
+    table's rows everywhere else, and everywhere under ``"table"``."""
+    assert trick_model.active() == trick_model.DEFAULT == "selfplay"
+    assert table_row(4, True, 7) in trick_model.selfplay_rows()
+    # no learned rows for players alone, where an overtrick costs, in an auction
+    assert table_row(4, False, 7) in TT.ROWS
+    assert table_row(4, True, 7, exact=True) in TT.ROWS
+    assert table_row(4, True, 7, auction=True) in TT.ROWS
+    with trick_model.using("table"):
+        assert trick_model.active() == "table"
+        assert table_row(4, True, 7) in TT.ROWS
         with trick_model.using(None):  # None: the model in force
-            assert trick_model.active() == "selfplay"
-    assert trick_model.active() == "table"
+            assert trick_model.active() == "table"
+    assert trick_model.active() == "selfplay"
+
+
+def test_the_bidding_asks_whether_it_is_an_auction() -> None:
+    """A Vietnam auction's bidder reads the table even under the learned model,
+    from its first call (where ``is_auction`` asks the legal numbers) on."""
+    vietnam = ba.new_game(ba.variants.get("vietnam"), seed=2)
+    gamerules = ba.new_game(ba.variants.GAMERULES, seed=2)
+    first = vietnam.view(vietnam.to_act)  # type: ignore[arg-type]
+    assert is_auction(first) and not is_auction(gamerules.view(gamerules.to_act))  # type: ignore[arg-type]
+    learned, table = HeuristicBot(tricks="selfplay"), HeuristicBot(tricks="table")
+    assert learned.bidding_estimate(first) == table.bidding_estimate(first)
+    state = vietnam
+    while state.phase is ba.Phase.BIDDING:
+        view = state.view(state.to_act)  # type: ignore[arg-type]
+        assert is_auction(view)
+        assert learned.bidding_estimate(view) == table.bidding_estimate(view)
+        state = state.apply(table.choose(view))
+    if state.phase is ba.Phase.PLAYING:  # the contracts, once known, tell
+        assert is_auction(state.view(0))
 
 
 def _view(seed: int) -> ba.PlayerView:
@@ -73,12 +96,13 @@ def test_the_heuristic_bids_from_the_learned_model_when_asked() -> None:
     )
     share = max(0.0, sum(w * f for w, f in zip(row[4], feats)))
     assert learned.bidding_estimate(view).share == pytest.approx(share)
-    # a bot naming no model follows the one in force around it (a search bot's)
+    # a bot naming no model follows the one in force around it (a search
+    # bot's), else the default
     plain = HeuristicBot()
-    assert plain.bidding_estimate(view) == table.bidding_estimate(view)
-    with trick_model.using("selfplay"):
-        assert plain.bidding_estimate(view) == learned.bidding_estimate(view)
-        assert table.bidding_estimate(view) != learned.bidding_estimate(view)
+    assert plain.bidding_estimate(view) == learned.bidding_estimate(view)
+    with trick_model.using("table"):
+        assert plain.bidding_estimate(view) == table.bidding_estimate(view)
+        assert learned.bidding_estimate(view) != table.bidding_estimate(view)
 
 
 def test_a_whole_deal_is_bid_from_the_learned_model() -> None:
@@ -114,11 +138,11 @@ def test_pimc_passes_the_model_to_its_heuristic(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(trick_model, "learned_rows", spy)
     state = ba.new_game(ba.variants.GAMERULES, seed=1)
     assert state.to_act is not None
-    bot = PimcBot(0, samples=2, bid_solver_cards=0, tricks="selfplay")
-    assert bot.tricks == "selfplay"
+    bot = PimcBot(0, samples=2, bid_solver_cards=0, tricks="table")
+    assert bot.tricks == "table"
     bot.choose(state.view(state.to_act))
-    assert seen and set(seen) == {"selfplay"}
-    assert trick_model.active() == "table"
+    assert seen and set(seen) == {"table"}
+    assert trick_model.active() == "selfplay"
 
 
 def test_an_unknown_model_name_is_refused() -> None:
