@@ -214,7 +214,7 @@ class ViewShape:
     )
     trump: Suit | None = attrs.field(default=None, metadata={"written": True})
     calls: tuple[Call, ...] = attrs.field(
-        metadata={"schema": {"maxItems": MAX_SEAT + 1}, "most": MOST_CALLS}
+        metadata={"schema": {"maxItems": MOST_CALLS}, "most": MOST_CALLS}
     )
     bids: tuple[Call | None, ...] = attrs.field(default=(), metadata={**_sides(), **OUTPUT})
     declarer: Seat | None = attrs.field(default=None, metadata=OUTPUT)

@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator
 import backalley as ba
 from backalley.io.schema import built_in_schema_text, definitions, schema, shipped_text
 from backalley.io.serialize import FORMAT_VERSION, from_data, to_data
+from backalley.io.shapes import MOST_CALLS
 from backalley.io.vectors import probe_moves, write_vectors
 from backalley.rules.registry import PART_NAMES, option_types, part_classes
 
@@ -365,6 +366,16 @@ def test_wrong_states_are_refused_by_the_loader_too() -> None:
 )
 def test_wrong_views_are_rejected(path: tuple[Any, ...], value: Any) -> None:
     invalid("view", _set(_view(), path, value))
+
+
+def test_a_views_calls_are_bounded_as_the_reader_bounds_them() -> None:
+    """A bidding of the user's may take several rounds: the schema allows a
+    view as many calls as the reader does (MOST_CALLS), and refuses more."""
+    errors = validator("view").iter_errors
+    for n, fits in ((9, True), (MOST_CALLS, True), (MOST_CALLS + 1, False)):
+        document = _set(_view(), ("calls",), ["pass"] * n)
+        about_calls = [e for e in errors(document) if list(e.absolute_path) == ["calls"]]
+        assert not about_calls if fits else about_calls, (n, about_calls)
 
 
 def test_nested_documents_carry_no_format() -> None:
