@@ -605,6 +605,10 @@ def main(argv: list[str] | None = None) -> int:
     if "--note" in words:  # the note follows as a paragraph of its own
         at = words.index("--note")
         words[at : at + 2] = ["--note ..."]
+    # the sample files by name alone: their folder is the machine's
+    for at, word in enumerate(words[:-1]):
+        if word in ("--samples", "--refit"):
+            words[at + 1] = ",".join(Path(p).name for p in words[at + 1].split(","))
     command = " ".join(words)
     how = (
         f"Made with: python3 benchmarks/fit_bidding.py {command}\n"
