@@ -109,6 +109,7 @@ class Plan(PlayMemory):
         "_breaks_trump",
         "_orders",
         "_overtricks",
+        "_overtricks_costs",
         "_parts",
         "_stock_shown",
         "_trick_winner",
@@ -170,6 +171,7 @@ class Plan(PlayMemory):
         points by it; the plan asks ``score`` for every deal."""
         scoring = rules.scoring
         self._overtricks = scoring if isinstance(scoring, PricesOvertricks) else None
+        self._overtricks_costs: dict[int, bool] = {}
         self._trick_winner = parts.ranking.trick_winner
         self._breaks_trump = parts.lead.breaks_trump
         PlayMemory.__init__(self, rules, CHECK_KEYS)
@@ -496,10 +498,15 @@ class Plan(PlayMemory):
 
     def overtricks_cost(self, hand_size: int) -> bool:
         """Whether a trick beyond a made contract can cost points on the
-        ``hand_size``-card deal (the scoring part's ``overtricks_cost``; a
-        part that does not say: no)."""
-        part = self._overtricks
-        return part is not None and bool(part.overtricks_cost(hand_size))
+        ``hand_size``-card deal (the scoring part's ``overtricks_cost``,
+        asked once per hand size and remembered; a part that does not say:
+        no)."""
+        known = self._overtricks_costs.get(hand_size)
+        if known is None:
+            part = self._overtricks
+            known = part is not None and bool(part.overtricks_cost(hand_size))
+            self._overtricks_costs[hand_size] = known
+        return known
 
     def game_winner(self, scores: tuple[int, ...]) -> int | None:
         """The winning side of a finished game, or ``None`` for a draw (the end
