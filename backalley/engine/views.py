@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 import attrs
 
 from backalley.cards import Card, cards_of_mask
-from backalley.cardset import CardSet
 from backalley.engine.legality import legal_moves, refusal, turn_refusal
 from backalley.engine.public import PublicFacts, seat_number
 from backalley.errors import IllegalMoveError, SetupError
@@ -145,7 +144,8 @@ class PlayerView(PublicFacts):
         sound for rules under which a card legal from a hand stays legal from
         any smaller hand holding it - every built-in lead and follow rule; a
         rule that allows a card only because of other cards held can make it
-        rule out a card the seat does hold.)"""
+        rule out a card the seat does hold.)  The plan answers, and remembers
+        the answer by the public history (:meth:`~backalley.rules.plan.Plan.ruled_out`)."""
         if self.hand_counts[seat] == 0:
             return 0
         plan = self.rules.plan
@@ -153,31 +153,8 @@ class PlayerView(PublicFacts):
         allowed = self._unseen_bits() & ~plan.left_in_stock(
             ctx, self._turn_up_index, self._discard_bits
         )
-        n = self.players
-        broken = False
-        played = 0  # the cards of the tricks before this one, as the trick's context has them
-        played_by = [0] * n  # and seat by seat
-        tricks = [*self._history, (self.leader, self._trick_cards, -1)]
-        for lead, cards, _win in tricks:
-            if ctx.played != played:
-                ctx = ctx._replace(played=CardSet(played), played_by=tuple(map(CardSet, played_by)))
-            for k, card in enumerate(cards):
-                if (lead + k) % n != seat:
-                    continue
-                trick = cards[:k]
-                bit = 1 << card
-                candidates = allowed
-                while candidates:
-                    low = candidates & -candidates
-                    candidates ^= low
-                    if not plan.play_mask(ctx, seat, bit | low, trick, lead, broken) & bit:
-                        allowed &= ~low
-            if _win >= 0:
-                broken = broken or plan.breaks_trump(ctx, cards)
-                played |= sum(1 << c for c in cards)  # distinct cards: the sum is the union
-                for k, card in enumerate(cards):
-                    played_by[(lead + k) % n] |= 1 << card
-        return allowed
+        trick = (self.leader, self._trick_cards)
+        return allowed & ~plan.ruled_out(ctx, self._history, trick, seat, allowed)
 
     def _repr_svg_(self) -> str:
         from backalley.render.svg import board

@@ -71,7 +71,7 @@ from backalley.rules.protocols import (
     Refusal,
     ShowsStock,
 )
-from backalley.values import BiddingOutcome
+from backalley.values import BiddingOutcome, RawTrick
 
 if TYPE_CHECKING:
     from backalley.rules.ruleset import RuleSet
@@ -80,12 +80,17 @@ __all__ = [
     "CHECK_KEYS",
     "PLAYS_LIMIT",
     "PLAY_ANSWERS_LIMIT",
+    "RULED_OUT_LIMIT",
     "CallAnswers",
     "CallNode",
     "Plan",
     "trusted_answer_key",
     "trusted_declaration",
 ]
+
+RULED_OUT_LIMIT = 8_192
+"""The most positions (a public history and a seat) whose ruled-out cards a
+plan keeps (:meth:`Plan.ruled_out`); the table starts afresh beyond."""
 
 CHECK_KEYS: bool = os.environ.get("BACKALLEY_CHECK_KEYS", "").strip() not in ("", "0")
 """The checking mode of keys (``BACKALLEY_CHECK_KEYS=1`` in the environment,
@@ -111,6 +116,7 @@ class Plan(PlayMemory):
         "_overtricks",
         "_overtricks_costs",
         "_parts",
+        "_ruled_out",
         "_stock_shown",
         "_trick_winner",
         "_trump_drawn",
@@ -182,6 +188,7 @@ class Plan(PlayMemory):
         """The bidding tree: the bidding part's answers, asked and remembered
         (:class:`~backalley.rules.calltree.CallTree`)."""
         self._orders: dict[Suit | None, CardOrder] = {}
+        self._ruled_out: dict[Hashable, tuple[int, int]] = {}
 
     # ------------------------------------------------------------- checking
 
@@ -365,6 +372,65 @@ class Plan(PlayMemory):
     def breaks_trump(self, ctx: DealContext, trick: tuple[int, ...]) -> bool:
         """Whether a completed trick breaks trump (the lead part's ``breaks_trump``)."""
         return bool(self._parts.lead.breaks_trump(ctx, cards_of_trick(trick)))
+
+    def ruled_out(
+        self,
+        ctx: DealContext,
+        history: tuple[RawTrick, ...],
+        trick: tuple[int, tuple[int, ...]],
+        seat: int,
+        candidates: int,
+    ) -> int:
+        """The cards of ``candidates`` that ``seat``'s plays of the deal so far
+        (the completed tricks ``history``, then ``trick``: its leader and
+        cards) show it does not hold: each play is asked of :meth:`play_mask`
+        again, from a hand of the card played and the candidate, in that
+        trick's position (the cards before it, whether trump was broken); a
+        candidate the card would have been illegal beside is ruled out.  The
+        answer depends on the public history alone, not on who asks: it is
+        remembered per position and seat, with the candidates asked so far
+        (at most :data:`RULED_OUT_LIMIT` positions; the table starts afresh
+        beyond)."""
+        key = (ctx, history, trick, seat)
+        table = self._ruled_out
+        asked, out = table.get(key, (0, 0))
+        new = candidates & ~asked
+        if new:
+            out |= self._rule_out(ctx, (*history, (trick[0], trick[1], -1)), seat, new)
+            asked |= new
+            if len(table) >= RULED_OUT_LIMIT:
+                table.clear()
+            table[key] = (asked, out)
+        return out & candidates
+
+    def _rule_out(
+        self, ctx: DealContext, tricks: tuple[RawTrick, ...], seat: int, candidates: int
+    ) -> int:
+        n = self.players
+        broken = False
+        played = 0  # the cards of the tricks before this one, as the trick's context has them
+        played_by = [0] * n  # and seat by seat
+        out = 0
+        for lead, cards, win in tricks:
+            if ctx.played != played:
+                ctx = ctx._replace(played=CardSet(played), played_by=tuple(map(CardSet, played_by)))
+            for k, card in enumerate(cards):
+                if (lead + k) % n != seat:
+                    continue
+                before = cards[:k]
+                bit = 1 << card
+                left = candidates & ~out
+                while left:
+                    low = left & -left
+                    left ^= low
+                    if not self.play_mask(ctx, seat, bit | low, before, lead, broken) & bit:
+                        out |= low
+            if win >= 0:
+                broken = broken or self.breaks_trump(ctx, cards)
+                played |= sum(1 << c for c in cards)  # distinct cards: the sum is the union
+                for k, card in enumerate(cards):
+                    played_by[(lead + k) % n] |= 1 << card
+        return out
 
     def first_leader(self, ctx: DealContext) -> int:
         """Who leads the first trick of a played deal (the lead part's ``first_leader``)."""

@@ -322,6 +322,41 @@ def test_possible_cards_hold_the_real_hand_and_show_voids(state: ba.GameState) -
     assert_possible_cards(state)
 
 
+def test_what_a_seats_plays_rule_out_is_public_and_remembered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cards a seat's plays rule out do not depend on who asks: two
+    observers' possible cards for a seat agree on every card neither sees.
+    The plan remembers the answer by the public history: asked again, it
+    asks the rules nothing; another observer's candidates cost only the
+    cards the first could see (its own hand)."""
+    from backalley.rules.plan import Plan
+
+    rules = attrs.evolve(ba.variants.GAMERULES, name="ruled out")  # a plan of its own
+    rng = random.Random(5)
+    state = ba.new_game(rules, seed=5)
+    while state.phase is not ba.Phase.PLAYING or len(state.tricks) < 4:
+        state = state.apply(rng.choice(state.legal_moves()))
+    asked: list[int] = []
+    real = Plan.play_mask
+
+    def counting(self: Plan, *args: object) -> int:
+        asked.append(1)
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Plan, "play_mask", counting)
+    a, b, seat = state.view(0), state.view(1), 2
+    first = set(a.possible_cards(seat))
+    once = len(asked)
+    assert once > 0 and set(a.possible_cards(seat)) == first and len(asked) == once
+    second = set(b.possible_cards(seat))
+    unseen_both = set(a.unseen_cards()) & set(b.unseen_cards())
+    assert first & unseen_both == second & unseen_both
+    plays = sum(1 for t in state.tricks for s, _c in t.plays if s == seat)
+    assert len(asked) - once <= plays * len(a.hand)  # only the cards a held were new to b
+    assert set(state.hand(seat)) <= first & second
+
+
 @pytest.mark.parametrize("name", by_variant(NAMES))
 def test_possible_cards_through_a_game_of_every_variant(name: str) -> None:
     for k, (state, _move) in enumerate(walk(ba.variants.get(name), 5, 6)):
