@@ -90,7 +90,11 @@ sum(w_j**2)``).  Of the qualifying candidates the best weighted mean wins
 number that counts on a partner's board, then the numbers nearest the
 heuristic's, then pass); with none, or with too few layouts, the bot makes
 the heuristic's call.  The cards the solver scores keep the plain weighted
-mean: its values for them are exact on each layout.
+mean: its values for them are exact on each layout.  Of cards whose means
+are equal (often, near a deal's end: the solver sees no difference between
+two discards) the heuristic's card is played, so that where the layouts do
+not tell the cards apart the bot plays as the model of its play, which the
+cards-played inference of other seats reads, says it would.
 
 **A card scored by rollouts needs evidence too.**  With more than
 ``solver_cards`` cards left (or in a rule set the solver does not play), a
@@ -391,9 +395,7 @@ class PimcBot:
         first, then the others."""
         if view.phase is Phase.PLAYING:
             self._plan_play(view)
-            if self._solves(view):
-                return distinct_cards(view, moves)
-            return self._rolled_out(view, moves)
+            return self._cards(view, moves)
         pick = self._heuristic.choose(view)
         if isinstance(moves[0], NameTrump):
             return [pick, *(m for m in moves if m != pick)]
@@ -418,9 +420,11 @@ class PimcBot:
                 out.append(m)
         return out
 
-    def _rolled_out(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
-        """The cards to score by rollouts: one of each group of equivalent
-        cards, the heuristic's card first, standing for its group."""
+    def _cards(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
+        """The cards to score: one of each group of equivalent cards, the
+        heuristic's card first, standing for its group (the yardstick of
+        :meth:`pick_card` where rollouts score the cards; where the solver
+        does, the card that wins ties of the best mean)."""
         pick = self._heuristic.choose(view)  # scored first: pick_card's yardstick
         cards = distinct_cards(view, moves, keep=pick)  # pick stands for its group
         return [pick, *(m for m in cards if m != pick)]
@@ -754,7 +758,7 @@ class PimcBot:
         elif not self._solves(view):
             best = self.pick_card(layouts)
             stats.overruled += int(best != 0)
-        else:  # the best weighted mean, the earliest candidate winning ties
+        else:  # the best weighted mean; of equal means, the earliest: the heuristic's card
             best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
 
@@ -768,7 +772,7 @@ class PimcBot:
             return None
         self._play_cards = self._left(view) - 1
         self.stats.planned += 1
-        return self._rolled_out(view, view.legal_moves())
+        return self._cards(view, view.legal_moves())
 
     def pick_call(self, layouts: Sequence[tuple[float, Sequence[float]]]) -> int:
         """Which candidate call to make (its index), given each scored
