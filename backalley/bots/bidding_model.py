@@ -56,7 +56,6 @@ from backalley.bots.hand_reading import (
 )
 from backalley.cards import Suit
 from backalley.engine import lowlevel
-from backalley.engine.legality import Phase
 from backalley.engine.views import PlayerView
 from backalley.moves import Bid, Move, NameTrump, Pass
 from backalley.rules.context import DealContext
@@ -429,11 +428,12 @@ def is_auction(view: PlayerView, moves: Sequence[Move] | None = None) -> bool:
     """Whether the bidding is an ascending auction: its winning call makes a
     declarer (asked of the bidding part); once-around bids do not.  Once the
     contracts are known they tell; in the bidding, the contracts the first
-    number of the legal ``moves`` (the view's, by default) would make."""
+    number of ``moves`` would make (by default the calls of the seat to act,
+    :func:`~backalley.engine.lowlevel.calls_to_act`: any seat's view may ask)."""
     contracts = view.contracts
     if contracts is None:
         if moves is None:
-            moves = view.legal_moves() if view.phase is Phase.BIDDING else ()
+            moves = lowlevel.calls_to_act(view)
         if not moves:
             return False
         numeric = [m for m in moves if isinstance(m, Bid)]

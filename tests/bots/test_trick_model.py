@@ -71,6 +71,11 @@ def test_the_bidding_asks_whether_it_is_an_auction() -> None:
         view = state.view(state.to_act)  # type: ignore[arg-type]
         assert is_auction(view)
         assert learned.bidding_estimate(view) == table.bidding_estimate(view)
+        # a seat not to act asks too (the calls to come are public)
+        other = state.view((state.to_act + 1) % 4)  # type: ignore[operator]
+        assert not other.legal_moves() and lowlevel.calls_to_act(other) == view.legal_moves()
+        assert is_auction(other)
+        assert learned.bidding_estimate(other) == table.bidding_estimate(other)
         state = state.apply(table.choose(view))
     if state.phase is ba.Phase.PLAYING:  # the contracts, once known, tell
         assert is_auction(state.view(0))

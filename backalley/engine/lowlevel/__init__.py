@@ -64,6 +64,7 @@ from backalley.engine.lowlevel._dealing import deal_order, opening, receiver
 from backalley.engine.lowlevel._determinise import determinise
 from backalley.engine.lowlevel._outcomes import (
     QUIET_CALLS,
+    calls_to_act,
     contracts_if,
     deal_points,
     outcome_if,
@@ -116,6 +117,7 @@ __all__ = [
     "broken",
     "card_order",
     "context",
+    "calls_to_act",
     "contracts_if",
     "core",
     "deal_context",

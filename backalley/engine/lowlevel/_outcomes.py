@@ -12,9 +12,16 @@ from backalley.engine.public import PublicFacts
 from backalley.engine.views import PlayerView
 from backalley.moves import Bid, Move, Pass
 from backalley.rules.context import BiddingContext
-from backalley.values import BiddingOutcome, Contract
+from backalley.values import BiddingOutcome, Contract, Phase
 
-__all__ = ["QUIET_CALLS", "contracts_if", "deal_points", "outcome_if", "partner_speaks_later"]
+__all__ = [
+    "QUIET_CALLS",
+    "calls_to_act",
+    "contracts_if",
+    "deal_points",
+    "outcome_if",
+    "partner_speaks_later",
+]
 
 
 def deal_points(
@@ -55,6 +62,16 @@ def _quiet_bidding(view: PlayerView, call: Move) -> tuple[BiddingContext, tuple[
         quiet = Pass() if Pass() in legal else min(legal, key=_call_size)
         calls = (*calls, quiet)
     return plan.bidding_context(deal, calls), tuple(later)
+
+
+def calls_to_act(view: PlayerView) -> tuple[Move, ...]:
+    """The calls the seat to act may make now, asked of the bidding part from
+    the public history, so any seat's view may ask (its own legal moves are
+    these on its turn); none outside the bidding."""
+    if view.phase is not Phase.BIDDING:
+        return ()
+    plan = view.rules.plan
+    return tuple(plan.legal_calls(plan.bidding_context(view._ctx, view.calls)))
 
 
 def _call_size(call: Move) -> int:
