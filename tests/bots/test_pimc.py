@@ -245,7 +245,7 @@ def test_of_cards_the_solver_values_alike_the_heuristics_is_played() -> None:
     values = bot.last_values
     best = max(values.values())
     assert values[two_h] == values[three_d] == values[six_d] == best
-    assert list(values)[0] == two_h  # scored first: it wins the tie
+    assert next(iter(values)) == two_h  # scored first: it wins the tie
 
 
 @pytest.mark.slow
