@@ -244,18 +244,29 @@ def estimate_under(view: PlayerView, trump: Suit | None) -> TrickEstimate:
     suit, or ``None`` for no trump suit): the hand's features weighed by the
     fitted row of its table and hand size, the chance of its side leading
     (one in the number of sides) counted in, and its sure tricks."""
+    return _estimate_with(view, trump, _row(view))
+
+
+def _row(view: PlayerView) -> Row:
+    """The fitted row the view's hand is weighed by, whatever the trump
+    (:func:`table_row`; only the learned rows ask the bidding's kind)."""
     rules = view.rules
-    teams = rules.teams
-    partnered = any(len(team) > 1 for team in teams)
     h = view.hand_size
-    learned = trick_model.active() != "table"  # only the learned rows ask the bidding's kind
-    row = table_row(
+    learned = trick_model.active() != "table"
+    return table_row(
         rules.players,
-        partnered,
+        any(len(team) > 1 for team in rules.teams),
         h,
         rules.plan.overtricks_cost(h),
         auction=learned and is_auction(view),
     )
+
+
+def _estimate_with(view: PlayerView, trump: Suit | None, row: Row) -> TrickEstimate:
+    """:func:`estimate_under` with the view's fitted ``row``."""
+    rules = view.rules
+    teams = rules.teams
+    h = view.hand_size
     lead = 1.0 / len(teams)
     hand = lowlevel.hand_bits(view, view.seat)
     unseen = unseen_bits(view, hand)
@@ -339,9 +350,11 @@ within this many tricks of its side's expected tricks, and the lowest one offere
 
 
 def name_trump(view: PlayerView, moves: Sequence[Move]) -> Move:
+    row = _row(view)
+
     def strength(move: Move) -> float:
         suit = move.suit if isinstance(move, NameTrump) else None
-        est = estimate_under(view, suit)
+        est = _estimate_with(view, suit, row)
         return est.side + 0.01 * est.sure
 
     return max(moves, key=strength)
@@ -353,7 +366,8 @@ def bidding_estimate(view: PlayerView) -> TrickEstimate:
     the best for the hand of the trumps the trump part offers."""
     if not view.trump_known:
         choices = lowlevel.trump_choices(view)
-        return max((estimate_under(view, t) for t in choices), key=lambda e: (e.side, e.sure))
+        row = _row(view)
+        return max((_estimate_with(view, t, row) for t in choices), key=lambda e: (e.side, e.sure))
     return estimate(view)
 
 
@@ -365,8 +379,9 @@ def defending_estimate(view: PlayerView) -> TrickEstimate:
     its own side, not for this hand)."""
     if view.trump_known:
         return estimate(view)
+    row = _row(view)
     ests = sorted(
-        (estimate_under(view, t) for t in lowlevel.trump_choices(view)),
+        (_estimate_with(view, t, row) for t in lowlevel.trump_choices(view)),
         key=lambda e: (e.side, e.sure),
     )
     rest = ests[:-1] or ests

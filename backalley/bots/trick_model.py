@@ -139,8 +139,12 @@ def selfplay_rows() -> tuple[Row, ...]:
 
 def load(path: Path | str) -> tuple[Row, ...]:
     """The rows of the trick model data file at ``path`` (read once per path),
-    checked (:func:`rows_from_document`)."""
-    return _load(Path(path).resolve())
+    checked (:func:`rows_from_document`).  A relative path is resolved
+    against the working folder; an absolute one is taken as it is, without
+    asking the file system again (the bidding model asks for the learned
+    rows at every estimate)."""
+    path = Path(path)
+    return _load(path if path.is_absolute() else path.resolve())
 
 
 @lru_cache(maxsize=16)
